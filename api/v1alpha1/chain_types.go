@@ -1,0 +1,129 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// ChainSpec describes one blockchain the service can build intents for.
+// +kubebuilder:validation:XValidation:rule="!self.chainId.startsWith('eip155:') || self.chainId.matches('^eip155:[1-9][0-9]{0,18}$')",message="an eip155 chainId must be eip155:<decimal chain id without leading zeros>"
+type ChainSpec struct {
+	// chainId is the CAIP-2 identifier of the chain, for example eip155:1 for Ethereum mainnet.
+	// It cannot be changed: intents and tokens refer to it.
+	// +required
+	// +kubebuilder:validation:MaxLength=41
+	// +kubebuilder:validation:Pattern=`^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="chainId is immutable"
+	ChainID string `json:"chainId"`
+
+	// environment says which API keys may act on this chain: test (testnets) or live (mainnets).
+	// +required
+	Environment Environment `json:"environment"`
+
+	// displayName is the chain's human name, for example "Ethereum".
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	DisplayName string `json:"displayName"`
+
+	// nativeSymbol is the symbol of the gas token, for example ETH.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=16
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9][A-Za-z0-9._+-]*$`
+	NativeSymbol string `json:"nativeSymbol"`
+
+	// nativeDecimals is the number of decimal places of the gas token (18 for ETH).
+	// +optional
+	// +kubebuilder:default=18
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=77
+	NativeDecimals int32 `json:"nativeDecimals,omitempty"`
+
+	// blockTimeSeconds is the typical time between blocks; it drives estimatedTimeS of transfers and swaps.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=3600
+	BlockTimeSeconds int64 `json:"blockTimeSeconds"`
+
+	// finalitySeconds is the time until a block is final; bridges wait for it on both chains.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=86400
+	FinalitySeconds int64 `json:"finalitySeconds"`
+
+	// defaultGasPriceWei is the gas price used for fee estimates when no live price is known,
+	// as a decimal integer string in wei.
+	// +required
+	// +kubebuilder:validation:MaxLength=78
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)$`
+	DefaultGasPriceWei string `json:"defaultGasPriceWei"`
+
+	// nativeTokenPriceUsd is the USD price of one whole gas token, as a decimal string such as "3150.25".
+	// +required
+	// +kubebuilder:validation:MaxLength=40
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+	NativeTokenPriceUSD string `json:"nativeTokenPriceUsd"`
+
+	// settlementAddress is the 0x address of the contract that executes swap and bridge orders on this
+	// chain. Without it, swaps and bridges from or to this chain have no route.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	SettlementAddress string `json:"settlementAddress,omitempty"`
+
+	// rpc is the JSON-RPC endpoint of a node of this chain, used for live balances and gas prices.
+	// +optional
+	RPC *ChainRPC `json:"rpc,omitempty"`
+}
+
+// ChainRPC locates a JSON-RPC endpoint.
+type ChainRPC struct {
+	// url of the endpoint (http or https). Prefer urlSecretRef when the URL holds a credential.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:XValidation:rule="isURL(self) && (self.startsWith('http://') || self.startsWith('https://'))",message="url must be an http or https URL"
+	URL string `json:"url,omitempty"`
+	// urlSecretRef names a Secret key holding the URL, for endpoints whose URL carries an API token.
+	// +optional
+	URLSecretRef *SecretKeyReference `json:"urlSecretRef,omitempty"`
+}
+
+// ChainStatus reports whether the chain is served.
+type ChainStatus struct {
+	CommonStatus `json:",inline"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=ch,categories=tis
+// +kubebuilder:printcolumn:name="Chain-ID",type=string,JSONPath=`.spec.chainId`
+// +kubebuilder:printcolumn:name="Env",type=string,JSONPath=`.spec.environment`
+// +kubebuilder:printcolumn:name="Name",type=string,JSONPath=`.spec.displayName`,priority=1
+// +kubebuilder:printcolumn:name="Native",type=string,JSONPath=`.spec.nativeSymbol`
+// +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.spec.settlementAddress`,priority=1
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// Chain is a blockchain the service can build intents for.
+type Chain struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +required
+	Spec ChainSpec `json:"spec"`
+	// +optional
+	Status ChainStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// ChainList is a list of Chain.
+type ChainList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Chain `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&Chain{}, &ChainList{})
+}

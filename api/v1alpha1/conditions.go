@@ -1,0 +1,34 @@
+package v1alpha1
+
+// ConditionReady is the one condition every kind reports. `kubectl get` shows it in the READY column.
+const ConditionReady = "Ready"
+
+// Reasons of the Ready condition. Each is what a person reading `kubectl describe` should learn.
+const (
+	// ReasonValid: the spec is valid and the object is served (Ready=True).
+	ReasonValid = "Valid"
+	// ReasonInvalidSpec: the spec breaks a rule the API server could not check (for example an
+	// EIP-55 checksum); the message names the field. The object is not served until it is fixed.
+	ReasonInvalidSpec = "InvalidSpec"
+	// ReasonUnknownChain: the object names a chain for which no Ready Chain exists in the namespace.
+	ReasonUnknownChain = "UnknownChain"
+	// ReasonConflict: another, older object already defines the same thing (for a token: the same
+	// chain and address, or the same chain and symbol). The older one is served; this one is not.
+	ReasonConflict = "Conflict"
+	// ReasonExpired: an API key past its expiresAt; it is refused.
+	ReasonExpired = "Expired"
+	// ReasonDisabled: the object is disabled by its spec; an API key or account that is disabled is refused.
+	ReasonDisabled = "Disabled"
+	// ReasonOwnerMissing: the API key's Account does not exist (or is being deleted); the key is refused.
+	ReasonOwnerMissing = "OwnerMissing"
+	// ReasonOwnerDisabled: the API key's Account is disabled; the key is refused.
+	ReasonOwnerDisabled = "OwnerDisabled"
+	// ReasonSecretMissing: the Secret holding the account's password hash is missing or lacks the key;
+	// browser sign-in is impossible until it exists. API keys of the account keep working.
+	ReasonSecretMissing = "SecretMissing"
+	// ReasonActive: a transfer intent in a non-terminal lifecycle state (pending or submitted).
+	ReasonActive = "Active"
+	// ReasonTerminal: a transfer intent that reached a terminal state (confirmed, failed or expired);
+	// it will be deleted after the retention period.
+	ReasonTerminal = "Terminal"
+)

@@ -1,0 +1,197 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// IntentType is the operation inferred from a transfer request.
+// +kubebuilder:validation:Enum=transfer;swap;bridge
+type IntentType string
+
+const (
+	IntentTypeTransfer IntentType = "transfer"
+	IntentTypeSwap     IntentType = "swap"
+	IntentTypeBridge   IntentType = "bridge"
+)
+
+// IntentPhase is the lifecycle state of a transfer intent:
+// pending -> submitted -> confirmed | failed, and pending -> expired.
+// +kubebuilder:validation:Enum=pending;submitted;confirmed;failed;expired
+type IntentPhase string
+
+const (
+	IntentPhasePending   IntentPhase = "pending"
+	IntentPhaseSubmitted IntentPhase = "submitted"
+	IntentPhaseConfirmed IntentPhase = "confirmed"
+	IntentPhaseFailed    IntentPhase = "failed"
+	IntentPhaseExpired   IntentPhase = "expired"
+)
+
+// Labels set on every TransferIntent so that lists filter server-side and in the informer cache.
+const (
+	LabelAccount = "intents.transferintent.io/account"
+	LabelType    = "intents.transferintent.io/type"
+	LabelPhase   = "intents.transferintent.io/status"
+)
+
+// TransferAsset is the token moved: in alone for a transfer or bridge of one token, in and out for a
+// swap. A request's string form is stored as in alone.
+type TransferAsset struct {
+	// in is the CAIP-10 address of the token sent, on the source chain.
+	// +required
+	// +kubebuilder:validation:MaxLength=171
+	In string `json:"in"`
+	// out is the CAIP-10 address of the token received, on the destination chain; absent when the
+	// request named a single asset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=171
+	Out string `json:"out,omitempty"`
+}
+
+// TransferRequest is the request as the client sent it (normalised: EIP-55 addresses).
+type TransferRequest struct {
+	// from is the CAIP-10 source account and chain.
+	// +required
+	// +kubebuilder:validation:MaxLength=171
+	From string `json:"from"`
+	// to is the CAIP-10 destination account and chain.
+	// +required
+	// +kubebuilder:validation:MaxLength=171
+	To string `json:"to"`
+	// asset is the token moved.
+	// +required
+	Asset TransferAsset `json:"asset"`
+	// amount is a decimal string in the token's display units.
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	Amount string `json:"amount"`
+	// deadline is the latest execution time.
+	// +optional
+	Deadline *metav1.Time `json:"deadline,omitempty"`
+	// callData is hex-encoded calldata supplied by the client.
+	// +optional
+	// +kubebuilder:validation:MaxLength=65536
+	CallData string `json:"callData,omitempty"`
+}
+
+// TransactionPayload is the transaction that executes the intent, ready for signing.
+type TransactionPayload struct {
+	// to is the 0x address the transaction is sent to.
+	// +required
+	To string `json:"to"`
+	// data is the 0x hex calldata ("0x" for a plain value transfer).
+	// +required
+	// +kubebuilder:validation:MaxLength=262144
+	Data string `json:"data"`
+	// value is the wei sent with the transaction, as a decimal string.
+	// +required
+	Value string `json:"value"`
+	// chainId is the numeric EIP-155 chain id.
+	// +required
+	ChainID int64 `json:"chainId"`
+}
+
+// TransferIntentSpec is the stored intent. It is written once, when the intent is created, and
+// never changed.
+// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable"
+type TransferIntentSpec struct {
+	// id is the API identifier, int_transfer_<ULID>; the object name is its lowercase form with '-'.
+	// +required
+	// +kubebuilder:validation:Pattern=`^int_transfer_[0-9A-HJKMNP-TV-Z]{26}$`
+	ID string `json:"id"`
+	// accountRef names the Account that created the intent.
+	// +required
+	AccountRef LocalObjectReference `json:"accountRef"`
+	// apiKeyRef names the ApiKey that created the intent.
+	// +optional
+	APIKeyRef *LocalObjectReference `json:"apiKeyRef,omitempty"`
+	// environment is the environment of the key that created the intent.
+	// +required
+	Environment Environment `json:"environment"`
+	// type is the inferred operation.
+	// +required
+	Type IntentType `json:"type"`
+	// resolvedPath lists the primitive operations in order.
+	// +optional
+	// +kubebuilder:validation:MaxItems=4
+	ResolvedPath []IntentType `json:"resolvedPath,omitempty"`
+	// fromChain and toChain are the CAIP-2 chains of from and to, kept for printing and selection.
+	// +required
+	FromChain string `json:"fromChain"`
+	// +required
+	ToChain string `json:"toChain"`
+	// orderId is the deterministic on-chain order identifier, 0x and 64 hex digits.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{64}$`
+	OrderID string `json:"orderId"`
+	// request is the transfer request.
+	// +required
+	Request TransferRequest `json:"request"`
+	// tx is the transaction payload.
+	// +optional
+	Tx *TransactionPayload `json:"tx,omitempty"`
+	// expiresAt is when a pending intent expires: its deadline, or creation plus the default TTL.
+	// +required
+	ExpiresAt metav1.Time `json:"expiresAt"`
+	// idempotencyKeyHash is sha256 of the account and the Idempotency-Key header the intent was
+	// created with, so that retries return this intent.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^sha256:[0-9a-f]{64}$`
+	IdempotencyKeyHash string `json:"idempotencyKeyHash,omitempty"`
+	// requestHash is sha256 of the canonical request, to tell a retry from a different request
+	// under the same Idempotency-Key.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^sha256:[0-9a-f]{64}$`
+	RequestHash string `json:"requestHash,omitempty"`
+}
+
+// TransferIntentStatus is the lifecycle of the intent.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed'])",message="illegal lifecycle transition: pending -> submitted|expired, submitted -> confirmed|failed"
+type TransferIntentStatus struct {
+	CommonStatus `json:",inline"`
+	// phase is the lifecycle status served as `status` by the API.
+	// +optional
+	Phase IntentPhase `json:"phase,omitempty"`
+	// hash is the transaction hash once submitted.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	Hash string `json:"hash,omitempty"`
+	// updatedAt is when phase last changed.
+	// +optional
+	UpdatedAt *metav1.Time `json:"updatedAt,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=ti;intent,categories=tis
+// +kubebuilder:printcolumn:name="ID",type=string,JSONPath=`.spec.id`
+// +kubebuilder:printcolumn:name="Type",type=string,JSONPath=`.spec.type`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="From-Chain",type=string,JSONPath=`.spec.fromChain`
+// +kubebuilder:printcolumn:name="To-Chain",type=string,JSONPath=`.spec.toChain`
+// +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// TransferIntent is a stored transfer, swap or bridge intent.
+type TransferIntent struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +required
+	Spec TransferIntentSpec `json:"spec"`
+	// +optional
+	Status TransferIntentStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// TransferIntentList is a list of TransferIntent.
+type TransferIntentList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []TransferIntent `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&TransferIntent{}, &TransferIntentList{})
+}

@@ -1,0 +1,98 @@
+// Package registry holds the in-memory, read-optimised state that the controllers publish and the
+// HTTP API serves from: the chain table, the token registry and the hashed API key index.
+//
+// Writers are the controllers (one reconcile at a time per object); readers are HTTP handlers on
+// every request. Every read model therefore publishes immutable snapshots through an atomic pointer:
+// readers never take a lock, writers copy-on-write under a mutex.
+package registry
+
+import (
+	"math/big"
+	"time"
+)
+
+// Environment is the network family a chain or an API key belongs to.
+type Environment string
+
+const (
+	// EnvironmentTest is testnets (Sepolia, Base Sepolia, a local dev chain...). Keys start with sk_test_.
+	EnvironmentTest Environment = "test"
+	// EnvironmentLive is mainnets. Keys start with sk_live_.
+	EnvironmentLive Environment = "live"
+)
+
+// Chain is one row of the chain table, built from a Ready Chain resource.
+type Chain struct {
+	// ID is the CAIP-2 identifier, e.g. "eip155:1".
+	ID string
+	// Namespace and Reference are the two halves of ID ("eip155", "1").
+	Namespace string
+	Reference string
+	// NumericID is the EIP-155 chain id for eip155 chains (nil for other namespaces).
+	NumericID *big.Int
+	// Environment says whether test or live keys may act on this chain.
+	Environment Environment
+	DisplayName string
+	// NativeSymbol and NativeDecimals describe the gas token (ETH, 18).
+	NativeSymbol   string
+	NativeDecimals int32
+	// BlockTimeSeconds and FinalitySeconds feed estimatedTimeS.
+	BlockTimeSeconds int64
+	FinalitySeconds  int64
+	// DefaultGasPriceWei is used when no live gas price is known.
+	DefaultGasPriceWei *big.Int
+	// NativeTokenPriceUSD is an exact decimal string, e.g. "3150.25".
+	NativeTokenPriceUSD string
+	// SettlementAddress is the EIP-55 address of the contract that executes swap and bridge
+	// orders on this chain; empty when the chain has none (then swap/bridge have no route).
+	SettlementAddress string
+	// RPCURL is the JSON-RPC endpoint, empty when none is configured.
+	RPCURL string
+}
+
+// Token is one served token definition, built from a Ready TokenDefinition resource.
+type Token struct {
+	// Name is the Kubernetes object name, for diagnostics.
+	Name string
+	// Symbol is the canonical symbol, e.g. "USDC".
+	Symbol string
+	// ChainID is the CAIP-2 chain id.
+	ChainID string
+	// Address is the CAIP-10 account id of the contract, e.g. "eip155:1:0xA0b8...eB48",
+	// with the address part in EIP-55 form.
+	Address string
+	// Decimals is the number of decimal places of the token's base unit.
+	Decimals int32
+	// Metadata is served as-is; nil is served as JSON null.
+	Metadata *string
+	// PriceUSD is an exact decimal string, or empty when unknown. Not served.
+	PriceUSD string
+	// CreatedAt decides conflicts: the older of two definitions for the same chain and address
+	// (or chain and symbol) wins.
+	CreatedAt time.Time
+}
+
+// NativeTokenAddress is the pseudo-address that stands for a chain's native token.
+const NativeTokenAddress = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
+
+// Key is one entry of the API key index. The plaintext key is never held anywhere: the index is
+// keyed by "sha256:<hex>" of the whole key string.
+type Key struct {
+	// ID is the ApiKey object name; it is what logs and metrics name.
+	ID string
+	// Account is the owning Account's object name.
+	Account string
+	// Environment is the key's environment; it must match the chain's.
+	Environment Environment
+	// DisplayPrefix is the recognisable start of the key, e.g. "sk_test_AbCd".
+	DisplayPrefix string
+	// ExpiresAt is the zero time when the key never expires.
+	ExpiresAt time.Time
+	// Disabled keys are refused like unknown ones.
+	Disabled bool
+	// RateLimitPerMinute is the number of requests allowed in any 60 seconds.
+	RateLimitPerMinute int32
+}
+
+// DefaultRateLimitPerMinute is the contract's default request rate per API key.
+const DefaultRateLimitPerMinute = 50
