@@ -1,0 +1,121 @@
+// Package problem builds RFC 9457 problem details. It holds the one catalogue of problem types the
+// service can answer with; handlers name a Type and never build problem JSON themselves.
+package problem
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Type is one entry of the catalogue: the short name that ends the type URI, its title and status.
+type Type struct {
+	Slug   string
+	Title  string
+	Status int
+}
+
+// The catalogue. Slugs and statuses of the first block are fixed by the interface contract (§5, §7).
+var (
+	BadRequest                       = Type{"bad-request", "Bad Request", http.StatusBadRequest}
+	MissingAPIKey                    = Type{"missing-api-key", "Missing API Key", http.StatusUnauthorized}
+	InvalidAPIKey                    = Type{"invalid-api-key", "Invalid API Key", http.StatusForbidden}
+	ChainNotAllowedForKeyEnvironment = Type{"chain-not-allowed-for-key-environment", "Chain Not Allowed For Key Environment", http.StatusForbidden}
+	ValidationFailed                 = Type{"validation-failed", "Validation Failed", http.StatusUnprocessableEntity}
+	CurrencyError                    = Type{"CurrencyError", "Currency Error", http.StatusUnprocessableEntity}
+	RateLimited                      = Type{"rate-limited", "Rate Limit Exceeded", http.StatusTooManyRequests}
+	TransferServiceFailure           = Type{"transfer-service-failure", "Transfer Service Failure", http.StatusInternalServerError}
+
+	// Our additions (design.md §5): every failure is a problem, including the server's own.
+	NotFound             = Type{"not-found", "Not Found", http.StatusNotFound}
+	MethodNotAllowed     = Type{"method-not-allowed", "Method Not Allowed", http.StatusMethodNotAllowed}
+	PayloadTooLarge      = Type{"payload-too-large", "Payload Too Large", http.StatusRequestEntityTooLarge}
+	UnsupportedMediaType = Type{"unsupported-media-type", "Unsupported Media Type", http.StatusUnsupportedMediaType}
+	ServiceUnavailable   = Type{"service-unavailable", "Service Unavailable", http.StatusServiceUnavailable}
+	InternalError        = Type{"internal-error", "Internal Server Error", http.StatusInternalServerError}
+	Unauthorized         = Type{"unauthorized", "Unauthorized", http.StatusUnauthorized}
+	Forbidden            = Type{"forbidden", "Forbidden", http.StatusForbidden}
+	Conflict             = Type{"conflict", "Conflict", http.StatusConflict}
+)
+
+// Catalogue lists every Type, for documentation and for tests that compare it with the OpenAPI document.
+var Catalogue = []Type{
+	BadRequest, MissingAPIKey, InvalidAPIKey, ChainNotAllowedForKeyEnvironment, ValidationFailed,
+	CurrencyError, RateLimited, TransferServiceFailure, NotFound, MethodNotAllowed, PayloadTooLarge,
+	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
+}
+
+// ContentType is the media type of every problem response.
+const ContentType = "application/problem+json"
+
+// Details is the optional extra data of a problem (for example chainId and keyEnv).
+type Details map[string]any
+
+// Body is the JSON shape of a problem (interface contract §7).
+type Body struct {
+	Type          string  `json:"type"`
+	Title         string  `json:"title"`
+	Status        int     `json:"status"`
+	Detail        string  `json:"detail"`
+	Instance      string  `json:"instance"`
+	CorrelationID string  `json:"correlationId"`
+	Details       Details `json:"details,omitempty"`
+}
+
+// Writer writes problems with the service's URLs: type = ProblemBaseURL/<slug>, instance = BaseURL +
+// the request's path and query.
+type Writer struct {
+	BaseURL        string
+	ProblemBaseURL string
+}
+
+// NewWriter trims trailing slashes so that joining never doubles them.
+func NewWriter(baseURL, problemBaseURL string) Writer {
+	return Writer{BaseURL: strings.TrimRight(baseURL, "/"), ProblemBaseURL: strings.TrimRight(problemBaseURL, "/")}
+}
+
+// TypeURI is the type URI of t.
+func (w Writer) TypeURI(t Type) string { return w.ProblemBaseURL + "/" + t.Slug }
+
+// Body builds the problem body for a request without writing it.
+func (w Writer) Body(r *http.Request, t Type, detail string, details Details) Body {
+	return Body{
+		Type:          w.TypeURI(t),
+		Title:         t.Title,
+		Status:        t.Status,
+		Detail:        detail,
+		Instance:      w.BaseURL + r.URL.RequestURI(),
+		CorrelationID: CorrelationID(r.Context()),
+		Details:       details,
+	}
+}
+
+// Write answers the request with problem t. Headers already set on rw (Retry-After, Allow,
+// WWW-Authenticate, rate-limit headers) are kept.
+func (w Writer) Write(rw http.ResponseWriter, r *http.Request, t Type, detail string, details Details) {
+	body, err := json.Marshal(w.Body(r, t, detail, details))
+	if err != nil {
+		// Details hold only numbers and strings; this cannot fail, but never answer without a body.
+		body = []byte(`{"type":"` + w.TypeURI(InternalError) + `","title":"Internal Server Error","status":500}`)
+	}
+	h := rw.Header()
+	h.Set("Content-Type", ContentType)
+	h.Set("Cache-Control", "no-store")
+	h.Del("Content-Length")
+	rw.WriteHeader(t.Status)
+	_, _ = rw.Write(body)
+}
+
+type correlationKey struct{}
+
+// WithCorrelationID returns a context that carries the request's correlation id.
+func WithCorrelationID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, correlationKey{}, id)
+}
+
+// CorrelationID returns the correlation id carried by ctx, or "" when there is none.
+func CorrelationID(ctx context.Context) string {
+	id, _ := ctx.Value(correlationKey{}).(string)
+	return id
+}

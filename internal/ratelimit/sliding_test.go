@@ -1,0 +1,156 @@
+package ratelimit
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func TestSlidingWindowIsExact(t *testing.T) {
+	l := NewSlidingWindow()
+	// 50 requests spread over the first 49 seconds: all admitted.
+	for i := range 50 {
+		d := l.Allow("k", 50, t0.Add(time.Duration(i)*time.Second))
+		if !d.Allowed {
+			t.Fatalf("request %d refused", i+1)
+		}
+		if want := 50 - (i + 1); d.Remaining != want {
+			t.Fatalf("request %d: remaining %d, want %d", i+1, d.Remaining, want)
+		}
+	}
+	// The 51st inside the window is refused until the oldest (t0) leaves at t0+60s.
+	d := l.Allow("k", 50, t0.Add(59*time.Second+999*time.Millisecond))
+	if d.Allowed {
+		t.Fatal("51st request inside the window was admitted")
+	}
+	if d.RetryAfter != time.Millisecond || Seconds(d.RetryAfter) != 1 {
+		t.Fatalf("RetryAfter = %v (%ds), want 1ms (1s)", d.RetryAfter, Seconds(d.RetryAfter))
+	}
+	// At exactly t0+60s the first request is out of the window: one slot, and only one.
+	if d := l.Allow("k", 50, t0.Add(60*time.Second)); !d.Allowed {
+		t.Fatal("first request after the oldest left the window was refused")
+	}
+	if d := l.Allow("k", 50, t0.Add(60*time.Second)); d.Allowed {
+		t.Fatal("second request at t0+60s was admitted; only one slot had freed")
+	}
+	// The next slot frees when the request of t0+1s leaves.
+	d = l.Allow("k", 50, t0.Add(60*time.Second+500*time.Millisecond))
+	if d.Allowed || d.RetryAfter != 500*time.Millisecond {
+		t.Fatalf("got %+v, want refused with RetryAfter 500ms", d)
+	}
+}
+
+func TestSlidingWindowNoBoundaryBurst(t *testing.T) {
+	// A fixed-window counter would admit 50 at 0:59 and 50 more at 1:00; the sliding window does not.
+	l := NewSlidingWindow()
+	admitted := 0
+	for i := range 100 {
+		at := t0.Add(59 * time.Second)
+		if i >= 50 {
+			at = t0.Add(61 * time.Second)
+		}
+		if l.Allow("k", 50, at).Allowed {
+			admitted++
+		}
+	}
+	if admitted != 50 {
+		t.Fatalf("admitted %d across the minute boundary, want 50", admitted)
+	}
+}
+
+func TestSlidingWindowKeysAreIndependentAndLimitsPerKey(t *testing.T) {
+	l := NewSlidingWindow()
+	for range 3 {
+		l.Allow("a", 3, t0)
+	}
+	if l.Allow("a", 3, t0).Allowed {
+		t.Fatal("key a: 4th request admitted with limit 3")
+	}
+	if !l.Allow("b", 3, t0).Allowed {
+		t.Fatal("key b refused because of key a")
+	}
+	// Raising a key's limit takes effect at once.
+	if !l.Allow("a", 5, t0).Allowed {
+		t.Fatal("key a refused after its limit was raised to 5")
+	}
+}
+
+func TestSlidingWindowConcurrentExactlyLimit(t *testing.T) {
+	l := NewSlidingWindow()
+	var admitted, refused atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 120 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := l.Allow("k", 50, t0.Add(time.Duration(i)*time.Millisecond))
+			if d.Allowed {
+				admitted.Add(1)
+			} else {
+				refused.Add(1)
+				if Seconds(d.RetryAfter) < 1 || Seconds(d.RetryAfter) > 60 {
+					t.Errorf("Retry-After %v out of range", d.RetryAfter)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if admitted.Load() != 50 || refused.Load() != 70 {
+		t.Fatalf("admitted %d refused %d, want 50 and 70", admitted.Load(), refused.Load())
+	}
+}
+
+func TestSlidingWindowMemoryIsBounded(t *testing.T) {
+	l := NewSlidingWindow()
+	// A million requests within one second on a key with a huge limit: at most 1000 buckets (1 per ms).
+	for i := range 1_000_000 {
+		l.Allow("hot", 1<<30, t0.Add(time.Duration(i)*time.Microsecond))
+	}
+	w := l.window("hot")
+	if len(w.buckets) > 1024 || w.total != 1_000_000 {
+		t.Fatalf("buckets %d total %d; want <= 1024 buckets holding 1e6 requests", len(w.buckets), w.total)
+	}
+}
+
+func TestEvictIdle(t *testing.T) {
+	l := NewSlidingWindow()
+	l.Allow("old", 50, t0)
+	l.Allow("new", 50, t0.Add(30*time.Second))
+	if n := l.EvictIdle(t0.Add(60 * time.Second)); n != 1 || l.Len() != 1 {
+		t.Fatalf("evicted %d, left %d; want 1 and 1", n, l.Len())
+	}
+	if n := l.EvictIdle(t0.Add(90 * time.Second)); n != 1 || l.Len() != 0 {
+		t.Fatalf("evicted %d, left %d; want 1 and 0", n, l.Len())
+	}
+}
+
+func TestSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want int
+	}{{0, 0}, {time.Nanosecond, 1}, {time.Second, 1}, {time.Second + 1, 2}, {59500 * time.Millisecond, 60}} {
+		if got := Seconds(tc.d); got != tc.want {
+			t.Errorf("Seconds(%v) = %d, want %d", tc.d, got, tc.want)
+		}
+	}
+}
+
+func BenchmarkAllowParallel(b *testing.B) {
+	l := NewSlidingWindow()
+	keys := make([]string, 64)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("key-%d", i)
+	}
+	var n atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(n.Add(1))
+		for pb.Next() {
+			l.Allow(keys[i%len(keys)], 1<<30, time.Now())
+			i++
+		}
+	})
+}
