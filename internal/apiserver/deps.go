@@ -1,0 +1,38 @@
+package apiserver
+
+import (
+	"time"
+
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// KeyIndex authenticates API keys by the hash of the whole key. *registry.KeyIndex implements it.
+type KeyIndex interface {
+	// Authenticate returns the key when it exists, is enabled, has not expired at now and its
+	// account exists and is enabled.
+	Authenticate(hash string, now time.Time) (registry.Key, bool)
+}
+
+// TokenSource is the served token registry. *registry.TokenRegistry implements it.
+type TokenSource interface {
+	// List returns the served tokens, sorted by chain then symbol.
+	List() []registry.Token
+	// OnChange registers fn to be called after every change of the served set.
+	OnChange(fn func())
+}
+
+// Deps are what the handlers read from. Nil optional fields get defaults in New.
+type Deps struct {
+	Keys   KeyIndex
+	Tokens TokenSource
+	// OpenAPI is the full document as JSON (GET /openapi.json); OpenAPIV2 the /v2 part (GET /v2/openapi.json).
+	OpenAPI   []byte
+	OpenAPIV2 []byte
+	// Limiter counts requests per key; an in-memory sliding window by default.
+	Limiter ratelimit.Limiter
+	// Clock is the time source of expiry and rate windows.
+	Clock func() time.Time
+	// Metrics receives request counts and latencies.
+	Metrics *Metrics
+}

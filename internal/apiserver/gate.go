@@ -1,0 +1,112 @@
+package apiserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// APIKeyHeader is the only header read for the credential (contract §5).
+const APIKeyHeader = "api-key"
+
+// Key format (contract §5): a prefix and 64 random characters from [0-9A-Za-z].
+const keyRandomLength = 64
+
+// requireReady answers 503 until the caches have synced: an empty key index would refuse valid
+// keys, and an empty registry would serve an empty token list as if it were true.
+func (s *Server) requireReady(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.ready.Load() {
+			w.Header().Set("Retry-After", "1")
+			s.problems.Write(w, r, problem.ServiceUnavailable, "The service is starting and has not loaded its state yet.", nil)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authGate runs before routing for every /v2 path (contract §5.6). Every refusal of a presented
+// key has the same body, so a caller learns nothing about why a key failed.
+func (s *Server) authGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		values := r.Header.Values(APIKeyHeader)
+		if len(values) == 0 || (len(values) == 1 && values[0] == "") {
+			w.Header().Set("WWW-Authenticate", `ApiKey header="api-key"`)
+			s.problems.Write(w, r, problem.MissingAPIKey, "The api-key header is required.", nil)
+			return
+		}
+		key, ok := s.authenticate(values)
+		if !ok {
+			s.problems.Write(w, r, problem.InvalidAPIKey, "The API key is not valid.", nil)
+			return
+		}
+		st := stateFrom(r.Context())
+		st.key, st.authenticated = key, true
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) authenticate(values []string) (key registry.Key, ok bool) {
+	// Two api-key headers are ambiguous: which one is the credential? Refuse rather than guess.
+	if len(values) != 1 || !wellFormedKey(values[0]) {
+		return key, false
+	}
+	sum := sha256.Sum256([]byte(values[0]))
+	var hash [len("sha256:") + 2*sha256.Size]byte
+	copy(hash[:], "sha256:")
+	hex.Encode(hash[len("sha256:"):], sum[:])
+	return s.deps.Keys.Authenticate(string(hash[:]), s.deps.Clock())
+}
+
+// wellFormedKey checks the shape of a key before it is hashed and looked up.
+func wellFormedKey(k string) bool {
+	var rest string
+	switch {
+	case len(k) > 8 && k[:8] == "sk_test_":
+		rest = k[8:]
+	case len(k) > 8 && k[:8] == "sk_live_":
+		rest = k[8:]
+	default:
+		return false
+	}
+	if len(rest) != keyRandomLength {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// rateLimit admits at most the key's limit of requests in any 60 seconds and sets the IETF
+// RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers) on every answer.
+func (s *Server) rateLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, _ := KeyFrom(r)
+		limit := int(key.RateLimitPerMinute)
+		if limit <= 0 {
+			limit = registry.DefaultRateLimitPerMinute
+		}
+		d := s.deps.Limiter.Allow(key.ID, limit, s.deps.Clock())
+		h := w.Header()
+		h.Set("RateLimit-Policy", `"per-key";q=`+strconv.Itoa(d.Limit)+`;w=60`)
+		h.Set("RateLimit", `"per-key";r=`+strconv.Itoa(d.Remaining)+`;t=`+strconv.Itoa(ratelimit.Seconds(d.Reset)))
+		if !d.Allowed {
+			retry := ratelimit.Seconds(d.RetryAfter)
+			h.Set("Retry-After", strconv.Itoa(retry))
+			s.problems.Write(w, r, problem.RateLimited,
+				"Rate limit of "+strconv.Itoa(d.Limit)+" requests per minute exceeded; retry after "+strconv.Itoa(retry)+" seconds.",
+				nil)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,26 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// healthBody is GET /health's answer: ready or not, and which check fails.
+type healthBody struct {
+	Status string            `json:"status"`
+	Checks map[string]string `json:"checks"`
+}
+
+// health needs no key (contract §5.1). It is 200 when the service can answer /v2 and 503 when not,
+// so a load balancer can use it as a readiness probe.
+func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	body := healthBody{Status: "ok", Checks: map[string]string{"cache": "ok"}}
+	status := http.StatusOK
+	if !s.ready.Load() {
+		body.Status, body.Checks["cache"] = "unavailable", "not synced"
+		status = http.StatusServiceUnavailable
+	}
+	b, _ := json.Marshal(body)
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSONBytes(w, status, b)
+}

@@ -1,0 +1,143 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// CorrelationHeader carries the request's correlation id on every response.
+const CorrelationHeader = "X-Correlation-Id"
+
+// requestState is what the layers of one request learn and the outermost layer logs and measures.
+type requestState struct {
+	correlationID string
+	route         string
+	key           registry.Key
+	authenticated bool
+}
+
+type stateKey struct{}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(stateKey{}).(*requestState)
+	if st == nil {
+		return &requestState{}
+	}
+	return st
+}
+
+// KeyFrom returns the API key that authenticated the request; ok is false outside the auth gate.
+func KeyFrom(r *http.Request) (registry.Key, bool) {
+	st := stateFrom(r.Context())
+	return st.key, st.authenticated
+}
+
+// observe is the outermost layer: it gives the request a correlation id, turns panics and
+// net/http's own plain-text 404/405 into problems, and records the metric and the log line.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		st := &requestState{correlationID: ulid.Make().String(), route: routeUnmatched}
+		ctx := context.WithValue(problem.WithCorrelationID(r.Context(), st.correlationID), stateKey{}, st)
+		r = r.WithContext(ctx)
+		w.Header().Set(CorrelationHeader, st.correlationID)
+		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler { //nolint:errorlint // sentinel compared as net/http does
+					panic(v)
+				}
+				s.log.Error(fmt.Errorf("panic: %v", v), "request panicked", "correlationId", st.correlationID,
+					"stack", string(debug.Stack()))
+				if !sw.wroteHeader {
+					s.problems.Write(sw, r, problem.InternalError, "The server failed to handle the request.", nil)
+				}
+			}
+			s.record(r, sw.status(), st, time.Since(start))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration) {
+	s.metrics.observe(st.route, r.Method, status, d)
+	log := s.log
+	if !s.opts.AccessLog && status < 500 {
+		log = log.V(1)
+	}
+	if !log.Enabled() {
+		return
+	}
+	kv := []any{"method", r.Method, "route", st.route, "status", status, "duration", d.String(),
+		"correlationId", st.correlationID}
+	if st.authenticated {
+		kv = append(kv, "keyId", st.key.ID, "account", st.key.Account)
+	}
+	log.Info("request", kv...)
+}
+
+// statusWriter remembers the status for metrics and replaces a plain-text 404 or 405 written by
+// net/http (ServeMux, http.Error) with the matching problem.
+type statusWriter struct {
+	http.ResponseWriter
+	req         *http.Request
+	problems    problem.Writer
+	code        int
+	wroteHeader bool
+	swallow     bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.wroteHeader {
+		return
+	}
+	w.wroteHeader = true
+	w.code = code
+	if (code == http.StatusNotFound || code == http.StatusMethodNotAllowed) &&
+		w.Header().Get("Content-Type") != problem.ContentType {
+		w.swallow = true
+		w.Header().Del("X-Content-Type-Options")
+		t, detail := problem.NotFound, "No resource exists at this path."
+		if code == http.StatusMethodNotAllowed {
+			t, detail = problem.MethodNotAllowed, fmt.Sprintf("%s is not allowed here; allowed: %s.", w.req.Method, w.Header().Get("Allow"))
+		}
+		w.problems.Write(w.ResponseWriter, w.req, t, detail, nil)
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.swallow {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) status() int {
+	if !w.wroteHeader {
+		return http.StatusOK
+	}
+	return w.code
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// errBodyTooLarge reports whether err came from http.MaxBytesReader.
+func errBodyTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
+}

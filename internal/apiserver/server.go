@@ -1,0 +1,115 @@
+// Package apiserver is the service's HTTP interface: /health, /openapi.json, the /v2 API and (later)
+// /auth. It answers from the in-memory read models and the informer cache, never from a live call
+// to the Kubernetes API on the request path.
+//
+// A request goes one way: observe (correlation id, recovery, metrics, log) -> readiness -> auth gate
+// -> rate limit -> route -> handler. Handlers are small functions over the interfaces in deps.go,
+// so they are tested with httptest and no cluster.
+package apiserver
+
+import (
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-logr/logr"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+)
+
+// Options are the server's settings, from flags.
+type Options struct {
+	// BindAddress is where the API listens (--api-bind-address).
+	BindAddress string
+	// BaseURL prefixes the path in a problem's instance (--base-url), e.g. https://api.example.com.
+	BaseURL string
+	// ProblemBaseURL prefixes a problem type's short name (--problem-base-url).
+	ProblemBaseURL string
+	// MaxBodyBytes bounds request bodies; larger ones get 413.
+	MaxBodyBytes int64
+	// ShutdownTimeout bounds the graceful shutdown.
+	ShutdownTimeout time.Duration
+	// AccessLog logs every request at info level; without it only failures (status >= 500) are
+	// logged at info and the rest at V(1).
+	AccessLog bool
+}
+
+// DefaultOptions are the defaults of the flags.
+func DefaultOptions() Options {
+	return Options{
+		BindAddress:     ":8080",
+		BaseURL:         "http://localhost:8080",
+		ProblemBaseURL:  "https://problems.transferintent.io",
+		MaxBodyBytes:    64 << 10,
+		ShutdownTimeout: 20 * time.Second,
+		AccessLog:       true,
+	}
+}
+
+// Server is the HTTP API. Create it with New, add Runnable() to the manager, and call MarkReady
+// once the caches have synced; until then /v2 answers 503.
+type Server struct {
+	opts     Options
+	deps     Deps
+	problems problem.Writer
+	log      logr.Logger
+	metrics  *Metrics
+	ready    atomic.Bool
+	tokens   *tokenSnapshot
+	handler  http.Handler
+}
+
+// New builds the server and its routes.
+func New(opts Options, deps Deps, log logr.Logger) *Server {
+	if deps.Clock == nil {
+		deps.Clock = time.Now
+	}
+	if deps.Limiter == nil {
+		deps.Limiter = ratelimit.NewSlidingWindow()
+	}
+	if deps.Metrics == nil {
+		deps.Metrics = NewMetrics(nil)
+	}
+	s := &Server{
+		opts:     opts,
+		deps:     deps,
+		problems: problem.NewWriter(opts.BaseURL, opts.ProblemBaseURL),
+		log:      log,
+		metrics:  deps.Metrics,
+	}
+	s.tokens = newTokenSnapshot(deps.Tokens)
+	s.handler = s.routes()
+	return s
+}
+
+// Handler is the whole HTTP interface, for tests with httptest.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// MarkReady lets /v2 traffic through; call it once the caches have synced and the read models
+// have been filled.
+func (s *Server) MarkReady() { s.ready.Store(true) }
+
+// Ready reports whether MarkReady was called.
+func (s *Server) Ready() bool { return s.ready.Load() }
+
+// Runnable wraps the server for the manager. It runs on every replica, leader or not.
+func (s *Server) Runnable(listener net.Listener) *manager.Server {
+	timeout := s.opts.ShutdownTimeout
+	return &manager.Server{
+		Name:     "api",
+		Listener: listener,
+		Server: &http.Server{
+			Addr:              s.opts.BindAddress,
+			Handler:           s.handler,
+			ReadHeaderTimeout: 5 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       120 * time.Second,
+			MaxHeaderBytes:    32 << 10,
+		},
+		ShutdownTimeout: &timeout,
+	}
+}
