@@ -8,6 +8,7 @@
 package apiserver
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -113,3 +114,13 @@ func (s *Server) Runnable(listener net.Listener) *manager.Server {
 		ShutdownTimeout: &timeout,
 	}
 }
+
+// ReadyzCheck is a healthz.Checker for the manager's /readyz: not ready until MarkReady.
+func (s *Server) ReadyzCheck(_ *http.Request) error {
+	if !s.ready.Load() {
+		return errNotReady
+	}
+	return nil
+}
+
+var errNotReady = errors.New("caches not synced")

@@ -1,10 +1,13 @@
 package apiserver
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -23,10 +26,17 @@ type tokenJSON struct {
 	Metadata *string `json:"metadata"`
 }
 
+// tokenList is one pre-encoded list: each token's JSON and its sort key, in served order.
+type tokenList struct {
+	items [][]byte
+	keys  [][3]string // chain, symbol, address: the registry's order
+	whole []byte      // the list as one JSON array, for the common unpaged request
+}
+
 // tokenBodies is GET /v2/tokens pre-encoded: the whole list and one list per chain.
 type tokenBodies struct {
-	all     []byte
-	byChain map[string][]byte
+	all     *tokenList
+	byChain map[string]*tokenList
 }
 
 // tokenSnapshot keeps the encoded token lists and rebuilds them when the registry changes, so a
@@ -36,7 +46,10 @@ type tokenSnapshot struct {
 	current atomic.Pointer[tokenBodies]
 }
 
-var emptyJSONArray = []byte("[]")
+var (
+	emptyJSONArray = []byte("[]")
+	emptyTokenList = &tokenList{whole: emptyJSONArray}
+)
 
 func newTokenSnapshot(source TokenSource) *tokenSnapshot {
 	ts := &tokenSnapshot{source: source}
@@ -52,33 +65,89 @@ func (ts *tokenSnapshot) rebuild() {
 	if ts.source != nil {
 		tokens = ts.source.List()
 	}
-	all := make([]tokenJSON, 0, len(tokens))
-	perChain := map[string][]tokenJSON{}
+	all := &tokenList{}
+	perChain := map[string]*tokenList{}
 	for _, t := range tokens {
-		j := tokenJSON{Symbol: t.Symbol, ChainID: t.ChainID, Address: t.Address, Decimals: t.Decimals, Metadata: t.Metadata}
-		all = append(all, j)
-		perChain[t.ChainID] = append(perChain[t.ChainID], j)
+		item := mustJSON(tokenJSON{Symbol: t.Symbol, ChainID: t.ChainID, Address: t.Address, Decimals: t.Decimals, Metadata: t.Metadata})
+		key := [3]string{t.ChainID, t.Symbol, t.Address}
+		all.add(item, key)
+		if perChain[t.ChainID] == nil {
+			perChain[t.ChainID] = &tokenList{}
+		}
+		perChain[t.ChainID].add(item, key)
 	}
-	bodies := &tokenBodies{all: mustJSON(all), byChain: make(map[string][]byte, len(perChain))}
-	for chain, list := range perChain {
-		bodies.byChain[chain] = mustJSON(list)
+	all.seal()
+	for _, l := range perChain {
+		l.seal()
 	}
-	ts.current.Store(bodies)
+	ts.current.Store(&tokenBodies{all: all, byChain: perChain})
 }
 
-func (ts *tokenSnapshot) body(chainID string) []byte {
+func (l *tokenList) add(item []byte, key [3]string) {
+	l.items = append(l.items, item)
+	l.keys = append(l.keys, key)
+}
+
+func (l *tokenList) seal() { l.whole = joinJSON(l.items) }
+
+func (ts *tokenSnapshot) list(chainID string) *tokenList {
 	b := ts.current.Load()
 	if chainID == "" {
 		return b.all
 	}
-	if list, ok := b.byChain[chainID]; ok {
-		return list
+	if l, ok := b.byChain[chainID]; ok {
+		return l
 	}
-	return emptyJSONArray
+	return emptyTokenList
+}
+
+// page returns the JSON of up to limit items after cursor, and the cursor of the next page ("" on
+// the last). The cursor is a sort key, not an offset, so a token added or removed between two
+// requests neither repeats nor skips another one.
+func (l *tokenList) page(p pageRequest) (body []byte, next string) {
+	start := 0
+	if p.cursor != nil {
+		after := [3]string{p.cursor[0], p.cursor[1], p.cursor[2]}
+		start, _ = slices.BinarySearchFunc(l.keys, after, compareTokenKeys)
+		if start < len(l.keys) && l.keys[start] == after {
+			start++
+		}
+	}
+	end := min(start+p.limit, len(l.items))
+	if end < len(l.items) {
+		k := l.keys[end-1]
+		next = encodeCursor(k[0], k[1], k[2])
+	}
+	return joinJSON(l.items[start:end]), next
+}
+
+// compareTokenKeys is the registry's order of served tokens: chain, then symbol, then address.
+func compareTokenKeys(a, b [3]string) int {
+	return cmp.Or(registry.CompareChainIDs(a[0], b[0]), strings.Compare(a[1], b[1]), strings.Compare(a[2], b[2]))
+}
+
+func joinJSON(items [][]byte) []byte {
+	if len(items) == 0 {
+		return emptyJSONArray
+	}
+	n := 1
+	for _, it := range items {
+		n += len(it) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, it...)
+	}
+	return append(out, ']')
 }
 
 // listTokens is GET /v2/tokens with the optional chain-id filter. An unknown but well-formed chain
 // is an empty list, not an error: the filter selects, it does not assert the chain exists.
+// Without limit the whole list is returned, as the contract's array; with limit it is paged.
 func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	chainID := q.Get("chain-id")
@@ -87,7 +156,23 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) {
 			"Query parameter chain-id must be a CAIP-2 chain id such as eip155:1.", problem.Details{"parameter": "chain-id"})
 		return
 	}
-	writeJSONBytes(w, http.StatusOK, s.tokens.body(chainID))
+	p, ok := s.parsePage(w, r, q, 3)
+	if !ok {
+		return
+	}
+	list := s.tokens.list(chainID)
+	if p.limit == 0 && p.cursor == nil {
+		writeJSONBytes(w, http.StatusOK, list.whole)
+		return
+	}
+	if p.limit == 0 {
+		p.limit = defaultPageLimit
+	}
+	body, next := list.page(p)
+	if next != "" {
+		s.setNextLink(w, r, next)
+	}
+	writeJSONBytes(w, http.StatusOK, body)
 }
 
 func mustJSON(v any) []byte {

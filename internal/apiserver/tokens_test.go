@@ -1,7 +1,12 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -44,5 +49,73 @@ func TestTokenSnapshotFollowsRegistry(t *testing.T) {
 	_, body := h.do(t, http.MethodGet, "/v2/tokens?chain-id=eip155:8453", withKey(testKeyA), "")
 	if string(body) != "[]" {
 		t.Fatalf("removed token still served: %s", body)
+	}
+}
+
+func TestListTokensPaging(t *testing.T) {
+	h := newHarness(t)
+	var got []string
+	path := "/v2/tokens?limit=2"
+	for pages := 0; path != ""; pages++ {
+		if pages > 3 {
+			t.Fatal("paging does not end")
+		}
+		resp, body := h.do(t, http.MethodGet, path, withKey(testKeyA), "")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+		var items []map[string]any
+		if err := json.Unmarshal(body, &items); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range items {
+			got = append(got, it["address"].(string))
+		}
+		path = ""
+		if link := resp.Header.Get("Link"); link != "" {
+			m := regexp.MustCompile(`^<` + regexp.QuoteMeta(testBaseURL) + `([^>]+)>; rel="next"$`).FindStringSubmatch(link)
+			if m == nil {
+				t.Fatalf("Link %q", link)
+			}
+			path = m[1]
+		}
+	}
+	var want []string
+	for _, tk := range sampleTokens() {
+		want = append(want, tk.Address)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("paged %v, want %v", got, want)
+	}
+}
+
+func TestListTokensPagingSurvivesRemovals(t *testing.T) {
+	h := newHarness(t)
+	resp, _ := h.do(t, http.MethodGet, "/v2/tokens?limit=1", withKey(testKeyA), "")
+	link := resp.Header.Get("Link")
+	next, err := url.Parse(link[1:strings.Index(link, ">")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cursor := next.Query().Get("cursor")
+	// The item the cursor points after is removed: the next page still starts at the right place.
+	h.tokens.set(sampleTokens()[1:])
+	_, body := h.do(t, http.MethodGet, "/v2/tokens?limit=1&cursor="+cursor, withKey(testKeyA), "")
+	if !strings.Contains(string(body), "WETH") {
+		t.Fatalf("page after a removed cursor item: %s", body)
+	}
+}
+
+func TestListTokensBadPaging(t *testing.T) {
+	h := newHarness(t)
+	for q, param := range map[string]string{
+		"limit=0": "limit", "limit=101": "limit", "limit=x": "limit", "limit=1&limit=2": "limit",
+		"cursor=%21%21": "cursor", "cursor=" + encodeCursor("only-one-field"): "cursor",
+	} {
+		resp, body := h.do(t, http.MethodGet, "/v2/tokens?"+q, withKey(testKeyA), "")
+		p := assertProblem(t, resp, body, problem.BadRequest, "/v2/tokens?"+q)
+		if p.Details["parameter"] != param {
+			t.Fatalf("%s: details %v", q, p.Details)
+		}
 	}
 }

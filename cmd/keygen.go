@@ -1,0 +1,107 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+const keygenUsage = `Usage: manager keygen --env test|live --account NAME [--name KEYNAME] [--namespace NS] [--expires-at RFC3339] [--rate-limit N]
+
+Prints a new API key alone on the first line of stdout, then an ApiKey manifest that holds only the
+key's SHA-256 hash, ready for "kubectl apply -f -" or a commit to a GitOps repository. The key is
+shown this once and cannot be recovered: hand it to its client now.
+
+  manager keygen --env test --account demo | { read -r key; echo "$key" > key.txt; kubectl apply -f -; }
+`
+
+// dnsLabelChars is what may stand in an object name built from a key name.
+var dnsLabelChars = regexp.MustCompile(`[^a-z0-9-]+`)
+
+// runKeygen is the keygen subcommand; it returns the process exit code.
+func runKeygen(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("keygen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, keygenUsage); fs.PrintDefaults() }
+	env := fs.String("env", "", "Key environment: test (testnets, sk_test_) or live (mainnets, sk_live_).")
+	account := fs.String("account", "", "Name of the Account that owns the key.")
+	name := fs.String("name", "", "Human name of the key (spec.displayName), e.g. ci or wallet-backend.")
+	namespace := fs.String("namespace", "", "Namespace of the manifest (default: none, so kubectl's current one).")
+	expiresAt := fs.String("expires-at", "", "Expiry time, RFC 3339 (default: never).")
+	rateLimit := fs.Int("rate-limit", 0, "Requests allowed in any 60 seconds (default: the service's 50).")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	obj, key, err := newApiKeyManifest(*env, *account, *name, *namespace, *expiresAt, *rateLimit)
+	if err != nil {
+		fmt.Fprintf(stderr, "keygen: %v\n\n", err)
+		fs.Usage()
+		return 2
+	}
+	manifest, err := yaml.Marshal(obj)
+	if err != nil {
+		fmt.Fprintf(stderr, "keygen: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, key)
+	fmt.Fprintf(stdout, "---\n%s", manifest)
+	return 0
+}
+
+// newApiKeyManifest generates a key and the ApiKey object that stands for it.
+func newApiKeyManifest(env, account, name, namespace, expiresAt string, rateLimit int) (*intentsv1alpha1.ApiKey, string, error) {
+	if account == "" {
+		return nil, "", fmt.Errorf("--account is required")
+	}
+	k, err := apikey.Generate(registry.Environment(env))
+	if err != nil {
+		return nil, "", fmt.Errorf("--env: %w", err)
+	}
+	obj := &intentsv1alpha1.ApiKey{
+		TypeMeta:   metav1.TypeMeta{APIVersion: intentsv1alpha1.GroupVersion.String(), Kind: "ApiKey"},
+		ObjectMeta: metav1.ObjectMeta{Name: objectName(account, name, k.Hash), Namespace: namespace},
+		Spec: intentsv1alpha1.ApiKeySpec{
+			AccountRef:    intentsv1alpha1.LocalObjectReference{Name: account},
+			Environment:   intentsv1alpha1.Environment(env),
+			KeyHash:       k.Hash,
+			DisplayPrefix: k.DisplayPrefix,
+			DisplayName:   name,
+		},
+	}
+	if expiresAt != "" {
+		t, err := time.Parse(time.RFC3339, expiresAt)
+		if err != nil {
+			return nil, "", fmt.Errorf("--expires-at: %w", err)
+		}
+		obj.Spec.ExpiresAt = &metav1.Time{Time: t}
+	}
+	if rateLimit < 0 || rateLimit > 100000 {
+		return nil, "", fmt.Errorf("--rate-limit must be between 1 and 100000")
+	}
+	obj.Spec.RateLimitPerMinute = int32(rateLimit)
+	return obj, k.Plaintext, nil
+}
+
+// objectName is <account>[-<name>]-<8 hex of the hash>: readable, and unique per key, so that a
+// rotated key with the same name is a new object rather than an (immutable) change of the old one.
+func objectName(account, name, hash string) string {
+	parts := []string{account}
+	if n := strings.Trim(dnsLabelChars.ReplaceAllString(strings.ToLower(name), "-"), "-"); n != "" {
+		parts = append(parts, n)
+	}
+	base := strings.Join(parts, "-")
+	if len(base) > 200 {
+		base = base[:200]
+	}
+	return base + "-" + hash[len("sha256:"):len("sha256:")+8]
+}

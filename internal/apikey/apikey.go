@@ -1,0 +1,88 @@
+// Package apikey makes new API keys. A key is shown once to its owner and only its hash is kept
+// (contract §4, §5): this package returns both, and callers store only Hash.
+package apikey
+
+import (
+	"crypto/rand"
+	"fmt"
+	"io"
+
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// alphabet is the characters of a key's random part: 62 symbols, no punctuation, so keys survive
+// copy and paste, shells and URLs.
+const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// RandomLength is the length of a key's random part (contract §5.4).
+const RandomLength = 64
+
+// displayRandomChars is how many random characters the display prefix keeps: enough for a person
+// to tell keys apart (62^4 ≈ 15 million), far too few to help guess one (62^60 remain).
+const displayRandomChars = 4
+
+// Key is a newly generated key.
+type Key struct {
+	// Plaintext is the whole key; show it once and forget it.
+	Plaintext string
+	// Hash is "sha256:<hex>" of Plaintext, the only form that is stored.
+	Hash string
+	// DisplayPrefix is the environment prefix and the first random characters, e.g. sk_test_AbCd.
+	DisplayPrefix string
+	// Environment is the key's environment.
+	Environment registry.Environment
+}
+
+// Prefix returns the key prefix of env: sk_test_ or sk_live_.
+func Prefix(env registry.Environment) (string, error) {
+	switch env {
+	case registry.EnvironmentTest:
+		return "sk_test_", nil
+	case registry.EnvironmentLive:
+		return "sk_live_", nil
+	}
+	return "", fmt.Errorf("unknown environment %q: want test or live", env)
+}
+
+// Generate makes a key for env from crypto/rand.
+func Generate(env registry.Environment) (Key, error) { return generate(env, rand.Reader) }
+
+func generate(env registry.Environment, random io.Reader) (Key, error) {
+	prefix, err := Prefix(env)
+	if err != nil {
+		return Key{}, err
+	}
+	body, err := randomString(random, RandomLength)
+	if err != nil {
+		return Key{}, fmt.Errorf("reading randomness: %w", err)
+	}
+	plaintext := prefix + body
+	return Key{
+		Plaintext:     plaintext,
+		Hash:          registry.HashKey(plaintext),
+		DisplayPrefix: prefix + body[:displayRandomChars],
+		Environment:   env,
+	}, nil
+}
+
+// randomString draws n characters uniformly from alphabet. Bytes of 248 and above are rejected:
+// 248 = 4*62 is the largest multiple of 62 below 256, so b%62 is unbiased for the rest.
+func randomString(random io.Reader, n int) (string, error) {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n+n/4)
+	for len(out) < n {
+		if _, err := io.ReadFull(random, buf); err != nil {
+			return "", err
+		}
+		for _, b := range buf {
+			if b >= 248 {
+				continue
+			}
+			out = append(out, alphabet[b%62])
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return string(out), nil
+}

@@ -1,0 +1,75 @@
+package apikey
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+var keyPattern = regexp.MustCompile(`^sk_(test|live)_[0-9A-Za-z]{64}$`)
+
+func TestGenerate(t *testing.T) {
+	for _, env := range []registry.Environment{registry.EnvironmentTest, registry.EnvironmentLive} {
+		k, err := Generate(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !keyPattern.MatchString(k.Plaintext) || !strings.HasPrefix(k.Plaintext, "sk_"+string(env)+"_") {
+			t.Fatalf("key %q has the wrong shape", k.Plaintext)
+		}
+		sum := sha256.Sum256([]byte(k.Plaintext))
+		if k.Hash != "sha256:"+hex.EncodeToString(sum[:]) {
+			t.Fatalf("hash %q is not sha256 of the key", k.Hash)
+		}
+		if len(k.DisplayPrefix) != len("sk_test_")+4 || !strings.HasPrefix(k.Plaintext, k.DisplayPrefix) {
+			t.Fatalf("display prefix %q", k.DisplayPrefix)
+		}
+	}
+	if _, err := Generate("prod"); err == nil {
+		t.Fatal("unknown environment accepted")
+	}
+}
+
+func TestGenerateIsUniqueAndUnbiased(t *testing.T) {
+	seen := map[string]bool{}
+	counts := map[byte]int{}
+	const n = 2000
+	for range n {
+		k, err := Generate(registry.EnvironmentTest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[k.Plaintext] {
+			t.Fatal("duplicate key")
+		}
+		seen[k.Plaintext] = true
+		for i := len("sk_test_"); i < len(k.Plaintext); i++ {
+			counts[k.Plaintext[i]]++
+		}
+	}
+	// 128000 draws over 62 symbols: about 2065 each. A modulo bias (256%62 = 8 favoured symbols)
+	// would put those near 2200; allow ±8% around the mean.
+	mean := float64(n*RandomLength) / 62
+	for c, got := range counts {
+		if float64(got) < 0.92*mean || float64(got) > 1.08*mean {
+			t.Errorf("symbol %q drawn %d times, mean %.0f", c, got, mean)
+		}
+	}
+	if len(counts) != 62 {
+		t.Fatalf("%d distinct symbols, want 62", len(counts))
+	}
+}
+
+func TestRandomStringRejectsHighBytes(t *testing.T) {
+	// Bytes 248..255 must be skipped, not folded onto the first symbols.
+	src := bytes.NewReader(append(bytes.Repeat([]byte{255}, 80), bytes.Repeat([]byte{1}, 80)...))
+	s, err := randomString(src, 4)
+	if err != nil || s != "1111" {
+		t.Fatalf("got %q %v, want 1111", s, err)
+	}
+}
