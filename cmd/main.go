@@ -114,7 +114,7 @@ func run() error {
 	if err := mgr.Add(api.Runnable(nil)); err != nil {
 		return err
 	}
-	if err := mgr.Add(&readinessGate{cache: mgr.GetCache(), api: api}); err != nil {
+	if err := mgr.Add(api.ReadinessGate(mgr.GetCache())); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {

@@ -1,18 +1,21 @@
-package main
+package apiserver
 
 import (
 	"context"
 
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-
-	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
-// readinessGate opens the API once the informer caches have synced. The manager starts HTTP
-// servers before caches, so until then the API answers 503.
+// ReadinessGate returns a Runnable that opens the API once the informer caches have synced. The
+// manager starts HTTP servers before caches, so until then /v2 answers 503.
+func (s *Server) ReadinessGate(c cache.Cache) manager.Runnable {
+	return &readinessGate{cache: c, api: s}
+}
+
 type readinessGate struct {
 	cache cache.Cache
-	api   *apiserver.Server
+	api   *Server
 }
 
 // NeedLeaderElection is false: every replica serves the API.
