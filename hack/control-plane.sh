@@ -1,78 +1,180 @@
 #!/usr/bin/env bash
-# Builds the local control plane (kube-apiserver and etcd) from Go modules into $BIN_DIR, once.
+# Builds the local control plane (kube-apiserver and etcd) from Go modules into $BIN_DIR, once,
+# and prints that directory on stdout (use it as KUBEBUILDER_ASSETS). Everything else goes to stderr.
+#
 # This machine has no internet but the Go module proxy, so envtest's usual download of prebuilt
 # binaries cannot work; building from source is the one route that needs nothing but Go.
+#
 # Idempotent: a binary that is already there with the right version stamp is not built again.
-# kubectl is not built: the machine ships one, and tests only need kube-apiserver and etcd.
+# Safe to run concurrently (two make targets, two terminals): builds are serialised with a lock,
+# and each binary is moved into place atomically before its stamp is written, so a reader never
+# sees a half-written binary and an interrupted build is simply redone next time.
+#
+# kubectl: the machine's kubectl is linked if there is one; otherwise one is built from the same
+# Kubernetes release (about 1 min more), so a fresh clone needs nothing but Go.
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-1.36.3}"
 ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BIN_DIR="${BIN_DIR:-$ROOT/bin/k8s/${KUBE_VERSION}-linux-amd64}"
-mkdir -p "$BIN_DIR"
 
 log() { echo "control-plane: $*" >&2; }
+die() { log "error: $*"; exit 1; }
 
-stamp_ok() { [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/.$1.version" 2>/dev/null)" = "$2" ]; }
+command -v go >/dev/null 2>&1 || die "go is not on PATH; install Go 1.26 (https://go.dev/dl/)"
+
+# The binaries run on this machine, whatever GOOS/GOARCH the caller exported (a cross build of the
+# manager must not produce an etcd that cannot start here). Module mode with no workspace: the build
+# happens in a scratch module and must not see a go.work of the caller.
+GOOS="$(go env GOHOSTOS)"
+GOARCH="$(go env GOHOSTARCH)"
+export GOOS GOARCH GOWORK=off CGO_ENABLED=0
+
+BIN_DIR="${BIN_DIR:-$ROOT/bin/k8s/${KUBE_VERSION}-${GOOS}-${GOARCH}}"
+mkdir -p "$BIN_DIR"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/control-plane.XXXXXX")"
+LOCK_DIR=""
+cleanup() {
+  rm -rf "$WORK"
+  rm -f "$BIN_DIR"/.*.partial.$$ 2>/dev/null || true
+  if [ -n "$LOCK_DIR" ]; then rm -rf "$LOCK_DIR"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# One build at a time per BIN_DIR. flock releases the lock when this process exits, however it exits.
+# Without flock (not on every system), fall back to a directory lock that notices a dead holder.
+acquire_lock() {
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$BIN_DIR/.lock"
+    if ! flock -n 9; then
+      log "another build of the control plane is running; waiting for it"
+      flock 9
+    fi
+    return 0
+  fi
+  local dir="$BIN_DIR/.lock.d" holder waited=0
+  until mkdir "$dir" 2>/dev/null; do
+    holder="$(cat "$dir/pid" 2>/dev/null || true)"
+    if [ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null; then
+      log "removing stale lock of process $holder"
+      rm -rf "$dir"
+      continue
+    fi
+    [ "$waited" = 0 ] && log "another build of the control plane is running; waiting for it"
+    waited=1
+    sleep 2
+  done
+  echo $$ >"$dir/pid"
+  LOCK_DIR="$dir"
+}
+
+# A stamp is the version plus the revision of this recipe: bump RECIPE when the way a binary is built
+# changes, and every checkout rebuilds once.
+RECIPE=2
+stamp_ok() { [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/.$1.version" 2>/dev/null)" = "$2 recipe-$RECIPE" ]; }
+
+# install_binary NAME VERSION BUILT_FILE: atomic rename inside BIN_DIR, then the stamp.
+install_binary() {
+  local name="$1" version="$2" built="$3" partial="$BIN_DIR/.$1.partial.$$"
+  cp "$built" "$partial"
+  chmod 0755 "$partial"
+  mv -f "$partial" "$BIN_DIR/$name"
+  echo "$version recipe-$RECIPE" >"$BIN_DIR/.$name.version"
+}
 
 build_etcd() {
   stamp_ok etcd "$ETCD_VERSION" && return 0
-  log "building etcd v$ETCD_VERSION (about 30 s)"
-  local work; work="$(mktemp -d)"; trap 'rm -rf "$work"' RETURN
+  log "building etcd v$ETCD_VERSION (about 30 s cold)"
+  local mod="$WORK/etcd"
+  mkdir -p "$mod"
   (
-    cd "$work"
+    cd "$mod"
     go mod init local/etcd-build >/dev/null 2>&1
-    go mod edit -require="go.etcd.io/etcd/server/v3@v$ETCD_VERSION"
-    cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "go.etcd.io/etcd/server/v3"
-GO
-    go mod tidy >/dev/null 2>&1 || go get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION"
-    CGO_ENABLED=0 go build -trimpath -o "$BIN_DIR/etcd" go.etcd.io/etcd/server/v3
+    go get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION" 2>"$WORK/etcd-get.log" ||
+      { cat "$WORK/etcd-get.log" >&2; exit 1; }
+    go build -trimpath -o "$WORK/etcd.bin" go.etcd.io/etcd/server/v3
   )
-  echo "$ETCD_VERSION" > "$BIN_DIR/.etcd.version"
+  install_binary etcd "$ETCD_VERSION" "$WORK/etcd.bin"
 }
 
-build_kube_apiserver() {
-  stamp_ok kube-apiserver "$KUBE_VERSION" && return 0
-  log "building kube-apiserver v$KUBE_VERSION (about 4 min cold)"
-  local work; work="$(mktemp -d)"; trap 'rm -rf "$work"' RETURN
+# need_kubectl is true when the machine has no kubectl of its own and none was built yet.
+need_kubectl() {
+  [ -x "$BIN_DIR/kubectl" ] && return 1
+  ! command -v kubectl >/dev/null 2>&1
+}
+
+# k8s.io/kubernetes points its staging modules at ./staging; a consumer must replace each one with
+# the published module of the matching minor (v0.X.Y for v1.X.Y).
+prepare_kube_module() {
+  local mod="$WORK/kube" kmod staging_version="v0.${KUBE_VERSION#1.}"
+  mkdir -p "$mod"
+  cd "$mod"
+  go mod init local/kube-build >/dev/null 2>&1
+  kmod="$(go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+  [ -f "$kmod" ] || die "could not download k8s.io/kubernetes@v$KUBE_VERSION"
+  go mod edit -require="k8s.io/kubernetes@v$KUBE_VERSION"
+  local staging
+  staging="$(grep -oE '^\s*k8s\.io/[a-z0-9-]+ => \./staging' "$kmod" | awk '{print $1}' | sort -u)"
+  [ -n "$staging" ] || die "no staging replacements found in $kmod; has the layout of k8s.io/kubernetes changed?"
+  local m
+  for m in $staging; do
+    go mod edit -replace="$m=$m@$staging_version"
+  done
+}
+
+# Stamp the release into the binaries, so that `--version` and kubectl's version-skew check see the
+# real version instead of v0.0.0-master.
+kube_ldflags() {
+  local minor="${KUBE_VERSION#1.}"
+  minor="${minor%%.*}"
+  local v
+  for v in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    printf -- '-X %s.gitVersion=v%s -X %s.gitMajor=1 -X %s.gitMinor=%s -X %s.gitTreeState=clean ' \
+      "$v" "$KUBE_VERSION" "$v" "$v" "$minor" "$v"
+  done
+}
+
+build_kube() {
+  local want_apiserver=0 want_kubectl=0
+  stamp_ok kube-apiserver "$KUBE_VERSION" || want_apiserver=1
+  need_kubectl && want_kubectl=1
+  [ "$want_apiserver" = 0 ] && [ "$want_kubectl" = 0 ] && return 0
   (
-    cd "$work"
-    go mod init local/kube-apiserver-build >/dev/null 2>&1
-    # k8s.io/kubernetes points its staging modules at ./staging; a consumer must replace each one
-    # with the published module of the matching minor (v0.X.Y for v1.X.Y).
-    local kmod
-    kmod="$(go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-    local staging_version="v0.${KUBE_VERSION#1.}"
-    go mod edit -require="k8s.io/kubernetes@v$KUBE_VERSION"
-    grep -oE '^\s*k8s\.io/[a-z0-9-]+ => \./staging' "$kmod" | awk '{print $1}' | sort -u | while read -r m; do
-      go mod edit -replace="$m=$m@$staging_version"
-    done
-    cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-    go mod tidy >/dev/null
-    CGO_ENABLED=0 go build -trimpath -o "$BIN_DIR/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+    local pkgs=()
+    [ "$want_apiserver" = 1 ] && pkgs+=("k8s.io/kubernetes/cmd/kube-apiserver@v$KUBE_VERSION") &&
+      log "building kube-apiserver v$KUBE_VERSION (about 4 min cold)"
+    [ "$want_kubectl" = 1 ] && pkgs+=("k8s.io/kubernetes/cmd/kubectl@v$KUBE_VERSION") &&
+      log "no kubectl on PATH: building kubectl v$KUBE_VERSION (about 1 min more)"
+    prepare_kube_module
+    go get "${pkgs[@]}" 2>"$WORK/kube-get.log" || { cat "$WORK/kube-get.log" >&2; exit 1; }
+    local ldflags
+    ldflags="$(kube_ldflags)"
+    if [ "$want_apiserver" = 1 ]; then
+      go build -trimpath -ldflags "$ldflags" -o "$WORK/kube-apiserver.bin" k8s.io/kubernetes/cmd/kube-apiserver
+    fi
+    if [ "$want_kubectl" = 1 ]; then
+      go build -trimpath -ldflags "$ldflags" -o "$WORK/kubectl.bin" k8s.io/kubernetes/cmd/kubectl
+    fi
   )
-  echo "$KUBE_VERSION" > "$BIN_DIR/.kube-apiserver.version"
+  if [ "$want_apiserver" = 1 ]; then install_binary kube-apiserver "$KUBE_VERSION" "$WORK/kube-apiserver.bin"; fi
+  if [ "$want_kubectl" = 1 ]; then install_binary kubectl "$KUBE_VERSION" "$WORK/kubectl.bin"; fi
 }
 
+# envtest looks for kubectl next to the other binaries; a dangling link (kubectl removed or moved)
+# is replaced.
 link_kubectl() {
   [ -x "$BIN_DIR/kubectl" ] && return 0
-  local k; k="$(command -v kubectl || true)"
-  if [ -n "$k" ]; then ln -sf "$k" "$BIN_DIR/kubectl"; fi
+  local k
+  k="$(command -v kubectl || true)"
+  [ -n "$k" ] && ln -sfn "$k" "$BIN_DIR/kubectl"
+  return 0
 }
 
-build_etcd
-build_kube_apiserver
+acquire_lock
 link_kubectl
+build_etcd
+build_kube
 echo "$BIN_DIR"

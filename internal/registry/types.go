@@ -46,8 +46,13 @@ type Chain struct {
 	// SettlementAddress is the EIP-55 address of the contract that executes swap and bridge
 	// orders on this chain; empty when the chain has none (then swap/bridge have no route).
 	SettlementAddress string
-	// RPCURL is the JSON-RPC endpoint, empty when none is configured.
+	// RPCURL is the JSON-RPC endpoint, empty when none is configured. It may carry a credential
+	// (when it came from a Secret): never log it or serve it.
 	RPCURL string
+	// Name is the Chain object name; ChainTable.Upsert sets it.
+	Name string
+	// CreatedAt decides conflicts: of two Chain objects with the same ID, the older is served.
+	CreatedAt time.Time
 }
 
 // Token is one served token definition, built from a Ready TokenDefinition resource.
@@ -86,13 +91,41 @@ type Key struct {
 	Environment Environment
 	// DisplayPrefix is the recognisable start of the key, e.g. "sk_test_AbCd".
 	DisplayPrefix string
+	// DisplayName is the name the owner gave the key.
+	DisplayName string
 	// ExpiresAt is the zero time when the key never expires.
 	ExpiresAt time.Time
 	// Disabled keys are refused like unknown ones.
 	Disabled bool
 	// RateLimitPerMinute is the number of requests allowed in any 60 seconds.
 	RateLimitPerMinute int32
+	// CreatedAt decides conflicts: of two keys with the same hash, the older is the one served.
+	CreatedAt time.Time
 }
 
 // DefaultRateLimitPerMinute is the contract's default request rate per API key.
 const DefaultRateLimitPerMinute = 50
+
+// Account is one entry of the account directory, built from an Account resource. It holds what
+// sign-in needs to find an account; the password hash itself stays in its Secret.
+type Account struct {
+	// Name is the Account object name; keys and intents refer to it.
+	Name string
+	// DisplayName is the account's human name.
+	DisplayName string
+	// Email is the sign-in identity, as written in the spec (lookups ignore case).
+	Email string
+	// Disabled accounts are refused sign-in, and their API keys are refused.
+	Disabled bool
+	// PasswordSecret locates the bcrypt hash of the password; nil when the account has none
+	// (browser sign-in is then impossible).
+	PasswordSecret *SecretRef
+	// CreatedAt decides conflicts: of two accounts with the same email, the older signs in.
+	CreatedAt time.Time
+}
+
+// SecretRef names one key of a Secret in the operator's namespace.
+type SecretRef struct {
+	Name string
+	Key  string
+}

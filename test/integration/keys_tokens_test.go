@@ -147,4 +147,3 @@ var _ = Describe("The API's own documents and health", func() {
 		Eventually(statusOf("/v2/openapi.json", key)).WithTimeout(withinOneSecond).Should(Equal(http.StatusOK))
 	})
 })
-
