@@ -1,0 +1,154 @@
+package registry
+
+import (
+	"math/big"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func testChain(id string, created time.Time) Chain {
+	ns, ref, _ := SplitCAIP2(id)
+	return Chain{
+		ID: id, Namespace: ns, Reference: ref, NumericID: big.NewInt(1), Environment: EnvironmentTest,
+		DisplayName: id, NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12,
+		DefaultGasPriceWei: big.NewInt(1e9), NativeTokenPriceUSD: "3000", CreatedAt: created,
+	}
+}
+
+func TestChainTableConflict(t *testing.T) {
+	older, newer := testChain("eip155:1", t0), testChain("eip155:1", t0.Add(time.Second))
+	newer.DisplayName = "newer"
+	tests := []struct {
+		name          string
+		firstName     string
+		first         Chain
+		secondName    string
+		second        Chain
+		wantConflict  string // returned by the second Upsert
+		wantServed    string
+		afterDeleting string // object deleted afterwards
+		wantAfter     string // served after the deletion ("" = none)
+	}{
+		{"older first", "a-old", older, "b-new", newer, "a-old", "a-old", "a-old", "b-new"},
+		{"newer first", "b-new", newer, "a-old", older, "", "a-old", "a-old", "b-new"},
+		{"same age: smaller name wins", "z", testChain("eip155:1", t0), "a", testChain("eip155:1", t0), "", "a", "a", "z"},
+		{"delete the newer keeps the older", "a-old", older, "b-new", newer, "a-old", "a-old", "b-new", "a-old"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var table ChainTable
+			if got := table.Upsert(tt.firstName, tt.first); got != "" {
+				t.Fatalf("first Upsert conflict = %q", got)
+			}
+			if got := table.Upsert(tt.secondName, tt.second); got != tt.wantConflict {
+				t.Errorf("second Upsert conflict = %q, want %q", got, tt.wantConflict)
+			}
+			if c, _ := table.Get("eip155:1"); c.Name != tt.wantServed {
+				t.Errorf("served %q, want %q", c.Name, tt.wantServed)
+			}
+			table.Delete(tt.afterDeleting)
+			c, ok := table.Get("eip155:1")
+			if !ok || c.Name != tt.wantAfter {
+				t.Errorf("after deleting %s: served %q (%v), want %q", tt.afterDeleting, c.Name, ok, tt.wantAfter)
+			}
+			if n := len(table.List()); n != 1 {
+				t.Errorf("List has %d chains, want 1", n)
+			}
+		})
+	}
+}
+
+func TestChainTableListVersionAndListeners(t *testing.T) {
+	table := NewChainTable()
+	var got [][]string
+	table.OnChange(func(ids []string) { got = append(got, ids) })
+
+	for i, id := range []string{"eip155:8453", "eip155:10", "eip155:1"} {
+		table.Upsert("c"+id[7:], testChain(id, t0.Add(time.Duration(i)*time.Second)))
+	}
+	var ids []string
+	for _, c := range table.List() {
+		ids = append(ids, c.ID)
+	}
+	if want := []string{"eip155:1", "eip155:10", "eip155:8453"}; !slices.Equal(ids, want) {
+		t.Errorf("List ids = %v, want %v", ids, want)
+	}
+	if v := table.Version(); v != 3 {
+		t.Errorf("Version = %d, want 3", v)
+	}
+
+	// Publishing the same row again changes nothing: no version, no notification.
+	table.Upsert("c1", testChain("eip155:1", t0.Add(2*time.Second)))
+	if v := table.Version(); v != 3 {
+		t.Errorf("Version after a no-op = %d, want 3", v)
+	}
+	// A losing duplicate changes no served row either.
+	table.Upsert("dup", testChain("eip155:1", t0.Add(time.Hour)))
+	// An edit does.
+	edited := testChain("eip155:10", t0.Add(time.Second))
+	edited.DefaultGasPriceWei = big.NewInt(2e9)
+	table.Upsert("c10", edited)
+	table.Delete("c8453")
+	table.Delete("unknown")
+
+	want := [][]string{{"eip155:8453"}, {"eip155:10"}, {"eip155:1"}, {"eip155:10"}, {"eip155:8453"}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("notifications = %v, want %v", got, want)
+	}
+	if _, ok := table.Get("eip155:8453"); ok {
+		t.Error("deleted chain still served")
+	}
+	if c, _ := table.Get("eip155:10"); c.DefaultGasPriceWei.Int64() != 2e9 {
+		t.Errorf("edit not served: %v", c.DefaultGasPriceWei)
+	}
+}
+
+func TestChainTableZeroValue(t *testing.T) {
+	var table ChainTable
+	if _, ok := table.Get("eip155:1"); ok || len(table.List()) != 0 || table.Version() != 0 {
+		t.Error("zero table is not empty")
+	}
+	table.Delete("x")
+}
+
+// TestChainTableConcurrentReaders runs readers during writes; with -race it checks that readers
+// never see a half-built snapshot.
+func TestChainTableConcurrentReaders(t *testing.T) {
+	table := NewChainTable()
+	table.Upsert("stable", testChain("eip155:1", t0))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if c, ok := table.Get("eip155:1"); !ok || c.Name != "stable" {
+					t.Error("stable chain missing during writes")
+					return
+				}
+				list := table.List()
+				if !slices.IsSortedFunc(list, func(a, b Chain) int { return CompareChainIDs(a.ID, b.ID) }) {
+					t.Error("List not sorted")
+					return
+				}
+			}
+		})
+	}
+	for i := range 500 {
+		id := "eip155:" + string(rune('2'+i%5))
+		table.Upsert("w"+id, testChain(id, t0))
+		if i%3 == 0 {
+			table.Delete("w" + id)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}

@@ -1,0 +1,244 @@
+package registry
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestHashKey(t *testing.T) {
+	// sha256 of the empty string, a well-known vector.
+	if got, want := HashKey(""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; got != want {
+		t.Errorf("HashKey(\"\") = %s, want %s", got, want)
+	}
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{HashKey("sk_test_abc"), true},
+		{"sha256:E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855", false}, // uppercase
+		{"sha256:e3b0", false},
+		{"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", false},
+		{"sha512:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", false},
+	} {
+		if got := IsKeyHash(tt.in); got != tt.want {
+			t.Errorf("IsKeyHash(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestKeyIndexAuthenticate(t *testing.T) {
+	now := t0.Add(time.Hour)
+	tests := []struct {
+		name  string
+		setup func(x *KeyIndex, hash string)
+		at    time.Time
+		want  bool
+	}{
+		{"valid", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+		}, now, true},
+		{"unknown hash", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(HashKey("other"), Key{ID: "k", Account: "acme"})
+		}, now, false},
+		{"disabled key", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme", Disabled: true})
+		}, now, false},
+		{"one nanosecond before expiry", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme", ExpiresAt: now.Add(time.Nanosecond)})
+		}, now, true},
+		{"at expiry", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme", ExpiresAt: now})
+		}, now, false},
+		{"after expiry", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme", ExpiresAt: now.Add(-time.Second)})
+		}, now, false},
+		{"account unknown", func(x *KeyIndex, h string) {
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+		}, now, false},
+		{"account disabled", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", true)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+		}, now, false},
+		{"account re-enabled", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", true)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+			x.SetAccount("acme", false)
+		}, now, true},
+		{"account deleted", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+			x.DeleteAccount("acme")
+		}, now, false},
+		{"another account deleted", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.SetAccount("other", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+			x.DeleteAccount("other")
+		}, now, true},
+		{"key deleted", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+			x.Delete("k")
+		}, now, false},
+		{"key disabled by an update", func(x *KeyIndex, h string) {
+			x.SetAccount("acme", false)
+			x.Upsert(h, Key{ID: "k", Account: "acme"})
+			x.Upsert(h, Key{ID: "k", Account: "acme", Disabled: true})
+		}, now, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := NewKeyIndex()
+			hash := HashKey("sk_test_" + tt.name)
+			tt.setup(x, hash)
+			k, ok := x.Authenticate(hash, tt.at)
+			if ok != tt.want {
+				t.Fatalf("Authenticate = %v, want %v", ok, tt.want)
+			}
+			if ok && (k.ID != "k" || k.Account != "acme") {
+				t.Errorf("Authenticate returned %+v", k)
+			}
+			if !ok && k != (Key{}) {
+				t.Errorf("a refusal returned key data: %+v", k)
+			}
+		})
+	}
+}
+
+func TestKeyIndexDuplicateHash(t *testing.T) {
+	for _, olderFirst := range []bool{true, false} {
+		t.Run(fmt.Sprintf("older first %v", olderFirst), func(t *testing.T) {
+			x := NewKeyIndex()
+			x.SetAccount("a", false)
+			x.SetAccount("b", false)
+			hash := HashKey("sk_test_same")
+			older := Key{ID: "older", Account: "a", CreatedAt: t0}
+			newer := Key{ID: "newer", Account: "b", CreatedAt: t0.Add(time.Second)}
+			if olderFirst {
+				if c := x.Upsert(hash, older); c != "" {
+					t.Errorf("older conflict = %q", c)
+				}
+				if c := x.Upsert(hash, newer); c != "older" {
+					t.Errorf("newer conflict = %q, want older", c)
+				}
+			} else {
+				x.Upsert(hash, newer)
+				if c := x.Upsert(hash, older); c != "" {
+					t.Errorf("older conflict = %q", c)
+				}
+			}
+			if k, _ := x.Authenticate(hash, t0); k.ID != "older" {
+				t.Errorf("authenticated as %q, want older", k.ID)
+			}
+			x.Delete("older")
+			if k, _ := x.Authenticate(hash, t0); k.ID != "newer" {
+				t.Errorf("after deleting older: authenticated as %q, want newer", k.ID)
+			}
+			if x.Len() != 1 {
+				t.Errorf("Len = %d, want 1", x.Len())
+			}
+		})
+	}
+}
+
+func TestKeyIndexByAccount(t *testing.T) {
+	x := NewKeyIndex()
+	for _, id := range []string{"k3", "k1", "k2"} {
+		x.Upsert(HashKey(id), Key{ID: id, Account: "acme"})
+	}
+	x.Upsert(HashKey("o1"), Key{ID: "o1", Account: "other"})
+	x.Upsert(HashKey("k2"), Key{ID: "k2", Account: "acme", DisplayName: "renamed"})
+	ids := func(keys []Key) []string {
+		var out []string
+		for _, k := range keys {
+			out = append(out, k.ID)
+		}
+		return out
+	}
+	if got := ids(x.ByAccount("acme")); !slices.Equal(got, []string{"k1", "k2", "k3"}) {
+		t.Errorf("ByAccount(acme) = %v", got)
+	}
+	if x.ByAccount("acme")[1].DisplayName != "renamed" {
+		t.Error("ByAccount shows a stale key")
+	}
+	x.Delete("k1")
+	x.Delete("k404")
+	if got := ids(x.ByAccount("acme")); !slices.Equal(got, []string{"k2", "k3"}) {
+		t.Errorf("ByAccount(acme) after delete = %v", got)
+	}
+	if x.Len() != 3 {
+		t.Errorf("Len = %d, want 3", x.Len())
+	}
+	x.Delete("o1")
+	if got := x.ByAccount("other"); len(got) != 0 {
+		t.Errorf("ByAccount(other) = %v", got)
+	}
+}
+
+func TestKeyIndexConcurrentReaders(t *testing.T) {
+	x := NewKeyIndex()
+	x.SetAccount("acme", false)
+	stable := HashKey("stable")
+	x.Upsert(stable, Key{ID: "stable", Account: "acme"})
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, ok := x.Authenticate(stable, t0); !ok {
+					t.Error("stable key refused during writes")
+					return
+				}
+				_ = x.ByAccount("acme")
+			}
+		})
+	}
+	for i := range 1000 {
+		id := fmt.Sprintf("k%d", i%50)
+		x.Upsert(HashKey(id), Key{ID: id, Account: "acme"})
+		x.SetAccount(fmt.Sprintf("acct%d", i%7), i%2 == 0)
+		if i%3 == 0 {
+			x.Delete(id)
+			x.DeleteAccount(fmt.Sprintf("acct%d", i%7))
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
+
+func BenchmarkKeyIndexAuthenticate(b *testing.B) {
+	x := NewKeyIndex()
+	const n = 10000
+	hashes := make([]string, n)
+	for i := range n {
+		account := fmt.Sprintf("acct%d", i%100)
+		x.SetAccount(account, false)
+		hashes[i] = HashKey(fmt.Sprintf("sk_test_%064d", i))
+		x.Upsert(hashes[i], Key{ID: fmt.Sprintf("k%d", i), Account: account, ExpiresAt: t0.Add(time.Hour)})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			if _, ok := x.Authenticate(hashes[i%n], t0); !ok {
+				b.Fatal("refused")
+			}
+			i++
+		}
+	})
+}
