@@ -1,0 +1,203 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// ApiKeyAccountField indexes ApiKeys by the name of their Account.
+const ApiKeyAccountField = "spec.accountRef.name"
+
+// ApiKeyByAccount is the ApiKeyAccountField index function of ApiKeys.
+func ApiKeyByAccount(obj client.Object) []string {
+	return []string{obj.(*v1alpha1.ApiKey).Spec.AccountRef.Name}
+}
+
+// ApiKeyReconciler publishes ApiKeys into the key index and makes each key a dependent of its
+// Account, so that deleting the Account garbage-collects its keys.
+//
+// The index holds every key with a valid spec, usable or not, and decides at request time
+// (KeyIndex.Authenticate): an expired key is refused from the instant of its expiresAt, and a key
+// of a disabled or deleted account from the moment the Account controller saw that. The Ready
+// condition reports the same verdict for people; expiry is re-evaluated at expiresAt, not polled.
+type ApiKeyReconciler struct {
+	writer
+	Keys *registry.KeyIndex
+
+	requeue enqueuer
+}
+
+// ValidateApiKeySpec mirrors the CRD rules of an ApiKey's spec.
+func ValidateApiKeySpec(spec *v1alpha1.ApiKeySpec) field.ErrorList {
+	p := field.NewPath("spec")
+	errs := validateLocalObjectReference(p.Child("accountRef"), spec.AccountRef)
+	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
+	errs = append(errs, stringRule{required: true, pattern: keyHashPattern}.validate(p.Child("keyHash"), spec.KeyHash)...)
+	prefixErrs := stringRule{required: true, minLen: 9, maxLen: 16, pattern: displayPrefixPattern}.validate(p.Child("displayPrefix"), spec.DisplayPrefix)
+	errs = append(errs, prefixErrs...)
+	if len(prefixErrs) == 0 && (spec.Environment == v1alpha1.EnvironmentTest || spec.Environment == v1alpha1.EnvironmentLive) &&
+		!strings.HasPrefix(spec.DisplayPrefix, "sk_"+string(spec.Environment)+"_") {
+		errs = append(errs, field.Invalid(p.Child("displayPrefix"), spec.DisplayPrefix,
+			"displayPrefix must start with sk_test_ for a test key and sk_live_ for a live key"))
+	}
+	errs = append(errs, stringRule{maxLen: 63}.validate(p.Child("displayName"), spec.DisplayName)...)
+	if spec.RateLimitPerMinute != 0 { // 0: stored before the default existed
+		errs = append(errs, validateRange(p.Child("rateLimitPerMinute"), spec.RateLimitPerMinute, 1, 100000)...)
+	}
+	return errs
+}
+
+// Reconcile publishes one ApiKey.
+func (r *ApiKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	var key v1alpha1.ApiKey
+	if err := r.Get(ctx, req.NamespacedName, &key); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.Keys.Delete(req.Name)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	if !key.DeletionTimestamp.IsZero() {
+		r.Keys.Delete(req.Name)
+		return ctrl.Result{}, nil
+	}
+	o := r.outcome(&key, &key.Status.CommonStatus)
+	defer func() { retErr = o.finish(ctx, retErr) }()
+
+	spec := &key.Spec
+	if errs := ValidateApiKeySpec(spec); len(errs) > 0 {
+		r.Keys.Delete(req.Name)
+		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+		return ctrl.Result{}, nil
+	}
+
+	var account v1alpha1.Account
+	accountErr := r.Get(ctx, types.NamespacedName{Namespace: key.Namespace, Name: spec.AccountRef.Name}, &account)
+	if accountErr != nil && !apierrors.IsNotFound(accountErr) {
+		return ctrl.Result{}, accountErr
+	}
+	accountExists := accountErr == nil && account.DeletionTimestamp.IsZero()
+	if accountExists {
+		if err := r.ensureOwnedBy(ctx, &key, &account); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+
+	entry := registry.Key{
+		ID:                 key.Name,
+		Account:            spec.AccountRef.Name,
+		Environment:        registry.Environment(spec.Environment),
+		DisplayPrefix:      spec.DisplayPrefix,
+		DisplayName:        spec.DisplayName,
+		Disabled:           spec.Disabled,
+		RateLimitPerMinute: spec.RateLimitPerMinute,
+		CreatedAt:          key.CreationTimestamp.Time,
+	}
+	if entry.RateLimitPerMinute == 0 {
+		entry.RateLimitPerMinute = registry.DefaultRateLimitPerMinute
+	}
+	if spec.ExpiresAt != nil {
+		entry.ExpiresAt = spec.ExpiresAt.Time
+	}
+	older := r.Keys.Upsert(spec.KeyHash, entry)
+
+	now := r.now().Time
+	var result ctrl.Result
+	switch {
+	case older != "":
+		o.setNotReady(v1alpha1.ReasonConflict, "the older ApiKey %s has the same keyHash and is the one requests authenticate as", older)
+	case !accountExists:
+		o.setNotReady(v1alpha1.ReasonOwnerMissing, "Account %s does not exist: the key is refused", spec.AccountRef.Name)
+	case spec.Disabled:
+		o.setNotReady(v1alpha1.ReasonDisabled, "the key is disabled")
+	case !entry.ExpiresAt.IsZero() && !now.Before(entry.ExpiresAt):
+		o.setNotReady(v1alpha1.ReasonExpired, "the key expired at %s", entry.ExpiresAt.UTC().Format(time.RFC3339))
+	case account.Spec.Disabled:
+		o.setNotReady(v1alpha1.ReasonOwnerDisabled, "Account %s is disabled: the key is refused", spec.AccountRef.Name)
+	default:
+		o.setReady(v1alpha1.ReasonValid, "the key is accepted")
+	}
+	if !entry.ExpiresAt.IsZero() && now.Before(entry.ExpiresAt) {
+		// Come back when it expires, to report it; the index refuses it on time regardless.
+		result.RequeueAfter = entry.ExpiresAt.Sub(now) + expiryGrace
+	}
+	return result, nil
+}
+
+// expiryGrace delays the expiry reconcile a little past expiresAt, so that the clock reads it as
+// expired even if the work queue wakes a hair early.
+const expiryGrace = 100 * time.Millisecond
+
+// ensureOwnedBy makes the Account an owner of the key (not its controller), so that the garbage
+// collector deletes the key with the Account. blockOwnerDeletion holds a foreground deletion of
+// the Account until its keys are gone.
+func (r *ApiKeyReconciler) ensureOwnedBy(ctx context.Context, key *v1alpha1.ApiKey, account *v1alpha1.Account) error {
+	want := metav1.OwnerReference{
+		APIVersion:         v1alpha1.GroupVersion.String(),
+		Kind:               "Account",
+		Name:               account.Name,
+		UID:                account.UID,
+		Controller:         ptr.To(false),
+		BlockOwnerDeletion: ptr.To(true),
+	}
+	refs := key.GetOwnerReferences()
+	next := make([]metav1.OwnerReference, 0, len(refs)+1)
+	found := false
+	for _, ref := range refs {
+		isAccount := ref.Kind == want.Kind && strings.HasPrefix(ref.APIVersion, v1alpha1.GroupVersion.Group+"/")
+		switch {
+		case isAccount && ref.UID == want.UID:
+			found = true
+			next = append(next, ref)
+		case isAccount && ref.Name == want.Name:
+			// An Account of the same name that was deleted and created again: the reference to
+			// the old one would have the garbage collector delete the key.
+		default:
+			next = append(next, ref)
+		}
+	}
+	if found && len(next) == len(refs) {
+		return nil
+	}
+	if !found {
+		next = append(next, want)
+	}
+	if !r.leads() {
+		return nil
+	}
+	before := key.DeepCopy()
+	key.SetOwnerReferences(next)
+	if err := r.Patch(ctx, key, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return fmt.Errorf("setting the owner reference to Account %s: %w", account.Name, err)
+	}
+	return nil
+}
+
+// SetupWithManager registers the controller; a change of an Account re-evaluates its keys.
+func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&v1alpha1.ApiKey{}).
+		Watches(&v1alpha1.Account{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+			return requestsFor(mgr.GetClient(), &v1alpha1.ApiKeyList{}, ApiKeyAccountField, []string{obj.GetName()},
+				client.InNamespace(obj.GetNamespace()))
+		})).
+		WatchesRawSource(&r.requeue).
+		WithOptions(controllerOptions()).
+		Named("apikey").
+		Complete(r)
+}

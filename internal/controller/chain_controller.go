@@ -1,0 +1,189 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// ChainIDField indexes Chains and TokenDefinitions by spec.chainId.
+const ChainIDField = "spec.chainId"
+
+// ChainRPCSecretField indexes Chains by the Secret holding their RPC URL.
+const ChainRPCSecretField = "spec.rpc.urlSecretRef.name"
+
+// ChainByChainID is the ChainIDField index function of Chains.
+func ChainByChainID(obj client.Object) []string {
+	return []string{obj.(*v1alpha1.Chain).Spec.ChainID}
+}
+
+// ChainByRPCSecret is the ChainRPCSecretField index function of Chains.
+func ChainByRPCSecret(obj client.Object) []string {
+	if rpc := obj.(*v1alpha1.Chain).Spec.RPC; rpc != nil && rpc.URLSecretRef != nil {
+		return []string{rpc.URLSecretRef.Name}
+	}
+	return nil
+}
+
+// ChainReconciler publishes Chains into the chain table.
+type ChainReconciler struct {
+	writer
+	Chains *registry.ChainTable
+
+	requeue enqueuer
+}
+
+// ValidateChainSpec mirrors the CRD rules of a Chain's spec and checks the settlement address's
+// EIP-55 checksum and the gas price's uint256 bound.
+func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
+	p := field.NewPath("spec")
+	errs := validateChainID(p.Child("chainId"), spec.ChainID)
+	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
+	errs = append(errs, stringRule{required: true, minLen: 1, maxLen: 64}.validate(p.Child("displayName"), spec.DisplayName)...)
+	errs = append(errs, stringRule{required: true, minLen: 1, maxLen: 16, pattern: symbolPattern}.validate(p.Child("nativeSymbol"), spec.NativeSymbol)...)
+	errs = append(errs, validateRange(p.Child("nativeDecimals"), spec.NativeDecimals, 0, 77)...)
+	errs = append(errs, validateRange(p.Child("blockTimeSeconds"), spec.BlockTimeSeconds, 1, 3600)...)
+	errs = append(errs, validateRange(p.Child("finalitySeconds"), spec.FinalitySeconds, 0, 86400)...)
+	if e := (stringRule{required: true, maxLen: 78, pattern: decimalIntPattern}).validate(p.Child("defaultGasPriceWei"), spec.DefaultGasPriceWei); len(e) > 0 {
+		errs = append(errs, e...)
+	} else {
+		errs = append(errs, validateUint256(p.Child("defaultGasPriceWei"), spec.DefaultGasPriceWei)...)
+	}
+	errs = append(errs, stringRule{required: true, maxLen: 40, pattern: decimalPattern}.validate(p.Child("nativeTokenPriceUsd"), spec.NativeTokenPriceUSD)...)
+	if e := (stringRule{pattern: hexAddressPattern}).validate(p.Child("settlementAddress"), spec.SettlementAddress); len(e) > 0 {
+		errs = append(errs, e...)
+	} else if spec.SettlementAddress != "" {
+		errs = append(errs, validateEIP55(p.Child("settlementAddress"), spec.SettlementAddress, spec.SettlementAddress)...)
+	}
+	if rpc := spec.RPC; rpc != nil {
+		rp := p.Child("rpc")
+		if rpc.URL != "" {
+			if e := (stringRule{maxLen: 2048}).validate(rp.Child("url"), rpc.URL); len(e) > 0 {
+				errs = append(errs, e...)
+			} else {
+				errs = append(errs, validateHTTPURL(rp.Child("url"), rpc.URL)...)
+			}
+		}
+		errs = append(errs, validateSecretKeyReference(rp.Child("urlSecretRef"), rpc.URLSecretRef)...)
+		if rpc.URL != "" && rpc.URLSecretRef != nil {
+			errs = append(errs, field.Invalid(rp, "url and urlSecretRef", "set one of url and urlSecretRef, not both"))
+		}
+	}
+	return errs
+}
+
+// Reconcile publishes one Chain, or withdraws it when it is gone, invalid or loses a conflict.
+func (r *ChainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	var chain v1alpha1.Chain
+	if err := r.Get(ctx, req.NamespacedName, &chain); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.Chains.Delete(req.Name)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	if !chain.DeletionTimestamp.IsZero() {
+		r.Chains.Delete(req.Name)
+		return ctrl.Result{}, nil
+	}
+	o := r.outcome(&chain, &chain.Status.CommonStatus)
+	defer func() { retErr = o.finish(ctx, retErr) }()
+
+	if errs := ValidateChainSpec(&chain.Spec); len(errs) > 0 {
+		r.Chains.Delete(req.Name)
+		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+		return ctrl.Result{}, nil
+	}
+	row, note, err := r.row(ctx, &chain)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if older := r.Chains.Upsert(chain.Name, row); older != "" {
+		o.setNotReady(v1alpha1.ReasonConflict, "chain %s is already defined by the older Chain %s, which is served instead", row.ID, older)
+		return ctrl.Result{}, nil
+	}
+	o.setReady(v1alpha1.ReasonValid, "chain %s (%s) is served%s", row.ID, row.Environment, note)
+	return ctrl.Result{}, nil
+}
+
+// row builds the chain table row of a valid Chain. note explains an RPC URL that could not be
+// resolved: RPC is optional, so the chain is served without it.
+func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row registry.Chain, note string, err error) {
+	spec := &chain.Spec
+	ns, ref, _ := registry.SplitCAIP2(spec.ChainID)
+	row = registry.Chain{
+		ID: spec.ChainID, Namespace: ns, Reference: ref,
+		Environment:         registry.Environment(spec.Environment),
+		DisplayName:         spec.DisplayName,
+		NativeSymbol:        spec.NativeSymbol,
+		NativeDecimals:      spec.NativeDecimals,
+		BlockTimeSeconds:    spec.BlockTimeSeconds,
+		FinalitySeconds:     spec.FinalitySeconds,
+		NativeTokenPriceUSD: spec.NativeTokenPriceUSD,
+		CreatedAt:           chain.CreationTimestamp.Time,
+	}
+	if ns == registry.NamespaceEIP155 {
+		row.NumericID, _ = new(big.Int).SetString(ref, 10)
+	}
+	row.DefaultGasPriceWei, _ = new(big.Int).SetString(spec.DefaultGasPriceWei, 10)
+	if spec.SettlementAddress != "" {
+		row.SettlementAddress = common.HexToAddress(spec.SettlementAddress).Hex()
+	}
+	if rpc := spec.RPC; rpc != nil {
+		row.RPCURL = rpc.URL
+		if sref := rpc.URLSecretRef; sref != nil {
+			key := secretKeyOrDefault(sref)
+			var secret corev1.Secret
+			err := r.Get(ctx, types.NamespacedName{Namespace: chain.Namespace, Name: sref.Name}, &secret)
+			switch {
+			case apierrors.IsNotFound(err):
+				note = fmt.Sprintf(" without RPC: Secret %s (rpc.urlSecretRef) does not exist", sref.Name)
+			case err != nil:
+				return row, "", err
+			case len(secret.Data[key]) == 0:
+				note = fmt.Sprintf(" without RPC: Secret %s has no key %s (rpc.urlSecretRef)", sref.Name, key)
+			default:
+				u := string(secret.Data[key])
+				if errs := validateHTTPURL(field.NewPath("data").Key(key), u); len(errs) > 0 {
+					note = fmt.Sprintf(" without RPC: Secret %s key %s does not hold an http or https URL", sref.Name, key)
+				} else {
+					row.RPCURL = u
+				}
+			}
+		}
+	}
+	return row, note, nil
+}
+
+// SetupWithManager registers the controller. The chain table's change listener re-evaluates
+// Chains whose id changed hands, so that the newer of two conflicting Chains becomes Ready when
+// the older goes.
+func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.Chains.OnChange(func(chainIDs []string) {
+		r.requeue.add(requestsFor(mgr.GetClient(), &v1alpha1.ChainList{}, ChainIDField, chainIDs))
+	})
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&v1alpha1.Chain{}).
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+			return requestsFor(mgr.GetClient(), &v1alpha1.ChainList{}, ChainRPCSecretField, []string{obj.GetName()}, client.InNamespace(obj.GetNamespace()))
+		}), builder.WithPredicates(secretDataChanged)).
+		WatchesRawSource(&r.requeue).
+		WithOptions(controllerOptions()).
+		Named("chain").
+		Complete(r)
+}

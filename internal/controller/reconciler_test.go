@@ -1,0 +1,186 @@
+package controller
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// Reconciler tests on a fake client: what needs a controlled clock or a non-leader replica.
+
+const testNamespace = "tis"
+
+func fakeClient(t *testing.T, objs ...client.Object) client.Client {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	b := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).
+		WithStatusSubresource(&v1alpha1.Chain{}, &v1alpha1.TokenDefinition{}, &v1alpha1.Account{}, &v1alpha1.ApiKey{}, &v1alpha1.TransferIntent{})
+	for _, ix := range Indexes() {
+		b = b.WithIndex(ix.Object, ix.Field, ix.Extract)
+	}
+	return b.Build()
+}
+
+func request(name string) ctrl.Request {
+	return ctrl.Request{NamespacedName: types.NamespacedName{Namespace: testNamespace, Name: name}}
+}
+
+func readyOf(t *testing.T, c client.Client, obj client.Object) *metav1.Condition {
+	t.Helper()
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(obj), obj); err != nil {
+		t.Fatal(err)
+	}
+	var st *v1alpha1.CommonStatus
+	switch o := obj.(type) {
+	case *v1alpha1.Chain:
+		st = &o.Status.CommonStatus
+	case *v1alpha1.ApiKey:
+		st = &o.Status.CommonStatus
+	}
+	return meta.FindStatusCondition(st.Conditions, v1alpha1.ConditionReady)
+}
+
+func TestApiKeyExpiryIsRequeuedAtExpiresAt(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	clk := clocktesting.NewFakePassiveClock(now)
+	account := &v1alpha1.Account{
+		ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: testNamespace, UID: "acme-uid"},
+		Spec:       v1alpha1.AccountSpec{DisplayName: "Acme", Email: "ops@acme.example"},
+	}
+	expiresAt := now.Add(90 * time.Second)
+	key := &v1alpha1.ApiKey{
+		ObjectMeta: metav1.ObjectMeta{Name: "k1", Namespace: testNamespace, Generation: 1},
+		Spec: v1alpha1.ApiKeySpec{
+			AccountRef: v1alpha1.LocalObjectReference{Name: "acme"}, Environment: v1alpha1.EnvironmentTest,
+			KeyHash: registry.HashKey("sk_test_k1"), DisplayPrefix: "sk_test_k1",
+			ExpiresAt: &metav1.Time{Time: expiresAt},
+		},
+	}
+	c := fakeClient(t, account, key)
+	recorder := events.NewFakeRecorder(10)
+	keys := registry.NewKeyIndex()
+	keys.SetAccount("acme", false)
+	r := &ApiKeyReconciler{writer: writer{Client: c, Recorder: recorder, Clock: clk}, Keys: keys}
+
+	res, err := r.Reconcile(context.Background(), request("k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 90*time.Second + expiryGrace; res.RequeueAfter != want {
+		t.Errorf("RequeueAfter = %v, want %v", res.RequeueAfter, want)
+	}
+	if cond := readyOf(t, c, key); cond == nil || cond.Reason != v1alpha1.ReasonValid || cond.ObservedGeneration != 1 {
+		t.Fatalf("Ready = %+v, want Valid for generation 1", cond)
+	}
+	if len(key.OwnerReferences) != 1 || key.OwnerReferences[0].UID != "acme-uid" || !*key.OwnerReferences[0].BlockOwnerDeletion {
+		t.Errorf("owner references = %+v", key.OwnerReferences)
+	}
+	if got := <-recorder.Events; got != "Normal Valid the key is accepted" {
+		t.Errorf("event = %q", got)
+	}
+
+	clk.SetTime(expiresAt)
+	res, err = r.Reconcile(context.Background(), request("k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RequeueAfter != 0 {
+		t.Errorf("an expired key is requeued after %v", res.RequeueAfter)
+	}
+	if cond := readyOf(t, c, key); cond == nil || cond.Reason != v1alpha1.ReasonExpired || !cond.LastTransitionTime.Time.Equal(expiresAt) {
+		t.Errorf("Ready = %+v, want Expired at %v", cond, expiresAt)
+	}
+	if _, ok := keys.Authenticate(key.Spec.KeyHash, expiresAt); ok {
+		t.Error("the index accepts an expired key")
+	}
+}
+
+func TestNonLeaderFillsReadModelsWithoutWriting(t *testing.T) {
+	chain := &v1alpha1.Chain{
+		ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: testNamespace, Generation: 1},
+		Spec: v1alpha1.ChainSpec{
+			ChainID: "eip155:11155111", Environment: v1alpha1.EnvironmentTest, DisplayName: "Sepolia",
+			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12, FinalitySeconds: 780,
+			DefaultGasPriceWei: "1000000000", NativeTokenPriceUSD: "0",
+		},
+	}
+	c := fakeClient(t, chain)
+	recorder := events.NewFakeRecorder(10)
+	leader := false
+	chains := registry.NewChainTable()
+	r := &ChainReconciler{writer: writer{Client: c, Recorder: recorder, IsLeader: func() bool { return leader }}, Chains: chains}
+
+	if _, err := r.Reconcile(context.Background(), request("sepolia")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := chains.Get("eip155:11155111"); !ok {
+		t.Error("a non-leader did not publish the chain")
+	}
+	if cond := readyOf(t, c, chain); cond != nil {
+		t.Errorf("a non-leader wrote the status: %+v", cond)
+	}
+	if len(recorder.Events) != 0 {
+		t.Errorf("a non-leader emitted an event: %s", <-recorder.Events)
+	}
+
+	leader = true
+	if _, err := r.Reconcile(context.Background(), request("sepolia")); err != nil {
+		t.Fatal(err)
+	}
+	if cond := readyOf(t, c, chain); cond == nil || cond.Reason != v1alpha1.ReasonValid {
+		t.Errorf("the leader did not write the status: %+v", cond)
+	}
+}
+
+func TestRequestsForUsesTheIndex(t *testing.T) {
+	mk := func(name, chainID string) *v1alpha1.TokenDefinition {
+		return &v1alpha1.TokenDefinition{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace},
+			Spec:       v1alpha1.TokenDefinitionSpec{Symbol: name, ChainID: chainID, Address: chainID + ":" + registry.NativeTokenAddress},
+		}
+	}
+	c := fakeClient(t, mk("a", "eip155:1"), mk("b", "eip155:1"), mk("c", "eip155:10"))
+	reqs := requestsFor(c, &v1alpha1.TokenDefinitionList{}, ChainIDField, []string{"eip155:1", "eip155:5"})
+	if len(reqs) != 2 || reqs[0].Name != "a" || reqs[1].Name != "b" {
+		t.Errorf("requests = %v, want a and b", reqs)
+	}
+}
+
+func TestEnqueuerKeepsRequestsUntilStarted(t *testing.T) {
+	var e enqueuer
+	e.add([]ctrl.Request{request("early")})
+	q := newTestQueue()
+	if err := e.Start(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	e.add([]ctrl.Request{request("late")})
+	if got := q.Len(); got != 2 {
+		t.Errorf("queue holds %d requests, want 2", got)
+	}
+	q.ShutDown()
+}
+
+func newTestQueue() workqueue.TypedRateLimitingInterface[ctrl.Request] {
+	return workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[ctrl.Request]())
+}

@@ -1,0 +1,245 @@
+// Package controller reconciles the custom resources of the Transfer Intent Service into the
+// in-memory read models of internal/registry, and reports on each object in its Ready condition.
+//
+// The read models are in memory, so deleting an object needs no finalizer: the reconcile of a
+// deleted object (NotFound) withdraws it, and a restarted operator rebuilds every read model from
+// the watch. Every replica runs the reconcilers, so that each one's read models are complete and
+// it can serve HTTP; only the elected leader writes to the API server (status, events, owner
+// references), and on election it reconciles everything once more to catch up.
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=chains;tokendefinitions;accounts;apikeys;transferintents,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=chains/status;tokendefinitions/status;accounts/status;apikeys/status;transferintents/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=chains/finalizers;tokendefinitions/finalizers;accounts/finalizers;apikeys/finalizers;transferintents/finalizers,verbs=update
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=apikeys;transferintents,verbs=create;delete
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// EventReporter is the reporting controller named in the events the operator emits.
+const EventReporter = "transfer-intent-operator"
+
+// ReadModels are the in-memory models the controllers fill and the HTTP API reads.
+type ReadModels struct {
+	Chains   *registry.ChainTable
+	Tokens   *registry.TokenRegistry
+	Keys     *registry.KeyIndex
+	Accounts *registry.Accounts
+}
+
+// NewReadModels returns empty read models.
+func NewReadModels() ReadModels {
+	return ReadModels{
+		Chains:   registry.NewChainTable(),
+		Tokens:   registry.NewTokenRegistry(),
+		Keys:     registry.NewKeyIndex(),
+		Accounts: registry.NewAccounts(),
+	}
+}
+
+// Index is one field index of the cache. SetupWithManager registers them all; a test on a fake
+// client registers them with fake.NewClientBuilder().WithIndex(ix.Object, ix.Field, ix.Extract).
+type Index struct {
+	Object  client.Object
+	Field   string
+	Extract client.IndexerFunc
+}
+
+// Indexes returns every field index the controllers read.
+func Indexes() []Index {
+	return []Index{
+		{&v1alpha1.Chain{}, ChainIDField, ChainByChainID},
+		{&v1alpha1.Chain{}, ChainRPCSecretField, ChainByRPCSecret},
+		{&v1alpha1.TokenDefinition{}, ChainIDField, TokenDefinitionByChainID},
+		{&v1alpha1.Account{}, AccountPasswordSecretField, AccountByPasswordSecret},
+		{&v1alpha1.ApiKey{}, ApiKeyAccountField, ApiKeyByAccount},
+	}
+}
+
+// SetupWithManager registers every controller and field index with the manager. The controllers
+// run on every replica (see the package comment); call it once per manager.
+func SetupWithManager(mgr ctrl.Manager, rm ReadModels) error {
+	if rm.Chains == nil || rm.Tokens == nil || rm.Keys == nil || rm.Accounts == nil {
+		return errors.New("controller: every read model must be set (see NewReadModels)")
+	}
+	for _, ix := range Indexes() {
+		if err := mgr.GetFieldIndexer().IndexField(context.Background(), ix.Object, ix.Field, ix.Extract); err != nil {
+			return fmt.Errorf("indexing %T by %s: %w", ix.Object, ix.Field, err)
+		}
+	}
+	elected := mgr.Elected()
+	w := writer{
+		Client:   mgr.GetClient(),
+		Recorder: mgr.GetEventRecorder(EventReporter),
+		Clock:    clock.RealClock{},
+		IsLeader: func() bool {
+			select {
+			case <-elected:
+				return true
+			default:
+				return false
+			}
+		},
+	}
+	chains := &ChainReconciler{writer: w, Chains: rm.Chains}
+	tokens := &TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}
+	accounts := &AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}
+	keys := &ApiKeyReconciler{writer: w, Keys: rm.Keys}
+	intents := &TransferIntentReconciler{writer: w}
+	for _, c := range []struct {
+		kind  string
+		setup func(ctrl.Manager) error
+	}{
+		{"Chain", chains.SetupWithManager},
+		{"TokenDefinition", tokens.SetupWithManager},
+		{"Account", accounts.SetupWithManager},
+		{"ApiKey", keys.SetupWithManager},
+		{"TransferIntent", intents.SetupWithManager},
+	} {
+		if err := c.setup(mgr); err != nil {
+			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)
+		}
+	}
+	return mgr.Add(&leaderResync{cache: mgr.GetCache(), reader: mgr.GetClient(), targets: []resyncTarget{
+		{&v1alpha1.ChainList{}, &chains.requeue},
+		{&v1alpha1.TokenDefinitionList{}, &tokens.requeue},
+		{&v1alpha1.AccountList{}, &accounts.requeue},
+		{&v1alpha1.ApiKeyList{}, &keys.requeue},
+		{&v1alpha1.TransferIntentList{}, &intents.requeue},
+	}})
+}
+
+// controllerOptions are the options of every controller: they run without leadership (see the
+// package comment).
+func controllerOptions() controller.Options {
+	return controller.Options{NeedLeaderElection: ptr.To(false)}
+}
+
+// enqueuer is a source that hands its controller's work queue to code outside the informer
+// events: the read models' change listeners and the leader resync. Requests added before the
+// controller started are kept and handed over when it starts.
+type enqueuer struct {
+	mu      sync.Mutex
+	queue   workqueue.TypedRateLimitingInterface[reconcile.Request]
+	pending []reconcile.Request
+}
+
+// Start implements source.Source.
+func (e *enqueuer) Start(_ context.Context, queue workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.queue = queue
+	for _, req := range e.pending {
+		queue.Add(req)
+	}
+	e.pending = nil
+	return nil
+}
+
+func (e *enqueuer) String() string { return "read-model listener" }
+
+func (e *enqueuer) add(reqs []reconcile.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.queue == nil {
+		e.pending = append(e.pending, reqs...)
+		return
+	}
+	for _, req := range reqs {
+		e.queue.Add(req)
+	}
+}
+
+// requestsFor lists, from the cache, the objects whose index field has one of the values, and
+// returns a request for each.
+func requestsFor(c client.Reader, list client.ObjectList, indexField string, values []string, opts ...client.ListOption) []reconcile.Request {
+	var reqs []reconcile.Request
+	for _, v := range values {
+		if err := c.List(context.Background(), list, append(opts, client.MatchingFields{indexField: v})...); err != nil {
+			// Only an unregistered index or a stopped cache make a cache List fail: a bug, not
+			// a transient condition.
+			ctrl.Log.WithName("controller").Error(err, "listing dependents", "index", indexField, "value", v)
+			continue
+		}
+		reqs = append(reqs, requestsOf(list)...)
+	}
+	return reqs
+}
+
+// requestsOf returns a request for each item of a list.
+func requestsOf(list client.ObjectList) []reconcile.Request {
+	var reqs []reconcile.Request
+	_ = meta.EachListItem(list, func(obj runtime.Object) error {
+		if o, ok := obj.(client.Object); ok {
+			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(o)})
+		}
+		return nil
+	})
+	return reqs
+}
+
+// secretDataChanged lets through Secret updates that change the data, which is all the
+// controllers read of a Secret.
+var secretDataChanged = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		before, ok1 := e.ObjectOld.(*corev1.Secret)
+		after, ok2 := e.ObjectNew.(*corev1.Secret)
+		return !ok1 || !ok2 || !equality.Semantic.DeepEqual(before.Data, after.Data) ||
+			!equality.Semantic.DeepEqual(before.StringData, after.StringData)
+	},
+}
+
+// leaderResync reconciles every object once more when this replica is elected, so that the
+// status of objects reconciled while it was not the leader is written.
+type leaderResync struct {
+	cache   cache.Cache
+	reader  client.Reader
+	targets []resyncTarget
+}
+
+type resyncTarget struct {
+	list  client.ObjectList
+	queue *enqueuer
+}
+
+// NeedLeaderElection makes the manager start it once elected.
+func (l *leaderResync) NeedLeaderElection() bool { return true }
+
+// Start enqueues every object of every kind.
+func (l *leaderResync) Start(ctx context.Context) error {
+	if !l.cache.WaitForCacheSync(ctx) {
+		return nil // stopping
+	}
+	for _, t := range l.targets {
+		if err := l.reader.List(ctx, t.list); err != nil {
+			return fmt.Errorf("listing %T for the leader resync: %w", t.list, err)
+		}
+		t.queue.add(requestsOf(t.list))
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+)
+
+// writer is what every reconciler needs to write to the API server: the client, the event
+// recorder, the clock and whether this replica leads.
+type writer struct {
+	client.Client
+	// Recorder emits Kubernetes events about the objects.
+	Recorder events.EventRecorder
+	// Clock is the time source of conditions and expiry; clock.RealClock{} when nil.
+	Clock clock.PassiveClock
+	// IsLeader reports whether this replica may write (status, events, metadata). Every replica
+	// reconciles, so that its read models are complete and it can serve HTTP; only the leader
+	// writes. nil means always.
+	IsLeader func() bool
+}
+
+func (w *writer) now() metav1.Time {
+	if w.Clock == nil {
+		return metav1.Now()
+	}
+	return metav1.NewTime(w.Clock.Now())
+}
+
+func (w *writer) leads() bool { return w.IsLeader == nil || w.IsLeader() }
+
+// warningReasons says which Ready=False reasons are failures (Warning) rather than states a person
+// chose or expects (Normal).
+var warningReasons = map[string]bool{
+	v1alpha1.ReasonInvalidSpec:   true,
+	v1alpha1.ReasonUnknownChain:  true,
+	v1alpha1.ReasonConflict:      true,
+	v1alpha1.ReasonSecretMissing: true,
+	v1alpha1.ReasonOwnerMissing:  true,
+}
+
+// outcome collects what one reconcile decided about an object's status and writes it once, in a
+// deferred finish, so that every return path records the same truth. Nothing is written to the
+// object's status before finish: reconcilers record decisions (setReady, setNotReady, update) and may
+// patch the object's metadata in between.
+type outcome struct {
+	w      *writer
+	obj    client.Object
+	status *v1alpha1.CommonStatus
+	// optimisticLock makes the status patch fail on a stale object, for kinds whose status other
+	// writers change too.
+	optimisticLock bool
+
+	readySet bool
+	ready    metav1.Condition
+	updates  []func()
+}
+
+func (w *writer) outcome(obj client.Object, status *v1alpha1.CommonStatus) *outcome {
+	return &outcome{w: w, obj: obj, status: status}
+}
+
+// setReady decides Ready=True with reason.
+func (o *outcome) setReady(reason, format string, args ...any) {
+	o.readySet = true
+	o.ready = metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: reason,
+		Message: fmt.Sprintf(format, args...)}
+}
+
+// setNotReady decides Ready=False with reason.
+func (o *outcome) setNotReady(reason, format string, args ...any) {
+	o.readySet = true
+	o.ready = metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, Reason: reason,
+		Message: fmt.Sprintf(format, args...)}
+}
+
+// update records a change of the object's status, applied in finish.
+func (o *outcome) update(fn func()) { o.updates = append(o.updates, fn) }
+
+// finish applies the decisions, emits an event when the Ready condition changed and patches the
+// status when it changed. A transient reconcile error (retErr) leaves the Ready condition as it
+// was unless the reconcile decided it before failing.
+func (o *outcome) finish(ctx context.Context, retErr error) error {
+	before := o.obj.DeepCopyObject().(client.Object)
+	for _, fn := range o.updates {
+		fn()
+	}
+	var changed *metav1.Condition
+	if o.readySet {
+		prev := meta.FindStatusCondition(o.status.Conditions, v1alpha1.ConditionReady)
+		if prev == nil || prev.Status != o.ready.Status || prev.Reason != o.ready.Reason || prev.Message != o.ready.Message {
+			changed = &o.ready
+		}
+		cond := o.ready
+		cond.ObservedGeneration = o.obj.GetGeneration()
+		cond.LastTransitionTime = o.w.now()
+		meta.SetStatusCondition(&o.status.Conditions, cond)
+		o.status.ObservedGeneration = o.obj.GetGeneration()
+	}
+	if !o.w.leads() {
+		return retErr
+	}
+	if !equality.Semantic.DeepEqual(before, o.obj) {
+		patch := client.MergeFrom(before)
+		if o.optimisticLock {
+			patch = client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+		}
+		// An object deleted since it was read has no status to record.
+		if err := client.IgnoreNotFound(o.w.Status().Patch(ctx, o.obj, patch)); err != nil {
+			if retErr != nil {
+				return fmt.Errorf("%w; patching status: %w", retErr, err)
+			}
+			return fmt.Errorf("patching status: %w", err)
+		}
+	}
+	// The event follows the patch so that a failed patch, retried, does not repeat it.
+	if changed != nil && o.w.Recorder != nil {
+		eventType := corev1.EventTypeNormal
+		if changed.Status != metav1.ConditionTrue && warningReasons[changed.Reason] {
+			eventType = corev1.EventTypeWarning
+		}
+		o.w.Recorder.Eventf(o.obj, nil, eventType, changed.Reason, "Reconcile", "%s", changed.Message)
+	}
+	return retErr
+}

@@ -1,0 +1,140 @@
+package controller
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+)
+
+// These specs check that the API server refuses bad manifests (OpenAPI schema and CEL rules of
+// the CRDs), as `kubectl apply` would; validation_test.go checks the Go mirror of the same rules.
+
+// createChain creates a Chain after edit.
+func createChain(edit func(*v1alpha1.ChainSpec)) error {
+	chain := newChain(uniqueChainID())
+	edit(&chain.Spec)
+	return k8sClient.Create(ctx, chain)
+}
+
+func createToken(edit func(*v1alpha1.TokenDefinitionSpec)) error {
+	token := newToken(uniqueChainID(), "USDC", randomAddress())
+	edit(&token.Spec)
+	return k8sClient.Create(ctx, token)
+}
+
+func createApiKey(edit func(*v1alpha1.ApiKeySpec)) error {
+	key, _ := newApiKey(uniqueName("acct"))
+	edit(&key.Spec)
+	return k8sClient.Create(ctx, key)
+}
+
+func createAccount(edit func(*v1alpha1.AccountSpec)) error {
+	account := newAccount()
+	edit(&account.Spec)
+	return k8sClient.Create(ctx, account)
+}
+
+// patchAfterCreate creates obj, then merge-patches it (without a resourceVersion, so that no
+// conflict with the controllers hides the validation error) with edit applied.
+func patchAfterCreate[T client.Object](obj T, edit func(T)) error {
+	GinkgoHelper()
+	Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+	before := obj.DeepCopyObject().(T)
+	edit(obj)
+	return k8sClient.Patch(ctx, obj, client.MergeFrom(before))
+}
+
+var _ = Describe("CRD validation", func() {
+	DescribeTable("refuses a bad manifest",
+		func(apply func() error, message string) {
+			err := apply()
+			Expect(err).To(HaveOccurred())
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "not an Invalid error: %v", err)
+			Expect(err.Error()).To(ContainSubstring(message))
+		},
+		Entry("Chain: chainId not CAIP-2", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.ChainID = "ethereum" })
+		}, `spec.chainId: Invalid value: "ethereum"`),
+		Entry("Chain: eip155 chainId with a leading zero", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.ChainID = "eip155:01" })
+		}, "an eip155 chainId must be eip155:<decimal chain id without leading zeros>"),
+		Entry("Chain: environment neither test nor live", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.Environment = "prod" })
+		}, `spec.environment: Unsupported value: "prod"`),
+		Entry("Chain: settlementAddress not a 0x address", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.SettlementAddress = "0x1234" })
+		}, `spec.settlementAddress: Invalid value: "0x1234"`),
+		Entry("Chain: rpc url not http(s)", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "ftp://node.example.com"} })
+		}, "url must be an http or https URL"),
+		Entry("Chain: negative finalitySeconds", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.FinalitySeconds = -1 })
+		}, "spec.finalitySeconds: Invalid value: -1"),
+		Entry("Chain: chainId changed", func() error {
+			return patchAfterCreate(newChain(uniqueChainID()), func(c *v1alpha1.Chain) { c.Spec.ChainID = uniqueChainID() })
+		}, "chainId is immutable"),
+		Entry("TokenDefinition: address on another chain", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:" + randomAddress() })
+		}, "address must be a CAIP-10 account on chainId"),
+		Entry("TokenDefinition: eip155 address not 40 hex digits", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Address = s.ChainID + ":0xabc" })
+		}, "an eip155 address must be 0x followed by 40 hex digits"),
+		Entry("TokenDefinition: negative decimals", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = -1 })
+		}, "spec.decimals: Invalid value: -1"),
+		Entry("TokenDefinition: decimals above 77", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = 78 })
+		}, "spec.decimals: Invalid value: 78"),
+		Entry("ApiKey: keyHash not sha256:<64 hex>", func() error {
+			return createApiKey(func(s *v1alpha1.ApiKeySpec) { s.KeyHash = "sha256:ABC" })
+		}, `spec.keyHash: Invalid value: "sha256:ABC"`),
+		Entry("ApiKey: displayPrefix of the other environment", func() error {
+			return createApiKey(func(s *v1alpha1.ApiKeySpec) { s.DisplayPrefix = "sk_live_AbCd" })
+		}, "displayPrefix must start with sk_test_ for a test key and sk_live_ for a live key"),
+		Entry("ApiKey: environment neither test nor live", func() error {
+			return createApiKey(func(s *v1alpha1.ApiKeySpec) { s.Environment = "staging" })
+		}, `spec.environment: Unsupported value: "staging"`),
+		Entry("ApiKey: keyHash changed", func() error {
+			key, _ := newApiKey(uniqueName("acct"))
+			other, _ := newApiKey("x")
+			return patchAfterCreate(key, func(k *v1alpha1.ApiKey) { k.Spec.KeyHash = other.Spec.KeyHash })
+		}, "keyHash is immutable"),
+		Entry("Account: email without a domain", func() error {
+			return createAccount(func(s *v1alpha1.AccountSpec) { s.Email = "alice@localhost" })
+		}, `spec.email: Invalid value: "alice@localhost"`),
+		Entry("TransferIntent: spec changed", func() error {
+			return patchAfterCreate(newIntent(uniqueName("acct")), func(i *v1alpha1.TransferIntent) {
+				i.Spec.Request.Amount = "1000000"
+			})
+		}, "spec is immutable"),
+		Entry("TransferIntent: status moved back from expired to pending", func() error {
+			intent := newIntent(uniqueName("acct"))
+			Expect(k8sClient.Create(ctx, intent)).To(Succeed())
+			expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+			before := intent.DeepCopy()
+			intent.Status.Phase = v1alpha1.IntentPhaseExpired
+			Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
+			before = intent.DeepCopy()
+			intent.Status.Phase = v1alpha1.IntentPhasePending
+			return k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))
+		}, "illegal lifecycle transition"),
+		Entry("TransferIntent: orderId not bytes32 hex", func() error {
+			intent := newIntent(uniqueName("acct"))
+			intent.Spec.OrderID = "0x1234"
+			return k8sClient.Create(ctx, intent)
+		}, `spec.orderId: Invalid value: "0x1234"`),
+	)
+
+	It("accepts the samples' shape of every kind", func() {
+		// Guards the table above: each refusal differs from an accepted object in one field only.
+		Expect(createChain(func(*v1alpha1.ChainSpec) {})).To(Succeed())
+		Expect(createToken(func(*v1alpha1.TokenDefinitionSpec) {})).To(Succeed())
+		Expect(createApiKey(func(*v1alpha1.ApiKeySpec) {})).To(Succeed())
+		Expect(createAccount(func(*v1alpha1.AccountSpec) {})).To(Succeed())
+		Expect(k8sClient.Create(ctx, newIntent(uniqueName("acct")))).To(Succeed())
+	})
+})

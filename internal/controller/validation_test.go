@@ -1,0 +1,231 @@
+package controller
+
+import (
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// The Go mirror of the CRD rules; validation_cel_test.go checks the API server's side.
+
+const (
+	usdcAddress = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+	// usdcBadChecksum is usdcAddress with the case of one letter flipped.
+	usdcBadChecksum = "0xa0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+)
+
+// checkErrors fails unless errs is empty when want is "", or some error contains want.
+func checkErrors(t *testing.T, errs field.ErrorList, want string) {
+	t.Helper()
+	if want == "" {
+		if len(errs) > 0 {
+			t.Errorf("unexpected errors: %v", errs.ToAggregate())
+		}
+		return
+	}
+	if !strings.Contains(errs.ToAggregate().Error(), want) {
+		t.Errorf("errors %v do not contain %q", errs.ToAggregate(), want)
+	}
+}
+
+func validChainSpec() v1alpha1.ChainSpec {
+	return v1alpha1.ChainSpec{
+		ChainID: "eip155:1", Environment: v1alpha1.EnvironmentLive, DisplayName: "Ethereum", NativeSymbol: "ETH",
+		NativeDecimals: 18, BlockTimeSeconds: 12, FinalitySeconds: 780, DefaultGasPriceWei: "20000000000",
+		NativeTokenPriceUSD: "3150.25",
+	}
+}
+
+func TestValidateChainSpec(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*v1alpha1.ChainSpec)
+		want string // substring of the errors; "" for valid
+	}{
+		{"valid", func(*v1alpha1.ChainSpec) {}, ""},
+		{"valid non-eip155 chain", func(s *v1alpha1.ChainSpec) { s.ChainID = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" }, ""},
+		{"valid lowercase settlement", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = strings.ToLower(usdcAddress) }, ""},
+		{"valid checksummed settlement", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = usdcAddress }, ""},
+		{"valid rpc url", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "https://rpc.example.com"} }, ""},
+		{"missing chainId", func(s *v1alpha1.ChainSpec) { s.ChainID = "" }, "spec.chainId: Required value"},
+		{"chainId not CAIP-2", func(s *v1alpha1.ChainSpec) { s.ChainID = "ethereum" }, "spec.chainId: Invalid value"},
+		{"eip155 leading zero", func(s *v1alpha1.ChainSpec) { s.ChainID = "eip155:01" }, "without leading zeros"},
+		{"eip155 reference too long", func(s *v1alpha1.ChainSpec) { s.ChainID = "eip155:12345678901234567890" }, "without leading zeros"},
+		{"environment", func(s *v1alpha1.ChainSpec) { s.Environment = "prod" }, `spec.environment: Unsupported value: "prod"`},
+		{"displayName empty", func(s *v1alpha1.ChainSpec) { s.DisplayName = "" }, "spec.displayName: Required value"},
+		{"displayName too long", func(s *v1alpha1.ChainSpec) { s.DisplayName = strings.Repeat("x", 65) }, "spec.displayName: Too long"},
+		{"nativeSymbol pattern", func(s *v1alpha1.ChainSpec) { s.NativeSymbol = "-ETH" }, "spec.nativeSymbol"},
+		{"nativeDecimals", func(s *v1alpha1.ChainSpec) { s.NativeDecimals = 78 }, "spec.nativeDecimals"},
+		{"blockTimeSeconds zero", func(s *v1alpha1.ChainSpec) { s.BlockTimeSeconds = 0 }, "spec.blockTimeSeconds"},
+		{"finalitySeconds", func(s *v1alpha1.ChainSpec) { s.FinalitySeconds = 86401 }, "spec.finalitySeconds"},
+		{"gas price leading zero", func(s *v1alpha1.ChainSpec) { s.DefaultGasPriceWei = "01" }, "spec.defaultGasPriceWei"},
+		{"gas price above uint256", func(s *v1alpha1.ChainSpec) { s.DefaultGasPriceWei = strings.Repeat("9", 78) }, "2^256-1"},
+		{"native price exponent", func(s *v1alpha1.ChainSpec) { s.NativeTokenPriceUSD = "1e3" }, "spec.nativeTokenPriceUsd"},
+		{"settlement not hex", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = "0x1234" }, "spec.settlementAddress"},
+		{"settlement bad checksum", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = usdcBadChecksum }, "EIP-55"},
+		{"rpc url ftp", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "ftp://x.example.com"} }, "http or https"},
+		{"rpc url without host", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "https://"} }, "http or https"},
+		{"rpc url and secret", func(s *v1alpha1.ChainSpec) {
+			s.RPC = &v1alpha1.ChainRPC{URL: "https://x.example.com", URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc"}}
+		}, "not both"},
+		{"rpc secret key pattern", func(s *v1alpha1.ChainSpec) {
+			s.RPC = &v1alpha1.ChainRPC{URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc", Key: "a/b"}}
+		}, "spec.rpc.urlSecretRef.key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := validChainSpec()
+			tt.edit(&spec)
+			checkErrors(t, ValidateChainSpec(&spec), tt.want)
+		})
+	}
+}
+
+func TestValidateChainSpecDoesNotEchoRPCURL(t *testing.T) {
+	spec := validChainSpec()
+	spec.RPC = &v1alpha1.ChainRPC{URL: "ftp://user:s3cr3t@x.example.com"}
+	if msg := ValidateChainSpec(&spec).ToAggregate().Error(); strings.Contains(msg, "s3cr3t") {
+		t.Errorf("the message repeats the URL: %s", msg)
+	}
+}
+
+func TestValidateTokenDefinitionSpec(t *testing.T) {
+	valid := func() v1alpha1.TokenDefinitionSpec {
+		return v1alpha1.TokenDefinitionSpec{Symbol: "USDC", ChainID: "eip155:1", Address: "eip155:1:" + usdcAddress, Decimals: 6}
+	}
+	tests := []struct {
+		name string
+		edit func(*v1alpha1.TokenDefinitionSpec)
+		want string
+	}{
+		{"valid", func(*v1alpha1.TokenDefinitionSpec) {}, ""},
+		{"valid lowercase", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:" + strings.ToLower(usdcAddress) }, ""},
+		{"valid uppercase", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:0x" + strings.ToUpper(usdcAddress[2:]) }, ""},
+		{"valid native", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:" + registry.NativeTokenAddress }, ""},
+		{"valid non-eip155", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.ChainID = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
+			s.Address = s.ChainID + ":EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+		}, ""},
+		{"valid metadata and price", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.Metadata = ptr.To("ipfs://x")
+			s.PriceUSD = "0.9999"
+		}, ""},
+		{"symbol empty", func(s *v1alpha1.TokenDefinitionSpec) { s.Symbol = "" }, "spec.symbol: Required value"},
+		{"symbol pattern", func(s *v1alpha1.TokenDefinitionSpec) { s.Symbol = "US DC" }, "spec.symbol"},
+		{"symbol too long", func(s *v1alpha1.TokenDefinitionSpec) { s.Symbol = strings.Repeat("A", 33) }, "spec.symbol: Too long"},
+		{"chainId", func(s *v1alpha1.TokenDefinitionSpec) { s.ChainID = "eip155:01" }, "spec.chainId"},
+		{"address on another chain", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:10:" + usdcAddress }, "address must be a CAIP-10 account on chainId"},
+		{"address prefix of a longer chain id", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:10:" + usdcAddress; s.ChainID = "eip155:1" }, "on chainId"},
+		{"address not CAIP-10", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = usdcAddress }, "spec.address"},
+		{"eip155 address short", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:0xabc" }, "0x followed by 40 hex digits"},
+		{"eip155 bad checksum", func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:" + usdcBadChecksum }, "EIP-55"},
+		{"negative decimals", func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = -1 }, "spec.decimals"},
+		{"decimals above 77", func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = 78 }, "spec.decimals"},
+		{"metadata too long", func(s *v1alpha1.TokenDefinitionSpec) { s.Metadata = ptr.To(strings.Repeat("x", 4097)) }, "spec.metadata: Too long"},
+		{"price negative", func(s *v1alpha1.TokenDefinitionSpec) { s.PriceUSD = "-1" }, "spec.priceUsd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := valid()
+			tt.edit(&spec)
+			checkErrors(t, ValidateTokenDefinitionSpec(&spec), tt.want)
+		})
+	}
+}
+
+func TestValidateAccountSpec(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*v1alpha1.AccountSpec)
+		want string
+	}{
+		{"valid", func(*v1alpha1.AccountSpec) {}, ""},
+		{"valid with secret", func(s *v1alpha1.AccountSpec) { s.PasswordSecretRef = &v1alpha1.SecretKeyReference{Name: "pw"} }, ""},
+		{"email without domain dot", func(s *v1alpha1.AccountSpec) { s.Email = "alice@localhost" }, "spec.email"},
+		{"email with space", func(s *v1alpha1.AccountSpec) { s.Email = "ali ce@example.com" }, "spec.email"},
+		{"email missing", func(s *v1alpha1.AccountSpec) { s.Email = "" }, "spec.email: Required value"},
+		{"email too long", func(s *v1alpha1.AccountSpec) { s.Email = strings.Repeat("a", 250) + "@example.com" }, "spec.email: Too long"},
+		{"displayName missing", func(s *v1alpha1.AccountSpec) { s.DisplayName = "" }, "spec.displayName"},
+		{"secret name missing", func(s *v1alpha1.AccountSpec) { s.PasswordSecretRef = &v1alpha1.SecretKeyReference{} }, "spec.passwordSecretRef.name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := v1alpha1.AccountSpec{DisplayName: "Alice", Email: "alice@example.com"}
+			tt.edit(&spec)
+			checkErrors(t, ValidateAccountSpec(&spec), tt.want)
+		})
+	}
+}
+
+func TestValidateApiKeySpec(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*v1alpha1.ApiKeySpec)
+		want string
+	}{
+		{"valid", func(*v1alpha1.ApiKeySpec) {}, ""},
+		{"valid live", func(s *v1alpha1.ApiKeySpec) {
+			s.Environment = v1alpha1.EnvironmentLive
+			s.DisplayPrefix = "sk_live_AbCd"
+		}, ""},
+		{"valid without rate limit (stored before the default)", func(s *v1alpha1.ApiKeySpec) { s.RateLimitPerMinute = 0 }, ""},
+		{"keyHash uppercase", func(s *v1alpha1.ApiKeySpec) { s.KeyHash = strings.ToUpper(s.KeyHash) }, "spec.keyHash"},
+		{"keyHash missing", func(s *v1alpha1.ApiKeySpec) { s.KeyHash = "" }, "spec.keyHash: Required value"},
+		{"prefix of the other environment", func(s *v1alpha1.ApiKeySpec) { s.DisplayPrefix = "sk_live_AbCd" }, "must start with sk_test_"},
+		{"prefix too long", func(s *v1alpha1.ApiKeySpec) { s.DisplayPrefix = "sk_test_AbCdEfGhI" }, "spec.displayPrefix"},
+		{"environment", func(s *v1alpha1.ApiKeySpec) { s.Environment = "staging" }, `spec.environment: Unsupported value: "staging"`},
+		{"account missing", func(s *v1alpha1.ApiKeySpec) { s.AccountRef.Name = "" }, "spec.accountRef.name: Required value"},
+		{"rate limit above bound", func(s *v1alpha1.ApiKeySpec) { s.RateLimitPerMinute = 100001 }, "spec.rateLimitPerMinute"},
+		{"rate limit negative", func(s *v1alpha1.ApiKeySpec) { s.RateLimitPerMinute = -5 }, "spec.rateLimitPerMinute"},
+		{"displayName too long", func(s *v1alpha1.ApiKeySpec) { s.DisplayName = strings.Repeat("k", 64) }, "spec.displayName: Too long"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := v1alpha1.ApiKeySpec{
+				AccountRef: v1alpha1.LocalObjectReference{Name: "acme"}, Environment: v1alpha1.EnvironmentTest,
+				KeyHash: registry.HashKey("sk_test_x"), DisplayPrefix: "sk_test_AbCd", RateLimitPerMinute: 50,
+			}
+			tt.edit(&spec)
+			checkErrors(t, ValidateApiKeySpec(&spec), tt.want)
+		})
+	}
+}
+
+func TestValidateTransferIntentSpec(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*v1alpha1.TransferIntentSpec)
+		want string
+	}{
+		{"valid", func(*v1alpha1.TransferIntentSpec) {}, ""},
+		{"id lowercase", func(s *v1alpha1.TransferIntentSpec) { s.ID = strings.ToLower(s.ID) }, "spec.id"},
+		{"id with I (not Crockford)", func(s *v1alpha1.TransferIntentSpec) { s.ID = "int_transfer_01HZZZZZZZZZZZZZZZZZZZZZZI" }, "spec.id"},
+		{"type", func(s *v1alpha1.TransferIntentSpec) { s.Type = "teleport" }, `spec.type: Unsupported value: "teleport"`},
+		{"resolvedPath too long", func(s *v1alpha1.TransferIntentSpec) {
+			s.ResolvedPath = []v1alpha1.IntentType{"swap", "bridge", "swap", "bridge", "swap"}
+		}, "spec.resolvedPath: Too many"},
+		{"resolvedPath step", func(s *v1alpha1.TransferIntentSpec) { s.ResolvedPath = []v1alpha1.IntentType{"hop"} }, "spec.resolvedPath[0]"},
+		{"orderId", func(s *v1alpha1.TransferIntentSpec) { s.OrderID = "0x12" }, "spec.orderId"},
+		{"fromChain", func(s *v1alpha1.TransferIntentSpec) { s.FromChain = "eth" }, "spec.fromChain"},
+		{"requestHash", func(s *v1alpha1.TransferIntentSpec) { s.RequestHash = "md5:abc" }, "spec.requestHash"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := v1alpha1.TransferIntentSpec{
+				ID: "int_transfer_01HZY5N3Q8W6X7V9T2R4M6K8J0", AccountRef: v1alpha1.LocalObjectReference{Name: "acme"},
+				Environment: v1alpha1.EnvironmentTest, Type: v1alpha1.IntentTypeTransfer,
+				FromChain: "eip155:11155111", ToChain: "eip155:11155111",
+				OrderID:   "0x" + strings.Repeat("ab", 32),
+				ExpiresAt: metav1.Now(),
+			}
+			tt.edit(&spec)
+			checkErrors(t, ValidateTransferIntentSpec(&spec), tt.want)
+		})
+	}
+}
