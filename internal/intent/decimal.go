@@ -1,0 +1,59 @@
+package intent
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// USDScale is the number of decimal places every USD figure is rounded to. Cents would show gas
+// on L2s (often a fraction of a cent) as "0.00"; six places keep it visible.
+const USDScale = 6
+
+// ParseDecimal parses a non-negative exact decimal such as a USD price ("3150.25"), with the
+// same narrow grammar as ParseAmount but allowing zero. Controllers can use it to validate prices
+// in Chain and TokenDefinition specs with the rule the domain applies.
+func ParseDecimal(s string) (*big.Rat, error) {
+	intPart, fracPart, err := splitDecimal(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(intPart)+len(fracPart) > 200 {
+		return nil, fmt.Errorf("%w: %q is too long", ErrAmountSyntax, s)
+	}
+	num, _ := new(big.Int).SetString(intPart+fracPart, 10)
+	return new(big.Rat).SetFrac(num, pow10(len(fracPart))), nil
+}
+
+// FormatUSD renders a USD figure: rounded half up (away from zero) to USDScale places, then
+// trailing zeros trimmed down to two places, so "4.095325", "0.35" and "0.00" all read as money.
+// Callers compute with exact values and round once, here, at the end.
+func FormatUSD(r *big.Rat) string {
+	if r == nil {
+		return "0.00"
+	}
+	scaled := roundHalfUp(new(big.Rat).Mul(r, new(big.Rat).SetInt(pow10(USDScale))))
+	s := FormatAmount(scaled, USDScale)
+	intPart, fracPart, _ := strings.Cut(s, ".")
+	for len(fracPart) < 2 {
+		fracPart += "0"
+	}
+	return intPart + "." + fracPart
+}
+
+// roundHalfUp rounds to the nearest integer, halves away from zero.
+func roundHalfUp(r *big.Rat) *big.Int {
+	num := new(big.Int).Abs(r.Num())
+	q, rem := new(big.Int).QuoRem(num, r.Denom(), new(big.Int))
+	if rem.Lsh(rem, 1).Cmp(r.Denom()) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if r.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q
+}
+
+func pow10(n int) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}

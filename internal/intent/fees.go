@@ -1,0 +1,140 @@
+package intent
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// BpsDenominator is 100%: fees are in basis points of the notional.
+const BpsDenominator = 10_000
+
+// StepFee is the fee the operator charges for one kind of step, in basis points of the notional.
+// The protocol fee goes to the operator, the solver fee to whoever fills the order.
+type StepFee struct {
+	ProtocolBps uint32
+	SolverBps   uint32
+}
+
+// FeeSchedule is the operator's fee configuration, one StepFee per step kind.
+type FeeSchedule struct {
+	Transfer StepFee
+	Swap     StepFee
+	Bridge   StepFee
+}
+
+// DefaultFeeSchedule: a plain transfer is free (the user pays gas only); a swap pays 0.30% to the
+// protocol and 0.05% to the solver, in line with common DEX aggregator pricing; a bridge pays
+// 0.10% + 0.10%, the solver's share covering the capital it fronts on the destination chain.
+func DefaultFeeSchedule() FeeSchedule {
+	return FeeSchedule{
+		Transfer: StepFee{ProtocolBps: 0, SolverBps: 0},
+		Swap:     StepFee{ProtocolBps: 30, SolverBps: 5},
+		Bridge:   StepFee{ProtocolBps: 10, SolverBps: 10},
+	}
+}
+
+// Validate refuses a schedule where any fee exceeds 100% or the costliest path (swap + bridge)
+// would charge 100% or more: such a schedule is a configuration mistake, not a price.
+func (f FeeSchedule) Validate() error {
+	steps := []struct {
+		name string
+		fee  StepFee
+	}{{"transfer", f.Transfer}, {"swap", f.Swap}, {"bridge", f.Bridge}}
+	for _, s := range steps {
+		if s.fee.ProtocolBps > BpsDenominator || s.fee.SolverBps > BpsDenominator {
+			return fmt.Errorf("%s fees %d+%d bps: each must be at most %d", s.name, s.fee.ProtocolBps, s.fee.SolverBps, BpsDenominator)
+		}
+	}
+	for _, path := range [][]Step{{StepTransfer}, {StepSwap, StepBridge}} {
+		if sum := f.For(path); sum.ProtocolBps+sum.SolverBps >= BpsDenominator {
+			return fmt.Errorf("%v fees %d+%d bps must total below %d", path, sum.ProtocolBps, sum.SolverBps, BpsDenominator)
+		}
+	}
+	return nil
+}
+
+// For sums the fees of every step of a path: a swap+bridge pays both.
+func (f FeeSchedule) For(path []Step) StepFee {
+	var sum StepFee
+	for _, s := range path {
+		fee := f.step(s)
+		sum.ProtocolBps += fee.ProtocolBps
+		sum.SolverBps += fee.SolverBps
+	}
+	return sum
+}
+
+func (f FeeSchedule) step(s Step) StepFee {
+	switch s {
+	case StepSwap:
+		return f.Swap
+	case StepBridge:
+		return f.Bridge
+	default:
+		return f.Transfer
+	}
+}
+
+// Fees is SimulationResult.estimatedFees.
+type Fees struct {
+	GasUSD         string `json:"gasUsd"`
+	ProtocolFeeBps uint32 `json:"protocolFeeBps"`
+	SolverFeeBps   uint32 `json:"solverFeeBps"`
+	TotalUSD       string `json:"totalUsd"`
+}
+
+// FeeInputs are the exact quantities a fee estimate is made of. A nil price means unknown.
+type FeeInputs struct {
+	GasUnits       uint64
+	GasPriceWei    *big.Int
+	NativePriceUSD *big.Rat
+	NativeDecimals int32
+	// Amount is in the token's base units.
+	Amount        *big.Int
+	TokenDecimals int32
+	TokenPriceUSD *big.Rat
+	Bps           StepFee
+}
+
+// ComputeFees prices an intent:
+//
+//	gasUsd   = gasUnits x gasPriceWei x nativePriceUsd / 10^nativeDecimals
+//	totalUsd = gasUsd + notional x (protocolBps + solverBps) / 10000
+//	notional = amount / 10^tokenDecimals x tokenPriceUsd
+//
+// Everything is exact (big.Rat); each figure is rounded once by FormatUSD, so totalUsd is the
+// rounded exact total, not the sum of two rounded parts. An unknown native price counts gas as 0
+// and an unknown token price counts the percentage fees as 0; the simulation warns about both.
+func ComputeFees(in FeeInputs) Fees {
+	gas := gasUSD(in)
+	total := new(big.Rat).Add(gas, percentageFeeUSD(in))
+	return Fees{
+		GasUSD:         FormatUSD(gas),
+		ProtocolFeeBps: in.Bps.ProtocolBps,
+		SolverFeeBps:   in.Bps.SolverBps,
+		TotalUSD:       FormatUSD(total),
+	}
+}
+
+func gasUSD(in FeeInputs) *big.Rat {
+	if in.NativePriceUSD == nil || in.GasPriceWei == nil {
+		return new(big.Rat)
+	}
+	wei := new(big.Int).Mul(new(big.Int).SetUint64(in.GasUnits), in.GasPriceWei)
+	return inUnits(wei, in.NativeDecimals, in.NativePriceUSD)
+}
+
+func percentageFeeUSD(in FeeInputs) *big.Rat {
+	if in.TokenPriceUSD == nil || in.Amount == nil {
+		return new(big.Rat)
+	}
+	notional := inUnits(in.Amount, in.TokenDecimals, in.TokenPriceUSD)
+	bps := new(big.Rat).SetFrac64(int64(in.Bps.ProtocolBps)+int64(in.Bps.SolverBps), BpsDenominator)
+	return notional.Mul(notional, bps)
+}
+
+// inUnits values base units at a display-unit price: base / 10^decimals x price.
+func inUnits(base *big.Int, decimals int32, price *big.Rat) *big.Rat {
+	v := new(big.Rat).SetFrac(base, pow10(int(max(decimals, 0))))
+	return v.Mul(v, price)
+}

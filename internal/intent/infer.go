@@ -1,0 +1,74 @@
+package intent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Type is the inferred operation type served in the API ("type" field, list filter).
+type Type string
+
+const (
+	TypeTransfer Type = "transfer"
+	TypeSwap     Type = "swap"
+	TypeBridge   Type = "bridge"
+)
+
+// ParseType parses a type filter value.
+func ParseType(s string) (Type, error) {
+	switch t := Type(s); t {
+	case TypeTransfer, TypeSwap, TypeBridge:
+		return t, nil
+	}
+	return "", fmt.Errorf("unknown intent type %q: want transfer, swap or bridge", s)
+}
+
+// Step is one primitive operation of resolvedPath.
+type Step string
+
+const (
+	StepTransfer Step = "transfer"
+	StepSwap     Step = "swap"
+	StepBridge   Step = "bridge"
+)
+
+// Type infers the operation type (design.md §4) from the request alone:
+// different chains -> bridge; same chain and an asset pair with in != out -> swap; else transfer.
+// Addresses are EIP-55 normalised, so two spellings of one token are not a swap.
+func (p Parsed) Type() Type {
+	switch {
+	case p.From.Chain != p.To.Chain:
+		return TypeBridge
+	case p.IsPair && p.AssetIn != p.AssetOut:
+		return TypeSwap
+	default:
+		return TypeTransfer
+	}
+}
+
+// ResolvePath lists the primitive steps of an intent. A bridge also swaps when the token
+// changes, which is judged by canonical symbol: USDC on Ethereum to USDC on Base is one bridge,
+// USDC on Ethereum to ETH on Base is ["swap", "bridge"]. A symbol is the registry's statement that
+// two contracts are the same asset; addresses cannot say that across chains. Symbols compare
+// without case, as the registry's symbol index does.
+func ResolvePath(t Type, symbolIn, symbolOut string) []Step {
+	switch {
+	case t == TypeSwap:
+		return []Step{StepSwap}
+	case t == TypeBridge && !strings.EqualFold(symbolIn, symbolOut):
+		return []Step{StepSwap, StepBridge}
+	case t == TypeBridge:
+		return []Step{StepBridge}
+	default:
+		return []Step{StepTransfer}
+	}
+}
+
+func hasStep(path []Step, s Step) bool {
+	for _, x := range path {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,84 @@
+package intent
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Status is an intent's lifecycle status (design.md §3):
+//
+//	pending --submit--> submitted --confirm--> confirmed
+//	   |                    `------fail-----> failed
+//	   `--expire--> expired
+type Status string
+
+const (
+	// StatusPending: created, its transaction not yet seen on chain.
+	StatusPending Status = "pending"
+	// StatusSubmitted: its transaction is on chain (hash known), not yet final.
+	StatusSubmitted Status = "submitted"
+	// StatusConfirmed: executed and final. Terminal.
+	StatusConfirmed Status = "confirmed"
+	// StatusFailed: its transaction reverted or the order could not be filled. Terminal.
+	StatusFailed Status = "failed"
+	// StatusExpired: the deadline (or the default TTL) passed before submission. Terminal.
+	StatusExpired Status = "expired"
+)
+
+// Statuses lists every status in lifecycle order.
+var Statuses = []Status{StatusPending, StatusSubmitted, StatusConfirmed, StatusFailed, StatusExpired}
+
+// Event is something that happened to an intent.
+type Event string
+
+const (
+	// EventSubmit: the intent's transaction was seen on chain.
+	EventSubmit Event = "submit"
+	// EventConfirm: the transaction (and fill, for swap/bridge) reached finality.
+	EventConfirm Event = "confirm"
+	// EventFail: the transaction reverted or the order was not filled before its deadline.
+	EventFail Event = "fail"
+	// EventExpire: the deadline passed while nothing was submitted.
+	EventExpire Event = "expire"
+)
+
+// Events lists every event.
+var Events = []Event{EventSubmit, EventConfirm, EventFail, EventExpire}
+
+// ErrIllegalTransition is wrapped when an event does not apply to a status. The controller treats
+// it as "nothing to do", never as a reason to overwrite the status.
+var ErrIllegalTransition = errors.New("illegal intent transition")
+
+// transitions is the whole lifecycle. A submitted intent does not expire off-chain: once its
+// transaction is on chain only the chain can say how it ended (confirm or fail).
+var transitions = map[Status]map[Event]Status{
+	StatusPending:   {EventSubmit: StatusSubmitted, EventExpire: StatusExpired},
+	StatusSubmitted: {EventConfirm: StatusConfirmed, EventFail: StatusFailed},
+}
+
+// Transition returns the status after ev, or ErrIllegalTransition. It is pure, so the controller,
+// CEL rules and tests agree on one table.
+func Transition(from Status, ev Event) (Status, error) {
+	if _, err := ParseStatus(string(from)); err != nil {
+		return "", err
+	}
+	if to, ok := transitions[from][ev]; ok {
+		return to, nil
+	}
+	return "", fmt.Errorf("%w: %q on %s", ErrIllegalTransition, ev, from)
+}
+
+// IsTerminal reports whether no event can change s.
+func (s Status) IsTerminal() bool {
+	return s == StatusConfirmed || s == StatusFailed || s == StatusExpired
+}
+
+// ParseStatus parses a status as stored or filtered on.
+func ParseStatus(s string) (Status, error) {
+	for _, st := range Statuses {
+		if string(st) == s {
+			return st, nil
+		}
+	}
+	return "", fmt.Errorf("unknown intent status %q", s)
+}

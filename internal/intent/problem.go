@@ -1,0 +1,50 @@
+package intent
+
+import "fmt"
+
+// ProblemKind says how the HTTP layer must answer a refused request. Its values are the short
+// names of the contract's problem types, so the HTTP layer can map them without a second table.
+type ProblemKind string
+
+const (
+	// KindBadRequest is a request that fails schema-level checks (HTTP 400 bad-request).
+	KindBadRequest ProblemKind = "bad-request"
+	// KindValidationFailed is a well-formed request the domain refuses (HTTP 422 validation-failed).
+	KindValidationFailed ProblemKind = "validation-failed"
+	// KindCurrencyError is a cross-chain request with no bridge route (HTTP 422 CurrencyError).
+	KindCurrencyError ProblemKind = "CurrencyError"
+)
+
+// Problem is a refusal the client can act on. The HTTP layer finds it with errors.As and never
+// needs to match strings.
+type Problem struct {
+	Kind ProblemKind
+	// Field is the JSON path of the offending request field ("from", "asset.in", ...), or empty.
+	Field string
+	// Detail is a human-readable explanation, safe to return to the client.
+	Detail string
+}
+
+// Error prefixes the field so that log lines and test failures say where the problem is.
+func (p *Problem) Error() string {
+	if p.Field == "" {
+		return p.Detail
+	}
+	return p.Field + ": " + p.Detail
+}
+
+func newProblem(kind ProblemKind, field, format string, args ...any) *Problem {
+	return &Problem{Kind: kind, Field: field, Detail: fmt.Sprintf(format, args...)}
+}
+
+func badRequest(field, format string, args ...any) *Problem {
+	return newProblem(KindBadRequest, field, format, args...)
+}
+
+func validationFailed(field, format string, args ...any) *Problem {
+	return newProblem(KindValidationFailed, field, format, args...)
+}
+
+func currencyError(field, format string, args ...any) *Problem {
+	return newProblem(KindCurrencyError, field, format, args...)
+}

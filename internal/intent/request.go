@@ -1,0 +1,255 @@
+package intent
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// Request is the transfer request body shared by simulation and creation, as the client sent it.
+// Deadline stays a string so that a bad timestamp is refused by ParseRequest with the field
+// named, instead of by the JSON decoder with a Go type in the message.
+type Request struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Asset    Asset  `json:"asset"`
+	Amount   string `json:"amount"`
+	Deadline string `json:"deadline,omitempty"`
+	CallData string `json:"callData,omitempty"`
+}
+
+// Asset is either one CAIP-10 token (ID) or a pair {in, out} (Pair non-nil). The zero value is
+// "absent", which ParseRequest refuses as a missing field.
+type Asset struct {
+	ID   string
+	Pair *AssetPair
+}
+
+// AssetPair is the object form of Asset: the token given up and the token received.
+type AssetPair struct {
+	In  string `json:"in"`
+	Out string `json:"out"`
+}
+
+// UnmarshalJSON accepts exactly a string or an object with exactly the keys "in" and "out", both
+// strings. Anything else is a *Problem of KindBadRequest on field "asset". JSON null leaves the
+// Asset absent, as encoding/json does for other types, and ParseRequest reports it missing.
+func (a *Asset) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	switch {
+	case bytes.Equal(data, []byte("null")):
+		return nil
+	case len(data) > 0 && data[0] == '"':
+		var id string
+		if err := json.Unmarshal(data, &id); err != nil {
+			return badRequest("asset", "asset must be a CAIP-10 string or an object {\"in\", \"out\"}")
+		}
+		*a = Asset{ID: id}
+		return nil
+	case len(data) > 0 && data[0] == '{':
+		return a.unmarshalPair(data)
+	}
+	return badRequest("asset", "asset must be a CAIP-10 string or an object {\"in\", \"out\"}")
+}
+
+// unmarshalPair matches keys exactly: encoding/json alone would also take "In" or "OUT".
+func (a *Asset) unmarshalPair(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return badRequest("asset", "asset object is not valid JSON: %v", err)
+	}
+	for key := range fields {
+		if key != "in" && key != "out" {
+			return badRequest("asset", "asset object has unknown field %q: only \"in\" and \"out\" are allowed", key)
+		}
+	}
+	in, errIn := pairMember(fields, "in")
+	if errIn != nil {
+		return errIn
+	}
+	out, errOut := pairMember(fields, "out")
+	if errOut != nil {
+		return errOut
+	}
+	*a = Asset{Pair: &AssetPair{In: in, Out: out}}
+	return nil
+}
+
+func pairMember(fields map[string]json.RawMessage, key string) (string, error) {
+	raw, ok := fields[key]
+	if !ok {
+		return "", badRequest("asset", "asset object must have both \"in\" and \"out\"")
+	}
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", badRequest("asset", "asset.%s must be a CAIP-10 string", key)
+	}
+	return s, nil
+}
+
+// MarshalJSON writes the form the client used, so a stored request reads back unchanged.
+func (a Asset) MarshalJSON() ([]byte, error) {
+	if a.Pair != nil {
+		return json.Marshal(a.Pair)
+	}
+	return json.Marshal(a.ID)
+}
+
+// Parsed is a request that passed ParseRequest: identifiers are parsed and normalised (EIP-55),
+// but nothing has been looked up yet. Amount stays raw: its precision depends on the token.
+type Parsed struct {
+	From AccountID
+	To   AccountID
+	// AssetIn is the asset, or asset.in. AssetOut is asset.out, valid only when IsPair.
+	AssetIn  AccountID
+	AssetOut AccountID
+	IsPair   bool
+	Amount   string
+	// Deadline is nil when the request has none.
+	Deadline *time.Time
+	// CallData is nil when the request has none ("0x" counts as none).
+	CallData []byte
+}
+
+// ParseRequest checks everything that needs no catalog; a failure is a *Problem of KindBadRequest.
+func ParseRequest(r Request) (Parsed, error) {
+	var p Parsed
+	var err error
+	if p.From, err = parseAccountField("from", r.From); err != nil {
+		return Parsed{}, err
+	}
+	if p.To, err = parseAccountField("to", r.To); err != nil {
+		return Parsed{}, err
+	}
+	if err = p.parseAsset(r.Asset); err != nil {
+		return Parsed{}, err
+	}
+	if r.Amount == "" {
+		return Parsed{}, badRequest("amount", "amount is required")
+	}
+	p.Amount = r.Amount
+	if p.Deadline, err = parseDeadline(r.Deadline); err != nil {
+		return Parsed{}, err
+	}
+	if p.CallData, err = parseCallData(r.CallData); err != nil {
+		return Parsed{}, err
+	}
+	return p, nil
+}
+
+func (p *Parsed) parseAsset(a Asset) error {
+	var err error
+	switch {
+	case a.Pair != nil:
+		p.IsPair = true
+		if p.AssetIn, err = parseAccountField("asset.in", a.Pair.In); err != nil {
+			return err
+		}
+		p.AssetOut, err = parseAccountField("asset.out", a.Pair.Out)
+		return err
+	default:
+		p.AssetIn, err = parseAccountField("asset", a.ID)
+		return err
+	}
+}
+
+func parseAccountField(field, s string) (AccountID, error) {
+	if s == "" {
+		return AccountID{}, badRequest(field, "%s is required (CAIP-10 account id)", field)
+	}
+	id, err := ParseAccountID(s)
+	if err != nil {
+		return AccountID{}, badRequest(field, "%v", err)
+	}
+	return id, nil
+}
+
+// parseDeadline accepts RFC 3339, the ISO 8601 profile used on the internet, with an offset.
+func parseDeadline(s string) (*time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return nil, badRequest("deadline", "deadline must be an RFC 3339 timestamp such as 2030-01-02T15:04:05Z")
+	}
+	t = t.UTC()
+	return &t, nil
+}
+
+// parseCallData accepts 0x-prefixed, even-length hex (hexutil's rules).
+func parseCallData(s string) ([]byte, error) {
+	if s == "" {
+		return nil, nil
+	}
+	b, err := hexutil.Decode(s)
+	if err != nil {
+		return nil, badRequest("callData", "callData must be 0x-prefixed hex with an even number of digits")
+	}
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// Request is the normalised request, the form to store: EIP-55 addresses, the same asset form
+// the client used, the deadline in UTC.
+func (p Parsed) Request() Request {
+	r := Request{From: p.From.String(), To: p.To.String(), Amount: p.Amount}
+	if p.IsPair {
+		r.Asset = Asset{Pair: &AssetPair{In: p.AssetIn.String(), Out: p.AssetOut.String()}}
+	} else {
+		r.Asset = Asset{ID: p.AssetIn.String()}
+	}
+	if p.Deadline != nil {
+		r.Deadline = p.Deadline.UTC().Format(time.RFC3339Nano)
+	}
+	if p.CallData != nil {
+		r.CallData = hexutil.Encode(p.CallData)
+	}
+	return r
+}
+
+// ChainIDs lists every chain the request names, from-chain first, without duplicates.
+func (p Parsed) ChainIDs() []ChainID {
+	ids := make([]ChainID, 0, 4)
+	for _, id := range []ChainID{p.From.Chain, p.To.Chain, p.AssetIn.Chain, p.assetOutChain()} {
+		if id != (ChainID{}) && !containsChain(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+func (p Parsed) assetOutChain() ChainID {
+	if p.IsPair {
+		return p.AssetOut.Chain
+	}
+	return ChainID{}
+}
+
+func containsChain(ids []ChainID, id ChainID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// KnownChains returns the catalog entry of every chain the request names that the catalog knows.
+// The HTTP layer checks each one against the key's environment (403) before the domain runs;
+// unknown chains are left to the domain, which refuses them with 422.
+func (p Parsed) KnownChains(cat Catalog) []registry.Chain {
+	ids := p.ChainIDs()
+	chains := make([]registry.Chain, 0, len(ids))
+	for _, id := range ids {
+		if c, ok := cat.Chain(id.String()); ok {
+			chains = append(chains, c)
+		}
+	}
+	return chains
+}

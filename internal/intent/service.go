@@ -1,0 +1,410 @@
+package intent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+const (
+	// DefaultQuoteTTL is how long a simulation's fees are quoted for (expiresAt = now + TTL).
+	// Gas prices move every block; a minute is a few blocks on mainnet.
+	DefaultQuoteTTL = 60 * time.Second
+	// DefaultIntentTTL is the deadline of an intent created without one. It is also the on-chain
+	// order deadline, so an intent that expired off-chain cannot be executed on chain afterwards.
+	DefaultIntentTTL = time.Hour
+)
+
+// WarningBalanceNotVerified is the warning when no chain data could tell the holder's balance.
+const WarningBalanceNotVerified = "balance not verified"
+
+// Config configures a Service. Zero fields take the documented defaults.
+type Config struct {
+	// Catalog is required.
+	Catalog Catalog
+	// ChainData defaults to StaticChainData.
+	ChainData ChainData
+	// Fees defaults to DefaultFeeSchedule(); a pointer so that an all-zero schedule can be chosen.
+	Fees *FeeSchedule
+	// QuoteTTL defaults to DefaultQuoteTTL.
+	QuoteTTL time.Duration
+	// IntentTTL defaults to DefaultIntentTTL.
+	IntentTTL time.Duration
+	// Clock defaults to time.Now; tests fix it.
+	Clock func() time.Time
+}
+
+// Service simulates and prepares intents. It holds no per-request state and is safe for
+// concurrent use.
+type Service struct {
+	catalog   Catalog
+	chainData ChainData
+	fees      FeeSchedule
+	quoteTTL  time.Duration
+	intentTTL time.Duration
+	clock     func() time.Time
+}
+
+// NewService applies defaults and refuses an unusable configuration at start-up rather than on
+// the first request.
+func NewService(cfg Config) (*Service, error) {
+	if cfg.Catalog == nil {
+		return nil, errors.New("intent: Config.Catalog is required")
+	}
+	s := &Service{
+		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
+		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock,
+	}
+	if cfg.Fees != nil {
+		s.fees = *cfg.Fees
+	}
+	if err := s.fees.Validate(); err != nil {
+		return nil, fmt.Errorf("intent: %w", err)
+	}
+	if s.chainData == nil {
+		s.chainData = StaticChainData{}
+	}
+	if s.quoteTTL <= 0 {
+		s.quoteTTL = DefaultQuoteTTL
+	}
+	if s.intentTTL <= 0 {
+		s.intentTTL = DefaultIntentTTL
+	}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	return s, nil
+}
+
+// Plan is everything the domain decides about an intent. Simulation shows part of it; creation
+// stores it (type, orderId, nonce, effective deadline, tx).
+type Plan struct {
+	Type         Type
+	ResolvedPath []Step
+	// Valid is false when Errors is not empty (see the package doc for what goes there).
+	Valid    bool
+	Errors   []string
+	Warnings []string
+	// Amount is in base units of TokenIn.
+	Amount    *big.Int
+	FromChain registry.Chain
+	ToChain   registry.Chain
+	TokenIn   registry.Token
+	TokenOut  registry.Token
+	OrderID   common.Hash
+	Nonce     [32]byte
+	// Deadline is the request's deadline, or PreparedAt + IntentTTL when it has none.
+	Deadline time.Time
+	// Tx is nil when there is no route to build it for.
+	Tx             *Tx
+	GasUnits       uint64
+	Fees           Fees
+	EstimatedTimeS int64
+	PreparedAt     time.Time
+	QuoteExpiresAt time.Time
+}
+
+// SimulationResult is the response body of POST /v2/transfers/simulate.
+type SimulationResult struct {
+	SimulationID   string    `json:"simulationId"`
+	Valid          bool      `json:"valid"`
+	ResolvedPath   []Step    `json:"resolvedPath"`
+	EstimatedFees  Fees      `json:"estimatedFees"`
+	EstimatedTimeS int64     `json:"estimatedTimeS"`
+	Warnings       []string  `json:"warnings"`
+	Errors         []string  `json:"errors"`
+	ExpiresAt      time.Time `json:"expiresAt"`
+	Tx             *Tx       `json:"tx,omitempty"`
+}
+
+// Simulate is a dry run: Prepare with a throw-away nonce. The tx is omitted when the intent is
+// not valid, since the contract calls it "ready for submission".
+func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (SimulationResult, error) {
+	nonce, err := NewNonce()
+	if err != nil {
+		return SimulationResult{}, err
+	}
+	plan, err := s.Prepare(ctx, account, p, nonce)
+	if err != nil {
+		return SimulationResult{}, err
+	}
+	res := SimulationResult{
+		SimulationID:   NewSimulationID(plan.PreparedAt),
+		Valid:          plan.Valid,
+		ResolvedPath:   plan.ResolvedPath,
+		EstimatedFees:  plan.Fees,
+		EstimatedTimeS: plan.EstimatedTimeS,
+		Warnings:       plan.Warnings,
+		Errors:         plan.Errors,
+		ExpiresAt:      plan.QuoteExpiresAt,
+	}
+	if plan.Valid {
+		res.Tx = plan.Tx
+	}
+	return res, nil
+}
+
+// Prepare runs every domain check and builds the plan; simulation and creation share it so they
+// can never disagree. Refusals are *Problem (422 kinds); other errors are internal.
+func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [32]byte) (Plan, error) {
+	now := s.clock()
+	r, err := s.resolve(p)
+	if err != nil {
+		return Plan{}, err
+	}
+	amount, err := parseAmountField(p.Amount, r.tokenIn)
+	if err != nil {
+		return Plan{}, err
+	}
+	if p.Deadline != nil && !p.Deadline.After(now) {
+		return Plan{}, validationFailed("deadline", "deadline %s has passed", p.Deadline.UTC().Format(time.RFC3339))
+	}
+	plan := s.newPlan(p, r, amount, nonce, now)
+	if err := r.checkRoute(&plan); err != nil {
+		return Plan{}, err
+	}
+	if plan.OrderID, err = OrderID(r.orderInputs(account, amount, plan.Deadline, nonce)); err != nil {
+		return Plan{}, err
+	}
+	if plan.Tx, err = r.buildTx(plan, p.CallData); err != nil {
+		return Plan{}, err
+	}
+	if err := s.price(ctx, r, &plan, p.CallData); err != nil {
+		return Plan{}, err
+	}
+	plan.EstimatedTimeS = estimatedTime(plan.ResolvedPath, r.from, r.to)
+	addReasons(&plan, p, r, now)
+	plan.Valid = len(plan.Errors) == 0
+	return plan, nil
+}
+
+func (s *Service) newPlan(p Parsed, r resolved, amount *big.Int, nonce [32]byte, now time.Time) Plan {
+	deadline := now.Add(s.intentTTL)
+	if p.Deadline != nil {
+		deadline = *p.Deadline
+	}
+	t := p.Type()
+	return Plan{
+		Type:           t,
+		ResolvedPath:   ResolvePath(t, r.tokenIn.Symbol, r.tokenOut.Symbol),
+		Errors:         []string{},
+		Warnings:       []string{},
+		Amount:         amount,
+		FromChain:      r.from,
+		ToChain:        r.to,
+		TokenIn:        r.tokenIn.Token,
+		TokenOut:       r.tokenOut.Token,
+		Nonce:          nonce,
+		Deadline:       deadline,
+		PreparedAt:     now,
+		QuoteExpiresAt: now.Add(s.quoteTTL).UTC().Truncate(time.Millisecond),
+	}
+}
+
+// resolved is a request with its chains and tokens looked up.
+type resolved struct {
+	from, to         registry.Chain
+	fromID, toID     uint64
+	fromAddr, toAddr common.Address
+	tokenIn          token
+	// tokenOut is the zero token when a single-asset bridge finds no same-symbol token.
+	tokenOut    token
+	hasTokenOut bool
+}
+
+// resolve checks chains, asset placement and tokens, in that order, so the first problem
+// reported is the most fundamental one.
+func (s *Service) resolve(p Parsed) (resolved, error) {
+	var r resolved
+	var err error
+	if r.from, err = s.knownChain("from", p.From.Chain); err != nil {
+		return r, err
+	}
+	if r.to, err = s.knownChain("to", p.To.Chain); err != nil {
+		return r, err
+	}
+	r.fromID, _ = p.From.Chain.EIP155()
+	r.toID, _ = p.To.Chain.EIP155()
+	r.fromAddr, _ = p.From.EVMAddress()
+	r.toAddr, _ = p.To.EVMAddress()
+	if err := checkAssetChains(p); err != nil {
+		return r, err
+	}
+	return r, s.resolveTokens(p, &r)
+}
+
+func (s *Service) knownChain(field string, id ChainID) (registry.Chain, error) {
+	if id.Namespace != NamespaceEIP155 {
+		return registry.Chain{}, validationFailed(field, "chain namespace %q is not supported: only eip155 chains are", id.Namespace)
+	}
+	c, ok := s.catalog.Chain(id.String())
+	if !ok {
+		return registry.Chain{}, validationFailed(field, "unknown chain %s", id)
+	}
+	return c, nil
+}
+
+func assetInField(p Parsed) string {
+	if p.IsPair {
+		return "asset.in"
+	}
+	return "asset"
+}
+
+// checkAssetChains: the asset given up lives on the from-chain, the asset received on the to-chain.
+func checkAssetChains(p Parsed) error {
+	if p.AssetIn.Chain != p.From.Chain {
+		return validationFailed(assetInField(p), "%s is on chain %s, but from is on %s", p.AssetIn, p.AssetIn.Chain, p.From.Chain)
+	}
+	if p.IsPair && p.AssetOut.Chain != p.To.Chain {
+		return validationFailed("asset.out", "%s is on chain %s, but to is on %s", p.AssetOut, p.AssetOut.Chain, p.To.Chain)
+	}
+	return nil
+}
+
+func (s *Service) resolveTokens(p Parsed, r *resolved) error {
+	var ok bool
+	if r.tokenIn, ok = resolveToken(s.catalog, r.from, p.AssetIn); !ok {
+		return validationFailed(assetInField(p), "unknown token %s", p.AssetIn)
+	}
+	switch {
+	case p.IsPair:
+		if r.tokenOut, ok = resolveToken(s.catalog, r.to, p.AssetOut); !ok {
+			return validationFailed("asset.out", "unknown token %s", p.AssetOut)
+		}
+		r.hasTokenOut = true
+	case r.from.ID == r.to.ID:
+		r.tokenOut, r.hasTokenOut = r.tokenIn, true
+	default:
+		// A single asset bridged: the same token (by symbol) on the destination. Missing is "no
+		// route", reported by checkRoute as CurrencyError.
+		r.tokenOut, r.hasTokenOut = resolveTokenBySymbol(s.catalog, r.to, r.tokenIn.Symbol)
+	}
+	return nil
+}
+
+func parseAmountField(s string, tok token) (*big.Int, error) {
+	amount, err := ParseAmount(s, tok.Decimals)
+	if err != nil {
+		return nil, validationFailed("amount", "amount %q for %s (%d decimals): %v", s, tok.Symbol, tok.Decimals, err)
+	}
+	return amount, nil
+}
+
+// checkRoute refuses a bridge without a route (CurrencyError) and records a swap without a
+// settlement contract as a valid:false reason: the swap is well-formed and priceable, and the
+// route appears as soon as the operator configures the chain's settlement contract.
+func (r resolved) checkRoute(plan *Plan) error {
+	if hasStep(plan.ResolvedPath, StepBridge) {
+		return r.checkBridgeRoute()
+	}
+	if hasStep(plan.ResolvedPath, StepSwap) {
+		if _, ok := settlementAddress(r.from); !ok {
+			plan.Errors = append(plan.Errors, fmt.Sprintf("no swap route on %s: the chain has no settlement contract", r.from.ID))
+		}
+	}
+	return nil
+}
+
+// checkBridgeRoute needs a settlement contract on both ends (the source escrows, the destination
+// fills) and the token to deliver on the destination.
+func (r resolved) checkBridgeRoute() error {
+	for _, c := range []registry.Chain{r.from, r.to} {
+		if _, ok := settlementAddress(c); !ok {
+			return currencyError("", "no bridge route from %s to %s: %s has no settlement contract", r.from.ID, r.to.ID, c.ID)
+		}
+	}
+	if !r.hasTokenOut {
+		return currencyError("asset", "no bridge route from %s to %s: %s has no %s token", r.from.ID, r.to.ID, r.to.ID, r.tokenIn.Symbol)
+	}
+	return nil
+}
+
+func settlementAddress(c registry.Chain) (common.Address, bool) {
+	if c.SettlementAddress == "" {
+		return common.Address{}, false
+	}
+	addr, err := ParseEVMAddress(c.SettlementAddress)
+	return addr, err == nil
+}
+
+func (r resolved) orderInputs(account string, amount *big.Int, deadline time.Time, nonce [32]byte) OrderInputs {
+	return OrderInputs{
+		Account: account, FromChainID: r.fromID, From: r.fromAddr, ToChainID: r.toID, To: r.toAddr,
+		TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, Amount: amount,
+		Deadline: unixSeconds(deadline), Nonce: nonce,
+	}
+}
+
+// unixSeconds floors to whole seconds: an on-chain deadline must not outlive the requested one.
+func unixSeconds(t time.Time) uint64 {
+	return uint64(max(t.Unix(), 0))
+}
+
+// buildTx builds the transaction of the plan's first step. A native transfer carries the
+// client's callData to the recipient (a contract call with value); an ERC-20 transfer cannot
+// carry it (addReasons reports that); an order passes it to the settlement contract as its
+// post-fill hook. It returns nil when a swap has no settlement contract to call.
+func (r resolved) buildTx(plan Plan, callData []byte) (*Tx, error) {
+	switch {
+	case plan.Type == TypeTransfer && r.tokenIn.native:
+		return &Tx{To: r.toAddr.Hex(), Data: hexutil.Encode(callData), Value: plan.Amount.String(), ChainID: r.fromID}, nil
+	case plan.Type == TypeTransfer:
+		data, err := ERC20TransferData(r.toAddr, plan.Amount)
+		if err != nil {
+			return nil, err
+		}
+		return &Tx{To: r.tokenIn.addr.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: r.fromID}, nil
+	}
+	settlement, ok := settlementAddress(r.from)
+	if !ok {
+		return nil, nil
+	}
+	data, err := SubmitOrderData(Order{
+		OrderID: plan.OrderID, TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, AmountIn: plan.Amount,
+		DestChainID: r.toID, Recipient: r.toAddr, Deadline: unixSeconds(plan.Deadline), CallData: callData,
+	})
+	if err != nil {
+		return nil, err
+	}
+	value := "0"
+	if r.tokenIn.native {
+		value = plan.Amount.String()
+	}
+	return &Tx{To: settlement.Hex(), Data: hexutil.Encode(data), Value: value, ChainID: r.fromID}, nil
+}
+
+// estimatedTime: one block on the source for a transfer or swap; a bridge also waits for
+// finality on the source before the solver fills, and for the fill to land and finalise on the
+// destination.
+func estimatedTime(path []Step, from, to registry.Chain) int64 {
+	if hasStep(path, StepBridge) {
+		return from.BlockTimeSeconds + from.FinalitySeconds + to.BlockTimeSeconds + to.FinalitySeconds
+	}
+	return from.BlockTimeSeconds
+}
+
+// addReasons records the valid:false reasons and warnings that need the finished plan.
+func addReasons(plan *Plan, p Parsed, r resolved, now time.Time) {
+	if plan.Type == TypeTransfer && !r.tokenIn.native && len(p.CallData) > 0 {
+		plan.Errors = append(plan.Errors, "callData cannot be attached to an ERC-20 transfer: transfer(address,uint256) calls no hook; use a native-token transfer or a swap/bridge order")
+	}
+	if p.Deadline != nil && p.Deadline.Before(now.Add(time.Duration(plan.EstimatedTimeS)*time.Second)) {
+		plan.Errors = append(plan.Errors, fmt.Sprintf("deadline %s is earlier than the estimated settlement time of %ds",
+			p.Deadline.UTC().Format(time.RFC3339), plan.EstimatedTimeS))
+	}
+	if plan.Type == TypeTransfer && p.From == p.To {
+		plan.Warnings = append(plan.Warnings, "from and to are the same account: the transfer moves nothing and only costs gas")
+	}
+	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf(
+			"%s needs an ERC-20 allowance of at least %s for the settlement contract %s before the order is submitted",
+			r.tokenIn.Symbol, FormatAmount(plan.Amount, r.tokenIn.Decimals), plan.Tx.To))
+	}
+}

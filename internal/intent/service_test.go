@@ -1,0 +1,347 @@
+package intent
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/oklog/ulid/v2"
+)
+
+var testNonce = [32]byte{31: 7}
+
+func TestInference(t *testing.T) {
+	svc := newTestService(t, nil)
+	tests := []struct {
+		name     string
+		req      Request
+		wantType Type
+		wantPath []Step
+	}{
+		{"transfer, single asset", Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1"}, TypeTransfer, []Step{StepTransfer}},
+		{"transfer, pair with in == out in two spellings", Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: Asset{Pair: &AssetPair{In: acct("eip155:1", usdcMainnet), Out: acct("eip155:1", strings.ToLower(usdcMainnet))}}, Amount: "1"},
+			TypeTransfer, []Step{StepTransfer}},
+		{"swap", Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "1"}, TypeSwap, []Step{StepSwap}},
+		{"bridge, single asset", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1"}, TypeBridge, []Step{StepBridge}},
+		{"bridge, pair with one symbol", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
+			Asset: pair("eip155:1", usdcMainnet, "eip155:8453", usdcBase), Amount: "1"}, TypeBridge, []Step{StepBridge}},
+		{"swap+bridge", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
+			Asset: pair("eip155:1", usdcMainnet, "eip155:8453", registryNative), Amount: "1"}, TypeBridge, []Step{StepSwap, StepBridge}},
+		{"bridge native by symbol", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
+			Asset: single("eip155:1", registryNative), Amount: "1"}, TypeBridge, []Step{StepBridge}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := svc.Prepare(context.Background(), "acme", mustParse(t, tt.req), testNonce)
+			if err != nil {
+				t.Fatalf("Prepare: %v", err)
+			}
+			if plan.Type != tt.wantType || !reflect.DeepEqual(plan.ResolvedPath, tt.wantPath) {
+				t.Errorf("type %s path %v, want %s %v", plan.Type, plan.ResolvedPath, tt.wantType, tt.wantPath)
+			}
+		})
+	}
+}
+
+const registryNative = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
+
+func TestPrepareProblems(t *testing.T) {
+	base := func() Request {
+		return Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", usdcMainnet), Amount: "1.5"}
+	}
+	past := fixedNow.Add(-time.Second).Format(time.RFC3339)
+	tests := []struct {
+		name   string
+		mutate func(*Request)
+		data   ChainData
+		kind   ProblemKind
+		field  string
+	}{
+		{"unsupported namespace", func(r *Request) { r.From = "cosmos:cosmoshub-4:cosmos1abc" }, nil, KindValidationFailed, "from"},
+		{"unknown from-chain", func(r *Request) { r.From = acct("eip155:999", alice) }, nil, KindValidationFailed, "from"},
+		{"unknown to-chain", func(r *Request) { r.To = acct("eip155:999", bob) }, nil, KindValidationFailed, "to"},
+		{"asset not on from-chain", func(r *Request) { r.Asset = single("eip155:8453", usdcBase) }, nil, KindValidationFailed, "asset"},
+		{"asset.in not on from-chain", func(r *Request) { r.Asset = pair("eip155:8453", usdcBase, "eip155:1", wethMainnet) }, nil, KindValidationFailed, "asset.in"},
+		{"asset.out not on to-chain", func(r *Request) { r.Asset = pair("eip155:1", usdcMainnet, "eip155:8453", usdcBase) }, nil, KindValidationFailed, "asset.out"},
+		{"unknown token", func(r *Request) { r.Asset = single("eip155:1", bob) }, nil, KindValidationFailed, "asset"},
+		{"unknown asset.out", func(r *Request) { r.Asset = pair("eip155:1", usdcMainnet, "eip155:1", bob) }, nil, KindValidationFailed, "asset.out"},
+		{"too many fraction digits", func(r *Request) { r.Amount = "1.1234567" }, nil, KindValidationFailed, "amount"},
+		{"zero amount", func(r *Request) { r.Amount = "0.0" }, nil, KindValidationFailed, "amount"},
+		{"negative amount", func(r *Request) { r.Amount = "-1" }, nil, KindValidationFailed, "amount"},
+		{"exponent amount", func(r *Request) { r.Amount = "1e6" }, nil, KindValidationFailed, "amount"},
+		{"deadline passed", func(r *Request) { r.Deadline = past }, nil, KindValidationFailed, "deadline"},
+		{"deadline now", func(r *Request) { r.Deadline = fixedNow.Format(time.RFC3339) }, nil, KindValidationFailed, "deadline"},
+		{"bridge to chain without settlement", func(r *Request) { r.To = acct("eip155:42161", bob) }, nil, KindCurrencyError, ""},
+		{"bridge of a token the destination lacks", func(r *Request) {
+			r.To = acct("eip155:8453", bob)
+			r.Asset = single("eip155:1", wethMainnet)
+		}, nil, KindCurrencyError, "asset"},
+		{"insufficient token balance", nil, fakeChainData{gasPrice: gwei(20), balances: map[string]*big.Int{
+			acct("eip155:1", usdcMainnet): big.NewInt(1_499_999), acct("eip155:1", registryNative): big.NewInt(1e18)}},
+			KindValidationFailed, "amount"},
+		{"insufficient gas balance", nil, fakeChainData{gasPrice: gwei(20), balances: map[string]*big.Int{
+			acct("eip155:1", usdcMainnet): big.NewInt(1_500_000), acct("eip155:1", registryNative): big.NewInt(1)}},
+			KindValidationFailed, "from"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := base()
+			if tt.mutate != nil {
+				tt.mutate(&r)
+			}
+			svc := newTestService(t, func(c *Config) { c.ChainData = tt.data })
+			_, err := svc.Simulate(context.Background(), "acme", mustParse(t, r))
+			if p := asProblem(t, err); p.Kind != tt.kind || p.Field != tt.field {
+				t.Errorf("problem = %+v, want %s on %q", p, tt.kind, tt.field)
+			}
+		})
+	}
+}
+
+func TestSimulateERC20Transfer(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", "0x000000000000000000000000000000000000dEaD"),
+		Asset: single("eip155:1", usdcMainnet), Amount: "1"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SimulationResult{
+		SimulationID:   res.SimulationID,
+		Valid:          true,
+		ResolvedPath:   []Step{StepTransfer},
+		EstimatedFees:  Fees{GasUSD: "4.095325", TotalUSD: "4.095325"},
+		EstimatedTimeS: 12,
+		Warnings:       []string{WarningBalanceNotVerified},
+		Errors:         []string{},
+		ExpiresAt:      fixedNow.Add(60 * time.Second),
+		Tx: &Tx{
+			To: usdcMainnet,
+			Data: "0xa9059cbb" +
+				"000000000000000000000000000000000000000000000000000000000000dead" +
+				"00000000000000000000000000000000000000000000000000000000000f4240",
+			Value:   "0",
+			ChainID: 1,
+		},
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("result\n got %+v\nwant %+v", res, want)
+	}
+	u, err := ulid.ParseStrict(strings.TrimPrefix(res.SimulationID, "sim_"))
+	if err != nil || !strings.HasPrefix(res.SimulationID, "sim_") || !u.Timestamp().Equal(fixedNow) {
+		t.Errorf("simulationId %q: %v", res.SimulationID, err)
+	}
+}
+
+func TestSimulateNativeTransfer(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", registryNative), Amount: "0.25", CallData: "0xcafe"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Tx{To: bob, Data: "0xcafe", Value: "250000000000000000", ChainID: 1}
+	if !res.Valid || !reflect.DeepEqual(res.Tx, want) {
+		t.Errorf("valid %v tx %+v, want %+v (errors %v)", res.Valid, res.Tx, want, res.Errors)
+	}
+	// (21,000 + 2 non-zero calldata bytes x 16) = 21,032 gas x 20 gwei = 0.00042064 ETH
+	// x $3150.25 = $1.32512116 -> 1.325121.
+	if res.EstimatedFees.GasUSD != "1.325121" {
+		t.Errorf("gasUsd = %s, want 1.325121", res.EstimatedFees.GasUSD)
+	}
+}
+
+func TestSimulateBridgeTx(t *testing.T) {
+	svc := newTestService(t, nil)
+	deadline := fixedNow.Add(2 * time.Hour)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet),
+		Amount: "1500.5", Deadline: deadline.Format(time.RFC3339)}
+	p := mustParse(t, req)
+	plan, err := svc.Prepare(context.Background(), "acme", p, testNonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Valid || plan.Tx == nil {
+		t.Fatalf("plan invalid: %v", plan.Errors)
+	}
+	if plan.Tx.To != settlement1 || plan.Tx.Value != "0" || plan.Tx.ChainID != 1 {
+		t.Errorf("tx = %+v", plan.Tx)
+	}
+	if plan.EstimatedTimeS != 12+768+2+900 {
+		t.Errorf("estimatedTimeS = %d", plan.EstimatedTimeS)
+	}
+	if plan.Fees != (Fees{GasUSD: "15.75125", ProtocolFeeBps: 10, SolverFeeBps: 10, TotalUSD: "18.75225"}) {
+		t.Errorf("fees = %+v", plan.Fees)
+	}
+	wantOrderID, _ := OrderID(OrderInputs{Account: "acme", FromChainID: 1, From: common.HexToAddress(alice), ToChainID: 8453,
+		To: common.HexToAddress(bob), TokenIn: common.HexToAddress(usdcMainnet), TokenOut: common.HexToAddress(usdcBase),
+		Amount: big.NewInt(1_500_500_000), Deadline: uint64(deadline.Unix()), Nonce: testNonce})
+	if plan.OrderID != wantOrderID {
+		t.Errorf("orderId = %s, want %s", plan.OrderID.Hex(), wantOrderID.Hex())
+	}
+	wantData, _ := SubmitOrderData(Order{OrderID: wantOrderID, TokenIn: common.HexToAddress(usdcMainnet), TokenOut: common.HexToAddress(usdcBase),
+		AmountIn: big.NewInt(1_500_500_000), DestChainID: 8453, Recipient: common.HexToAddress(bob), Deadline: uint64(deadline.Unix())})
+	if plan.Tx.Data != hexutil.Encode(wantData) {
+		t.Errorf("tx data\n got %s\nwant %s", plan.Tx.Data, hexutil.Encode(wantData))
+	}
+	if !contains(plan.Warnings, "allowance of at least 1500.5") {
+		t.Errorf("warnings %v lack the ERC-20 allowance note", plan.Warnings)
+	}
+	// Same inputs and nonce, same orderId: creation can recompute it.
+	again, _ := svc.Prepare(context.Background(), "acme", p, testNonce)
+	if again.OrderID != plan.OrderID {
+		t.Error("Prepare is not deterministic for a fixed nonce and clock")
+	}
+}
+
+func TestPrepareDefaultDeadline(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", usdcMainnet), Amount: "1"}
+	plan, err := svc.Prepare(context.Background(), "acme", mustParse(t, req), testNonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Deadline.Equal(fixedNow.Add(DefaultIntentTTL)) {
+		t.Errorf("deadline = %v, want now + %v", plan.Deadline, DefaultIntentTTL)
+	}
+}
+
+func TestSimulateNativeSwapPaysValue(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice), Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "2"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Valid || res.Tx == nil || res.Tx.To != settlement1 || res.Tx.Value != "2000000000000000000" {
+		t.Errorf("result %+v tx %+v", res, res.Tx)
+	}
+	if !strings.HasPrefix(res.Tx.Data, hexutil.Encode(settlementABI.Methods["submitOrder"].ID)) {
+		t.Errorf("tx data %s does not call submitOrder", res.Tx.Data)
+	}
+	// 2 ETH x $3150.25 x 35 bps = $22.05175, plus 180,000 x 20 gwei x 3150.25 = $11.3409.
+	if res.EstimatedFees.TotalUSD != "33.39265" {
+		t.Errorf("totalUsd = %s, want 33.39265", res.EstimatedFees.TotalUSD)
+	}
+}
+
+func TestSimulateInvalidButWellFormed(t *testing.T) {
+	catalog := testCatalog()
+	noSettlement := catalog.chains["eip155:1"]
+	noSettlement.SettlementAddress = ""
+	catalog.chains["eip155:1"] = noSettlement
+	tests := []struct {
+		name    string
+		catalog Catalog
+		req     Request
+		reason  string
+	}{
+		{"swap without settlement contract", catalog, Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "1"}, "no swap route"},
+		{"callData on an ERC-20 transfer", testCatalog(), Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1", CallData: "0x01"}, "callData cannot be attached"},
+		{"deadline before settlement", testCatalog(), Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1", Deadline: fixedNow.Add(10 * time.Minute).Format(time.RFC3339)},
+			"earlier than the estimated settlement time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc := newTestService(t, func(c *Config) { c.Catalog = tt.catalog })
+			res, err := svc.Simulate(context.Background(), "acme", mustParse(t, tt.req))
+			if err != nil {
+				t.Fatalf("Simulate: %v", err)
+			}
+			if res.Valid || !contains(res.Errors, tt.reason) || res.Tx != nil {
+				t.Errorf("valid %v errors %v tx %+v; want invalid with %q and no tx", res.Valid, res.Errors, res.Tx, tt.reason)
+			}
+			if res.EstimatedFees.GasUSD == "" || res.EstimatedFees.TotalUSD == "" {
+				t.Errorf("an invalid simulation still prices the intent: %+v", res.EstimatedFees)
+			}
+		})
+	}
+}
+
+func TestSimulateWithChainData(t *testing.T) {
+	data := fakeChainData{
+		gasPrice: gwei(10),
+		estimate: 50_000,
+		balances: map[string]*big.Int{
+			acct("eip155:1", usdcMainnet):    big.NewInt(1_500_000),
+			acct("eip155:1", registryNative): big.NewInt(1e18),
+		},
+	}
+	svc := newTestService(t, func(c *Config) { c.ChainData = data })
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", usdcMainnet), Amount: "1.5"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50,000 x 10 gwei = 0.0005 ETH x 3150.25 = 1.575125.
+	if !res.Valid || len(res.Warnings) != 0 || res.EstimatedFees.GasUSD != "1.575125" {
+		t.Errorf("valid %v warnings %v fees %+v", res.Valid, res.Warnings, res.EstimatedFees)
+	}
+}
+
+func TestSimulateDegradesOnGasPriceError(t *testing.T) {
+	svc := newTestService(t, func(c *Config) { c.ChainData = fakeChainData{gasPriceErr: errors.New("rpc down")} })
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", usdcMainnet), Amount: "1"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EstimatedFees.GasUSD != "4.095325" || !contains(res.Warnings, "rpc down") {
+		t.Errorf("fees %+v warnings %v; want the default gas price and a warning", res.EstimatedFees, res.Warnings)
+	}
+}
+
+func TestSimulateCancelledContext(t *testing.T) {
+	svc := newTestService(t, func(c *Config) { c.ChainData = fakeChainData{gasPrice: gwei(1)} })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", usdcMainnet), Amount: "1"}
+	_, err := svc.Simulate(ctx, "acme", mustParse(t, req))
+	var p *Problem
+	if !errors.Is(err, context.Canceled) || errors.As(err, &p) {
+		t.Errorf("err = %v, want context.Canceled and no Problem (HTTP 500, not 4xx)", err)
+	}
+}
+
+func TestSimulateUnpricedToken(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: pair("eip155:1", daiMainnet, "eip155:1", usdcMainnet), Amount: "100"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EstimatedFees.TotalUSD != res.EstimatedFees.GasUSD || !contains(res.Warnings, "DAI has no USD price") {
+		t.Errorf("fees %+v warnings %v", res.EstimatedFees, res.Warnings)
+	}
+}
+
+func TestSimulateSelfTransferWarns(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", strings.ToLower(alice)), Asset: single("eip155:1", usdcMainnet), Amount: "1"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Valid || !contains(res.Warnings, "same account") {
+		t.Errorf("valid %v warnings %v", res.Valid, res.Warnings)
+	}
+}
+
+func TestNewServiceRequiresCatalog(t *testing.T) {
+	if _, err := NewService(Config{}); err == nil {
+		t.Error("NewService accepted a nil catalog")
+	}
+}

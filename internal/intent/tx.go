@@ -1,0 +1,98 @@
+package intent
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Tx is SimulationResult.tx: a transaction ready for the client to sign.
+type Tx struct {
+	// To is the 0x address called, EIP-55.
+	To string `json:"to"`
+	// Data is the 0x hex calldata ("0x" for a plain value transfer).
+	Data string `json:"data"`
+	// Value is the wei sent, as a decimal string (a uint256 does not fit a JSON number).
+	Value string `json:"value"`
+	// ChainID is the numeric EIP-155 chain id, unlike the CAIP-2 strings elsewhere.
+	ChainID uint64 `json:"chainId"`
+}
+
+// ERC20ABIJSON is the one ERC-20 function the service encodes.
+const ERC20ABIJSON = `[{"type":"function","name":"transfer","stateMutability":"nonpayable",
+"inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],
+"outputs":[{"name":"","type":"bool"}]}]`
+
+// SettlementABIJSON is the settlement contract's entry point for swap and bridge orders:
+//
+//	function submitOrder(bytes32 orderId, address tokenIn, address tokenOut, uint256 amountIn,
+//	    uint256 destChainId, address recipient, uint64 deadline, bytes callData) payable
+//
+// msg.sender is the owner; tokenIn is pulled with transferFrom (ERC-20, after an approval) or is
+// msg.value (native pseudo-address 0xEeee...EEeE). destChainId equals the source chain for a swap.
+// deadline is in unix seconds. callData is executed with the output at the recipient on the
+// destination chain (a post-fill hook); empty means none. orderId lets the service match the
+// on-chain event to the intent.
+const SettlementABIJSON = `[{"type":"function","name":"submitOrder","stateMutability":"payable",
+"inputs":[{"name":"orderId","type":"bytes32"},{"name":"tokenIn","type":"address"},
+{"name":"tokenOut","type":"address"},{"name":"amountIn","type":"uint256"},
+{"name":"destChainId","type":"uint256"},{"name":"recipient","type":"address"},
+{"name":"deadline","type":"uint64"},{"name":"callData","type":"bytes"}],"outputs":[]}]`
+
+// The ABIs are constants: parsing them cannot fail at run time once a test has parsed them.
+var (
+	erc20ABI      = mustParseABI(ERC20ABIJSON)
+	settlementABI = mustParseABI(SettlementABIJSON)
+)
+
+func mustParseABI(def string) abi.ABI {
+	parsed, err := abi.JSON(strings.NewReader(def))
+	if err != nil {
+		panic(fmt.Sprintf("intent: invalid built-in ABI: %v", err))
+	}
+	return parsed
+}
+
+// ERC20TransferData is the calldata of transfer(to, amount): selector 0xa9059cbb and two words.
+func ERC20TransferData(to common.Address, amount *big.Int) ([]byte, error) {
+	if err := checkUint256(amount); err != nil {
+		return nil, err
+	}
+	return erc20ABI.Pack("transfer", to, amount)
+}
+
+// Order is the argument list of submitOrder.
+type Order struct {
+	OrderID     common.Hash
+	TokenIn     common.Address
+	TokenOut    common.Address
+	AmountIn    *big.Int
+	DestChainID uint64
+	Recipient   common.Address
+	Deadline    uint64
+	CallData    []byte
+}
+
+// SubmitOrderData is the calldata of submitOrder for o.
+func SubmitOrderData(o Order) ([]byte, error) {
+	if err := checkUint256(o.AmountIn); err != nil {
+		return nil, err
+	}
+	callData := o.CallData
+	if callData == nil {
+		callData = []byte{}
+	}
+	return settlementABI.Pack("submitOrder", [32]byte(o.OrderID), o.TokenIn, o.TokenOut, o.AmountIn,
+		new(big.Int).SetUint64(o.DestChainID), o.Recipient, o.Deadline, callData)
+}
+
+// checkUint256 guards the ABI packer, which silently wraps values outside 0..2^256-1.
+func checkUint256(v *big.Int) error {
+	if v == nil || v.Sign() < 0 || v.Cmp(maxUint256) > 0 {
+		return fmt.Errorf("value %v is not a uint256", v)
+	}
+	return nil
+}
