@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
@@ -35,4 +36,8 @@ type Deps struct {
 	Clock func() time.Time
 	// Metrics receives request counts and latencies.
 	Metrics *Metrics
+	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys
+	// and GET /sign-in. It is outside the /v2 auth gate: a session never replaces an API key.
+	// Nil leaves those paths unserved.
+	Web http.Handler
 }

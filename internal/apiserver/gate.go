@@ -97,8 +97,8 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		}
 		d := s.deps.Limiter.Allow(key.ID, limit, s.deps.Clock())
 		h := w.Header()
-		h.Set("RateLimit-Policy", `"per-key";q=`+strconv.Itoa(d.Limit)+`;w=60`)
-		h.Set("RateLimit", `"per-key";r=`+strconv.Itoa(d.Remaining)+`;t=`+strconv.Itoa(ratelimit.Seconds(d.Reset)))
+		h["Ratelimit-Policy"] = s.policyHeader(d.Limit)
+		h["Ratelimit"] = []string{rateLimitHeader(d)}
 		if !d.Allowed {
 			retry := ratelimit.Seconds(d.RetryAfter)
 			h.Set("Retry-After", strconv.Itoa(retry))
@@ -109,4 +109,25 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// policyHeader is the RateLimit-Policy value of a limit. Keys share a handful of limits, so the
+// values are built once and reused.
+func (s *Server) policyHeader(limit int) []string {
+	if v, ok := s.policies.Load(limit); ok {
+		return v.([]string)
+	}
+	v := []string{`"per-key";q=` + strconv.Itoa(limit) + `;w=60`}
+	s.policies.Store(limit, v)
+	return v
+}
+
+// rateLimitHeader is the RateLimit value: what remains and when a slot frees, in seconds.
+func rateLimitHeader(d ratelimit.Decision) string {
+	var buf [48]byte
+	b := append(buf[:0], `"per-key";r=`...)
+	b = strconv.AppendInt(b, int64(d.Remaining), 10)
+	b = append(b, ";t="...)
+	b = strconv.AppendInt(b, int64(ratelimit.Seconds(d.Reset)), 10)
+	return string(b)
 }

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -11,6 +12,19 @@ import (
 type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// series caches the children of each (route, method, code): looking them up by label values
+	// hashes the strings on every request.
+	series sync.Map
+}
+
+type seriesKey struct {
+	route, method string
+	code          int
+}
+
+type series struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
 }
 
 // NewMetrics creates the collectors and registers them with reg (controller-runtime's
@@ -34,6 +48,28 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 }
 
 func (m *Metrics) observe(route, method string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
+	k := seriesKey{route, method, status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		// Methods come from clients: only the standard ones get their own series, so a client
+		// cannot grow the cardinality without bound.
+		if !standardMethod(method) {
+			k.method = "OTHER"
+		}
+		v, _ = m.series.LoadOrStore(seriesKey{route, method, status}, &series{
+			requests: m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
+			latency:  m.latency.WithLabelValues(k.route, k.method),
+		})
+	}
+	sr := v.(*series)
+	sr.requests.Inc()
+	sr.latency.Observe(d.Seconds())
+}
+
+func standardMethod(m string) bool {
+	switch m {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
+		return true
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -17,18 +18,48 @@ import (
 // CorrelationHeader carries the request's correlation id on every response.
 const CorrelationHeader = "X-Correlation-Id"
 
+// accessEntry is one request's log record. It is logged as one object (zap encodes it without
+// reflection through MarshalLogObject) because boxing each field for logr costs an allocation
+// per field on every request. It never holds the API key, only the key's id.
+type accessEntry struct {
+	Method        string        `json:"method"`
+	Route         string        `json:"route"`
+	Status        int           `json:"status"`
+	Duration      time.Duration `json:"duration"`
+	CorrelationID string        `json:"correlationId"`
+	KeyID         string        `json:"keyId,omitempty"`
+	Account       string        `json:"account,omitempty"`
+}
+
+// MarshalLogObject implements zapcore.ObjectMarshaler.
+func (e *accessEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	enc.AddString("method", e.Method)
+	enc.AddString("route", e.Route)
+	enc.AddInt("status", e.Status)
+	enc.AddDuration("duration", e.Duration)
+	enc.AddString("correlationId", e.CorrelationID)
+	if e.KeyID != "" {
+		enc.AddString("keyId", e.KeyID)
+		enc.AddString("account", e.Account)
+	}
+	return nil
+}
+
 // requestState is what the layers of one request learn and the outermost layer logs and measures.
+// It is the request context's problem.Carrier, so one context value serves every layer.
 type requestState struct {
 	correlationID string
 	route         string
 	key           registry.Key
 	authenticated bool
+	access        accessEntry
 }
 
-type stateKey struct{}
+// CorrelationID implements problem.Carrier.
+func (st *requestState) CorrelationID() string { return st.correlationID }
 
 func stateFrom(ctx context.Context) *requestState {
-	st, _ := ctx.Value(stateKey{}).(*requestState)
+	st, _ := problem.CarrierFrom(ctx).(*requestState)
 	if st == nil {
 		return &requestState{}
 	}
@@ -47,9 +78,8 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		st := &requestState{correlationID: ulid.Make().String(), route: routeUnmatched}
-		ctx := context.WithValue(problem.WithCorrelationID(r.Context(), st.correlationID), stateKey{}, st)
-		r = r.WithContext(ctx)
-		w.Header().Set(CorrelationHeader, st.correlationID)
+		r = r.WithContext(problem.WithCarrier(r.Context(), st))
+		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
 		defer func() {
 			if v := recover(); v != nil {
@@ -77,12 +107,11 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 	if !log.Enabled() {
 		return
 	}
-	kv := []any{"method", r.Method, "route", st.route, "status", status, "duration", d.String(),
-		"correlationId", st.correlationID}
+	st.access = accessEntry{Method: r.Method, Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
 	if st.authenticated {
-		kv = append(kv, "keyId", st.key.ID, "account", st.key.Account)
+		st.access.KeyID, st.access.Account = st.key.ID, st.key.Account
 	}
-	log.Info("request", kv...)
+	log.Info("request", "http", &st.access)
 }
 
 // statusWriter remembers the status for metrics and replaces a plain-text 404 or 405 written by

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"strings"
 )
 
 // routeUnmatched labels requests that matched no route, in metrics and logs.
@@ -18,9 +19,31 @@ func (s *Server) routes() http.Handler {
 	root := http.NewServeMux()
 	s.handle(root, "GET /health", http.HandlerFunc(s.health))
 	s.handle(root, "GET /openapi.json", s.serveBytes(func() []byte { return s.deps.OpenAPI }))
-	root.Handle("/v2/", s.requireReady(s.authGate(s.rateLimit(v2))))
-	return s.observe(root)
+	v2Chain := s.requireReady(s.authGate(s.rateLimit(v2)))
+	root.Handle("/v2/", v2Chain)
+	if s.deps.Web != nil {
+		// Sessions, sign-in and key management read the accounts, the keys and the session
+		// Secret from the caches, so they wait for them like /v2.
+		web := s.requireReady(s.deps.Web)
+		s.handle(root, "/auth/", web)
+		s.handle(root, "GET /keys", web)
+		s.handle(root, "GET /sign-in", web)
+	}
+	// /v2 is nearly all of the traffic: send it straight to its chain instead of matching it
+	// against the root mux first. Paths that need cleaning (//, /./, /../) still go through the
+	// root mux, which redirects them.
+	return s.observe(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; strings.HasPrefix(p, "/v2/") && !strings.Contains(p, "//") && !strings.Contains(p, "/.") {
+			v2Chain.ServeHTTP(w, r)
+			return
+		}
+		root.ServeHTTP(w, r)
+	}))
 }
+
+// SetRoute names the request's route in metrics and logs, for a handler mounted under a prefix
+// (Deps.Web) that routes further itself.
+func SetRoute(r *http.Request, pattern string) { stateFrom(r.Context()).route = pattern }
 
 // handle registers h for pattern and names the route in metrics and logs by its pattern.
 func (s *Server) handle(mux *http.ServeMux, pattern string, h http.Handler) {
@@ -37,10 +60,18 @@ func (s *Server) serveBytes(doc func() []byte) http.Handler {
 	})
 }
 
+// jsonContentType is shared by every JSON response: net/http only reads header values.
+var jsonContentType = []string{"application/json"}
+
 func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	writeJSONWithLength(w, status, body, []string{itoa(len(body))})
+}
+
+// writeJSONWithLength writes body with a Content-Length computed beforehand (pre-encoded bodies).
+func writeJSONWithLength(w http.ResponseWriter, status int, body []byte, contentLength []string) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", itoa(len(body)))
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = contentLength
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

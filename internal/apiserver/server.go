@@ -11,6 +11,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +62,8 @@ type Server struct {
 	ready    atomic.Bool
 	tokens   *tokenSnapshot
 	handler  http.Handler
+	// policies caches RateLimit-Policy header values by limit.
+	policies sync.Map
 }
 
 // New builds the server and its routes.

@@ -31,6 +31,8 @@ type tokenList struct {
 	items [][]byte
 	keys  [][3]string // chain, symbol, address: the registry's order
 	whole []byte      // the list as one JSON array, for the common unpaged request
+	// wholeLength is whole's Content-Length header value, computed once.
+	wholeLength []string
 }
 
 // tokenBodies is GET /v2/tokens pre-encoded: the whole list and one list per chain.
@@ -48,7 +50,7 @@ type tokenSnapshot struct {
 
 var (
 	emptyJSONArray = []byte("[]")
-	emptyTokenList = &tokenList{whole: emptyJSONArray}
+	emptyTokenList = &tokenList{whole: emptyJSONArray, wholeLength: []string{"2"}}
 )
 
 func newTokenSnapshot(source TokenSource) *tokenSnapshot {
@@ -88,7 +90,10 @@ func (l *tokenList) add(item []byte, key [3]string) {
 	l.keys = append(l.keys, key)
 }
 
-func (l *tokenList) seal() { l.whole = joinJSON(l.items) }
+func (l *tokenList) seal() {
+	l.whole = joinJSON(l.items)
+	l.wholeLength = []string{strconv.Itoa(len(l.whole))}
+}
 
 func (ts *tokenSnapshot) list(chainID string) *tokenList {
 	b := ts.current.Load()
@@ -149,6 +154,11 @@ func joinJSON(items [][]byte) []byte {
 // is an empty list, not an error: the filter selects, it does not assert the chain exists.
 // Without limit the whole list is returned, as the contract's array; with limit it is paged.
 func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) {
+	if r.URL.RawQuery == "" { // the common request: the whole, pre-encoded list
+		l := s.tokens.list("")
+		writeJSONWithLength(w, http.StatusOK, l.whole, l.wholeLength)
+		return
+	}
 	q := r.URL.Query()
 	chainID := q.Get("chain-id")
 	if _, present := q["chain-id"]; present && !caip2Pattern.MatchString(chainID) {
@@ -162,7 +172,7 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) {
 	}
 	list := s.tokens.list(chainID)
 	if p.limit == 0 && p.cursor == nil {
-		writeJSONBytes(w, http.StatusOK, list.whole)
+		writeJSONWithLength(w, http.StatusOK, list.whole, list.wholeLength)
 		return
 	}
 	if p.limit == 0 {

@@ -49,6 +49,12 @@ var Catalogue = []Type{
 // ContentType is the media type of every problem response.
 const ContentType = "application/problem+json"
 
+// Shared header values: net/http only reads them, so one slice serves every response.
+var (
+	contentTypeValue = []string{ContentType}
+	noStoreValue     = []string{"no-store"}
+)
+
 // Details is the optional extra data of a problem (for example chainId and keyEnv).
 type Details map[string]any
 
@@ -100,22 +106,45 @@ func (w Writer) Write(rw http.ResponseWriter, r *http.Request, t Type, detail st
 		body = []byte(`{"type":"` + w.TypeURI(InternalError) + `","title":"Internal Server Error","status":500}`)
 	}
 	h := rw.Header()
-	h.Set("Content-Type", ContentType)
-	h.Set("Cache-Control", "no-store")
-	h.Del("Content-Length")
+	h["Content-Type"] = contentTypeValue
+	h["Cache-Control"] = noStoreValue
+	delete(h, "Content-Length")
 	rw.WriteHeader(t.Status)
 	_, _ = rw.Write(body)
 }
 
 type correlationKey struct{}
 
+// Carrier is whatever a request's context carries that knows the request's correlation id. The
+// HTTP server puts its per-request state here, so one context value serves every layer.
+type Carrier interface {
+	CorrelationID() string
+}
+
+type fixedID string
+
+func (id fixedID) CorrelationID() string { return string(id) }
+
+// WithCarrier returns a context that carries c.
+func WithCarrier(ctx context.Context, c Carrier) context.Context {
+	return context.WithValue(ctx, correlationKey{}, c)
+}
+
+// CarrierFrom returns the Carrier of ctx, or nil.
+func CarrierFrom(ctx context.Context) Carrier {
+	c, _ := ctx.Value(correlationKey{}).(Carrier)
+	return c
+}
+
 // WithCorrelationID returns a context that carries the request's correlation id.
 func WithCorrelationID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, correlationKey{}, id)
+	return WithCarrier(ctx, fixedID(id))
 }
 
 // CorrelationID returns the correlation id carried by ctx, or "" when there is none.
 func CorrelationID(ctx context.Context) string {
-	id, _ := ctx.Value(correlationKey{}).(string)
-	return id
+	if c := CarrierFrom(ctx); c != nil {
+		return c.CorrelationID()
+	}
+	return ""
 }
