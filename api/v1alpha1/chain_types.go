@@ -76,6 +76,7 @@ type ChainSpec struct {
 }
 
 // ChainRPC locates a JSON-RPC endpoint.
+// +kubebuilder:validation:XValidation:rule="has(self.url) != has(self.urlSecretRef)",message="set exactly one of url and urlSecretRef"
 type ChainRPC struct {
 	// url of the endpoint (http or https). Prefer urlSecretRef when the URL holds a credential.
 	// +optional

@@ -29,9 +29,9 @@ type SecretKeyReference struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
-	// key within the Secret's data.
+	// key within the Secret's data. Default: passwordHash for an Account's passwordSecretRef,
+	// url for a Chain's rpc.urlSecretRef.
 	// +optional
-	// +kubebuilder:default=passwordHash
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`

@@ -79,7 +79,7 @@ func (r *AccountReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ 
 		CreatedAt:   account.CreationTimestamp.Time,
 	}
 	if ref := spec.PasswordSecretRef; ref != nil {
-		entry.PasswordSecret = &registry.SecretRef{Name: ref.Name, Key: secretKeyOrDefault(ref)}
+		entry.PasswordSecret = &registry.SecretRef{Name: ref.Name, Key: secretKeyOrDefault(ref, defaultPasswordSecretKey)}
 	}
 	// The Secret is read before anything is published, so that a failed read (transient) leaves
 	// the read models as they were.

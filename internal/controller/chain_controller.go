@@ -80,8 +80,8 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 			}
 		}
 		errs = append(errs, validateSecretKeyReference(rp.Child("urlSecretRef"), rpc.URLSecretRef)...)
-		if rpc.URL != "" && rpc.URLSecretRef != nil {
-			errs = append(errs, field.Invalid(rp, "url and urlSecretRef", "set one of url and urlSecretRef, not both"))
+		if (rpc.URL != "") == (rpc.URLSecretRef != nil) {
+			errs = append(errs, field.Invalid(rp, "<redacted>", "set exactly one of url and urlSecretRef"))
 		}
 	}
 	return errs
@@ -147,7 +147,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 	if rpc := spec.RPC; rpc != nil {
 		row.RPCURL = rpc.URL
 		if sref := rpc.URLSecretRef; sref != nil {
-			key := secretKeyOrDefault(sref)
+			key := secretKeyOrDefault(sref, defaultRPCSecretKey)
 			var secret corev1.Secret
 			err := r.Get(ctx, types.NamespacedName{Namespace: chain.Namespace, Name: sref.Name}, &secret)
 			switch {

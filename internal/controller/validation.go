@@ -144,10 +144,16 @@ func validateLocalObjectReference(path *field.Path, ref v1alpha1.LocalObjectRefe
 	return stringRule{required: true, minLen: 1, maxLen: 253}.validate(path.Child("name"), ref.Name)
 }
 
-// secretKeyOrDefault is the CRD default of SecretKeyReference.key, for objects stored before it.
-func secretKeyOrDefault(ref *v1alpha1.SecretKeyReference) string {
+// Default keys of a SecretKeyReference without one (see the field's documentation).
+const (
+	defaultPasswordSecretKey = "passwordHash"
+	defaultRPCSecretKey      = "url"
+)
+
+// secretKeyOrDefault is ref.Key, or def when the reference names no key.
+func secretKeyOrDefault(ref *v1alpha1.SecretKeyReference, def string) string {
 	if ref.Key == "" {
-		return "passwordHash"
+		return def
 	}
 	return ref.Key
 }

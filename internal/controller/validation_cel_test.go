@@ -71,6 +71,14 @@ var _ = Describe("CRD validation", func() {
 		Entry("Chain: rpc url not http(s)", func() error {
 			return createChain(func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "ftp://node.example.com"} })
 		}, "url must be an http or https URL"),
+		Entry("Chain: rpc with both url and urlSecretRef", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) {
+				s.RPC = &v1alpha1.ChainRPC{URL: "https://node.example.com", URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc"}}
+			})
+		}, "set exactly one of url and urlSecretRef"),
+		Entry("Chain: rpc with neither url nor urlSecretRef", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{} })
+		}, "set exactly one of url and urlSecretRef"),
 		Entry("Chain: negative finalitySeconds", func() error {
 			return createChain(func(s *v1alpha1.ChainSpec) { s.FinalitySeconds = -1 })
 		}, "spec.finalitySeconds: Invalid value: -1"),

@@ -73,7 +73,8 @@ func TestValidateChainSpec(t *testing.T) {
 		{"rpc url without host", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "https://"} }, "http or https"},
 		{"rpc url and secret", func(s *v1alpha1.ChainSpec) {
 			s.RPC = &v1alpha1.ChainRPC{URL: "https://x.example.com", URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc"}}
-		}, "not both"},
+		}, "exactly one of url and urlSecretRef"},
+		{"rpc with neither url nor secret", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{} }, "exactly one of url and urlSecretRef"},
 		{"rpc secret key pattern", func(s *v1alpha1.ChainSpec) {
 			s.RPC = &v1alpha1.ChainRPC{URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc", Key: "a/b"}}
 		}, "spec.rpc.urlSecretRef.key"},
