@@ -1,0 +1,246 @@
+package webauth
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// signInRequest is the body of POST /auth/sign-in (JSON or form).
+type signInRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// Bounds of the sign-in fields (OpenAPI SignInRequest).
+const (
+	maxEmailLength    = 254
+	maxPasswordLength = 1024
+)
+
+// wrongCredentials is the one answer to every failed sign-in: it must not tell an unknown email
+// from a wrong password, a disabled account or one without a password.
+const wrongCredentials = "The email or password is not correct."
+
+// dummyHash is compared against when there is no real hash, so that a sign-in for an unknown
+// email takes as long as one with a wrong password.
+var dummyHash = sync.OnceValue(func() []byte {
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	h, err := bcrypt.GenerateFromPassword(secret[:], bcrypt.DefaultCost)
+	if err != nil {
+		panic(err)
+	}
+	return h
+})
+
+// signIn checks an account's email and password and starts a session: 204 for JSON (scripts),
+// 303 to /keys for the page's form post.
+func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
+	form := mediaType(r) == "application/x-www-form-urlencoded"
+	var req signInRequest
+	switch {
+	case form:
+		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
+		if err := r.ParseForm(); err != nil {
+			if errBodyTooLarge(err) {
+				h.problems.Write(w, r, problem.PayloadTooLarge, "The body is too large.", nil)
+				return
+			}
+			h.problems.Write(w, r, problem.BadRequest, "The form could not be read.", nil)
+			return
+		}
+		req.Email, req.Password = r.PostForm.Get("email"), r.PostForm.Get("password")
+	case !h.decodeJSON(w, r, &req, "email", "password"):
+		return
+	}
+	if detail := req.validate(); detail != "" {
+		h.problems.Write(w, r, problem.BadRequest, detail, nil)
+		return
+	}
+	keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+
+	now := h.deps.Clock()
+	accountKey := "email:" + strings.ToLower(strings.TrimSpace(req.Email))
+	addressKey := "address:" + h.clientAddress(r)
+	wait, ok := h.accountThrottle.Acquire(accountKey, now)
+	if ok {
+		var addressOK bool
+		if wait, addressOK = h.addressThrottle.Acquire(addressKey, now); !addressOK {
+			h.accountThrottle.Release(accountKey, now)
+			ok = false
+		}
+	}
+	if !ok {
+		// Audit trail of guessing. The typed email is not logged: people type passwords there.
+		h.log.Info("sign-in throttled", "clientAddress", addressKey, "correlationId", problem.CorrelationID(r.Context()))
+		retry := ratelimit.Seconds(wait)
+		w.Header().Set("Retry-After", strconv.Itoa(retry))
+		h.problems.Write(w, r, problem.RateLimited,
+			"Too many failed sign-ins; retry after "+strconv.Itoa(retry)+" seconds.", nil)
+		return
+	}
+
+	account, valid, err := h.checkPassword(r.Context(), req.Email, req.Password)
+	if err != nil {
+		// Not the person's failure: give the attempt back.
+		h.accountThrottle.Release(accountKey, now)
+		h.addressThrottle.Release(addressKey, now)
+		h.internalError(w, r, "checking a password", err)
+		return
+	}
+	if !valid {
+		h.log.V(1).Info("sign-in refused", "account", account.Name, "clientAddress", addressKey,
+			"correlationId", problem.CorrelationID(r.Context()))
+		h.problems.Write(w, r, problem.Unauthorized, wrongCredentials, nil)
+		return
+	}
+	h.accountThrottle.Reset(accountKey)
+	h.addressThrottle.Release(addressKey, now)
+	h.setSessionCookie(w, r, keys[0], account.Name)
+	h.log.V(1).Info("signed in", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
+	if form {
+		h.redirect(w, "/keys")
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (req *signInRequest) validate() string {
+	switch {
+	case req.Email == "" || req.Password == "":
+		return "Both email and password are required."
+	case utf8.RuneCountInString(req.Email) > maxEmailLength:
+		return "The email is longer than 254 characters."
+	case utf8.RuneCountInString(req.Password) > maxPasswordLength:
+		return "The password is longer than 1024 characters."
+	}
+	return ""
+}
+
+// checkPassword returns the account when the password is its password. Every path that does not
+// find a real hash compares against dummyHash, so the answer takes the same time.
+func (h *Handler) checkPassword(ctx context.Context, email, password string) (registry.Account, bool, error) {
+	account, found := h.deps.Accounts.ByEmail(email)
+	var hash []byte
+	if found && !account.Disabled && account.PasswordSecret != nil {
+		var secret corev1.Secret
+		err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.PasswordSecret.Name}, &secret)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return account, false, err
+		}
+		hash = secret.Data[account.PasswordSecret.Key]
+	}
+	if len(hash) == 0 {
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		return account, false, nil
+	}
+	if err := bcrypt.CompareHashAndPassword(hash, []byte(password)); err != nil {
+		if !errors.Is(err, bcrypt.ErrMismatchedHashAndPassword) {
+			// A malformed hash (the Account's Ready condition says so too) is a wrong password
+			// to the person signing in; the operator's log tells why.
+			h.log.Info("the password hash of an account is unusable", "account", account.Name, "error", err.Error())
+		}
+		return account, false, nil
+	}
+	return account, true, nil
+}
+
+// signOut clears the session cookie: 303 to /sign-in for the page's form, 204 otherwise.
+//
+// The session is stateless, so a copy of the cookie taken before sign-out stays valid until it
+// expires; disabling the Account, or rotating the session keys, ends every session at once.
+func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
+	h.clearSessionCookie(w, r)
+	if mediaType(r) == "application/x-www-form-urlencoded" {
+		h.redirect(w, "/sign-in")
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// redirect answers 303 to a page of this service.
+func (h *Handler) redirect(w http.ResponseWriter, page string) {
+	w.Header().Set("Location", h.basePath+page)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusSeeOther)
+}
+
+// clientAddress is the address failed sign-ins are counted against: the peer, or the client named
+// by X-Forwarded-For when the peer is a trusted proxy. IPv6 clients are counted per /64, the
+// block one subscriber usually gets.
+func (h *Handler) clientAddress(r *http.Request) string {
+	addr := peerAddress(r.RemoteAddr)
+	if addr.IsValid() && h.trustedProxy(addr) {
+		// The rightmost entry not added by one of our proxies is the client; entries left of it
+		// are the client's own claims.
+		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+		for i := len(hops) - 1; i >= 0; i-- {
+			hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+			if err != nil {
+				break
+			}
+			addr = hop.Unmap()
+			if !h.trustedProxy(addr) {
+				break
+			}
+		}
+	}
+	if !addr.IsValid() {
+		return r.RemoteAddr
+	}
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return p.String()
+	}
+	return addr.String()
+}
+
+func (h *Handler) trustedProxy(a netip.Addr) bool {
+	for _, p := range h.opts.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func peerAddress(remote string) netip.Addr {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.Unmap()
+}
+
+// errBodyTooLarge reports whether err came from http.MaxBytesReader.
+func errBodyTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
+}

@@ -1,0 +1,343 @@
+// Package webauth is browser sign-in for Accounts and API key management by a signed-in person:
+// the /sign-in and /keys pages, POST /auth/sign-in and /auth/sign-out, and the key endpoints
+// under /auth (create, list, disable, delete).
+//
+// It is mounted by internal/apiserver outside the /v2 authentication gate, behind the same
+// correlation ids, problem details and readiness. A session only ever manages keys: /v2 reads the
+// api-key header and nothing else (contract §5.3).
+//
+// Security decisions, in one place:
+//   - The session is a stateless cookie (see session.go) signed with HMAC-SHA256 by a key from a
+//     Secret, so every replica accepts it; the account is looked up in the Accounts read model on
+//     every request, so disabling or deleting the Account ends its sessions at once.
+//   - State-changing requests pass net/http's CrossOriginProtection (Sec-Fetch-Site, then Origin
+//     against Host): a cross-site POST or DELETE is 403 `forbidden`. The cookie is also
+//     SameSite=Strict, and JSON endpoints refuse other media types (415), which a cross-site form
+//     cannot send.
+//   - Failed sign-ins are throttled per email and per client address (throttle.go); every failure
+//     has the same answer and costs one bcrypt comparison, known email or not.
+//   - A new key is shown once: only its sha256 hash is written to the ApiKey, and no log line,
+//     event or error carries the key.
+package webauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=apikeys,verbs=create;patch;delete
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=create
+
+// Options are the settings of the sign-in and key management endpoints, from flags.
+type Options struct {
+	// BaseURL is the service's external URL (--base-url). Its path, if any, prefixes the links and
+	// redirects of the pages; an https:// URL makes the session cookie Secure.
+	BaseURL string
+	// ProblemBaseURL prefixes problem type URIs (--problem-base-url).
+	ProblemBaseURL string
+	// MaxBodyBytes bounds request bodies; larger ones get 413.
+	MaxBodyBytes int64
+	// SessionTTL is how long a session lasts after sign-in (--session-ttl).
+	SessionTTL time.Duration
+	// AccountFailures throttles failed sign-ins per email; AddressFailures per client address.
+	AccountFailures ThrottlePolicy
+	AddressFailures ThrottlePolicy
+	// TrustedProxies are the addresses of reverse proxies whose X-Forwarded-For is believed when
+	// finding the client address (--trusted-proxies). Empty: the peer address is the client.
+	TrustedProxies []netip.Prefix
+}
+
+// DefaultOptions are the defaults of the flags.
+func DefaultOptions() Options {
+	return Options{
+		BaseURL:         "http://localhost:8080",
+		ProblemBaseURL:  "https://problems.transferintent.io",
+		MaxBodyBytes:    64 << 10,
+		SessionTTL:      12 * time.Hour,
+		AccountFailures: ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
+		AddressFailures: ThrottlePolicy{Limit: 20, Window: 15 * time.Minute},
+	}
+}
+
+// AccountDirectory finds accounts; *registry.Accounts implements it.
+type AccountDirectory interface {
+	Get(name string) (registry.Account, bool)
+	ByEmail(email string) (registry.Account, bool)
+}
+
+// KeyStore is the API key index /v2 authenticates with; *registry.KeyIndex implements it. The
+// handlers write to it right after the API server accepted a change, so that the change holds on
+// this replica at once; the ApiKey controller later publishes the same (Upsert is idempotent).
+type KeyStore interface {
+	Upsert(hash string, k registry.Key) (conflictWith string)
+	Delete(keyID string)
+	ByAccount(name string) []registry.Key
+}
+
+// SessionKeySource returns the session signing keys: the first signs, any verifies.
+// *SessionSecret implements it; StaticSessionKeys is for tests.
+type SessionKeySource interface {
+	SessionKeys(ctx context.Context) ([][]byte, error)
+}
+
+// Deps are what the handlers read from and write to.
+type Deps struct {
+	Accounts AccountDirectory
+	Keys     KeyStore
+	// Reader reads Secrets (password hashes) and Accounts: the manager's cache.
+	Reader client.Reader
+	// Writer creates, patches and deletes ApiKeys: the manager's client, whose writes go to the
+	// API server directly.
+	Writer client.Writer
+	// Namespace is where the Accounts, their Secrets and the ApiKeys live (--namespace).
+	Namespace   string
+	SessionKeys SessionKeySource
+	// Events records key creation, disabling and deletion on the ApiKey; optional.
+	Events events.EventRecorder
+	// Clock is the time source of sessions, expiry checks and throttling; time.Now when nil.
+	Clock func() time.Time
+}
+
+// Handler serves the pages and the /auth endpoints. Mount it as apiserver.Deps.Web.
+type Handler struct {
+	opts     Options
+	deps     Deps
+	log      logr.Logger
+	problems problem.Writer
+	// basePath is the path of BaseURL without its trailing slash ("" or e.g. "/api").
+	basePath        string
+	secureCookies   bool
+	accountThrottle *Throttle
+	addressThrottle *Throttle
+	crossOrigin     *http.CrossOriginProtection
+	pages           *pages
+	mux             *http.ServeMux
+}
+
+// New builds the handler.
+func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
+	if deps.Accounts == nil || deps.Keys == nil || deps.Reader == nil || deps.Writer == nil || deps.SessionKeys == nil {
+		return nil, errors.New("webauth: Accounts, Keys, Reader, Writer and SessionKeys are required")
+	}
+	if deps.Namespace == "" {
+		return nil, errors.New("webauth: Namespace is required")
+	}
+	if deps.Clock == nil {
+		deps.Clock = time.Now
+	}
+	if opts.SessionTTL <= 0 {
+		return nil, fmt.Errorf("webauth: session TTL %s must be positive", opts.SessionTTL)
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultOptions().MaxBodyBytes
+	}
+	base, err := url.Parse(opts.BaseURL)
+	if err != nil || base.Scheme == "" || base.Host == "" {
+		return nil, fmt.Errorf("webauth: base URL %q is not an absolute URL", opts.BaseURL)
+	}
+	h := &Handler{
+		opts:            opts,
+		deps:            deps,
+		log:             log,
+		problems:        problem.NewWriter(opts.BaseURL, opts.ProblemBaseURL),
+		basePath:        strings.TrimRight(base.Path, "/"),
+		secureCookies:   base.Scheme == "https",
+		accountThrottle: NewThrottle(opts.AccountFailures),
+		addressThrottle: NewThrottle(opts.AddressFailures),
+		crossOrigin:     http.NewCrossOriginProtection(),
+	}
+	// Behind a proxy the Host header may not be the public host; the base URL's origin is ours.
+	if err := h.crossOrigin.AddTrustedOrigin(base.Scheme + "://" + base.Host); err != nil {
+		return nil, fmt.Errorf("webauth: %w", err)
+	}
+	h.crossOrigin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.problems.Write(w, r, problem.Forbidden, "Cross-site requests are refused: send it from this site's own pages or without a browser.", nil)
+	}))
+	if h.pages, err = newPages(h.basePath); err != nil {
+		return nil, err
+	}
+	h.mux = http.NewServeMux()
+	h.handle("GET /sign-in", h.signInPage)
+	h.handle("GET /keys", h.keysPage)
+	h.handle("GET /auth/assets/{name}", h.asset)
+	h.handle("POST /auth/sign-in", h.sameOrigin(h.signIn))
+	h.handle("POST /auth/sign-out", h.sameOrigin(h.signOut))
+	h.handle("POST /auth/api-key/create", h.sameOrigin(h.signedIn(h.createKey)))
+	h.handle("GET /auth/api-keys", h.signedIn(h.listKeys))
+	h.handle("POST /auth/api-keys/{id}/disable", h.sameOrigin(h.signedIn(h.disableKey)))
+	h.handle("DELETE /auth/api-keys/{id}", h.sameOrigin(h.signedIn(h.deleteKey)))
+	return h, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// handle registers fn and names its route in metrics and logs.
+func (h *Handler) handle(pattern string, fn http.HandlerFunc) {
+	h.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		apiserver.SetRoute(r, pattern)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		fn(w, r)
+	})
+}
+
+// sameOrigin refuses cross-site requests (CSRF) with 403 before anything else is looked at.
+func (h *Handler) sameOrigin(next http.HandlerFunc) http.HandlerFunc {
+	protected := h.crossOrigin.Handler(next)
+	return protected.ServeHTTP
+}
+
+// signedInHandler is a handler that runs with the request's signed-in account.
+type signedInHandler func(w http.ResponseWriter, r *http.Request, account registry.Account)
+
+// signedIn answers 401 unless the request carries a valid session of a usable account.
+func (h *Handler) signedIn(next signedInHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		account, ok, err := h.session(r)
+		if err != nil {
+			h.unavailable(w, r, err)
+			return
+		}
+		if !ok {
+			h.problems.Write(w, r, problem.Unauthorized, "Sign in first: this needs a session of an enabled account.", nil)
+			return
+		}
+		next(w, r, account)
+	}
+}
+
+// unavailable answers 503 when the session keys cannot be read.
+func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+	h.log.Error(err, "reading the session keys", "correlationId", problem.CorrelationID(r.Context()))
+	w.Header().Set("Retry-After", "5")
+	h.problems.Write(w, r, problem.ServiceUnavailable, "Sessions cannot be checked right now; retry shortly.", nil)
+}
+
+// internalError logs err and answers 500 without telling the client what failed.
+func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, msg string, err error, kv ...any) {
+	h.log.Error(err, msg, append(kv, "correlationId", problem.CorrelationID(r.Context()))...)
+	h.problems.Write(w, r, problem.InternalError, "The server failed to handle the request.", nil)
+}
+
+// writeJSON answers with a JSON body that must not be cached: it is one person's data.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only our own types are encoded
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// mediaType returns the request's media type without parameters, "" when there is none.
+func mediaType(r *http.Request) string {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// decodeJSON reads a JSON object body into v, allowing only the named members (exact case), and
+// answers 415, 413 or 400 itself when it cannot; it reports whether v was filled.
+func (h *Handler) decodeJSON(w http.ResponseWriter, r *http.Request, v any, members ...string) bool {
+	if mediaType(r) != "application/json" {
+		h.problems.Write(w, r, problem.UnsupportedMediaType, "Send the body as application/json.", nil)
+		return false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.problems.Write(w, r, problem.PayloadTooLarge,
+				"The body is larger than "+strconv.FormatInt(h.opts.MaxBodyBytes, 10)+" bytes.", nil)
+			return false
+		}
+		h.problems.Write(w, r, problem.BadRequest, "The body could not be read.", nil)
+		return false
+	}
+	// Decoding into a map first catches what encoding/json lets through: unknown members in any
+	// case, and a member spelled in another case than the documented one.
+	var object map[string]json.RawMessage
+	if err := json.Unmarshal(body, &object); err != nil || object == nil {
+		h.problems.Write(w, r, problem.BadRequest, "The body must be a JSON object.", nil)
+		return false
+	}
+	for name := range object {
+		if !slices.Contains(members, name) {
+			h.problems.Write(w, r, problem.BadRequest, fmt.Sprintf("The body has an unknown field %q; allowed: %s.",
+				name, strings.Join(members, ", ")), problem.Details{"field": name})
+			return false
+		}
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		detail := "The body does not match the expected shape."
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			detail = fmt.Sprintf("Field %q must be a JSON %s.", typeErr.Field, jsonKind(typeErr.Type.Kind().String()))
+		}
+		h.problems.Write(w, r, problem.BadRequest, detail, nil)
+		return false
+	}
+	return true
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "struct", "map":
+		return "object"
+	case "slice", "array":
+		return "array"
+	}
+	return "number"
+}
+
+// ParseTrustedProxies parses --trusted-proxies: a comma-separated list of CIDR prefixes or
+// single addresses, e.g. "10.0.0.0/8,fd00::/8,192.0.2.10". Empty means none.
+func ParseTrustedProxies(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(item)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is neither an address nor a CIDR prefix", item)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
