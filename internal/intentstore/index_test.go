@@ -1,0 +1,137 @@
+package intentstore
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// testIntent is an intent of the account, minted at epoch + n ms.
+func testIntent(account string, n int, typ v1alpha1.IntentType) *v1alpha1.TransferIntent {
+	id := intent.NewIntentID(epoch.Add(time.Duration(n) * time.Millisecond))
+	name, _ := intent.ObjectNameFromID(id)
+	return &v1alpha1.TransferIntent{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns"},
+		Spec: v1alpha1.TransferIntentSpec{
+			ID: id, AccountRef: v1alpha1.LocalObjectReference{Name: account}, Type: typ,
+			FromChain: "eip155:1", OrderID: fmt.Sprintf("0x%064x", n), Tx: &v1alpha1.TransactionPayload{},
+		},
+	}
+}
+
+func ids(items []Summary) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, it.ID)
+	}
+	return out
+}
+
+func TestIndexPagesNewestFirst(t *testing.T) {
+	s, _ := New(nil, nil, nil, Options{Namespace: "ns"})
+	h := s.EventHandler()
+	types := []v1alpha1.IntentType{v1alpha1.IntentTypeTransfer, v1alpha1.IntentTypeSwap, v1alpha1.IntentTypeBridge}
+	var all []string
+	// Delivered out of order, as a relist may: the index sorts.
+	order := []int{3, 0, 7, 1, 9, 4, 2, 8, 6, 5}
+	objs := make([]*v1alpha1.TransferIntent, 10)
+	for i := range objs {
+		objs[i] = testIntent("acme", i, types[i%3])
+		all = append(all, objs[i].Spec.ID)
+	}
+	for _, i := range order {
+		h.OnAdd(objs[i], true)
+	}
+	h.OnAdd(testIntent("other", 100, v1alpha1.IntentTypeTransfer), true)
+	slices.Reverse(all) // newest first
+
+	var paged []string
+	after := ""
+	for {
+		items, more := s.List("acme", "", after, 3)
+		paged = append(paged, ids(items)...)
+		if !more {
+			break
+		}
+		after = items[len(items)-1].ID
+	}
+	if !slices.Equal(paged, all) {
+		t.Fatalf("paged %v\nwant %v", paged, all)
+	}
+	swaps, more := s.List("acme", v1alpha1.IntentTypeSwap, "", 10)
+	if want := []string{all[2], all[5], all[8]}; more || !slices.Equal(ids(swaps), want) {
+		t.Fatalf("swaps %v more=%v, want %v", ids(swaps), more, want)
+	}
+	if items, _ := s.List("nobody", "", "", 10); len(items) != 0 {
+		t.Fatalf("unknown account: %v", items)
+	}
+	// A cursor whose intent was deleted still positions the next page.
+	h.OnDelete(toolscache.DeletedFinalStateUnknown{Key: "ns/x", Obj: objs[6]})
+	items, _ := s.List("acme", "", objs[6].Spec.ID, 2)
+	if want := []string{objs[5].Spec.ID, objs[4].Spec.ID}; !slices.Equal(ids(items), want) {
+		t.Fatalf("after a deleted cursor: %v, want %v", ids(items), want)
+	}
+	if s.Len() != 10 {
+		t.Fatalf("Len %d, want 10", s.Len())
+	}
+}
+
+func TestIndexUpdatesAndSkips(t *testing.T) {
+	s, _ := New(nil, nil, nil, Options{Namespace: "ns"})
+	h := s.EventHandler()
+	obj := testIntent("acme", 1, v1alpha1.IntentTypeTransfer)
+	h.OnAdd(obj, false)
+
+	// Create's copy never replaces what the informer delivered.
+	stale := obj.DeepCopy()
+	updated := obj.DeepCopy()
+	updated.Status.Phase = v1alpha1.IntentPhaseExpired
+	h.OnUpdate(obj, updated)
+	s.index.upsert(stale, true)
+	items, _ := s.List("acme", "", "", 10)
+	if len(items) != 1 || items[0].Status != v1alpha1.IntentPhaseExpired {
+		t.Fatalf("items %+v", items)
+	}
+
+	for name, bad := range map[string]func(*v1alpha1.TransferIntent){
+		"other namespace":       func(o *v1alpha1.TransferIntent) { o.Namespace = "elsewhere" },
+		"id differs from name":  func(o *v1alpha1.TransferIntent) { o.Spec.ID = intent.NewIntentID(epoch) },
+		"name is not an intent": func(o *v1alpha1.TransferIntent) { o.Name = "hand-made" },
+		"no tx":                 func(o *v1alpha1.TransferIntent) { o.Spec.Tx = nil },
+	} {
+		o := testIntent("skipped", 2, v1alpha1.IntentTypeTransfer)
+		bad(o)
+		h.OnAdd(o, false)
+		if items, _ := s.List("skipped", "", "", 10); len(items) != 0 {
+			t.Fatalf("%s: indexed %v", name, items)
+		}
+	}
+}
+
+func TestSummaryOf(t *testing.T) {
+	obj := testIntent("acme", 123, v1alpha1.IntentTypeSwap)
+	sum := SummaryOf(obj)
+	if sum.Status != v1alpha1.IntentPhasePending || !sum.CreatedAt.Equal(epoch.Add(123*time.Millisecond)) || sum.UpdatedAt != sum.CreatedAt {
+		t.Fatalf("new intent: %+v", sum)
+	}
+	// updatedAt is stored in whole seconds: it never reads as earlier than createdAt.
+	early := metav1.NewTime(epoch)
+	obj.Status.UpdatedAt = &early
+	if sum := SummaryOf(obj); sum.UpdatedAt != sum.CreatedAt {
+		t.Fatalf("updatedAt %v before createdAt %v", sum.UpdatedAt, sum.CreatedAt)
+	}
+	later := metav1.NewTime(epoch.Add(time.Minute))
+	obj.Status.UpdatedAt, obj.Status.Phase, obj.Status.Hash = &later, v1alpha1.IntentPhaseSubmitted, "0xabc"
+	if sum := SummaryOf(obj); !sum.UpdatedAt.Equal(later.Time) || sum.Status != v1alpha1.IntentPhaseSubmitted || sum.Hash != "0xabc" {
+		t.Fatalf("submitted: %+v", sum)
+	}
+}

@@ -1,0 +1,182 @@
+package intentstore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// Summary is what the transfer list shows of an intent (contract §2, TransferSummary). The index
+// computes it once per informer event, so a list request never touches the objects.
+type Summary struct {
+	ID     string
+	Type   v1alpha1.IntentType
+	Status v1alpha1.IntentPhase
+	// OrderID is bytes32 hex.
+	OrderID string
+	// CreatedAt is the time in the id's ULID (millisecond precision): the list is ordered by id,
+	// so createdAt agrees with the order.
+	CreatedAt time.Time
+	// UpdatedAt is when the status last changed, never before CreatedAt.
+	UpdatedAt time.Time
+	// ChainID is the CAIP-2 from-chain.
+	ChainID string
+	// Hash is the transaction hash, empty until submitted.
+	Hash string
+}
+
+// SummaryOf summarises an intent. An intent the controller has not seen yet has no phase: it is
+// pending (the controller writes that).
+func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
+	created := IDTime(obj.Spec.ID)
+	if created.IsZero() {
+		created = obj.CreationTimestamp.UTC()
+	}
+	updated := created
+	if u := obj.Status.UpdatedAt; u != nil && u.After(created) {
+		updated = u.UTC()
+	}
+	status := obj.Status.Phase
+	if status == "" {
+		status = v1alpha1.IntentPhasePending
+	}
+	return Summary{
+		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: status, OrderID: obj.Spec.OrderID,
+		CreatedAt: created, UpdatedAt: updated, ChainID: obj.Spec.FromChain, Hash: obj.Status.Hash,
+	}
+}
+
+// IDTime is the creation time encoded in an intent id, or the zero time for a malformed id.
+func IDTime(id string) time.Time {
+	rest, ok := strings.CutPrefix(id, intent.IntentIDPrefix)
+	if !ok {
+		return time.Time{}
+	}
+	u, err := ulid.ParseStrict(rest)
+	if err != nil {
+		return time.Time{}
+	}
+	return ulid.Time(u.Time()).UTC()
+}
+
+// Draft is everything creation decided about a new intent.
+type Draft struct {
+	// ID is a fresh intent.NewIntentID.
+	ID string
+	// Account and APIKey name the Account and ApiKey objects of the caller.
+	Account string
+	APIKey  string
+	// Environment is the environment of the caller's key.
+	Environment registry.Environment
+	Parsed      intent.Parsed
+	Plan        intent.Plan
+}
+
+// NewObject builds the TransferIntent of a draft, without a namespace (the Store sets it). Its
+// labels let `kubectl get -l` and server-side lists filter by account, type and status.
+func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
+	name, err := intent.ObjectNameFromID(d.ID)
+	if err != nil {
+		return nil, err
+	}
+	if d.Plan.Tx == nil {
+		return nil, fmt.Errorf("intent %s has no transaction to store", d.ID)
+	}
+	req := d.Parsed.Request()
+	spec := v1alpha1.TransferIntentSpec{
+		ID:          d.ID,
+		AccountRef:  v1alpha1.LocalObjectReference{Name: d.Account},
+		Environment: v1alpha1.Environment(d.Environment),
+		Type:        v1alpha1.IntentType(d.Plan.Type),
+		FromChain:   d.Plan.FromChain.ID,
+		ToChain:     d.Plan.ToChain.ID,
+		OrderID:     d.Plan.OrderID.Hex(),
+		Request: v1alpha1.TransferRequest{
+			From: req.From, To: req.To, Amount: req.Amount, CallData: req.CallData,
+			Asset: v1alpha1.TransferAsset{In: req.Asset.ID},
+		},
+		Tx: &v1alpha1.TransactionPayload{
+			To: d.Plan.Tx.To, Data: d.Plan.Tx.Data, Value: d.Plan.Tx.Value, ChainID: int64(d.Plan.Tx.ChainID),
+		},
+		// metav1.Time is stored with second precision; the on-chain deadline is in whole seconds too.
+		ExpiresAt: metav1.NewTime(d.Plan.Deadline.UTC().Truncate(time.Second)),
+	}
+	if d.APIKey != "" {
+		spec.APIKeyRef = &v1alpha1.LocalObjectReference{Name: d.APIKey}
+	}
+	if req.Asset.Pair != nil {
+		spec.Request.Asset = v1alpha1.TransferAsset{In: req.Asset.Pair.In, Out: req.Asset.Pair.Out}
+	}
+	if d.Parsed.Deadline != nil {
+		t := metav1.NewTime(*d.Parsed.Deadline)
+		spec.Request.Deadline = &t
+	}
+	for _, step := range d.Plan.ResolvedPath {
+		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
+	}
+	labels := map[string]string{
+		v1alpha1.LabelType:  string(spec.Type),
+		v1alpha1.LabelPhase: string(v1alpha1.IntentPhasePending),
+	}
+	// Account names are DNS subdomains (up to 253 characters), label values at most 63: a longer
+	// name cannot be a label, and the index on spec.accountRef.name serves it all the same.
+	if len(validation.IsValidLabelValue(d.Account)) == 0 {
+		labels[v1alpha1.LabelAccount] = d.Account
+	}
+	return &v1alpha1.TransferIntent{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+		Spec:       spec,
+	}, nil
+}
+
+// RequestFromSpec is the stored request in the form the client sent it: asset is a string unless
+// the request named a pair.
+func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
+	out := intent.Request{From: r.From, To: r.To, Amount: r.Amount, CallData: r.CallData}
+	if r.Asset.Out != "" {
+		out.Asset = intent.Asset{Pair: &intent.AssetPair{In: r.Asset.In, Out: r.Asset.Out}}
+	} else {
+		out.Asset = intent.Asset{ID: r.Asset.In}
+	}
+	if r.Deadline != nil {
+		out.Deadline = r.Deadline.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+// RequestHash identifies a request by content: sha256 of its normalised form (EIP-55 addresses,
+// UTC deadline), so two spellings of one request are one request.
+func RequestHash(p intent.Parsed) string {
+	b, err := json.Marshal(p.Request())
+	if err != nil {
+		// intent.Request holds strings only: Marshal cannot fail.
+		panic(err)
+	}
+	return hashOf(b)
+}
+
+// IdempotencyKeyHash scopes an Idempotency-Key to its account: two accounts may use the same key.
+func IdempotencyKeyHash(account, key string) string {
+	return hashOf([]byte(account + "\x00" + key))
+}
+
+// ClaimName is the name of the Lease that claims an idempotency key hash.
+func ClaimName(keyHash string) string {
+	return ClaimNamePrefix + strings.TrimPrefix(keyHash, registry.KeyHashPrefix)
+}
+
+func hashOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return registry.KeyHashPrefix + hex.EncodeToString(sum[:])
+}

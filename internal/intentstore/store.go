@@ -1,0 +1,405 @@
+package intentstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=transferintents,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update;patch;delete
+
+// Names of the idempotency claims (Leases).
+const (
+	// ClaimNamePrefix starts the name of every idempotency claim; the rest is the hex sha256 of
+	// the account and the key.
+	ClaimNamePrefix = "idem-"
+	// LabelClaim marks the Leases that are idempotency claims, for `kubectl get leases -l`.
+	LabelClaim = "intents.transferintent.io/claim"
+	// ClaimKindIdempotencyKey is the value of LabelClaim on idempotency claims.
+	ClaimKindIdempotencyKey = "idempotency-key"
+	// AnnotationRequestHash holds the sha256 of the normalised request the key was first used with.
+	AnnotationRequestHash = "intents.transferintent.io/request-hash"
+	// AnnotationAccount names the account the key belongs to.
+	AnnotationAccount = "intents.transferintent.io/account"
+)
+
+// Defaults of Options.
+const (
+	DefaultClaimTimeout = 30 * time.Second
+	DefaultRecentWindow = 10 * time.Second
+)
+
+// Errors of Create the HTTP layer maps to problems. Build's own errors are returned unchanged.
+var (
+	// ErrIdempotencyKeyReused: the key was used with another request body (HTTP 422).
+	ErrIdempotencyKeyReused = errors.New("the Idempotency-Key was already used with a different request")
+	// ErrIdempotencyInProgress: the request that claimed the key has not created its intent yet (HTTP 409).
+	ErrIdempotencyInProgress = errors.New("a request with this Idempotency-Key is still being processed")
+)
+
+// Options configure a Store.
+type Options struct {
+	// Namespace holds the intents and claims; required.
+	Namespace string
+	// ClaimTimeout is how long a claim without its intent is considered in progress; after it the
+	// claim is abandoned and may be taken over. A create gives up after half of it, so a claim
+	// this old cannot belong to a request still running. Default DefaultClaimTimeout.
+	ClaimTimeout time.Duration
+	// RecentWindow: Get asks the API server for an intent missing from the cache only when its id
+	// is at most this old, so a client that creates on one replica and reads on another does not
+	// see a 404 before the watch delivered it, and an unknown id costs no API call. Default
+	// DefaultRecentWindow; negative disables the fallback.
+	RecentWindow time.Duration
+	// Clock is the time source of claim ages; clock.RealClock{} by default.
+	Clock clock.PassiveClock
+}
+
+// Store creates intents and serves them from memory. It is safe for concurrent use.
+type Store struct {
+	// writer writes to the API server (the manager's client: writes are never cached).
+	writer client.Writer
+	// live reads from the API server, bypassing the cache: claims, and intents created on
+	// another replica a moment ago.
+	live client.Reader
+	// cached reads from the informer cache (ListFromCache).
+	cached client.Reader
+
+	opts    Options
+	index   *index
+	flights singleflight.Group
+	synced  func() bool
+}
+
+// New returns a store over the clients; SetupWithManager is the usual way to get one. Tests may
+// pass nil clients for the parts they do not use.
+func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store, error) {
+	if opts.Namespace == "" {
+		return nil, errors.New("intentstore: Options.Namespace is required")
+	}
+	if opts.ClaimTimeout <= 0 {
+		opts.ClaimTimeout = DefaultClaimTimeout
+	}
+	if opts.RecentWindow == 0 {
+		opts.RecentWindow = DefaultRecentWindow
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	return &Store{
+		writer: writer, live: live, cached: cached, opts: opts,
+		index:  newIndex(opts.Namespace),
+		synced: func() bool { return true },
+	}, nil
+}
+
+// SetupWithManager creates the store of the manager: it registers the AccountIndexField index
+// and the in-memory index's event handler on the TransferIntent informer. Call it before the
+// manager starts, and gate readiness on HasSynced.
+func SetupWithManager(mgr ctrl.Manager, opts Options) (*Store, error) {
+	s, err := New(mgr.GetClient(), mgr.GetAPIReader(), mgr.GetCache(), opts)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &v1alpha1.TransferIntent{}, AccountIndexField, IndexByAccount); err != nil {
+		return nil, fmt.Errorf("indexing TransferIntents by %s: %w", AccountIndexField, err)
+	}
+	inf, err := mgr.GetCache().GetInformer(ctx, &v1alpha1.TransferIntent{})
+	if err != nil {
+		return nil, fmt.Errorf("getting the TransferIntent informer: %w", err)
+	}
+	reg, err := inf.AddEventHandler(s.EventHandler())
+	if err != nil {
+		return nil, fmt.Errorf("watching TransferIntents: %w", err)
+	}
+	s.synced = reg.HasSynced
+	return s, nil
+}
+
+// EventHandler is the informer event handler that feeds the in-memory index. SetupWithManager
+// registers it; benchmarks and tests call it directly to fill the index the same way.
+func (s *Store) EventHandler() toolscache.ResourceEventHandler { return eventHandler{s.index} }
+
+// HasSynced reports whether the index has received every intent of the informer's initial list.
+func (s *Store) HasSynced() bool { return s.synced() }
+
+// WaitForSync blocks until HasSynced or ctx ends, and reports HasSynced.
+func (s *Store) WaitForSync(ctx context.Context) bool {
+	return toolscache.WaitForCacheSync(ctx.Done(), s.synced)
+}
+
+// Len is the number of intents served.
+func (s *Store) Len() int { return s.index.count() }
+
+// List returns up to limit summaries of the account's intents, newest first, only of type typ
+// unless it is empty, after the intent with id `after` (exclusive, "" for the first page); more
+// says whether another page follows.
+func (s *Store) List(account string, typ v1alpha1.IntentType, after string, limit int) (items []Summary, more bool) {
+	return s.index.page(account, typ, after, limit)
+}
+
+// Get returns the account's intent with the id. The object is shared: do not modify it. An
+// intent of another account is not found, exactly like an unknown one.
+func (s *Store) Get(ctx context.Context, account, id string) (*v1alpha1.TransferIntent, bool, error) {
+	name, err := intent.ObjectNameFromID(id)
+	if err != nil {
+		return nil, false, nil
+	}
+	if e := s.index.get(name); e != nil {
+		if e.account != account {
+			return nil, false, nil
+		}
+		return e.obj, true, nil
+	}
+	if !s.recent(id) || s.live == nil {
+		return nil, false, nil
+	}
+	var obj v1alpha1.TransferIntent
+	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &obj); err != nil {
+		return nil, false, client.IgnoreNotFound(err)
+	}
+	if s.index.newEntry(&obj) == nil || obj.Spec.AccountRef.Name != account {
+		return nil, false, nil
+	}
+	return &obj, true, nil
+}
+
+// recent reports whether the id was minted within RecentWindow (or slightly in the future, for
+// clock skew between replicas).
+func (s *Store) recent(id string) bool {
+	if s.opts.RecentWindow < 0 {
+		return false
+	}
+	t := IDTime(id)
+	now := s.opts.Clock.Now()
+	return !t.IsZero() && t.After(now.Add(-s.opts.RecentWindow)) && t.Before(now.Add(s.opts.RecentWindow))
+}
+
+// ListFromCache lists the account's intents from the informer cache through AccountIndexField,
+// unsorted. It is the plain cache path List improves on; tests use it to check that both agree.
+func (s *Store) ListFromCache(ctx context.Context, account string) ([]v1alpha1.TransferIntent, error) {
+	var list v1alpha1.TransferIntentList
+	if err := s.cached.List(ctx, &list, client.InNamespace(s.opts.Namespace),
+		client.MatchingFields{AccountIndexField: account}); err != nil {
+		return nil, err
+	}
+	return list.Items, nil
+}
+
+// CreateRequest is one request to create an intent.
+type CreateRequest struct {
+	Account string
+	// IdempotencyKey is the client's Idempotency-Key header; empty for none.
+	IdempotencyKey string
+	// RequestHash is RequestHash of the parsed request; it tells a retry from another request
+	// under the same key.
+	RequestHash string
+	// Build makes the intent to store (NewObject of a fresh draft). It runs only when an intent
+	// must be created, at most once per Create; its error is returned unchanged.
+	Build func(ctx context.Context) (*v1alpha1.TransferIntent, error)
+}
+
+// Created is the outcome of Create. Intent is shared: do not modify it.
+type Created struct {
+	Intent *v1alpha1.TransferIntent
+	// New is false for an idempotent replay: the intent was created by an earlier request.
+	New bool
+}
+
+// Create stores a new intent, or returns the one an earlier request with the same idempotency
+// key created. See the package documentation for the idempotency protocol.
+func (s *Store) Create(ctx context.Context, req CreateRequest) (Created, error) {
+	if req.IdempotencyKey == "" {
+		obj, err := s.build(ctx, req, "")
+		if err != nil {
+			return Created{}, err
+		}
+		if err := s.create(ctx, obj); err != nil {
+			return Created{}, err
+		}
+		return Created{Intent: obj, New: true}, nil
+	}
+	keyHash := IdempotencyKeyHash(req.Account, req.IdempotencyKey)
+	// Concurrent retries of one request on this replica share one attempt. The flight key
+	// includes the body, so a concurrent request with another body runs on its own and meets
+	// the claim.
+	var ran bool
+	v, err, _ := s.flights.Do(keyHash+"/"+req.RequestHash, func() (any, error) {
+		ran = true
+		// The attempt must not stop half-way because the client that started it went away: the
+		// claim would wait ClaimTimeout for an intent that never comes.
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ClaimTimeout/2)
+		defer cancel()
+		return s.createClaimed(actx, req, keyHash)
+	})
+	if err != nil {
+		return Created{}, err
+	}
+	c := v.(Created)
+	c.New = c.New && ran
+	return c, nil
+}
+
+func (s *Store) build(ctx context.Context, req CreateRequest, keyHash string) (*v1alpha1.TransferIntent, error) {
+	obj, err := req.Build(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obj.Namespace = s.opts.Namespace
+	obj.Spec.RequestHash = req.RequestHash
+	obj.Spec.IdempotencyKeyHash = keyHash
+	return obj, nil
+}
+
+// create writes the intent and indexes it at once, for read-your-writes on this replica.
+func (s *Store) create(ctx context.Context, obj *v1alpha1.TransferIntent) error {
+	if err := s.writer.Create(ctx, obj); err != nil {
+		return fmt.Errorf("creating TransferIntent %s: %w", obj.Name, err)
+	}
+	s.index.upsert(obj, true)
+	return nil
+}
+
+// maxClaimAttempts bounds the loop of createClaimed: each retry follows another writer's
+// successful write, so two suffice in practice.
+const maxClaimAttempts = 4
+
+func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash string) (Created, error) {
+	name := ClaimName(keyHash)
+	var draft *v1alpha1.TransferIntent // built once, on first need
+	for range maxClaimAttempts {
+		var claim coordinationv1.Lease
+		err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &claim)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return Created{}, fmt.Errorf("reading idempotency claim %s: %w", name, err)
+		}
+		exists := err == nil
+		if exists {
+			if claim.Annotations[AnnotationRequestHash] != req.RequestHash || claim.Annotations[AnnotationAccount] != req.Account {
+				return Created{}, ErrIdempotencyKeyReused
+			}
+			if obj, found, err := s.holder(ctx, &claim, req.Account); err != nil || found {
+				return Created{Intent: obj}, err
+			}
+			if s.opts.Clock.Since(claimTime(&claim)) < s.opts.ClaimTimeout {
+				return Created{}, ErrIdempotencyInProgress
+			}
+		}
+		if draft == nil {
+			if draft, err = s.build(ctx, req, keyHash); err != nil {
+				return Created{}, err
+			}
+		}
+		if exists {
+			err = s.takeOver(ctx, &claim, draft.Spec.ID)
+		} else {
+			claim = *s.newClaim(name, req, draft.Spec.ID)
+			err = s.writer.Create(ctx, &claim)
+		}
+		switch {
+		case apierrors.IsAlreadyExists(err) || apierrors.IsConflict(err):
+			continue // another request won the claim: read it again
+		case err != nil:
+			return Created{}, fmt.Errorf("claiming idempotency key (%s): %w", name, err)
+		}
+		if err := s.create(ctx, draft); err != nil {
+			// Free the key, so that the client's retry can succeed; on failure the claim is
+			// abandoned and taken over after ClaimTimeout.
+			_ = s.writer.Delete(context.WithoutCancel(ctx), &claim, client.Preconditions{UID: &claim.UID})
+			return Created{}, err
+		}
+		s.adopt(ctx, &claim, draft)
+		return Created{Intent: draft, New: true}, nil
+	}
+	return Created{}, ErrIdempotencyInProgress
+}
+
+// holder returns the intent a claim names, from the index or (created a moment ago on another
+// replica) from the API server.
+func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, account string) (*v1alpha1.TransferIntent, bool, error) {
+	if claim.Spec.HolderIdentity == nil {
+		return nil, false, nil
+	}
+	id := *claim.Spec.HolderIdentity
+	objName, err := intent.ObjectNameFromID(id)
+	if err != nil {
+		return nil, false, nil // a claim we did not write: treat it as abandoned
+	}
+	if e := s.index.get(objName); e != nil {
+		if e.account != account {
+			return nil, false, nil
+		}
+		return e.obj, true, nil
+	}
+	var obj v1alpha1.TransferIntent
+	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: objName}, &obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("reading TransferIntent %s: %w", objName, err)
+	}
+	if obj.Spec.AccountRef.Name != account {
+		return nil, false, nil
+	}
+	return &obj, true, nil
+}
+
+func (s *Store) newClaim(name string, req CreateRequest, holder string) *coordinationv1.Lease {
+	seconds := int32(s.opts.ClaimTimeout / time.Second)
+	now := metav1.NewMicroTime(s.opts.Clock.Now())
+	return &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: s.opts.Namespace,
+			Labels:      map[string]string{LabelClaim: ClaimKindIdempotencyKey},
+			Annotations: map[string]string{AnnotationRequestHash: req.RequestHash, AnnotationAccount: req.Account},
+		},
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, AcquireTime: &now, RenewTime: &now, LeaseDurationSeconds: &seconds},
+	}
+}
+
+// takeOver moves an abandoned claim to a new holder. Update carries the resourceVersion read, so
+// of two replicas taking over at once only one succeeds; the other gets a Conflict.
+func (s *Store) takeOver(ctx context.Context, claim *coordinationv1.Lease, holder string) error {
+	now := metav1.NewMicroTime(s.opts.Clock.Now())
+	claim.Spec.HolderIdentity = &holder
+	claim.Spec.AcquireTime, claim.Spec.RenewTime = &now, &now
+	claim.OwnerReferences = nil
+	return s.writer.Update(ctx, claim)
+}
+
+// adopt makes the intent the claim's owner, so that garbage collection deletes the claim with the
+// intent. A failure is not the client's: the intent exists and is returned; the claim then
+// outlives the intent and is taken over as abandoned when the key is next used.
+func (s *Store) adopt(ctx context.Context, claim *coordinationv1.Lease, obj *v1alpha1.TransferIntent) {
+	before := claim.DeepCopy()
+	claim.OwnerReferences = []metav1.OwnerReference{{
+		APIVersion: v1alpha1.GroupVersion.String(), Kind: "TransferIntent", Name: obj.Name, UID: obj.UID,
+	}}
+	if err := s.writer.Patch(ctx, claim, client.MergeFrom(before)); err != nil {
+		ctrl.Log.WithName("intentstore").Error(err, "owner-referencing the idempotency claim to its intent",
+			"claim", claim.Name, "intent", obj.Spec.ID)
+	}
+}
+
+func claimTime(l *coordinationv1.Lease) time.Time {
+	switch {
+	case l.Spec.AcquireTime != nil:
+		return l.Spec.AcquireTime.Time
+	default:
+		return l.CreationTimestamp.Time
+	}
+}
