@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -81,9 +82,26 @@ func Indexes() []Index {
 	}
 }
 
+// Option changes a setting of the controllers from its default.
+type Option func(*options)
+
+type options struct {
+	intentRetention time.Duration
+}
+
+// WithIntentRetention sets how long terminal transfer intents are kept before they are deleted
+// (DefaultIntentRetention by default).
+func WithIntentRetention(d time.Duration) Option {
+	return func(o *options) { o.intentRetention = d }
+}
+
 // SetupWithManager registers every controller and field index with the manager. The controllers
 // run on every replica (see the package comment); call it once per manager.
-func SetupWithManager(mgr ctrl.Manager, rm ReadModels) error {
+func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if rm.Chains == nil || rm.Tokens == nil || rm.Keys == nil || rm.Accounts == nil {
 		return errors.New("controller: every read model must be set (see NewReadModels)")
 	}
@@ -110,7 +128,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels) error {
 	tokens := &TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}
 	accounts := &AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}
 	keys := &ApiKeyReconciler{writer: w, Keys: rm.Keys}
-	intents := &TransferIntentReconciler{writer: w}
+	intents := &TransferIntentReconciler{writer: w, Retention: o.intentRetention}
 	for _, c := range []struct {
 		kind  string
 		setup func(ctrl.Manager) error

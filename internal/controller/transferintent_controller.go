@@ -3,21 +3,40 @@ package controller
 import (
 	"context"
 	"fmt"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
-// TransferIntentReconciler keeps the bookkeeping of stored intents: a new intent starts pending,
-// its labels mirror its account, type and phase (lists filter on them server-side), and its Ready
-// condition says whether it is active. The lifecycle itself (expiry, retention, on-chain
-// confirmation) is not here yet: it will be one pure transition function applied by this
-// reconciler.
+// DefaultIntentRetention is how long a terminal intent is kept before it is deleted.
+const DefaultIntentRetention = 30 * 24 * time.Hour
+
+// Reasons of the events the TransferIntent controller emits besides the Ready condition's.
+const (
+	// EventReasonExpired: the intent's expiresAt passed while it was pending; it is now expired.
+	EventReasonExpired = "Expired"
+	// EventReasonRetentionElapsed: a terminal intent outlived the retention period and is deleted.
+	EventReasonRetentionElapsed = "RetentionElapsed"
+)
+
+// TransferIntentReconciler applies the intent lifecycle (design.md §3) through the pure
+// intent.Transition function: a new intent starts pending; a pending intent expires at
+// spec.expiresAt; a terminal intent (confirmed, failed, expired) is deleted Retention after it
+// became terminal. Time is waited for with RequeueAfter, never by polling. The labels mirror the
+// account, type and phase so that lists and `kubectl get -l` filter server-side, and the Ready
+// condition says whether the intent is active or terminal.
 type TransferIntentReconciler struct {
 	writer
+	// Retention is how long a terminal intent is kept; DefaultIntentRetention when zero.
+	Retention time.Duration
 
 	requeue enqueuer
 }
@@ -56,60 +75,117 @@ func validateIntentType(path *field.Path, t v1alpha1.IntentType) field.ErrorList
 	}
 }
 
-// isTerminal reports whether an intent in the phase can change no more.
-func isTerminal(phase v1alpha1.IntentPhase) bool {
-	switch phase {
-	case v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired:
-		return true
-	}
-	return false
-}
+// isTerminal reports whether an intent in the phase can change no more (the domain's rule).
+func isTerminal(phase v1alpha1.IntentPhase) bool { return intent.Status(phase).IsTerminal() }
 
-// Reconcile brings one intent's bookkeeping up to date.
+// Reconcile brings one intent's lifecycle and bookkeeping up to date.
 func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
-	var intent v1alpha1.TransferIntent
-	if err := r.Get(ctx, req.NamespacedName, &intent); err != nil {
+	var ti v1alpha1.TransferIntent
+	if err := r.Get(ctx, req.NamespacedName, &ti); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if !intent.DeletionTimestamp.IsZero() {
+	if !ti.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
 	}
-	o := r.outcome(&intent, &intent.Status.CommonStatus)
-	// Other writers (the lifecycle) change the status too: never overwrite a phase read stale.
+	o := r.outcome(&ti, &ti.Status.CommonStatus)
+	// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
 	o.optimisticLock = true
-	defer func() { retErr = o.finish(ctx, retErr) }()
+	// Events about a transition follow the status patch, so that a failed patch, retried, does
+	// not repeat them.
+	var afterPatch []func()
+	defer func() {
+		if retErr = o.finish(ctx, retErr); retErr == nil {
+			for _, fn := range afterPatch {
+				fn()
+			}
+		}
+	}()
 
-	if errs := ValidateTransferIntentSpec(&intent.Spec); len(errs) > 0 {
+	if errs := ValidateTransferIntentSpec(&ti.Spec); len(errs) > 0 {
 		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
 		return ctrl.Result{}, nil
 	}
 
-	phase := intent.Status.Phase
+	now := r.now()
+	phase, since := ti.Status.Phase, phaseSince(&ti)
 	if phase == "" {
-		phase = v1alpha1.IntentPhasePending
-		now := r.now()
+		phase, since = v1alpha1.IntentPhasePending, now
 		o.update(func() {
-			intent.Status.Phase = phase
-			intent.Status.UpdatedAt = &now
+			ti.Status.Phase = phase
+			ti.Status.UpdatedAt = &now
 		})
 	}
-	if err := r.ensureLabels(ctx, &intent, phase); err != nil {
+	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
+		next, err := intent.Transition(intent.Status(phase), intent.EventExpire)
+		if err != nil {
+			return ctrl.Result{}, fmt.Errorf("expiring: %w", err) // the table allows it: a bug
+		}
+		phase, since = v1alpha1.IntentPhase(next), now
+		o.update(func() {
+			ti.Status.Phase = phase
+			ti.Status.UpdatedAt = &now
+		})
+		afterPatch = append(afterPatch, func() {
+			r.event(&ti, corev1.EventTypeNormal, EventReasonExpired, "Expire",
+				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+		})
+	}
+	if err := r.ensureLabels(ctx, &ti, phase); err != nil {
 		return ctrl.Result{}, err
 	}
-	if isTerminal(phase) {
-		o.setReady(v1alpha1.ReasonTerminal, "the intent is %s", phase)
-	} else {
-		o.setReady(v1alpha1.ReasonActive, "the intent is %s", phase)
+
+	if !isTerminal(phase) {
+		if phase != v1alpha1.IntentPhasePending {
+			o.setReady(v1alpha1.ReasonActive, "the intent is %s", phase)
+			return ctrl.Result{}, nil
+		}
+		o.setReady(v1alpha1.ReasonActive, "the intent is pending until %s", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+		return ctrl.Result{RequeueAfter: ti.Spec.ExpiresAt.Sub(now.Time)}, nil
 	}
-	return ctrl.Result{}, nil
+	deleteAt := since.Add(r.retention())
+	if !now.Time.Before(deleteAt) && r.leads() {
+		r.event(&ti, corev1.EventTypeNormal, EventReasonRetentionElapsed, "Delete",
+			"the intent has been %s since %s, longer than the retention of %s", phase, since.UTC().Format(time.RFC3339), r.retention())
+		err := r.Delete(ctx, &ti, client.Preconditions{UID: &ti.UID})
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	o.setReady(v1alpha1.ReasonTerminal, "the intent is %s; it is deleted at %s", phase, deleteAt.UTC().Format(time.RFC3339))
+	return ctrl.Result{RequeueAfter: max(deleteAt.Sub(now.Time), time.Second)}, nil
+}
+
+func (r *TransferIntentReconciler) retention() time.Duration {
+	if r.Retention <= 0 {
+		return DefaultIntentRetention
+	}
+	return r.Retention
+}
+
+// phaseSince is when the intent entered its phase: status.updatedAt, or its creation when the
+// status has no time (an object written by hand).
+func phaseSince(ti *v1alpha1.TransferIntent) metav1.Time {
+	if ti.Status.UpdatedAt != nil {
+		return *ti.Status.UpdatedAt
+	}
+	return ti.CreationTimestamp
+}
+
+// event emits an event about the intent, from the leader only (like every write).
+func (r *TransferIntentReconciler) event(ti *v1alpha1.TransferIntent, eventType, reason, action, note string, args ...any) {
+	if r.Recorder != nil && r.leads() {
+		r.Recorder.Eventf(ti, nil, eventType, reason, action, note, args...)
+	}
 }
 
 // ensureLabels makes the account, type and phase labels match the intent.
 func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) error {
 	want := map[string]string{
-		v1alpha1.LabelAccount: intent.Spec.AccountRef.Name,
-		v1alpha1.LabelType:    string(intent.Spec.Type),
-		v1alpha1.LabelPhase:   string(phase),
+		v1alpha1.LabelType:  string(intent.Spec.Type),
+		v1alpha1.LabelPhase: string(phase),
+	}
+	// An account name longer than a label value allows (63) cannot be a label; the API lists
+	// by its field index instead.
+	if len(validation.IsValidLabelValue(intent.Spec.AccountRef.Name)) == 0 {
+		want[v1alpha1.LabelAccount] = intent.Spec.AccountRef.Name
 	}
 	labels := intent.GetLabels()
 	stale := false

@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -36,5 +37,40 @@ var _ = Describe("TransferIntent controller", func() {
 			_ = k8sClient.Get(ctx, objKey(intent), intent)
 			return intent.Labels
 		}).WithTimeout(5 * time.Second).Should(HaveKeyWithValue(v1alpha1.LabelPhase, "expired"))
+	})
+
+	It("expires a pending intent at spec.expiresAt, relabels it and records an event", func() {
+		intent := newIntent(uniqueName("acct"))
+		// expiresAt is stored in whole seconds; two to three seconds from now.
+		intent.Spec.ExpiresAt = metav1.NewTime(time.Now().Add(3 * time.Second).Truncate(time.Second))
+		Expect(k8sClient.Create(ctx, intent)).To(Succeed())
+		expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+		Expect(intent.Status.Phase).To(Equal(v1alpha1.IntentPhasePending))
+
+		expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonTerminal)
+		Expect(intent.Status.Phase).To(Equal(v1alpha1.IntentPhaseExpired))
+		Expect(intent.Status.UpdatedAt.Time).NotTo(BeTemporally("<", intent.Spec.ExpiresAt.Time))
+
+		By("being found by kubectl get -l " + v1alpha1.LabelPhase + "=expired")
+		Eventually(func(g Gomega) {
+			var list v1alpha1.TransferIntentList
+			g.Expect(k8sClient.List(ctx, &list, client.InNamespace(namespace),
+				client.MatchingLabels{v1alpha1.LabelPhase: "expired", v1alpha1.LabelAccount: intent.Spec.AccountRef.Name})).To(Succeed())
+			g.Expect(list.Items).To(HaveLen(1))
+			g.Expect(list.Items[0].Name).To(Equal(intent.Name))
+		}).WithTimeout(5 * time.Second).Should(Succeed())
+
+		By("recording an Expired event")
+		Eventually(func(g Gomega) {
+			var list eventsv1.EventList
+			g.Expect(k8sClient.List(ctx, &list, client.InNamespace(namespace))).To(Succeed())
+			var reasons []string
+			for _, e := range list.Items {
+				if e.Regarding.Name == intent.Name {
+					reasons = append(reasons, e.Reason)
+				}
+			}
+			g.Expect(reasons).To(ContainElement(EventReasonExpired))
+		}).WithTimeout(5 * time.Second).Should(Succeed())
 	})
 })

@@ -1,0 +1,198 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+)
+
+// The lifecycle with a fake clock: every wait is a RequeueAfter of the exact length, and the
+// transitions happen at the instants they are due, not a poll later.
+
+type lifecycleFixture struct {
+	t        *testing.T
+	client   client.Client
+	clock    *clocktesting.FakePassiveClock
+	recorder *events.FakeRecorder
+	r        *TransferIntentReconciler
+	leader   bool
+}
+
+func newLifecycleFixture(t *testing.T, objs ...client.Object) *lifecycleFixture {
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	f := &lifecycleFixture{
+		t: t,
+		client: fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&v1alpha1.TransferIntent{}).
+			WithObjects(objs...).Build(),
+		clock:    clocktesting.NewFakePassiveClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)),
+		recorder: events.NewFakeRecorder(20),
+		leader:   true,
+	}
+	f.r = &TransferIntentReconciler{
+		writer:    writer{Client: f.client, Recorder: f.recorder, Clock: f.clock, IsLeader: func() bool { return f.leader }},
+		Retention: 72 * time.Hour,
+	}
+	return f
+}
+
+func (f *lifecycleFixture) advance(d time.Duration) { f.clock.SetTime(f.clock.Now().Add(d)) }
+
+func (f *lifecycleFixture) reconcile(obj *v1alpha1.TransferIntent) ctrl.Result {
+	f.t.Helper()
+	res, err := f.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(obj)})
+	if err != nil {
+		f.t.Fatalf("Reconcile: %v", err)
+	}
+	return res
+}
+
+func (f *lifecycleFixture) get(obj *v1alpha1.TransferIntent) error {
+	return f.client.Get(context.Background(), client.ObjectKeyFromObject(obj), obj)
+}
+
+// expect checks the phase, its label, the Ready reason and the next wake-up.
+func (f *lifecycleFixture) expect(obj *v1alpha1.TransferIntent, res ctrl.Result, phase v1alpha1.IntentPhase, reason string, requeue time.Duration) {
+	f.t.Helper()
+	if err := f.get(obj); err != nil {
+		f.t.Fatal(err)
+	}
+	cond := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionReady)
+	switch {
+	case obj.Status.Phase != phase:
+		f.t.Fatalf("phase %q, want %q", obj.Status.Phase, phase)
+	case obj.Labels[v1alpha1.LabelPhase] != string(phase):
+		f.t.Fatalf("status label %q, want %q", obj.Labels[v1alpha1.LabelPhase], phase)
+	case cond == nil || cond.Status != metav1.ConditionTrue || cond.Reason != reason:
+		f.t.Fatalf("Ready %+v, want True/%s", cond, reason)
+	case res.RequeueAfter != requeue:
+		f.t.Fatalf("RequeueAfter %s, want %s", res.RequeueAfter, requeue)
+	}
+}
+
+// nextEvent returns the next event the recorder got, or "".
+func (f *lifecycleFixture) nextEvent() string {
+	select {
+	case e := <-f.recorder.Events:
+		return e
+	default:
+		return ""
+	}
+}
+
+func (f *lifecycleFixture) expectEvent(substr string) {
+	f.t.Helper()
+	for e := f.nextEvent(); ; e = f.nextEvent() {
+		if e == "" {
+			f.t.Fatalf("no event containing %q", substr)
+		}
+		if strings.Contains(e, substr) {
+			return
+		}
+	}
+}
+
+func lifecycleIntent(expiresAt time.Time) *v1alpha1.TransferIntent {
+	ti := newIntent("acme")
+	ti.Namespace = "tis"
+	ti.UID = types.UID("uid-" + ti.Name)
+	ti.Spec.ExpiresAt = metav1.NewTime(expiresAt)
+	return ti
+}
+
+func TestTransferIntentExpiresThenIsDeletedAfterRetention(t *testing.T) {
+	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	ti := lifecycleIntent(start.Add(90 * time.Second))
+	f := newLifecycleFixture(t, ti)
+
+	res := f.reconcile(ti)
+	f.expect(ti, res, v1alpha1.IntentPhasePending, v1alpha1.ReasonActive, 90*time.Second)
+	if ti.Labels[v1alpha1.LabelAccount] != "acme" || ti.Labels[v1alpha1.LabelType] != "transfer" || !ti.Status.UpdatedAt.Time.Equal(start) {
+		t.Fatalf("labels %v updatedAt %v", ti.Labels, ti.Status.UpdatedAt)
+	}
+
+	// An early wake-up (a resync, a restart) changes nothing and waits for the rest.
+	f.advance(30 * time.Second)
+	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhasePending, v1alpha1.ReasonActive, 60*time.Second)
+	if e := f.nextEvent(); !strings.Contains(e, v1alpha1.ReasonActive) || f.nextEvent() != "" {
+		t.Fatalf("events before expiry: %q (want only the Ready one)", e)
+	}
+
+	f.advance(60 * time.Second)
+	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, f.r.Retention)
+	if !ti.Status.UpdatedAt.Time.Equal(start.Add(90 * time.Second)) {
+		t.Fatalf("updatedAt %v, want the expiry instant", ti.Status.UpdatedAt)
+	}
+	f.expectEvent(EventReasonExpired)
+
+	f.advance(f.r.Retention - time.Minute)
+	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, time.Minute)
+
+	f.advance(time.Minute)
+	f.reconcile(ti)
+	if err := f.get(ti); !apierrors.IsNotFound(err) {
+		t.Fatalf("after the retention the intent still exists (%v)", err)
+	}
+	f.expectEvent(EventReasonRetentionElapsed)
+}
+
+func TestTransferIntentLifecycleEdges(t *testing.T) {
+	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+	t.Run("a submitted intent does not expire off-chain", func(t *testing.T) {
+		ti := lifecycleIntent(start.Add(-time.Hour))
+		ti.Status.Phase = v1alpha1.IntentPhaseSubmitted
+		f := newLifecycleFixture(t, ti)
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseSubmitted, v1alpha1.ReasonActive, 0)
+	})
+
+	t.Run("an intent created past its expiry expires at once", func(t *testing.T) {
+		ti := lifecycleIntent(start.Add(-time.Second))
+		f := newLifecycleFixture(t, ti)
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, f.r.Retention)
+	})
+
+	t.Run("retention of a terminal intent without updatedAt counts from its creation", func(t *testing.T) {
+		ti := lifecycleIntent(start.Add(time.Hour))
+		ti.Status.Phase = v1alpha1.IntentPhaseConfirmed
+		ti.CreationTimestamp = metav1.NewTime(start.Add(-71 * time.Hour))
+		f := newLifecycleFixture(t, ti)
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseConfirmed, v1alpha1.ReasonTerminal, time.Hour)
+	})
+
+	t.Run("a replica that does not lead writes nothing", func(t *testing.T) {
+		ti := lifecycleIntent(start.Add(-time.Second))
+		f := newLifecycleFixture(t, ti)
+		f.leader = false
+		f.reconcile(ti)
+		if err := f.get(ti); err != nil || ti.Status.Phase != "" || len(ti.Labels) != 0 || f.nextEvent() != "" {
+			t.Fatalf("non-leader wrote: phase %q labels %v", ti.Status.Phase, ti.Labels)
+		}
+	})
+
+	t.Run("an account name too long for a label is left out of the labels", func(t *testing.T) {
+		ti := lifecycleIntent(start.Add(time.Hour))
+		ti.Spec.AccountRef.Name = strings.Repeat("a", 100)
+		f := newLifecycleFixture(t, ti)
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhasePending, v1alpha1.ReasonActive, time.Hour)
+		if _, ok := ti.Labels[v1alpha1.LabelAccount]; ok {
+			t.Fatalf("labels %v", ti.Labels)
+		}
+	})
+}
