@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -36,6 +37,14 @@ type Deps struct {
 	Clock func() time.Time
 	// Metrics receives request counts and latencies.
 	Metrics *Metrics
+	// Catalog is the chain table and token registry the key-environment check of transfer
+	// requests reads (intent.RegistryCatalog in the operator).
+	Catalog intent.Catalog
+	// Transfers simulates and plans transfer intents (*intent.Service).
+	Transfers TransferService
+	// Intents stores and lists transfer intents (*intentstore.Store). Without Catalog,
+	// Transfers and Intents the /v2/transfers routes answer 503.
+	Intents IntentStore
 	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys
 	// and GET /sign-in. It is outside the /v2 auth gate: a session never replaces an API key.
 	// Nil leaves those paths unserved.

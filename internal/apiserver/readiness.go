@@ -23,8 +23,14 @@ func (g *readinessGate) NeedLeaderElection() bool { return false }
 
 // Start waits for the caches, marks the API ready, and returns.
 func (g *readinessGate) Start(ctx context.Context) error {
-	if g.cache.WaitForCacheSync(ctx) {
-		g.api.MarkReady()
+	if !g.cache.WaitForCacheSync(ctx) {
+		return nil
 	}
+	// The intent store's index is fed by an informer event handler, which may still be handed
+	// the initial list after the cache reports synced: wait for it too, or a list would be short.
+	if s, ok := g.api.deps.Intents.(interface{ WaitForSync(context.Context) bool }); ok && !s.WaitForSync(ctx) {
+		return nil
+	}
+	g.api.MarkReady()
 	return nil
 }

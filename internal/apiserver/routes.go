@@ -14,7 +14,11 @@ func (s *Server) routes() http.Handler {
 	v2 := http.NewServeMux()
 	s.handle(v2, "GET /v2/openapi.json", s.serveBytes(func() []byte { return s.deps.OpenAPIV2 }))
 	s.handle(v2, "GET /v2/tokens", http.HandlerFunc(s.listTokens))
-	// Issue-4 and issue-5 routes (/v2/transfers..., /auth/...) register here.
+	s.handle(v2, "GET /v2/transfers", http.HandlerFunc(s.listTransfers))
+	s.handle(v2, "POST /v2/transfers", http.HandlerFunc(s.createTransfer))
+	s.handle(v2, "POST /v2/transfers/simulate", http.HandlerFunc(s.simulateTransfer))
+	s.handle(v2, "GET /v2/transfers/{id}", http.HandlerFunc(s.getTransfer))
+	// Issue-5 routes (/auth/...) register here.
 
 	root := http.NewServeMux()
 	s.handle(root, "GET /health", http.HandlerFunc(s.health))

@@ -75,7 +75,7 @@ const (
 	transferReq    = `{"from":"eip155:11155111:0x1111111111111111111111111111111111111111","to":"eip155:11155111:0x2222222222222222222222222222222222222222","asset":{"in":"eip155:11155111:0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238","out":"eip155:11155111:0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14"},"amount":"12.5"}`
 	tx             = `{"to":"0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238","data":"0xa9059cbb","value":"0","chainId":11155111}`
 	summaryFields  = `"id":"` + intentID + `","type":"swap","status":"pending","orderId":"0x` + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" + `","createdAt":"2025-01-02T03:04:05Z","updatedAt":"2025-01-02T03:04:05.123Z","metadata":{"chainId":"eip155:11155111"}`
-	intent         = `{` + summaryFields + `,"request":` + transferReq + `,"tx":` + tx + `,"environment":"test"}`
+	intent         = `{` + summaryFields + `,"resolvedPath":["swap"],"expiresAt":"2025-01-02T04:04:05Z","request":` + transferReq + `,"tx":` + tx + `,"environment":"test"}`
 	simulation     = `{"simulationId":"sim_01J9Z3Q0S4M8V6X2T7K5N1R3PB","valid":true,"resolvedPath":["swap"],"estimatedFees":{"gasUsd":"0.42","protocolFeeBps":5,"solverFeeBps":2.5,"totalUsd":"1.30"},"estimatedTimeS":12,"warnings":[],"errors":[],"expiresAt":"2025-01-02T03:05:05Z","tx":` + tx + `}`
 	apiKey         = `{"id":"key-1","name":"ci","environment":"test","displayPrefix":"sk_test_AbCd","createdAt":"2025-01-02T03:04:05Z","expiresAt":null,"disabled":true}`
 	createdKey     = `{"id":"key-1","name":"ci","environment":"live","key":"sk_live_` + "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01" + `","displayPrefix":"sk_live_0123","createdAt":"2025-01-02T03:04:05Z","expiresAt":"2026-01-02T03:04:05Z"}`
