@@ -58,6 +58,8 @@ type config struct {
 	enableHTTP2   bool
 	namespace     string
 	api           apiserver.Options
+	web           webAuthConfig
+	transfers     transferConfig
 }
 
 func parseFlags() config {
@@ -75,6 +77,8 @@ func parseFlags() config {
 	flag.Int64Var(&c.api.MaxBodyBytes, "max-body-bytes", c.api.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
 	flag.DurationVar(&c.api.ShutdownTimeout, "api-shutdown-timeout", c.api.ShutdownTimeout, "Time allowed for in-flight API requests at shutdown.")
 	flag.BoolVar(&c.api.AccessLog, "access-log", c.api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
+	bindWebAuthFlags(flag.CommandLine, &c.web)
+	bindTransferFlags(flag.CommandLine, &c.transfers)
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -97,12 +101,23 @@ func run() error {
 		return err
 	}
 	readModels := controller.NewReadModels()
-	if err := controller.SetupWithManager(mgr, readModels); err != nil {
+	if err := controller.SetupWithManager(mgr, readModels, controller.WithIntentRetention(c.transfers.retention)); err != nil {
+		return err
+	}
+	catalog, transfers, intents, err := newTransfers(c, mgr, readModels)
+	if err != nil {
 		return err
 	}
 	full, v2, err := openapi.Documents(c.api.BaseURL)
 	if err != nil {
 		return fmt.Errorf("loading the OpenAPI document: %w", err)
+	}
+	web, sessions, err := newWebAuth(c, mgr, readModels)
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(sessions); err != nil {
+		return err
 	}
 	api := apiserver.New(c.api, apiserver.Deps{
 		Keys:      readModels.Keys,
@@ -110,6 +125,10 @@ func run() error {
 		OpenAPI:   full,
 		OpenAPIV2: v2,
 		Metrics:   apiserver.NewMetrics(metrics.Registry),
+		Web:       web,
+		Catalog:   catalog,
+		Transfers: transfers,
+		Intents:   intents,
 	}, ctrl.Log.WithName("api"))
 	if err := mgr.Add(api.Runnable(nil)); err != nil {
 		return err
