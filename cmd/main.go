@@ -11,33 +11,19 @@ import (
 	"fmt"
 	"os"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/apiserver"
-	"github.com/transferintent/transfer-intent-service/internal/controller"
-	"github.com/transferintent/transfer-intent-service/internal/openapi"
+	"github.com/transferintent/transfer-intent-service/internal/service"
+	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
 
-var (
-	scheme   = runtime.NewScheme()
-	setupLog = ctrl.Log.WithName("setup")
-)
-
-func init() {
-	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
-	utilruntime.Must(intentsv1alpha1.AddToScheme(scheme))
-}
+var setupLog = ctrl.Log.WithName("setup")
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "keygen" {
@@ -56,29 +42,29 @@ type config struct {
 	probeAddr     string
 	leaderElect   bool
 	enableHTTP2   bool
-	namespace     string
-	api           apiserver.Options
-	web           webAuthConfig
-	transfers     transferConfig
+	// trustedProxies is --trusted-proxies as written; run parses it into service.Web.
+	trustedProxies string
+	service        service.Options
 }
 
 func parseFlags() config {
-	c := config{api: apiserver.DefaultOptions()}
+	c := config{service: service.DefaultOptions()}
 	flag.StringVar(&c.metricsAddr, "metrics-bind-address", "0",
 		"Address of the metrics endpoint, e.g. :8443 (https) or :8080 (http); 0 disables it.")
 	flag.BoolVar(&c.metricsSecure, "metrics-secure", true, "Serve metrics over https with authentication and authorization.")
 	flag.StringVar(&c.probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz probes.")
 	flag.BoolVar(&c.leaderElect, "leader-elect", false, "Elect a leader among replicas; only the leader writes status and events.")
 	flag.BoolVar(&c.enableHTTP2, "enable-http2", false, "Allow HTTP/2 on the metrics server (off: HTTP/2 rapid-reset and stream-cancel CVEs).")
-	flag.StringVar(&c.namespace, "namespace", defaultNamespace(), "Namespace whose resources this instance serves.")
-	flag.StringVar(&c.api.BindAddress, "api-bind-address", c.api.BindAddress, "Address of the HTTP API.")
-	flag.StringVar(&c.api.BaseURL, "base-url", c.api.BaseURL, "External URL of the API; prefixes problem instances and the OpenAPI servers entry.")
-	flag.StringVar(&c.api.ProblemBaseURL, "problem-base-url", c.api.ProblemBaseURL, "Prefix of problem type URIs.")
-	flag.Int64Var(&c.api.MaxBodyBytes, "max-body-bytes", c.api.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
-	flag.DurationVar(&c.api.ShutdownTimeout, "api-shutdown-timeout", c.api.ShutdownTimeout, "Time allowed for in-flight API requests at shutdown.")
-	flag.BoolVar(&c.api.AccessLog, "access-log", c.api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
-	bindWebAuthFlags(flag.CommandLine, &c.web)
-	bindTransferFlags(flag.CommandLine, &c.transfers)
+	flag.StringVar(&c.service.Namespace, "namespace", defaultNamespace(), "Namespace whose resources this instance serves.")
+	api := &c.service.API
+	flag.StringVar(&api.BindAddress, "api-bind-address", api.BindAddress, "Address of the HTTP API.")
+	flag.StringVar(&api.BaseURL, "base-url", api.BaseURL, "External URL of the API; prefixes problem instances and the OpenAPI servers entry.")
+	flag.StringVar(&api.ProblemBaseURL, "problem-base-url", api.ProblemBaseURL, "Prefix of problem type URIs.")
+	flag.Int64Var(&api.MaxBodyBytes, "max-body-bytes", api.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
+	flag.DurationVar(&api.ShutdownTimeout, "api-shutdown-timeout", api.ShutdownTimeout, "Time allowed for in-flight API requests at shutdown.")
+	flag.BoolVar(&api.AccessLog, "access-log", api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
+	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
+	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -96,53 +82,23 @@ func defaultNamespace() string {
 
 func run() error {
 	c := parseFlags()
+	proxies, err := webauth.ParseTrustedProxies(c.trustedProxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	c.service.Web.TrustedProxies = proxies
+	c.service.Metrics = metrics.Registry
 	mgr, err := newManager(c)
 	if err != nil {
 		return err
 	}
-	readModels := controller.NewReadModels()
-	if err := controller.SetupWithManager(mgr, readModels, controller.WithIntentRetention(c.transfers.retention)); err != nil {
-		return err
-	}
-	catalog, transfers, intents, err := newTransfers(c, mgr, readModels)
-	if err != nil {
-		return err
-	}
-	full, v2, err := openapi.Documents(c.api.BaseURL)
-	if err != nil {
-		return fmt.Errorf("loading the OpenAPI document: %w", err)
-	}
-	web, sessions, err := newWebAuth(c, mgr, readModels)
-	if err != nil {
-		return err
-	}
-	if err := mgr.Add(sessions); err != nil {
-		return err
-	}
-	api := apiserver.New(c.api, apiserver.Deps{
-		Keys:      readModels.Keys,
-		Tokens:    readModels.Tokens,
-		OpenAPI:   full,
-		OpenAPIV2: v2,
-		Metrics:   apiserver.NewMetrics(metrics.Registry),
-		Web:       web,
-		Catalog:   catalog,
-		Transfers: transfers,
-		Intents:   intents,
-	}, ctrl.Log.WithName("api"))
-	if err := mgr.Add(api.Runnable(nil)); err != nil {
-		return err
-	}
-	if err := mgr.Add(api.ReadinessGate(mgr.GetCache())); err != nil {
+	if _, err := service.Setup(mgr, c.service, nil, ctrl.Log); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
-	if err := mgr.AddReadyzCheck("readyz", api.ReadyzCheck); err != nil {
-		return err
-	}
-	setupLog.Info("starting manager", "namespace", c.namespace, "api", c.api.BindAddress)
+	setupLog.Info("starting manager", "namespace", c.service.Namespace, "api", c.service.API.BindAddress)
 	return mgr.Start(ctrl.SetupSignalHandler())
 }
 
@@ -159,13 +115,9 @@ func newManager(c config) (ctrl.Manager, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the cluster (KUBECONFIG or in-cluster): %w", err)
 	}
-	return ctrl.NewManager(restConfig, ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsOpts,
-		HealthProbeBindAddress: c.probeAddr,
-		LeaderElection:         c.leaderElect,
-		LeaderElectionID:       "transfer-intent-service.intents.transferintent.io",
-		// Only this instance's namespace is watched: several instances (staging, prod) can share a cluster.
-		Cache: cache.Options{DefaultNamespaces: map[string]cache.Config{c.namespace: {}}},
-	})
+	opts := service.ManagerOptions(c.service.Namespace)
+	opts.Metrics = metricsOpts
+	opts.HealthProbeBindAddress = c.probeAddr
+	opts.LeaderElection = c.leaderElect
+	return ctrl.NewManager(restConfig, opts)
 }

@@ -5,51 +5,22 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
-	ctrl "sigs.k8s.io/controller-runtime"
-
-	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
-	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/service"
 )
 
-// transferConfig is what the flags set for simulation, creation and the intent lifecycle.
-type transferConfig struct {
-	quoteTTL     time.Duration
-	intentTTL    time.Duration
-	retention    time.Duration
-	claimTimeout time.Duration
-	fees         feeScheduleFlag
-}
-
-func bindTransferFlags(fs *flag.FlagSet, c *transferConfig) {
-	fs.DurationVar(&c.quoteTTL, "quote-ttl", intent.DefaultQuoteTTL, "How long a simulation's fees are quoted for (its expiresAt).")
-	fs.DurationVar(&c.intentTTL, "intent-ttl", intent.DefaultIntentTTL,
+// bindTransferFlags binds the flags of simulation, creation and the intent lifecycle; o holds
+// the defaults.
+func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
+	fs.DurationVar(&o.QuoteTTL, "quote-ttl", o.QuoteTTL, "How long a simulation's fees are quoted for (its expiresAt).")
+	fs.DurationVar(&o.IntentTTL, "intent-ttl", o.IntentTTL,
 		"Deadline of an intent created without one; it expires (and its on-chain order lapses) after this.")
-	fs.DurationVar(&c.retention, "intent-retention", controller.DefaultIntentRetention,
+	fs.DurationVar(&o.Retention, "intent-retention", o.Retention,
 		"How long a confirmed, failed or expired intent is kept before it is deleted.")
-	fs.DurationVar(&c.claimTimeout, "idempotency-claim-timeout", intentstore.DefaultClaimTimeout,
+	fs.DurationVar(&o.ClaimTimeout, "idempotency-claim-timeout", o.ClaimTimeout,
 		"How long an Idempotency-Key claimed by a request that has not created its intent blocks retries (409) before it is taken over.")
-	c.fees = feeScheduleFlag(intent.DefaultFeeSchedule())
-	fs.Var(&c.fees, "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")
-}
-
-// newTransfers builds the transfer domain and the intent store of the manager.
-func newTransfers(c config, mgr ctrl.Manager, rm controller.ReadModels) (intent.Catalog, *intent.Service, *intentstore.Store, error) {
-	catalog := intent.RegistryCatalog{Chains: rm.Chains, Tokens: rm.Tokens}
-	fees := intent.FeeSchedule(c.transfers.fees)
-	svc, err := intent.NewService(intent.Config{
-		Catalog: catalog, Fees: &fees, QuoteTTL: c.transfers.quoteTTL, IntentTTL: c.transfers.intentTTL,
-	})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	store, err := intentstore.SetupWithManager(mgr, intentstore.Options{Namespace: c.namespace, ClaimTimeout: c.transfers.claimTimeout})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return catalog, svc, store, nil
+	fs.Var((*feeScheduleFlag)(&o.Fees), "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")
 }
 
 // feeScheduleFlag is intent.FeeSchedule as a flag value.

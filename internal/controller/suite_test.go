@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,22 +13,19 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // The suite runs a real API server (envtest) with the CRDs, and a manager with every controller
@@ -39,8 +34,6 @@ import (
 
 var (
 	ctx       context.Context
-	cancel    context.CancelFunc
-	testEnv   *envtest.Environment
 	k8sClient client.Client // talks to the API server directly, not through the manager's cache
 	models    ReadModels
 	namespace string
@@ -53,32 +46,12 @@ func TestControllers(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		Fail("KUBEBUILDER_ASSETS is not set: point it at the directory holding kube-apiserver, etcd and kubectl, " +
-			"for example export KUBEBUILDER_ASSETS=$PWD/bin/k8s/1.36.3-linux-amd64")
-	}
-	ctx, cancel = context.WithCancel(context.Background())
+	cluster := testenv.Start(GinkgoTB())
+	k8sClient = cluster.Client
+	namespace = cluster.CreateNamespace(GinkgoTB())
 
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
-	}
-	cfg, err := testEnv.Start()
-	Expect(err).NotTo(HaveOccurred(), "starting envtest (are the CRDs installable?)")
-
-	scheme := runtime.NewScheme()
-	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	Expect(v1alpha1.AddToScheme(scheme)).To(Succeed())
-	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
-	Expect(err).NotTo(HaveOccurred())
-
-	namespace = "tis-" + utilrand.String(6)
-	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
-
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
+	mgr, err := ctrl.NewManager(cluster.Config, ctrl.Options{
+		Scheme:                 cluster.Scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
@@ -86,19 +59,20 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	models = NewReadModels()
 	Expect(SetupWithManager(mgr, models)).To(Succeed())
+
+	var cancel context.CancelFunc
+	ctx, cancel = context.WithCancel(context.Background())
+	stopped := make(chan struct{})
 	go func() {
 		defer GinkgoRecover()
+		defer close(stopped)
 		Expect(mgr.Start(ctx)).To(Succeed())
 	}()
-})
-
-var _ = AfterSuite(func() {
-	if cancel != nil {
+	// Before envtest stops (cleanups run last in, first out).
+	DeferCleanup(func() {
 		cancel()
-	}
-	if testEnv != nil {
-		Expect(testEnv.Stop()).To(Succeed())
-	}
+		Eventually(stopped).WithTimeout(30 * time.Second).Should(BeClosed())
+	})
 })
 
 // Helpers shared by the specs.

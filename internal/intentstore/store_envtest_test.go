@@ -116,7 +116,7 @@ var _ = Describe("Transfer intents through the API", func() {
 		deadline := time.Now().Add(4 * time.Second).UTC().Truncate(time.Second)
 		body := transferRequest("12.5")
 		body["deadline"] = deadline.Format(time.RFC3339)
-		created := call(replica1.URL, http.MethodPost, "/v2/transfers", keyA, body)
+		created := call(replica1, http.MethodPost, "/v2/transfers", keyA, body)
 		Expect(created.status).To(Equal(http.StatusCreated), string(created.body))
 		rec := decode[record](created)
 		Expect(created.header.Get("Location")).To(Equal(baseURL + "/v2/transfers/" + rec.ID))
@@ -140,9 +140,9 @@ var _ = Describe("Transfer intents through the API", func() {
 		Expect(obj.Spec.ExpiresAt.Time).To(BeTemporally("==", deadline))
 
 		By("listing it for its account, not for another account's key")
-		Expect(listIDs(replica1.URL, keyA)).To(ContainElement(rec.ID))
-		Expect(listIDs(replica1.URL, keyB)).NotTo(ContainElement(rec.ID))
-		Expect(call(replica1.URL, http.MethodGet, "/v2/transfers/"+rec.ID, keyB, nil).status).To(Equal(http.StatusNotFound))
+		Expect(listIDs(replica1, keyA)).To(ContainElement(rec.ID))
+		Expect(listIDs(replica1, keyB)).NotTo(ContainElement(rec.ID))
+		Expect(call(replica1, http.MethodGet, "/v2/transfers/"+rec.ID, keyB, nil).status).To(Equal(http.StatusNotFound))
 
 		By("serving the same list from the field index of the cache")
 		Eventually(func(g Gomega) {
@@ -153,21 +153,21 @@ var _ = Describe("Transfer intents through the API", func() {
 				fromCache = append(fromCache, it.Spec.ID)
 			}
 			slices.Sort(fromCache)
-			fromIndex := listIDs(replica1.URL, keyA)
+			fromIndex := listIDs(replica1, keyA)
 			slices.Reverse(fromIndex)
 			g.Expect(fromIndex).To(Equal(fromCache))
 		}).WithTimeout(5 * time.Second).Should(Succeed())
 
 		By("expiring it at the deadline: the status shows expired through the API")
 		Eventually(func(g Gomega) {
-			got := call(replica1.URL, http.MethodGet, "/v2/transfers/"+rec.ID, keyA, nil)
+			got := call(replica1, http.MethodGet, "/v2/transfers/"+rec.ID, keyA, nil)
 			g.Expect(got.status).To(Equal(http.StatusOK))
 			g.Expect(decode[record](got).Status).To(Equal("expired"))
 		}).WithTimeout(15 * time.Second).WithPolling(100 * time.Millisecond).Should(Succeed())
 		Expect(time.Now()).To(BeTemporally(">=", deadline))
 		var listed []record
 		Eventually(func() []record {
-			listed = decode[[]record](call(replica1.URL, http.MethodGet, "/v2/transfers?type=transfer", keyA, nil))
+			listed = decode[[]record](call(replica1, http.MethodGet, "/v2/transfers?type=transfer", keyA, nil))
 			return listed
 		}).Should(ContainElement(HaveField("ID", rec.ID)))
 		for _, r := range listed {
@@ -185,7 +185,7 @@ var _ = Describe("Transfer intents through the API", func() {
 		for i := range answers {
 			wg.Go(func() {
 				defer GinkgoRecover()
-				answers[i] = call(replica1.URL, http.MethodPost, "/v2/transfers", keyA, transferRequest("3"), "Idempotency-Key", key)
+				answers[i] = call(replica1, http.MethodPost, "/v2/transfers", keyA, transferRequest("3"), "Idempotency-Key", key)
 			})
 		}
 		wg.Wait()
@@ -209,7 +209,7 @@ var _ = Describe("Transfer intents through the API", func() {
 		Expect(claim.OwnerReferences).To(ConsistOf(HaveField("UID", stored[0].UID)))
 
 		By("refusing the key with another body")
-		Expect(call(replica1.URL, http.MethodPost, "/v2/transfers", keyA, transferRequest("4"), "Idempotency-Key", key).status).
+		Expect(call(replica1, http.MethodPost, "/v2/transfers", keyA, transferRequest("4"), "Idempotency-Key", key).status).
 			To(Equal(http.StatusUnprocessableEntity))
 	})
 
@@ -218,9 +218,9 @@ var _ = Describe("Transfer intents through the API", func() {
 		answers := make([]answer, 20)
 		var wg sync.WaitGroup
 		for i := range answers {
-			base := replica1.URL
+			base := replica1
 			if i%2 == 1 {
-				base = replica2.URL
+				base = replica2
 			}
 			wg.Go(func() {
 				defer GinkgoRecover()
@@ -246,7 +246,7 @@ var _ = Describe("Transfer intents through the API", func() {
 		Expect(intentsWithKey(accountA, key)).To(HaveLen(1))
 
 		By("answering later retries with the same intent on both replicas")
-		for _, base := range []string{replica1.URL, replica2.URL} {
+		for _, base := range []string{replica1, replica2} {
 			a := call(base, http.MethodPost, "/v2/transfers", keyA, transferRequest("5"), "Idempotency-Key", key)
 			Expect(a.status).To(Equal(http.StatusOK), string(a.body))
 			Expect(ids).To(HaveKey(decode[record](a).ID))
@@ -254,10 +254,10 @@ var _ = Describe("Transfer intents through the API", func() {
 	})
 
 	It("finds an intent created on the other replica before its watch delivers it", func() {
-		a := call(replica1.URL, http.MethodPost, "/v2/transfers", keyB, transferRequest("6"))
+		a := call(replica1, http.MethodPost, "/v2/transfers", keyB, transferRequest("6"))
 		Expect(a.status).To(Equal(http.StatusCreated))
 		id := decode[record](a).ID
-		got := call(replica2.URL, http.MethodGet, "/v2/transfers/"+id, keyB, nil)
+		got := call(replica2, http.MethodGet, "/v2/transfers/"+id, keyB, nil)
 		Expect(got.status).To(Equal(http.StatusOK), string(got.body))
 		Expect(decode[record](got).ID).To(Equal(id))
 	})

@@ -3,55 +3,39 @@ package intentstore_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/go-logr/logr"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
-	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
-	"github.com/transferintent/transfer-intent-service/internal/openapi"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/service"
+	"github.com/transferintent/transfer-intent-service/internal/servicetest"
 )
 
-// The suite runs the service end to end on a real API server (envtest): the controllers with
-// their read models, the intent store on the manager's informer, and the HTTP API on loopback.
-// A second store and API server over the same API server, without an informer of its own, play a
-// second replica whose watch lags behind.
-
-const baseURL = "https://api.example.test"
+// The suite runs the service end to end on a real API server (envtest), as service.Setup
+// assembles it: the controllers with their read models, the intent store on the manager's
+// informer, and the HTTP API on loopback. A second store and API server over the same API
+// server, without an informer of its own, play a second replica whose watch lags behind.
 
 var (
 	ctx       context.Context
-	cancel    context.CancelFunc
-	testEnv   *envtest.Environment
 	k8sClient client.Client // direct to the API server
 	namespace string
 	store     *intentstore.Store
-	replica1  *httptest.Server
-	replica2  *httptest.Server
+	// replica1 is the service's API; replica2 the lagging replica's.
+	replica1, replica2 string
+	// baseURL is the service's --base-url: Location headers start with it.
+	baseURL string
 	// keyA and keyB are test keys of two accounts.
 	keyA, keyB         string
 	accountA, accountB string
@@ -73,85 +57,14 @@ func TestIntentStore(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		Fail("KUBEBUILDER_ASSETS is not set: export KUBEBUILDER_ASSETS=$PWD/bin/k8s/1.36.3-linux-amd64 (make envtest-assets)")
-	}
-	ctx, cancel = context.WithCancel(context.Background())
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
-	}
-	cfg, err := testEnv.Start()
-	Expect(err).NotTo(HaveOccurred())
+	ctx = GinkgoTB().Context() // cancelled at the end of the suite
+	stack := servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(GinkgoWriter),
+		servicetest.WithServiceOptions(func(o *service.Options) { o.Transfers.Retention = time.Hour }))
+	k8sClient, namespace, store = stack.Client, stack.Namespace, stack.Service.Intents
+	replica1, baseURL = stack.URL, stack.Options.API.BaseURL
+	replica2 = stack.LaggingReplica(GinkgoTB())
 
-	scheme := runtime.NewScheme()
-	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	Expect(v1alpha1.AddToScheme(scheme)).To(Succeed())
-	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
-	Expect(err).NotTo(HaveOccurred())
-	namespace = "tis-" + utilrand.String(6)
-	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
-
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
-	})
-	Expect(err).NotTo(HaveOccurred())
-	models := controller.NewReadModels()
-	Expect(controller.SetupWithManager(mgr, models, controller.WithIntentRetention(time.Hour))).To(Succeed())
-	opts := intentstore.Options{Namespace: namespace}
-	store, err = intentstore.SetupWithManager(mgr, opts)
-	Expect(err).NotTo(HaveOccurred())
-	// The second replica's store sees only what it creates itself and what it reads live.
-	lagging, err := intentstore.New(mgr.GetClient(), mgr.GetAPIReader(), mgr.GetCache(), opts)
-	Expect(err).NotTo(HaveOccurred())
-
-	svc, err := intent.NewService(intent.Config{Catalog: intent.RegistryCatalog{Chains: models.Chains, Tokens: models.Tokens}})
-	Expect(err).NotTo(HaveOccurred())
-	full, v2, err := openapi.Documents(baseURL)
-	Expect(err).NotTo(HaveOccurred())
-	serve := func(s *intentstore.Store) (*apiserver.Server, *httptest.Server) {
-		apiOpts := apiserver.DefaultOptions()
-		apiOpts.BaseURL = baseURL
-		srv := apiserver.New(apiOpts, apiserver.Deps{
-			Keys: models.Keys, Tokens: models.Tokens, OpenAPI: full, OpenAPIV2: v2,
-			Catalog: intent.RegistryCatalog{Chains: models.Chains, Tokens: models.Tokens}, Transfers: svc, Intents: s,
-		}, logr.Discard())
-		return srv, httptest.NewServer(srv.Handler())
-	}
-	api1, http1 := serve(store)
-	api2, http2 := serve(lagging)
-	replica1, replica2 = http1, http2
-
-	go func() {
-		defer GinkgoRecover()
-		Expect(mgr.Start(ctx)).To(Succeed())
-	}()
-	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
-	Expect(store.WaitForSync(ctx)).To(BeTrue())
-	api1.MarkReady()
-	api2.MarkReady()
-
-	createFixtures(models)
-})
-
-var _ = AfterSuite(func() {
-	for _, s := range []*httptest.Server{replica1, replica2} {
-		if s != nil {
-			s.Close()
-		}
-	}
-	if cancel != nil {
-		cancel()
-	}
-	if testEnv != nil {
-		Expect(testEnv.Stop()).To(Succeed())
-	}
+	createFixtures(stack.Models)
 })
 
 // createFixtures creates the chain, its USDC, two accounts with a key each, and waits until the

@@ -17,8 +17,8 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/servicetest"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
-	"github.com/transferintent/transfer-intent-service/internal/webauth/webauthtest"
 )
 
 // On a real API server with the real controllers: the operator creates the session Secret, a key
@@ -26,7 +26,7 @@ import (
 // within a second (the Account controller withdraws the account from the key index; envtest runs
 // no garbage collector, so this does not rely on the key object being deleted).
 func TestIntegrationDeletingAccountRefusesItsKeys(t *testing.T) {
-	stack := webauthtest.Start(t)
+	stack := servicetest.Start(t)
 	ctx := context.Background()
 	client := &http.Client{Transport: openapitest.NewValidator(t).Transport(t, nil)}
 	call := func(method, path, body, cookie, apiKey string) (*http.Response, []byte) {

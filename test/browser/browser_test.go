@@ -27,7 +27,8 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
-	"github.com/transferintent/transfer-intent-service/internal/webauth/webauthtest"
+	"github.com/transferintent/transfer-intent-service/internal/servicetest"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // chromiumPath is where Debian's chromium package puts the browser; CHROMIUM_PATH overrides it.
@@ -67,9 +68,9 @@ func (b *browserFailures) list() []string {
 
 func TestKeysPageInChromium(t *testing.T) {
 	chromium := chromiumPath(t)
-	stack := webauthtest.Start(t)
+	stack := servicetest.Start(t)
 	account := stack.CreateAccount(t, "Browser Tester")
-	artifacts := filepath.Join(webauthtest.RepoRoot(t), "test", "artifacts")
+	artifacts := filepath.Join(testenv.RepoRoot(t), "test", "artifacts")
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -6,40 +6,22 @@ package integration
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
-	"github.com/transferintent/transfer-intent-service/internal/openapi"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
+	"github.com/transferintent/transfer-intent-service/internal/servicetest"
 )
 
 var (
 	ctx        context.Context
-	cancel     context.CancelFunc
-	testEnv    *envtest.Environment
 	k8sClient  client.Client
 	namespace  string
 	apiURL     string
@@ -52,69 +34,16 @@ func TestIntegration(t *testing.T) {
 	RunSpecs(t, "Integration Suite")
 }
 
+// The service as cmd/main.go assembles it (service.Setup), on loopback; it stops at the end of
+// the suite.
 var _ = BeforeSuite(func() {
-	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	Expect(assets).NotTo(BeEmpty(), "KUBEBUILDER_ASSETS must name the folder with kube-apiserver and etcd (make test sets it)")
-	ctx, cancel = context.WithCancel(context.Background())
+	ctx = GinkgoTB().Context() // cancelled at the end of the suite
+	stack := servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(GinkgoWriter))
+	k8sClient, namespace, apiURL, readModels = stack.Client, stack.Namespace, stack.URL, stack.Models
 
-	testEnv = &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
-	}
-	cfg, err := testEnv.Start()
-	Expect(err).NotTo(HaveOccurred())
-
-	scheme := runtime.NewScheme()
-	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	Expect(v1alpha1.AddToScheme(scheme)).To(Succeed())
-	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
-	Expect(err).NotTo(HaveOccurred())
-	namespace = "tis-" + utilrand.String(6)
-	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
-
-	// The same wiring as cmd/main.go: controllers -> read models -> HTTP API.
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
-	})
-	Expect(err).NotTo(HaveOccurred())
-	readModels = controller.NewReadModels()
-	Expect(controller.SetupWithManager(mgr, readModels)).To(Succeed())
-
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	apiURL = "http://" + listener.Addr().String()
-	full, v2, err := openapi.Documents(apiURL)
-	Expect(err).NotTo(HaveOccurred())
-	opts := apiserver.DefaultOptions()
-	opts.BaseURL = apiURL
-	api := apiserver.New(opts, apiserver.Deps{
-		Keys: readModels.Keys, Tokens: readModels.Tokens, OpenAPI: full, OpenAPIV2: v2,
-	}, ctrl.Log.WithName("api"))
-	Expect(mgr.Add(api.Runnable(listener))).To(Succeed())
-	Expect(mgr.Add(api.ReadinessGate(mgr.GetCache()))).To(Succeed())
-
+	var err error
 	validator, err = openapitest.New()
 	Expect(err).NotTo(HaveOccurred())
-
-	go func() {
-		defer GinkgoRecover()
-		Expect(mgr.Start(ctx)).To(Succeed())
-	}()
-	Eventually(func() int { return get("/health", "").StatusCode }).WithTimeout(30 * time.Second).Should(Equal(http.StatusOK))
-})
-
-var _ = AfterSuite(func() {
-	if cancel != nil {
-		cancel()
-	}
-	if testEnv != nil {
-		Expect(testEnv.Stop()).To(Succeed())
-	}
 })
 
 // response is an HTTP answer with its body read and checked against the OpenAPI document.

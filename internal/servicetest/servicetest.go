@@ -1,34 +1,32 @@
-// Package webauthtest runs the whole service for integration and browser tests: a real API server
-// (envtest) with the CRDs, the manager with every controller, and the HTTP API with sign-in and
-// key management, listening on 127.0.0.1 on a random port.
-package webauthtest
+// Package servicetest runs the whole service for integration and browser tests: a real API server
+// (envtest) with the CRDs, and a manager built as in production on which service.Setup registers
+// every controller, the intent store, sign-in and the HTTP API, listening on 127.0.0.1 on a
+// random port.
+package servicetest
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"runtime"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	"go.uber.org/zap/zapcore"
 	"golang.org/x/crypto/bcrypt"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -36,8 +34,9 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
-	"github.com/transferintent/transfer-intent-service/internal/openapi"
-	"github.com/transferintent/transfer-intent-service/internal/webauth"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/service"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // Stack is the running service.
@@ -54,102 +53,88 @@ type Stack struct {
 	Logs *LogBuffer
 	// SessionSecretName is the session Secret the operator created.
 	SessionSecretName string
+	// Service is what service.Setup assembled.
+	Service *service.Service
+	// Options are the options the service runs with.
+	Options service.Options
+
+	manager ctrl.Manager
+	log     logr.Logger
 }
 
-// Start runs the stack until the test ends. It fails the test, with what to do, when the envtest
-// binaries are missing.
-func Start(t testing.TB) *Stack {
+// Option changes how Start runs the service.
+type Option func(*settings)
+
+type settings struct {
+	service   []func(*service.Options)
+	logOutput io.Writer
+}
+
+// WithServiceOptions changes the service's options after Start has set the test defaults
+// (namespace, loopback BaseURL, a short shutdown).
+func WithServiceOptions(change func(*service.Options)) Option {
+	return func(s *settings) { s.service = append(s.service, change) }
+}
+
+// WithLogOutput writes the log to w as well as to Stack.Logs. A Ginkgo suite passes
+// GinkgoWriter, which shows it with a failed spec: at the end of a suite GinkgoTB().Failed()
+// no longer knows that a spec failed, so Start's own dump of the log does not happen there.
+func WithLogOutput(w io.Writer) Option {
+	return func(s *settings) { s.logOutput = w }
+}
+
+// Start runs the stack until the test ends (in a Ginkgo BeforeSuite pass GinkgoTB(): its Cleanup
+// runs at the end of the suite). It fails the test, with what to do, when the envtest binaries
+// are missing.
+func Start(t testing.TB, options ...Option) *Stack {
 	t.Helper()
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		t.Fatal("KUBEBUILDER_ASSETS is not set: point it at the directory holding kube-apiserver and etcd, " +
-			"for example export KUBEBUILDER_ASSETS=$PWD/bin/k8s/1.36.3-linux-amd64 (make test builds and sets it)")
+	var set settings
+	for _, o := range options {
+		o(&set)
 	}
 	logs := &LogBuffer{}
-	logger := zap.New(zap.WriteTo(logs), zap.UseDevMode(true), zap.Level(zapcore.Level(-2)))
+	var out io.Writer = logs
+	if set.logOutput != nil {
+		out = io.MultiWriter(logs, set.logOutput)
+	}
+	logger := zap.New(zap.WriteTo(out), zap.UseDevMode(true), zap.Level(zapcore.Level(-2)))
 	logf.SetLogger(logger)
 
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(repoRoot(t), "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("starting envtest: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Logf("stopping envtest: %v", err)
-		}
-	})
-
-	scheme := k8sruntime.NewScheme()
-	must(t, clientgoscheme.AddToScheme(scheme))
-	must(t, v1alpha1.AddToScheme(scheme))
-	direct, err := client.New(cfg, client.Options{Scheme: scheme})
-	must(t, err)
+	cluster := testenv.Start(t)
 	s := &Stack{
-		Namespace:         "tis-" + utilrand.String(6),
-		Client:            direct,
-		Models:            controller.NewReadModels(),
-		Logs:              logs,
-		SessionSecretName: webauth.DefaultSessionSecretName,
+		Namespace: cluster.CreateNamespace(t),
+		Client:    cluster.Client,
+		Logs:      logs,
+		log:       logger,
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	must(t, direct.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.Namespace}}))
-
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
 	s.URL = "http://" + listener.Addr().String()
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{s.Namespace: {}}},
-	})
-	must(t, err)
-	must(t, controller.SetupWithManager(mgr, s.Models))
-
-	sessions := &webauth.SessionSecret{
-		Cache:     mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-		Writer:    mgr.GetClient(),
-		Namespace: s.Namespace,
-		Name:      s.SessionSecretName,
-		Log:       logger.WithName("sessions"),
+	s.Options = service.DefaultOptions()
+	s.Options.Namespace = s.Namespace
+	s.Options.API.BaseURL = s.URL
+	s.Options.API.ShutdownTimeout = time.Second
+	for _, change := range set.service {
+		change(&s.Options)
 	}
-	webOpts := webauth.DefaultOptions()
-	webOpts.BaseURL = s.URL
-	web, err := webauth.New(webOpts, webauth.Deps{
-		Accounts:    s.Models.Accounts,
-		Keys:        s.Models.Keys,
-		Reader:      mgr.GetClient(),
-		Writer:      mgr.GetClient(),
-		Namespace:   s.Namespace,
-		SessionKeys: sessions,
-		Events:      mgr.GetEventRecorder(controller.EventReporter),
-	}, logger.WithName("web"))
-	must(t, err)
-	full, v2, err := openapi.Documents(s.URL)
-	must(t, err)
-	apiOpts := apiserver.DefaultOptions()
-	apiOpts.BaseURL = s.URL
-	apiOpts.ShutdownTimeout = time.Second
-	api := apiserver.New(apiOpts, apiserver.Deps{
-		Keys:      s.Models.Keys,
-		Tokens:    s.Models.Tokens,
-		OpenAPI:   full,
-		OpenAPIV2: v2,
-		Web:       web,
-	}, logger.WithName("api"))
-	must(t, mgr.Add(sessions))
-	must(t, mgr.Add(api.Runnable(listener)))
-	must(t, mgr.Add(api.ReadinessGate(mgr.GetCache())))
+	s.SessionSecretName = s.Options.SessionSecretName
 
+	mgrOpts := service.ManagerOptions(s.Namespace)
+	mgrOpts.Metrics = metricsserver.Options{BindAddress: "0"}
+	mgrOpts.HealthProbeBindAddress = "0"
+	mgrOpts.Logger = logger
+	// Controller names are unique per process; a test binary may start more than one stack.
+	mgrOpts.Controller.SkipNameValidation = ptr.To(true)
+	s.manager, err = ctrl.NewManager(cluster.Config, mgrOpts)
+	must(t, err)
+	s.Service, err = service.Setup(s.manager, s.Options, listener, logger)
+	must(t, err)
+	s.Models = s.Service.Models
+
+	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan error, 1)
-	go func() { stopped <- mgr.Start(ctx) }()
+	go func() { stopped <- s.manager.Start(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -175,10 +160,28 @@ func Start(t testing.TB) *Stack {
 		if resp.StatusCode != http.StatusOK {
 			return fmt.Errorf("GET /health: %d", resp.StatusCode)
 		}
-		_, err = sessions.SessionKeys(ctx)
+		_, err = s.Service.Sessions.SessionKeys(ctx)
 		return err
 	})
 	return s
+}
+
+// LaggingReplica serves a second API server, as another replica of the service would, and
+// returns its URL. It shares the first one's manager, read models and domain, but its intent
+// store has no informer: it knows only the intents it creates itself and what it reads live from
+// the API server, like a replica whose watch has not delivered yet. It stops when the test ends.
+func (s *Stack) LaggingReplica(t testing.TB) string {
+	t.Helper()
+	store, err := intentstore.New(s.manager.GetClient(), s.manager.GetAPIReader(), s.manager.GetCache(),
+		intentstore.Options{Namespace: s.Namespace, ClaimTimeout: s.Options.Transfers.ClaimTimeout})
+	must(t, err)
+	deps := s.Service.APIDeps
+	deps.Intents = store
+	api := apiserver.New(s.Options.API, deps, s.log.WithName("lagging-replica"))
+	api.MarkReady()
+	srv := httptest.NewServer(api.Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // Account is a test account and its password.
@@ -234,18 +237,6 @@ func waitFor(t testing.TB, timeout time.Duration, what string, check func() erro
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-// repoRoot is the module root, found from this file's path.
-func repoRoot(t testing.TB) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot find the repository root")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
-
-// RepoRoot is the module root, for tests that write artifacts.
-func RepoRoot(t testing.TB) string { return repoRoot(t) }
 
 func must(t testing.TB, err error) {
 	t.Helper()

@@ -1,0 +1,194 @@
+// Package service assembles the Transfer Intent Service on a controller-runtime manager: the
+// controllers that fill the read models, the transfer domain and the intent store, browser
+// sign-in with its session Secret, and the HTTP API with its readiness gate.
+//
+// cmd/ parses flags into Options and calls Setup; the test harness (internal/servicetest) calls
+// the same Setup, so tests run the assembly that ships.
+package service
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+
+	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/controller"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/openapi"
+	"github.com/transferintent/transfer-intent-service/internal/webauth"
+)
+
+// LeaderElectionID names the Lease the replicas of one instance elect their leader with.
+const LeaderElectionID = "transfer-intent-service.intents.transferintent.io"
+
+// Options are the service's settings; cmd/ sets them from flags.
+type Options struct {
+	// Namespace holds every resource this instance serves (--namespace); required.
+	Namespace string
+	// API are the HTTP server's settings.
+	API apiserver.Options
+	// Web are the sign-in settings. Its BaseURL, ProblemBaseURL and MaxBodyBytes are ignored:
+	// Setup takes them from API, so pages, problems and the API agree.
+	Web webauth.Options
+	// SessionSecretName is the Secret in Namespace holding the session signing keys.
+	SessionSecretName string
+	// Transfers are the settings of simulation, creation and the intent lifecycle.
+	Transfers TransferOptions
+	// Metrics receives the API's request metrics (controller-runtime's metrics.Registry in the
+	// operator); nil leaves them unregistered, as tests want.
+	Metrics prometheus.Registerer
+}
+
+// TransferOptions are the settings of simulation, creation and the intent lifecycle.
+type TransferOptions struct {
+	// QuoteTTL is how long a simulation's fees are quoted for.
+	QuoteTTL time.Duration
+	// IntentTTL is the deadline of an intent created without one.
+	IntentTTL time.Duration
+	// Retention is how long a confirmed, failed or expired intent is kept before it is deleted.
+	Retention time.Duration
+	// ClaimTimeout is how long an unfinished Idempotency-Key claim blocks retries.
+	ClaimTimeout time.Duration
+	// Fees is the fee schedule.
+	Fees intent.FeeSchedule
+}
+
+// DefaultOptions are the defaults of the flags. Namespace is left empty: the caller knows it.
+func DefaultOptions() Options {
+	return Options{
+		API:               apiserver.DefaultOptions(),
+		Web:               webauth.DefaultOptions(),
+		SessionSecretName: webauth.DefaultSessionSecretName,
+		Transfers: TransferOptions{
+			QuoteTTL:     intent.DefaultQuoteTTL,
+			IntentTTL:    intent.DefaultIntentTTL,
+			Retention:    controller.DefaultIntentRetention,
+			ClaimTimeout: intentstore.DefaultClaimTimeout,
+			Fees:         intent.DefaultFeeSchedule(),
+		},
+	}
+}
+
+// NewScheme returns the scheme of the service's manager and clients: the built-in kinds and ours.
+func NewScheme() *runtime.Scheme {
+	scheme := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(intentsv1alpha1.AddToScheme(scheme))
+	return scheme
+}
+
+// ManagerOptions are the manager options every instance needs, whatever else its flags set: the
+// scheme, and a cache that watches only namespace, so several instances (staging, prod) can share
+// a cluster.
+func ManagerOptions(namespace string) ctrl.Options {
+	return ctrl.Options{
+		Scheme:           NewScheme(),
+		LeaderElectionID: LeaderElectionID,
+		Cache:            cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
+	}
+}
+
+// Service is the assembled service; its parts are exposed for tests to read.
+type Service struct {
+	// API is the HTTP server, added to the manager as a Runnable.
+	API *apiserver.Server
+	// APIDeps are what API was built from.
+	APIDeps apiserver.Deps
+	// Models are the read models the controllers fill and the API reads.
+	Models controller.ReadModels
+	// Sessions provides the session signing keys from their Secret.
+	Sessions *webauth.SessionSecret
+	// Intents stores transfer intents and serves them from the informer-fed index.
+	Intents *intentstore.Store
+}
+
+// Setup registers the whole service on mgr: the controllers, the intent store, browser sign-in
+// and its session Secret, the API on apiListener (nil: opts.API.BindAddress), the gate that opens
+// the API once the caches have synced, and the readyz check. Call it once, before mgr.Start.
+func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Logger) (*Service, error) {
+	if opts.Namespace == "" {
+		return nil, errors.New("service: Options.Namespace is required")
+	}
+	s := &Service{Models: controller.NewReadModels()}
+	if err := controller.SetupWithManager(mgr, s.Models, controller.WithIntentRetention(opts.Transfers.Retention)); err != nil {
+		return nil, err
+	}
+	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
+	fees := opts.Transfers.Fees
+	transfers, err := intent.NewService(intent.Config{
+		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Intents, err = intentstore.SetupWithManager(mgr, intentstore.Options{
+		Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout,
+	})
+	if err != nil {
+		return nil, err
+	}
+	full, v2, err := openapi.Documents(opts.API.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("loading the OpenAPI document: %w", err)
+	}
+	s.Sessions = &webauth.SessionSecret{
+		Cache:     mgr.GetClient(),
+		APIReader: mgr.GetAPIReader(),
+		Writer:    mgr.GetClient(),
+		Namespace: opts.Namespace,
+		Name:      opts.SessionSecretName,
+		Log:       log.WithName("sessions"),
+	}
+	webOpts := opts.Web
+	webOpts.BaseURL = opts.API.BaseURL
+	webOpts.ProblemBaseURL = opts.API.ProblemBaseURL
+	webOpts.MaxBodyBytes = opts.API.MaxBodyBytes
+	web, err := webauth.New(webOpts, webauth.Deps{
+		Accounts:    s.Models.Accounts,
+		Keys:        s.Models.Keys,
+		Reader:      mgr.GetClient(),
+		Writer:      mgr.GetClient(),
+		Namespace:   opts.Namespace,
+		SessionKeys: s.Sessions,
+		Events:      mgr.GetEventRecorder(controller.EventReporter),
+	}, log.WithName("web"))
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(s.Sessions); err != nil {
+		return nil, err
+	}
+	s.APIDeps = apiserver.Deps{
+		Keys:      s.Models.Keys,
+		Tokens:    s.Models.Tokens,
+		OpenAPI:   full,
+		OpenAPIV2: v2,
+		Metrics:   apiserver.NewMetrics(opts.Metrics),
+		Web:       web,
+		Catalog:   catalog,
+		Transfers: transfers,
+		Intents:   s.Intents,
+	}
+	s.API = apiserver.New(opts.API, s.APIDeps, log.WithName("api"))
+	if err := mgr.Add(s.API.Runnable(apiListener)); err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(s.API.ReadinessGate(mgr.GetCache())); err != nil {
+		return nil, err
+	}
+	if err := mgr.AddReadyzCheck("readyz", s.API.ReadyzCheck); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
