@@ -1,0 +1,167 @@
+# Image to build and deploy: make docker-build deploy IMG=registry.example.com/transfer-intent-service:v0.1.0
+IMG ?= transfer-intent-service:latest
+
+# The container tool of docker-build and docker-push (docker or podman).
+CONTAINER_TOOL ?= docker
+
+# Versions of the local control plane that envtest, `make test` and `make run` use. It is built from
+# Go modules by hack/control-plane.sh into bin/k8s/, once; later calls only print the directory.
+ENVTEST_K8S_VERSION ?= 1.36.3
+ETCD_VERSION ?= 3.6.16
+
+# Extra flags for the manager in `make run`, for example RUN_ARGS="--zap-log-level=debug", and for
+# hack/localcluster itself, for example LOCALCLUSTER_ARGS="--api-bind-address 127.0.0.1:9080".
+RUN_ARGS ?=
+LOCALCLUSTER_ARGS ?=
+
+# Every recipe runs in bash, stops at the first failing command, and a pipeline fails when any
+# part of it fails.
+SHELL = /usr/bin/env bash -o pipefail
+.SHELLFLAGS = -ec
+
+# Tools. controller-gen is pinned as a `tool` in go.mod, so it needs no separate install; kustomize
+# is the one built into kubectl.
+GO ?= go
+KUBECTL ?= kubectl
+CONTROLLER_GEN ?= $(GO) tool controller-gen
+KUSTOMIZE ?= $(KUBECTL) kustomize
+LOCALBIN ?= $(CURDIR)/bin
+CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION) $(CURDIR)/hack/control-plane.sh
+
+# Every package but the end-to-end suite, which has its own target and control plane.
+UNIT_PACKAGES = $$($(GO) list ./... | grep -v /test/e2e)
+
+# The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
+# config/samples and waits for the controllers to mark them Ready.
+E2E_TEST = $(GO) test ./test/e2e/ -v -ginkgo.v -timeout 20m
+
+# Builds the control plane if needed and exports KUBEBUILDER_ASSETS for the rest of the recipe line.
+# A plain assignment, so that a failed build stops the recipe instead of running tests without it.
+WITH_ASSETS = assets="$$($(CONTROL_PLANE))"; export KUBEBUILDER_ASSETS="$$assets";
+
+.PHONY: all
+all: build
+
+##@ General
+
+# `make help` lists every target that has a `## description` after its name, grouped under the
+# `##@ Section` lines above them.
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN { FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n" } \
+		/^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5); next } \
+		/^[a-zA-Z0-9_-]+:.*##/ { printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+##@ Development
+
+.PHONY: manifests
+manifests: ## Generate the CRDs (config/crd/bases) and the manager's ClusterRole (config/rbac/role.yaml).
+	$(CONTROLLER_GEN) rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
+
+.PHONY: generate
+generate: ## Generate the DeepCopy methods of the API types.
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+.PHONY: fmt
+fmt: ## Run go fmt against the code.
+	$(GO) fmt ./...
+
+.PHONY: vet
+vet: ## Run go vet against the code.
+	$(GO) vet ./...
+
+.PHONY: test
+test: manifests generate fmt vet ## Run all tests: unit, envtest and end-to-end (the first run builds the control plane, ~5 min).
+	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
+	echo "==> unit and envtest tests"; \
+	$(GO) test $(UNIT_PACKAGES) -coverprofile cover.out; \
+	echo "==> end-to-end tests"; \
+	$(E2E_TEST)
+
+.PHONY: test-e2e
+test-e2e: manifests generate fmt vet ## Run only the end-to-end tests (local control plane + the manager binary + config/samples).
+	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; $(E2E_TEST)
+
+.PHONY: bench
+bench: ## Run the benchmarks (no tests), with allocation counts.
+	@$(WITH_ASSETS) $(GO) test -run='^$$' -bench=. -benchmem $(UNIT_PACKAGES)
+
+.PHONY: verify
+verify: manifests generate fmt ## Regenerate code and manifests and fail if that changed any file (run by CI).
+	@$(GO) mod tidy -diff >/dev/null 2>&1 || { \
+		echo "go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result:"; \
+		$(GO) mod tidy -diff || true; \
+		exit 1; \
+	}
+	@if [ -n "$$(git status --porcelain)" ]; then \
+		echo "The working tree differs after 'make manifests generate fmt'. Regenerate and commit:"; \
+		git status --porcelain; \
+		git --no-pager diff; \
+		exit 1; \
+	fi
+	@echo "verify: generated code and manifests are up to date"
+
+.PHONY: envtest-assets
+envtest-assets: ## Build the local control plane (kube-apiserver, etcd) if needed and print its directory (KUBEBUILDER_ASSETS).
+	@$(CONTROL_PLANE)
+
+##@ Build
+
+.PHONY: build
+build: manifests generate fmt vet ## Build the manager binary, bin/manager.
+	$(GO) build -o $(LOCALBIN)/manager ./cmd
+
+.PHONY: run
+run: build ## Run the service locally: control plane + CRDs + config/samples + bin/manager (API on 127.0.0.1:8080). Ctrl-C stops all.
+	@mkdir -p $(LOCALBIN)
+	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
+	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --manager $(LOCALBIN)/manager $(LOCALCLUSTER_ARGS) -- $(RUN_ARGS)
+
+.PHONY: run-control-plane
+run-control-plane: ## Run only the local control plane with CRDs and samples, to start the manager yourself (e.g. in a debugger).
+	@mkdir -p $(LOCALBIN)
+	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
+	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --no-operator $(LOCALCLUSTER_ARGS)
+
+# Needs a Docker (or podman, CONTAINER_TOOL=podman) engine; there is none on the development VM.
+.PHONY: docker-build
+docker-build: ## Build the container image IMG (needs a Docker engine).
+	$(CONTAINER_TOOL) build -t $(IMG) .
+
+.PHONY: docker-push
+docker-push: ## Push the container image IMG.
+	$(CONTAINER_TOOL) push $(IMG)
+
+.PHONY: build-installer
+build-installer: manifests generate ## Write dist/install.yaml: CRDs, RBAC and the Deployment with image IMG, in one file.
+	@mkdir -p dist
+	KUSTOMIZE="$(KUSTOMIZE)" hack/render-deploy.sh "$(IMG)" > dist/install.yaml
+	@echo "wrote dist/install.yaml"
+
+##@ Deployment
+
+# Pass ignore-not-found=true to uninstall or undeploy to ignore objects that are already gone.
+ignore-not-found ?= false
+
+.PHONY: install
+install: manifests ## Install the CRDs into the cluster of the current kubeconfig context.
+	$(KUSTOMIZE) config/crd | $(KUBECTL) apply --server-side -f -
+
+.PHONY: uninstall
+uninstall: manifests ## Remove the CRDs, and with them every custom resource, from the current cluster.
+	$(KUSTOMIZE) config/crd | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
+
+.PHONY: deploy
+deploy: manifests ## Deploy the service (config/default, namespace transfer-intent-system) with image IMG to the current cluster.
+	KUSTOMIZE="$(KUSTOMIZE)" hack/render-deploy.sh "$(IMG)" | $(KUBECTL) apply --server-side -f -
+
+.PHONY: undeploy
+undeploy: ## Remove everything deploy created, CRDs included, from the current cluster.
+	KUSTOMIZE="$(KUSTOMIZE)" hack/render-deploy.sh "$(IMG)" | $(KUBECTL) delete --ignore-not-found=$(ignore-not-found) -f -
+
+##@ Housekeeping
+
+.PHONY: clean
+clean: ## Remove build outputs (keeps the control plane binaries in bin/k8s, which are slow to rebuild).
+	rm -f $(LOCALBIN)/manager $(LOCALBIN)/localcluster cover.out
+	rm -rf dist test/artifacts

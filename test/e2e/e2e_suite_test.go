@@ -1,0 +1,252 @@
+/*
+Copyright 2026 The Transfer Intent Service Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package e2e runs the service the way a user does: the real manager binary, built from ./cmd,
+// against a real kube-apiserver and etcd (started by envtest from the binaries that
+// hack/control-plane.sh builds), with the manifests of config/ applied by kubectl.
+//
+// Run it with `make test-e2e` (or as part of `make test`). `go test ./test/e2e/` works too: without
+// KUBEBUILDER_ASSETS the suite runs hack/control-plane.sh itself.
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+// managerStopGrace is how long the manager gets to shut down after SIGTERM before it is killed.
+const managerStopGrace = 10 * time.Second
+
+// The suite's shared state, set up once in BeforeSuite. Each run gets a fresh control plane and a
+// namespace with a random name, which is also the namespace the manager watches.
+var (
+	projectRoot    string
+	assetsDir      string
+	kubeconfigPath string
+	namespace      string
+	k8sClient      client.Client
+	apiAddr        string
+	probeAddr      string
+	manager        *managerProcess
+)
+
+func TestE2E(t *testing.T) {
+	RegisterFailHandler(Fail)
+	_, _ = fmt.Fprintf(GinkgoWriter, "Starting the transfer-intent-service end-to-end suite\n")
+	RunSpecs(t, "e2e suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(GinkgoLogr)
+
+	var err error
+	projectRoot, err = filepath.Abs(filepath.Join("..", ".."))
+	Expect(err).NotTo(HaveOccurred())
+	artifacts := filepath.Join(projectRoot, "test", "artifacts")
+	Expect(os.MkdirAll(artifacts, 0o755)).To(Succeed())
+	work := GinkgoT().TempDir()
+
+	By("finding the control plane binaries")
+	assetsDir = controlPlaneAssets()
+
+	By("building the manager binary")
+	managerBin := os.Getenv("E2E_MANAGER_BIN")
+	if managerBin == "" {
+		managerBin = filepath.Join(work, "manager")
+		build := exec.Command("go", "build", "-o", managerBin, "./cmd")
+		build.Dir = projectRoot
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "go build ./cmd:\n%s", out)
+	}
+
+	By("starting kube-apiserver and etcd, and installing the CRDs of config/crd/bases")
+	testEnv := &envtest.Environment{
+		BinaryAssetsDirectory: assetsDir,
+		CRDDirectoryPaths:     []string{filepath.Join(projectRoot, "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+	}
+	_, err = testEnv.Start()
+	// Registered before checking the error: Start can fail after the processes are up.
+	DeferCleanup(func() {
+		By("stopping the control plane")
+		Expect(testEnv.Stop()).To(Succeed())
+	})
+	Expect(err).NotTo(HaveOccurred())
+
+	admin, err := testEnv.AddUser(envtest.User{Name: "e2e-admin", Groups: []string{"system:masters"}}, &rest.Config{QPS: 50, Burst: 100})
+	Expect(err).NotTo(HaveOccurred())
+	kubeconfig, err := admin.KubeConfig()
+	Expect(err).NotTo(HaveOccurred())
+	kubeconfigPath = filepath.Join(work, "kubeconfig")
+	Expect(os.WriteFile(kubeconfigPath, kubeconfig, 0o600)).To(Succeed())
+	k8sClient, err = client.New(admin.Config(), client.Options{})
+	Expect(err).NotTo(HaveOccurred())
+
+	namespace = "e2e-" + utilrand.String(6)
+	By("creating namespace " + namespace)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
+
+	By("starting the manager, watching " + namespace)
+	apiAddr = freeLocalAddr()
+	probeAddr = freeLocalAddr()
+	logPath := filepath.Join(artifacts, "manager.log")
+	manager, err = startManager(managerBin, logPath, kubeconfigPath,
+		"--namespace", namespace,
+		"--api-bind-address", apiAddr,
+		"--health-probe-bind-address", probeAddr,
+		"--metrics-bind-address", "0",
+	)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() {
+		By("stopping the manager")
+		manager.stop()
+		_, _ = fmt.Fprintf(GinkgoWriter, "manager output: %s\n", logPath)
+	})
+})
+
+// controlPlaneAssets returns the directory of kube-apiserver and etcd: KUBEBUILDER_ASSETS as set by
+// make, or what hack/control-plane.sh prints (building the binaries if this machine has none yet).
+func controlPlaneAssets() string {
+	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
+		return dir
+	}
+	cmd := exec.Command(filepath.Join(projectRoot, "hack", "control-plane.sh"))
+	cmd.Stderr = GinkgoWriter
+	out, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "hack/control-plane.sh failed; see its output above")
+	return strings.TrimSpace(string(out))
+}
+
+// kubectl runs kubectl against the suite's control plane and returns its combined output, which
+// it also writes to the spec's log.
+func kubectl(args ...string) (string, error) {
+	out, err := runKubectl(args...)
+	_, _ = fmt.Fprint(GinkgoWriter, out)
+	return out, err
+}
+
+// runKubectl is kubectl without the log, for output that is data rather than news (a rendered
+// kustomization). The kubectl next to the control plane binaries is preferred
+// (hack/control-plane.sh links or builds one), so the suite needs nothing installed but Go.
+func runKubectl(args ...string) (string, error) {
+	bin := filepath.Join(assetsDir, "kubectl")
+	if _, err := os.Stat(bin); err != nil {
+		bin = "kubectl"
+	}
+	_, _ = fmt.Fprintf(GinkgoWriter, "$ kubectl %s\n", strings.Join(args, " "))
+	cmd := exec.Command(bin, append([]string{"--kubeconfig", kubeconfigPath}, args...)...)
+	cmd.Dir = projectRoot
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// freeLocalAddr returns a loopback address with a port that was free a moment ago, so that the
+// suite does not collide with a `make run` on the default ports.
+func freeLocalAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	defer func() { _ = l.Close() }()
+	return l.Addr().String()
+}
+
+// managerProcess is the manager binary running as a child of the test process.
+type managerProcess struct {
+	cmd    *exec.Cmd
+	log    *os.File
+	exited chan struct{}
+	err    error // set before exited is closed
+}
+
+func startManager(bin, logPath, kubeconfig string, args ...string) (*managerProcess, error) {
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = projectRoot
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	cmd.Stdout = io.MultiWriter(logFile, GinkgoWriter)
+	cmd.Stderr = cmd.Stdout
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Setpgid: true,
+		// If the test binary dies (a -timeout panic, say), the manager must not outlive it.
+		Pdeathsig: syscall.SIGKILL,
+	}
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	m := &managerProcess{cmd: cmd, log: logFile, exited: make(chan struct{})}
+	go func() {
+		m.err = cmd.Wait()
+		close(m.exited)
+	}()
+	return m, nil
+}
+
+// running returns an error once the manager has exited: a crash must fail the waiting spec at once
+// with the reason, not after its whole deadline.
+func (m *managerProcess) running() error {
+	select {
+	case <-m.exited:
+		return fmt.Errorf("the manager exited (%v); its output is in test/artifacts/manager.log", m.err)
+	default:
+		return nil
+	}
+}
+
+func (m *managerProcess) stop() {
+	if m == nil {
+		return
+	}
+	defer func() { _ = m.log.Close() }()
+	if m.running() != nil {
+		return
+	}
+	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-m.exited:
+	case <-time.After(managerStopGrace):
+		_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
+		<-m.exited
+	}
+	var exitErr *exec.ExitError
+	if m.err != nil && !errors.As(m.err, &exitErr) {
+		_, _ = fmt.Fprintf(GinkgoWriter, "waiting for the manager: %v\n", m.err)
+	}
+}
