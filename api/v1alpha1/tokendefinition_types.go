@@ -5,6 +5,7 @@ import (
 )
 
 // TokenDefinitionSpec is one canonical token, served by GET /v2/tokens.
+// +kubebuilder:validation:XValidation:rule="!self.chainId.startsWith('eip155:') || self.chainId.matches('^eip155:[1-9][0-9]{0,18}$')",message="an eip155 chainId must be eip155:<decimal chain id without leading zeros>"
 // +kubebuilder:validation:XValidation:rule="self.address.startsWith(self.chainId + ':')",message="address must be a CAIP-10 account on chainId (address must start with chainId followed by ':')"
 // +kubebuilder:validation:XValidation:rule="!self.address.startsWith('eip155:') || self.address.matches('^eip155:[0-9]+:0x[0-9a-fA-F]{40}$')",message="an eip155 address must be 0x followed by 40 hex digits"
 type TokenDefinitionSpec struct {

@@ -91,6 +91,11 @@ var _ = Describe("CRD validation", func() {
 		Entry("TokenDefinition: eip155 address not 40 hex digits", func() error {
 			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Address = s.ChainID + ":0xabc" })
 		}, "an eip155 address must be 0x followed by 40 hex digits"),
+		Entry("TokenDefinition: eip155 chainId with a leading zero", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) {
+				s.ChainID, s.Address = "eip155:01", "eip155:01:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+			})
+		}, "an eip155 chainId must be eip155:<decimal chain id without leading zeros>"),
 		Entry("TokenDefinition: negative decimals", func() error {
 			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = -1 })
 		}, "spec.decimals: Invalid value: -1"),
