@@ -12,6 +12,8 @@ ETCD_VERSION ?= 3.6.16
 # Extra flags for the manager in `make run`, for example RUN_ARGS="--zap-log-level=debug", and for
 # hack/localcluster itself, for example LOCALCLUSTER_ARGS="--api-bind-address 127.0.0.1:9080".
 RUN_ARGS ?=
+# Flags for hack/bench in `make bench`, for example BENCH_ARGS="-duration 10s -concurrency 64".
+BENCH_ARGS ?=
 LOCALCLUSTER_ARGS ?=
 
 # Every recipe runs in bash, stops at the first failing command, and a pipeline fails when any
@@ -70,21 +72,38 @@ fmt: ## Run go fmt against the code.
 vet: ## Run go vet against the code.
 	$(GO) vet ./...
 
+# Fuzz targets of the request parsers, each run briefly by `make test` (go test runs one -fuzz
+# target per invocation). Bounded by iterations, not time: a short timed run can fail with
+# "context deadline exceeded" on a loaded machine. Longer runs: make fuzz FUZZTIME=5m.
+FUZZ_TARGETS = FuzzParseAmount FuzzParseAccountID FuzzAssetJSON
+FUZZTIME ?= 50000x
+
 .PHONY: test
-test: manifests generate fmt vet ## Run all tests: unit, envtest and end-to-end (the first run builds the control plane, ~5 min).
+test: manifests generate fmt vet ## Run all tests: unit, envtest, browser, brief fuzzing and end-to-end (the first run builds the control plane, ~5 min).
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
-	echo "==> unit and envtest tests"; \
+	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
+	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(UNIT_PACKAGES) -coverprofile cover.out; \
+	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \
+	$(MAKE) --no-print-directory fuzz; \
 	echo "==> end-to-end tests"; \
 	$(E2E_TEST)
+
+.PHONY: fuzz
+fuzz: ## Fuzz the request parsers of internal/intent for FUZZTIME each.
+	@for target in $(FUZZ_TARGETS); do \
+		$(GO) test ./internal/intent/ -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME); \
+	done
 
 .PHONY: test-e2e
 test-e2e: manifests generate fmt vet ## Run only the end-to-end tests (local control plane + the manager binary + config/samples).
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; $(E2E_TEST)
 
 .PHONY: bench
-bench: ## Run the benchmarks (no tests), with allocation counts.
+bench: ## Run the Go benchmarks, then the loopback load test of GET /v2/tokens against a bare handler.
 	@$(WITH_ASSETS) $(GO) test -run='^$$' -bench=. -benchmem $(UNIT_PACKAGES)
+	@echo "==> loopback load: the full /v2 stack against a bare net/http handler serving the same bytes"
+	$(GO) run ./hack/bench $(BENCH_ARGS)
 
 .PHONY: verify
 verify: manifests generate fmt ## Regenerate code and manifests and fail if that changed any file (run by CI).
