@@ -317,9 +317,13 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 			return Created{}, fmt.Errorf("claiming idempotency key (%s): %w", name, err)
 		}
 		if err := s.create(ctx, draft); err != nil {
-			// Free the key, so that the client's retry can succeed; on failure the claim is
-			// abandoned and taken over after ClaimTimeout.
-			_ = s.writer.Delete(context.WithoutCancel(ctx), &claim, client.Preconditions{UID: &claim.UID})
+			if createSurelyFailed(err) {
+				// Free the key, so that the client's retry can succeed at once.
+				_ = s.writer.Delete(context.WithoutCancel(ctx), &claim, client.Preconditions{UID: &claim.UID})
+			}
+			// Otherwise (a timeout, a lost connection) the intent may exist although the call
+			// failed: keep the claim. A retry then finds the intent through holder(), or, after
+			// ClaimTimeout and once holder() has found no intent, takes the claim over.
 			return Created{}, err
 		}
 		s.adopt(ctx, &claim, draft)
@@ -402,4 +406,12 @@ func claimTime(l *coordinationv1.Lease) time.Time {
 	default:
 		return l.CreationTimestamp.Time
 	}
+}
+
+// createSurelyFailed reports whether a failed Create certainly stored nothing: the API server
+// refused the object. Any other error (timeout, lost connection, server busy) leaves the outcome
+// unknown.
+func createSurelyFailed(err error) bool {
+	return apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsForbidden(err) ||
+		apierrors.IsUnauthorized(err) || apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err)
 }
