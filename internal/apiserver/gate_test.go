@@ -166,3 +166,29 @@ func TestRateLimitPerKeyOverride(t *testing.T) {
 		t.Fatalf("policy %q", resp.Header.Get("RateLimit-Policy"))
 	}
 }
+
+// A client inventing methods must not grow the metrics: every non-standard method is one series.
+func TestCustomMethodsShareOneSeries(t *testing.T) {
+	h := newHarness(t)
+	for i := range 50 {
+		req, _ := http.NewRequest("M"+strings.Repeat("X", i+1), h.http.URL+"/v2/tokens", nil)
+		resp, err := h.http.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	entries := 0
+	h.srv.metrics.series.Range(func(k, _ any) bool {
+		if k.(seriesKey).method != "GET" {
+			entries++
+			if m := k.(seriesKey).method; m != "OTHER" {
+				t.Errorf("series cached under method %q", m)
+			}
+		}
+		return true
+	})
+	if entries != 1 {
+		t.Fatalf("%d cached series for invented methods, want 1", entries)
+	}
+}

@@ -48,15 +48,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 }
 
 func (m *Metrics) observe(route, method string, status int, d time.Duration) {
-	k := seriesKey{route, method, status}
+	// Methods come from clients: only the standard ones get their own series and cache entry,
+	// so no client can grow either without bound.
+	k := seriesKey{route, metricMethod(method), status}
 	v, ok := m.series.Load(k)
 	if !ok {
-		// Methods come from clients: only the standard ones get their own series, so a client
-		// cannot grow the cardinality without bound.
-		if !standardMethod(method) {
-			k.method = "OTHER"
-		}
-		v, _ = m.series.LoadOrStore(seriesKey{route, method, status}, &series{
+		v, _ = m.series.LoadOrStore(k, &series{
 			requests: m.requests.WithLabelValues(k.route, k.method, strconv.Itoa(status)),
 			latency:  m.latency.WithLabelValues(k.route, k.method),
 		})
@@ -66,10 +63,11 @@ func (m *Metrics) observe(route, method string, status int, d time.Duration) {
 	sr.latency.Observe(d.Seconds())
 }
 
-func standardMethod(m string) bool {
+// metricMethod is the method as metrics and logs name it: a standard method, or OTHER.
+func metricMethod(m string) string {
 	switch m {
 	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
-		return true
+		return m
 	}
-	return false
+	return "OTHER"
 }

@@ -107,7 +107,7 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 	if !log.Enabled() {
 		return
 	}
-	st.access = accessEntry{Method: r.Method, Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
+	st.access = accessEntry{Method: metricMethod(r.Method), Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
 	if st.authenticated {
 		st.access.KeyID, st.access.Account = st.key.ID, st.key.Account
 	}
