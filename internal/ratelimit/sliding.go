@@ -34,6 +34,7 @@ type keyWindow struct {
 	n       int      // buckets in use
 	total   int      // requests counted in the window
 	lastMs  int64    // newest request, for idle eviction
+	evicted bool     // removed from the map: an Allow that still holds it must fetch a new one
 }
 
 // Allow implements Limiter.
@@ -41,9 +42,8 @@ func (s *SlidingWindow) Allow(key string, limit int, now time.Time) Decision {
 	if limit < 1 {
 		limit = 1
 	}
-	w := s.window(key)
 	nowMs := now.UnixMilli()
-	w.mu.Lock()
+	w := s.lockedWindow(key)
 	defer w.mu.Unlock()
 	w.evict(nowMs)
 	d := Decision{Limit: limit}
@@ -57,6 +57,19 @@ func (s *SlidingWindow) Allow(key string, limit int, now time.Time) Decision {
 	d.Remaining = limit - w.total
 	d.Reset = w.untilOldestLeaves(nowMs)
 	return d
+}
+
+// lockedWindow returns the key's window, locked. A window evicted between the map lookup and the
+// lock is not counted into: its replacement is fetched instead, so no request is lost.
+func (s *SlidingWindow) lockedWindow(key string) *keyWindow {
+	for {
+		w := s.window(key)
+		w.mu.Lock()
+		if !w.evicted {
+			return w
+		}
+		w.mu.Unlock()
+	}
 }
 
 func (s *SlidingWindow) window(key string) *keyWindow {
@@ -141,12 +154,12 @@ func (s *SlidingWindow) EvictIdle(now time.Time) int {
 	removed := 0
 	for key, w := range s.keys {
 		w.mu.Lock()
-		idle := w.lastMs <= cutoff
-		w.mu.Unlock()
-		if idle {
+		if w.lastMs <= cutoff {
+			w.evicted = true
 			delete(s.keys, key)
 			removed++
 		}
+		w.mu.Unlock()
 	}
 	return removed
 }
@@ -158,16 +171,26 @@ func (s *SlidingWindow) Len() int {
 	return len(s.keys)
 }
 
-// Run evicts idle keys every interval until ctx ends; now is the clock.
-func (s *SlidingWindow) Run(ctx context.Context, interval time.Duration, now func() time.Time) {
-	t := time.NewTicker(interval)
+// Janitor evicts idle keys every Interval; it is a manager Runnable that runs on every replica.
+type Janitor struct {
+	Limiter  *SlidingWindow
+	Interval time.Duration
+	Now      func() time.Time
+}
+
+// NeedLeaderElection is false: every replica limits its own traffic.
+func (j *Janitor) NeedLeaderElection() bool { return false }
+
+// Start evicts idle keys until ctx ends.
+func (j *Janitor) Start(ctx context.Context) error {
+	t := time.NewTicker(j.Interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case <-t.C:
-			s.EvictIdle(now())
+			j.Limiter.EvictIdle(j.Now())
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -153,4 +154,39 @@ func BenchmarkAllowParallel(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// An Allow racing an eviction must count into the live window, not the evicted one.
+func TestAllowAfterEvictionCountsIntoTheNewWindow(t *testing.T) {
+	l := NewSlidingWindow()
+	l.Allow("k", 2, t0)
+	stale := l.window("k") // what a racing Allow could hold
+	l.EvictIdle(t0.Add(2 * Window))
+	if !stale.evicted {
+		t.Fatal("evicted window not marked")
+	}
+	now := t0.Add(2 * Window)
+	l.Allow("k", 2, now)
+	l.Allow("k", 2, now)
+	if l.Allow("k", 2, now).Allowed {
+		t.Fatal("third request admitted with limit 2: a request was counted into an evicted window")
+	}
+}
+
+func TestJanitorEvicts(t *testing.T) {
+	l := NewSlidingWindow()
+	l.Allow("k", 1, t0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- (&Janitor{Limiter: l, Interval: time.Millisecond, Now: func() time.Time { return t0.Add(Window) }}).Start(ctx)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Len() != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil || l.Len() != 0 {
+		t.Fatalf("janitor: err %v, %d keys left", err, l.Len())
+	}
 }

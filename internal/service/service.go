@@ -26,6 +26,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
 
@@ -169,7 +170,14 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err := mgr.Add(s.Sessions); err != nil {
 		return nil, err
 	}
+	// The rate limiter forgets keys idle for a whole window, so deleted and rarely used keys do
+	// not hold memory for the life of the process.
+	limiter := ratelimit.NewSlidingWindow()
+	if err := mgr.Add(&ratelimit.Janitor{Limiter: limiter, Interval: ratelimit.Window, Now: time.Now}); err != nil {
+		return nil, err
+	}
 	s.APIDeps = apiserver.Deps{
+		Limiter:   limiter,
 		Keys:      s.Models.Keys,
 		Tokens:    s.Models.Tokens,
 		OpenAPI:   full,
