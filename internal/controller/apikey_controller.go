@@ -98,22 +98,7 @@ func (r *ApiKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ c
 		}
 	}
 
-	entry := registry.Key{
-		ID:                 key.Name,
-		Account:            spec.AccountRef.Name,
-		Environment:        registry.Environment(spec.Environment),
-		DisplayPrefix:      spec.DisplayPrefix,
-		DisplayName:        spec.DisplayName,
-		Disabled:           spec.Disabled,
-		RateLimitPerMinute: spec.RateLimitPerMinute,
-		CreatedAt:          key.CreationTimestamp.Time,
-	}
-	if entry.RateLimitPerMinute == 0 {
-		entry.RateLimitPerMinute = registry.DefaultRateLimitPerMinute
-	}
-	if spec.ExpiresAt != nil {
-		entry.ExpiresAt = spec.ExpiresAt.Time
-	}
+	entry := KeyFromApiKey(&key)
 	older := r.Keys.Upsert(spec.KeyHash, entry)
 
 	now := r.now().Time
@@ -200,4 +185,29 @@ func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WithOptions(controllerOptions()).
 		Named("apikey").
 		Complete(r)
+}
+
+// KeyFromApiKey is the key index entry of an ApiKey. The key management API uses it too, to
+// publish a key it has just written without waiting for the watch.
+func KeyFromApiKey(obj *v1alpha1.ApiKey) registry.Key {
+	spec := &obj.Spec
+	k := registry.Key{
+		ID:                 obj.Name,
+		Account:            spec.AccountRef.Name,
+		Environment:        registry.Environment(spec.Environment),
+		DisplayPrefix:      spec.DisplayPrefix,
+		DisplayName:        spec.DisplayName,
+		Disabled:           spec.Disabled,
+		RateLimitPerMinute: spec.RateLimitPerMinute,
+		CreatedAt:          obj.CreationTimestamp.Time,
+		UID:                string(obj.UID),
+		Generation:         obj.Generation,
+	}
+	if k.RateLimitPerMinute == 0 {
+		k.RateLimitPerMinute = registry.DefaultRateLimitPerMinute
+	}
+	if spec.ExpiresAt != nil {
+		k.ExpiresAt = spec.ExpiresAt.Time
+	}
+	return k
 }

@@ -52,7 +52,15 @@ type KeyIndex struct {
 	byAccount shardedMap[[]Key] // every key of an account by ID, sorted by ID
 	accounts  shardedMap[bool]  // account name -> disabled
 	keyCount  atomic.Int64
+	// deleted remembers the UIDs of the last deleted keys, so that a write from a stale cache
+	// cannot publish a deleted key again. Bounded: the oldest are forgotten first.
+	deleted      map[string]struct{}
+	deletedOrder []string
 }
+
+// maxDeletedUIDs bounds the memory of deleted keys; a stale write arrives within moments of a
+// delete, long before this many other keys are deleted.
+const maxDeletedUIDs = 4096
 
 type keyEntry struct {
 	hash string
@@ -96,6 +104,12 @@ func (x *KeyIndex) Upsert(hash string, k Key) (conflictWith string) {
 		x.byID, x.idsByHash = map[string]keyEntry{}, map[string][]string{}
 	}
 	old, existed := x.byID[k.ID]
+	if x.stale(k, old, existed) {
+		if cur, ok := x.byHash.get(hash); ok && cur.ID != k.ID {
+			return cur.ID
+		}
+		return ""
+	}
 	x.byID[k.ID] = keyEntry{hash: hash, key: k}
 	if !existed {
 		x.keyCount.Add(1)
@@ -127,10 +141,40 @@ func (x *KeyIndex) Delete(keyID string) {
 		return
 	}
 	delete(x.byID, keyID)
+	x.rememberDeletedLocked(e.key.UID)
 	x.keyCount.Add(-1)
 	x.idsByHash[e.hash] = slices.DeleteFunc(x.idsByHash[e.hash], func(id string) bool { return id == keyID })
 	x.publishHashLocked(e.hash)
 	x.publishAccountKeysLocked(e.key.Account, keyID, nil)
+}
+
+// stale reports whether k is an older version of what the index holds, or of a deleted key.
+func (x *KeyIndex) stale(k Key, cur keyEntry, existed bool) bool {
+	if k.UID == "" {
+		return false
+	}
+	if _, gone := x.deleted[k.UID]; gone {
+		return true
+	}
+	return existed && cur.key.UID == k.UID && k.Generation < cur.key.Generation
+}
+
+func (x *KeyIndex) rememberDeletedLocked(uid string) {
+	if uid == "" {
+		return
+	}
+	if x.deleted == nil {
+		x.deleted = map[string]struct{}{}
+	}
+	if _, ok := x.deleted[uid]; ok {
+		return
+	}
+	x.deleted[uid] = struct{}{}
+	x.deletedOrder = append(x.deletedOrder, uid)
+	if len(x.deletedOrder) > maxDeletedUIDs {
+		delete(x.deleted, x.deletedOrder[0])
+		x.deletedOrder = x.deletedOrder[1:]
+	}
 }
 
 // SetAccount records that an account exists, and whether it is disabled.

@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -241,4 +242,50 @@ func BenchmarkKeyIndexAuthenticate(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// Writers race: the key management API publishes a disabled or deleted key at once, while a
+// reconcile working from a cache that has not seen the change yet may publish the old version.
+func TestKeyIndexRefusesStaleWrites(t *testing.T) {
+	x := NewKeyIndex()
+	x.SetAccount("alice", false)
+	hash := HashKey("sk_test_" + strings.Repeat("s", 64))
+	v1 := Key{ID: "k", Account: "alice", UID: "uid-1", Generation: 1, RateLimitPerMinute: 50}
+	v2 := v1
+	v2.Generation, v2.Disabled = 2, true
+
+	x.Upsert(hash, v1)
+	x.Upsert(hash, v2) // disabled through the API
+	x.Upsert(hash, v1) // a stale reconcile
+	if _, ok := x.Authenticate(hash, time.Now()); ok {
+		t.Fatal("a stale write re-enabled a disabled key")
+	}
+
+	x.Delete("k")      // deleted through the API
+	x.Upsert(hash, v2) // a stale reconcile of the deleted object
+	if len(x.ByAccount("alice")) != 0 || x.Len() != 0 {
+		t.Fatal("a stale write brought a deleted key back")
+	}
+
+	// A new object with the same name is a different key, and is published.
+	v3 := Key{ID: "k", Account: "alice", UID: "uid-2", Generation: 1, RateLimitPerMinute: 50}
+	x.Upsert(hash, v3)
+	if _, ok := x.Authenticate(hash, time.Now()); !ok {
+		t.Fatal("a re-created key with a new UID is refused")
+	}
+}
+
+func TestKeyIndexForgetsOldestDeletedUIDs(t *testing.T) {
+	x := NewKeyIndex()
+	for i := range maxDeletedUIDs + 10 {
+		id := fmt.Sprintf("k%d", i)
+		x.Upsert(HashKey(id), Key{ID: id, Account: "a", UID: "uid-" + id, Generation: 1})
+		x.Delete(id)
+	}
+	if len(x.deleted) != maxDeletedUIDs || len(x.deletedOrder) != maxDeletedUIDs {
+		t.Fatalf("remembers %d deleted UIDs, want %d", len(x.deleted), maxDeletedUIDs)
+	}
+	if _, ok := x.deleted["uid-k0"]; ok {
+		t.Fatal("the oldest deleted UID was not forgotten")
+	}
 }

@@ -101,6 +101,11 @@ type Key struct {
 	RateLimitPerMinute int32
 	// CreatedAt decides conflicts: of two keys with the same hash, the older is the one served.
 	CreatedAt time.Time
+	// UID and Generation identify the ApiKey object and the version of its spec this entry was
+	// built from: the index never lets an older version replace a newer one, nor a deleted object
+	// come back, whatever order its writers (controllers, the key management API) run in.
+	UID        string
+	Generation int64
 }
 
 // DefaultRateLimitPerMinute is the contract's default request rate per API key.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -263,24 +264,8 @@ func (h *Handler) event(regarding, related runtime.Object, reason, action, note 
 
 // registryKey is the key index entry of an ApiKey, as the ApiKey controller builds it.
 func registryKey(obj *v1alpha1.ApiKey, now time.Time) registry.Key {
-	spec := &obj.Spec
-	k := registry.Key{
-		ID:                 obj.Name,
-		Account:            spec.AccountRef.Name,
-		Environment:        registry.Environment(spec.Environment),
-		DisplayPrefix:      spec.DisplayPrefix,
-		DisplayName:        spec.DisplayName,
-		Disabled:           spec.Disabled,
-		RateLimitPerMinute: spec.RateLimitPerMinute,
-		CreatedAt:          obj.CreationTimestamp.Time,
-	}
-	if k.RateLimitPerMinute == 0 {
-		k.RateLimitPerMinute = registry.DefaultRateLimitPerMinute
-	}
-	if spec.ExpiresAt != nil {
-		k.ExpiresAt = spec.ExpiresAt.Time
-	}
-	if k.CreatedAt.IsZero() {
+	k := controller.KeyFromApiKey(obj)
+	if k.CreatedAt.IsZero() { // a fake client in tests sets no timestamps
 		k.CreatedAt = now.Truncate(time.Second)
 	}
 	return k
