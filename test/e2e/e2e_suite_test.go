@@ -61,6 +61,7 @@ var (
 	apiAddr        string
 	probeAddr      string
 	manager        *managerProcess
+	managerBin     string
 )
 
 func TestE2E(t *testing.T) {
@@ -83,7 +84,7 @@ var _ = BeforeSuite(func() {
 	assetsDir = controlPlaneAssets()
 
 	By("building the manager binary")
-	managerBin := os.Getenv("E2E_MANAGER_BIN")
+	managerBin = os.Getenv("E2E_MANAGER_BIN")
 	if managerBin == "" {
 		managerBin = filepath.Join(work, "manager")
 		build := exec.Command("go", "build", "-o", managerBin, "./cmd")
