@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/onsi/gomega"
 	"io"
 	"net/http"
 	"strings"
@@ -136,16 +137,11 @@ func TestIntegrationDeletingAccountRefusesItsKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	deleted := time.Now()
-	for {
+	gomega.NewWithT(t).Eventually(func() int {
 		resp, _ := call(http.MethodGet, "/v2/tokens", "", "", key)
-		if resp.StatusCode == http.StatusForbidden {
-			break
-		}
-		if time.Since(deleted) > time.Second {
-			t.Fatalf("the key of a deleted Account still answers %d after 1s", resp.StatusCode)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return resp.StatusCode
+	}).WithTimeout(time.Second).WithPolling(10*time.Millisecond).
+		Should(gomega.Equal(http.StatusForbidden), "the key of a deleted Account within 1s")
 	t.Logf("key refused %s after the Account was deleted", time.Since(deleted).Round(time.Millisecond))
 	if resp, _ := call(http.MethodGet, "/auth/api-keys", "", cookie, ""); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("the deleted Account's session: %d, want 401", resp.StatusCode)
@@ -162,11 +158,6 @@ func TestIntegrationDeletingAccountRefusesItsKeys(t *testing.T) {
 
 func waitUntil(t *testing.T, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	gomega.NewWithT(t).Eventually(cond).WithTimeout(timeout).WithPolling(20*time.Millisecond).
+		Should(gomega.BeTrue(), "waiting for %s", what)
 }
