@@ -15,7 +15,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
@@ -111,7 +110,6 @@ func fullStack() (string, http.Handler, error) {
 	// The production logger (JSON, info level, access log on) writing to a discarding sink: the
 	// encoding cost is measured, the terminal is not.
 	log := zap.New(zap.WriteTo(io.Discard), zap.UseDevMode(false))
-	var _ logr.Logger = log
 	srv := apiserver.New(apiserver.DefaultOptions(), apiserver.Deps{Keys: keys, Tokens: tokens, OpenAPI: docFull, OpenAPIV2: docV2}, log)
 	srv.MarkReady()
 	return k.Plaintext, srv.Handler(), nil

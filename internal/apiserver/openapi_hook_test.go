@@ -77,8 +77,7 @@ func TestProblemCatalogueMatchesOpenAPI(t *testing.T) {
 
 func TestOpenAPIDocumentsServed(t *testing.T) {
 	h := newHarness(t)
-	full, v2 := testDocuments(t)
-	h.srv.deps.OpenAPI, h.srv.deps.OpenAPIV2 = full, v2
+	full, v2 := testDocuments(t) // the harness serves the same documents
 	resp, body := h.do(t, http.MethodGet, "/openapi.json", nil, "")
 	if resp.StatusCode != http.StatusOK || string(body) != string(full) {
 		t.Fatalf("/openapi.json: %d", resp.StatusCode)

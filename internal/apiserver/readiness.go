@@ -7,29 +7,29 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
-// ReadinessGate returns a Runnable that opens the API once the informer caches have synced. The
-// manager starts HTTP servers before caches, so until then /v2 answers 503.
-func (s *Server) ReadinessGate(c cache.Cache) manager.Runnable {
-	return &readinessGate{cache: c, api: s}
+// ReadinessGate returns a Runnable that opens the API once the informer caches have synced and
+// then every wait in more has returned true (for example an index fed by informer event handlers,
+// which may still be handed the initial list after the cache reports synced). The manager starts
+// HTTP servers before caches, so until then /v2 answers 503.
+func (s *Server) ReadinessGate(c cache.Cache, more ...func(context.Context) bool) manager.Runnable {
+	return &readinessGate{waits: append([]func(context.Context) bool{c.WaitForCacheSync}, more...), api: s}
 }
 
 type readinessGate struct {
-	cache cache.Cache
+	waits []func(context.Context) bool
 	api   *Server
 }
 
 // NeedLeaderElection is false: every replica serves the API.
 func (g *readinessGate) NeedLeaderElection() bool { return false }
 
-// Start waits for the caches, marks the API ready, and returns.
+// Start runs the waits in order, marks the API ready, and returns; it returns early, leaving the
+// API closed, when the manager stops first.
 func (g *readinessGate) Start(ctx context.Context) error {
-	if !g.cache.WaitForCacheSync(ctx) {
-		return nil
-	}
-	// The intent store's index is fed by an informer event handler, which may still be handed
-	// the initial list after the cache reports synced: wait for it too, or a list would be short.
-	if s, ok := g.api.deps.Intents.(interface{ WaitForSync(context.Context) bool }); ok && !s.WaitForSync(ctx) {
-		return nil
+	for _, wait := range g.waits {
+		if !wait(ctx) {
+			return nil
+		}
 	}
 	g.api.MarkReady()
 	return nil

@@ -3,6 +3,8 @@ package apiserver
 import (
 	"net/http"
 	"strings"
+
+	"github.com/transferintent/transfer-intent-service/internal/openapi"
 )
 
 // routeUnmatched labels requests that matched no route, in metrics and logs.
@@ -12,17 +14,15 @@ const routeUnmatched = "unmatched"
 // limit before their own router, so an unknown /v2 path is 401 without a key and 404 with one.
 func (s *Server) routes() http.Handler {
 	v2 := http.NewServeMux()
-	s.handle(v2, "GET /v2/openapi.json", s.serveBytes(func() []byte { return s.deps.OpenAPIV2 }))
+	s.handle(v2, "GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2))
 	s.handle(v2, "GET /v2/tokens", http.HandlerFunc(s.listTokens))
-	s.handle(v2, "GET /v2/transfers", http.HandlerFunc(s.listTransfers))
-	s.handle(v2, "POST /v2/transfers", http.HandlerFunc(s.createTransfer))
-	s.handle(v2, "POST /v2/transfers/simulate", http.HandlerFunc(s.simulateTransfer))
-	s.handle(v2, "GET /v2/transfers/{id}", http.HandlerFunc(s.getTransfer))
-	// Issue-5 routes (/auth/...) register here.
+	for pattern, h := range s.transferRoutes() {
+		s.handle(v2, pattern, h)
+	}
 
 	root := http.NewServeMux()
 	s.handle(root, "GET /health", http.HandlerFunc(s.health))
-	s.handle(root, "GET /openapi.json", s.serveBytes(func() []byte { return s.deps.OpenAPI }))
+	s.handle(root, "GET /openapi.json", openapi.Handler(s.deps.OpenAPI))
 	v2Chain := s.requireReady(s.authGate(s.rateLimit(v2)))
 	root.Handle("/v2/", v2Chain)
 	if s.deps.Web != nil {
@@ -55,13 +55,6 @@ func (s *Server) handle(mux *http.ServeMux, pattern string, h http.Handler) {
 		stateFrom(r.Context()).route = pattern
 		h.ServeHTTP(w, r)
 	}))
-}
-
-// serveBytes serves a JSON document that is built once at startup.
-func (s *Server) serveBytes(doc func() []byte) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSONBytes(w, http.StatusOK, doc())
-	})
 }
 
 // jsonContentType is shared by every JSON response: net/http only reads header values.

@@ -135,9 +135,6 @@ func (e *invalidIntentError) Error() string { return strings.Join(e.reasons, "; 
 // getTransfer is GET /v2/transfers/{id}: the full record of one of the caller's intents.
 func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) {
 	key, _ := KeyFrom(r)
-	if !s.transfersConfigured(w, r) {
-		return
-	}
 	id := r.PathValue("id")
 	if _, err := intent.ObjectNameFromID(id); err != nil {
 		s.problems.Write(w, r, problem.BadRequest,
@@ -160,9 +157,6 @@ func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) {
 // listTransfers is GET /v2/transfers: the caller's intents, newest first, a page at a time.
 func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	key, _ := KeyFrom(r)
-	if !s.transfersConfigured(w, r) {
-		return
-	}
 	q := r.URL.Query()
 	var typ v1alpha1.IntentType
 	if raw, present := q["type"]; present {
@@ -221,9 +215,6 @@ func (s *Server) idempotencyKey(w http.ResponseWriter, r *http.Request) (string,
 // order: media type (415), size (413), schema (400), key environment (403). It answers the
 // request itself when one fails.
 func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key registry.Key) (intent.Parsed, bool) {
-	if !s.transfersConfigured(w, r) {
-		return intent.Parsed{}, false
-	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json.", nil)
 		return intent.Parsed{}, false
@@ -246,21 +237,29 @@ func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key
 		}
 		perr = asProblem(err)
 	}
-	details := problem.Details(nil)
-	if perr.Field != "" {
-		details = problem.Details{"field": perr.Field}
-	}
-	s.problems.Write(w, r, problem.BadRequest, perr.Error(), details)
+	// Every parse failure is a bad-request problem (ParseRequest's contract).
+	s.writeTransferError(w, r, perr)
 	return intent.Parsed{}, false
 }
 
-// transfersConfigured answers 503 when the server was built without the transfer dependencies.
-func (s *Server) transfersConfigured(w http.ResponseWriter, r *http.Request) bool {
-	if s.deps.Transfers == nil || s.deps.Intents == nil || s.deps.Catalog == nil {
-		s.problems.Write(w, r, problem.ServiceUnavailable, "Transfers are not configured on this server.", nil)
-		return false
+// transferRoutes are the /v2/transfers routes. A server built without the transfer dependencies
+// (some tests) answers them with 503, decided here once rather than in every handler.
+func (s *Server) transferRoutes() map[string]http.Handler {
+	routes := map[string]http.Handler{
+		"GET /v2/transfers":           http.HandlerFunc(s.listTransfers),
+		"POST /v2/transfers":          http.HandlerFunc(s.createTransfer),
+		"POST /v2/transfers/simulate": http.HandlerFunc(s.simulateTransfer),
+		"GET /v2/transfers/{id}":      http.HandlerFunc(s.getTransfer),
 	}
-	return true
+	if s.deps.Transfers == nil || s.deps.Intents == nil || s.deps.Catalog == nil {
+		unavailable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s.problems.Write(w, r, problem.ServiceUnavailable, "Transfers are not configured on this server.", nil)
+		})
+		for pattern := range routes {
+			routes[pattern] = unavailable
+		}
+	}
+	return routes
 }
 
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {

@@ -192,7 +192,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err := mgr.Add(s.API.Runnable(apiListener)); err != nil {
 		return nil, err
 	}
-	if err := mgr.Add(s.API.ReadinessGate(mgr.GetCache())); err != nil {
+	if err := mgr.Add(s.API.ReadinessGate(mgr.GetCache(), s.Intents.WaitForSync)); err != nil {
 		return nil, err
 	}
 	if err := mgr.AddReadyzCheck("readyz", s.API.ReadyzCheck); err != nil {
