@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
-	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,9 +22,6 @@ shown this once and cannot be recovered: hand it to its client now.
 
   manager keygen --env test --account demo | { read -r key; echo "$key" > key.txt; kubectl apply -f -; }
 `
-
-// dnsLabelChars is what may stand in an object name built from a key name.
-var dnsLabelChars = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // runKeygen is the keygen subcommand; it returns the process exit code.
 func runKeygen(args []string, stdout, stderr io.Writer) int {
@@ -69,7 +64,7 @@ func newApiKeyManifest(env, account, name, namespace, expiresAt string, rateLimi
 	}
 	obj := &intentsv1alpha1.ApiKey{
 		TypeMeta:   metav1.TypeMeta{APIVersion: intentsv1alpha1.GroupVersion.String(), Kind: "ApiKey"},
-		ObjectMeta: metav1.ObjectMeta{Name: objectName(account, name, k.Hash), Namespace: namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: apikey.ObjectName(account, name, k.Hash), Namespace: namespace},
 		Spec: intentsv1alpha1.ApiKeySpec{
 			AccountRef:    intentsv1alpha1.LocalObjectReference{Name: account},
 			Environment:   intentsv1alpha1.Environment(env),
@@ -90,18 +85,4 @@ func newApiKeyManifest(env, account, name, namespace, expiresAt string, rateLimi
 	}
 	obj.Spec.RateLimitPerMinute = int32(rateLimit)
 	return obj, k.Plaintext, nil
-}
-
-// objectName is <account>[-<name>]-<8 hex of the hash>: readable, and unique per key, so that a
-// rotated key with the same name is a new object rather than an (immutable) change of the old one.
-func objectName(account, name, hash string) string {
-	parts := []string{account}
-	if n := strings.Trim(dnsLabelChars.ReplaceAllString(strings.ToLower(name), "-"), "-"); n != "" {
-		parts = append(parts, n)
-	}
-	base := strings.Join(parts, "-")
-	if len(base) > 200 {
-		base = base[:200]
-	}
-	return base + "-" + hash[len("sha256:"):len("sha256:")+8]
 }

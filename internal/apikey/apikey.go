@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -85,4 +87,25 @@ func randomString(random io.Reader, n int) (string, error) {
 		}
 	}
 	return string(out), nil
+}
+
+// nameChars are the characters a key name loses when it becomes part of an object name.
+var nameChars = regexp.MustCompile(`[^a-z0-9-]+`)
+
+// ObjectName is the ApiKey object name of a key: <account>-<name>-<8 hex of the hash>, readable
+// in kubectl and unique per key, so that a rotated key with the same name is a new object rather
+// than an (immutable) change of the old one. `manager keygen` and POST /auth/api-key/create use it.
+func ObjectName(account, name, hash string) string {
+	slug := strings.Trim(nameChars.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	if len(slug) > 40 {
+		slug = strings.TrimRight(slug[:40], "-")
+	}
+	base := account
+	if len(base) > 200 {
+		base = strings.TrimRight(base[:200], "-.")
+	}
+	if slug != "" {
+		base += "-" + slug
+	}
+	return base + "-" + hash[len(registry.KeyHashPrefix):len(registry.KeyHashPrefix)+8]
 }

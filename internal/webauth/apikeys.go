@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -95,7 +94,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 	obj := &v1alpha1.ApiKey{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace:   h.deps.Namespace,
-			Name:        keyObjectName(account.Name, name, generated.Hash),
+			Name:        apikey.ObjectName(account.Name, name, generated.Hash),
 			Annotations: map[string]string{CreatedByAnnotation: "sign-in-session"},
 			// The same reference the ApiKey controller would add: the garbage collector deletes
 			// the key with its Account, and a foreground deletion of the Account waits for it.
@@ -292,23 +291,4 @@ func keyView(k registry.Key) apiKeyJSON {
 		v.ExpiresAt = ptr.To(k.ExpiresAt.UTC())
 	}
 	return v
-}
-
-var nameChars = regexp.MustCompile(`[^a-z0-9-]+`)
-
-// keyObjectName is <account>-<name>-<8 hex of the hash>, like `manager keygen` names its
-// manifests: readable in kubectl, unique per key.
-func keyObjectName(account, name, hash string) string {
-	slug := strings.Trim(nameChars.ReplaceAllString(strings.ToLower(name), "-"), "-")
-	if len(slug) > 40 {
-		slug = strings.TrimRight(slug[:40], "-")
-	}
-	base := account
-	if len(base) > 200 {
-		base = strings.TrimRight(base[:200], "-.")
-	}
-	if slug != "" {
-		base += "-" + slug
-	}
-	return base + "-" + hash[len(registry.KeyHashPrefix):len(registry.KeyHashPrefix)+8]
 }

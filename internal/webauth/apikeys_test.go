@@ -343,22 +343,3 @@ func TestListDisableDeleteOwnKeysOnly(t *testing.T) {
 		t.Fatalf("bob's key: %d", got)
 	}
 }
-
-func TestKeyObjectName(t *testing.T) {
-	hash := registry.HashKey("sk_test_x")
-	hex8 := hash[7:15]
-	cases := []struct{ account, name, want string }{
-		{"alice", "CI pipeline", "alice-ci-pipeline-" + hex8},
-		{"alice", "!!!", "alice-" + hex8},
-		{"alice", "Zahlungs-Dienst (prod)", "alice-zahlungs-dienst-prod-" + hex8},
-		{strings.Repeat("a", 250), "x", strings.Repeat("a", 200) + "-x-" + hex8},
-		{"alice", strings.Repeat("n", 63), "alice-" + strings.Repeat("n", 40) + "-" + hex8},
-	}
-	dns1123 := regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	for _, tc := range cases {
-		got := keyObjectName(tc.account, tc.name, hash)
-		if got != tc.want || len(got) > 253 || !dns1123.MatchString(got) {
-			t.Errorf("keyObjectName(%q, %q) = %q, want %q", tc.account, tc.name, got, tc.want)
-		}
-	}
-}
