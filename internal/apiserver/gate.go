@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"strconv"
 
@@ -56,11 +54,7 @@ func (s *Server) authenticate(values []string) (key registry.Key, ok bool) {
 	if len(values) != 1 || !wellFormedKey(values[0]) {
 		return key, false
 	}
-	sum := sha256.Sum256([]byte(values[0]))
-	var hash [len("sha256:") + 2*sha256.Size]byte
-	copy(hash[:], "sha256:")
-	hex.Encode(hash[len("sha256:"):], sum[:])
-	return s.deps.Keys.Authenticate(string(hash[:]), s.deps.Clock())
+	return s.deps.Keys.Authenticate(registry.HashKey(values[0]), s.deps.Clock())
 }
 
 // wellFormedKey checks the shape of a key before it is hashed and looked up.
