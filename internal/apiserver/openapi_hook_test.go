@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -89,5 +90,14 @@ func TestOpenAPIDocumentsServed(t *testing.T) {
 	resp, body = h.do(t, http.MethodGet, "/v2/openapi.json", withKey(testKeyA), "")
 	if resp.StatusCode != http.StatusOK || string(body) != string(v2) {
 		t.Fatalf("/v2/openapi.json: %d", resp.StatusCode)
+	}
+}
+
+// The domain names its refusals by short name; each must be a catalogue type.
+func TestDomainProblemKindsAreCatalogueTypes(t *testing.T) {
+	for _, kind := range []intent.ProblemKind{intent.KindBadRequest, intent.KindValidationFailed, intent.KindCurrencyError} {
+		if _, ok := problem.BySlug(string(kind)); !ok {
+			t.Errorf("intent kind %q is not in the problem catalogue", kind)
+		}
 	}
 }

@@ -354,12 +354,10 @@ func (s *Server) writeTransferError(w http.ResponseWriter, r *http.Request, err 
 	var invalid *invalidIntentError
 	switch {
 	case errors.As(err, &p):
-		t := problem.ValidationFailed
-		switch p.Kind {
-		case intent.KindCurrencyError:
-			t = problem.CurrencyError
-		case intent.KindBadRequest:
-			t = problem.BadRequest
+		// Domain kinds are the catalogue's short names; an unknown kind is still a refusal.
+		t, ok := problem.BySlug(string(p.Kind))
+		if !ok {
+			t = problem.ValidationFailed
 		}
 		var details problem.Details
 		if p.Field != "" {

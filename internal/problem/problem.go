@@ -46,6 +46,22 @@ var Catalogue = []Type{
 	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
 }
 
+// bySlug indexes Catalogue by short name.
+var bySlug = func() map[string]Type {
+	m := make(map[string]Type, len(Catalogue))
+	for _, t := range Catalogue {
+		m[t.Slug] = t
+	}
+	return m
+}()
+
+// BySlug returns the catalogue's type with the short name, for layers (such as the domain) that
+// name problems by short name.
+func BySlug(slug string) (Type, bool) {
+	t, ok := bySlug[slug]
+	return t, ok
+}
+
 // ContentType is the media type of every problem response.
 const ContentType = "application/problem+json"
 
