@@ -137,10 +137,6 @@ type Carrier interface {
 	CorrelationID() string
 }
 
-type fixedID string
-
-func (id fixedID) CorrelationID() string { return string(id) }
-
 // WithCarrier returns a context that carries c.
 func WithCarrier(ctx context.Context, c Carrier) context.Context {
 	return context.WithValue(ctx, correlationKey{}, c)
@@ -150,11 +146,6 @@ func WithCarrier(ctx context.Context, c Carrier) context.Context {
 func CarrierFrom(ctx context.Context) Carrier {
 	c, _ := ctx.Value(correlationKey{}).(Carrier)
 	return c
-}
-
-// WithCorrelationID returns a context that carries the request's correlation id.
-func WithCorrelationID(ctx context.Context, id string) context.Context {
-	return WithCarrier(ctx, fixedID(id))
 }
 
 // CorrelationID returns the correlation id carried by ctx, or "" when there is none.

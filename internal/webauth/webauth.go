@@ -270,8 +270,7 @@ func (h *Handler) decodeJSON(w http.ResponseWriter, r *http.Request, v any, memb
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		if errBodyTooLarge(err) {
 			h.problems.Write(w, r, problem.PayloadTooLarge,
 				"The body is larger than "+strconv.FormatInt(h.opts.MaxBodyBytes, 10)+" bytes.", nil)
 			return false
