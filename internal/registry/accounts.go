@@ -96,7 +96,7 @@ func (d *Accounts) publishEmailLocked(key string) string {
 	winner := d.entries[names[0]]
 	for _, n := range names[1:] {
 		a := d.entries[n]
-		if c := a.CreatedAt.Compare(winner.CreatedAt); c < 0 || (c == 0 && a.Name < winner.Name) {
+		if compareAge(a.CreatedAt, a.Name, winner.CreatedAt, winner.Name) < 0 {
 			winner = a
 		}
 	}

@@ -128,12 +128,7 @@ func (t *ChainTable) publishLocked() ([]string, []func([]string)) {
 	return changed, slices.Clone(t.listeners)
 }
 
-func olderChain(a, b Chain) bool {
-	if !a.CreatedAt.Equal(b.CreatedAt) {
-		return a.CreatedAt.Before(b.CreatedAt)
-	}
-	return a.Name < b.Name
-}
+func olderChain(a, b Chain) bool { return compareAge(a.CreatedAt, a.Name, b.CreatedAt, b.Name) < 0 }
 
 func chainEqual(a, b Chain) bool {
 	return a.ID == b.ID && a.Namespace == b.Namespace && a.Reference == b.Reference &&

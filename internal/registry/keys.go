@@ -211,7 +211,7 @@ func (x *KeyIndex) publishHashLocked(hash string) string {
 	winner := x.byID[ids[0]].key
 	for _, id := range ids[1:] {
 		k := x.byID[id].key
-		if c := k.CreatedAt.Compare(winner.CreatedAt); c < 0 || (c == 0 && k.ID < winner.ID) {
+		if compareAge(k.CreatedAt, k.ID, winner.CreatedAt, winner.ID) < 0 {
 			winner = k
 		}
 	}

@@ -63,8 +63,14 @@ func (r *TokenRegistry) ByChain(caip2 string) []Token { return r.load().byChain[
 
 // ByAddress returns the served token at a CAIP-10 address. An eip155 address may be given in any
 // case: it is compared in its EIP-55 form.
+// The request path hands it addresses already in EIP-55 form, so the exact key is tried first and
+// the (Keccak) normalisation runs only on a miss.
 func (r *TokenRegistry) ByAddress(caip10 string) (Token, bool) {
-	t, ok := r.load().byAddress[NormalizeCAIP10(caip10)]
+	byAddress := r.load().byAddress
+	if t, ok := byAddress[caip10]; ok {
+		return t, true
+	}
+	t, ok := byAddress[NormalizeCAIP10(caip10)]
 	return t, ok
 }
 
@@ -159,12 +165,7 @@ func (r *TokenRegistry) publishLocked(written string) (changed bool, affectedCha
 	blockedBy := make(map[string]string, len(r.entries))
 	var served []Token
 	for _, defs := range byChain {
-		slices.SortFunc(defs, func(a, b Token) int {
-			if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-				return c
-			}
-			return strings.Compare(a.Name, b.Name)
-		})
+		slices.SortFunc(defs, func(a, b Token) int { return compareAge(a.CreatedAt, a.Name, b.CreatedAt, b.Name) })
 		addressOwner := map[string]string{}
 		symbolOwner := map[string]string{}
 		for _, t := range defs {

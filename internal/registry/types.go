@@ -8,6 +8,7 @@ package registry
 
 import (
 	"math/big"
+	"strings"
 	"time"
 )
 
@@ -133,4 +134,13 @@ type Account struct {
 type SecretRef struct {
 	Name string
 	Key  string
+}
+
+// compareAge orders two objects for the "older wins" rule of every read model: by creation time,
+// then by name, so that two objects created in the same second still have one winner.
+func compareAge(createdA time.Time, nameA string, createdB time.Time, nameB string) int {
+	if c := createdA.Compare(createdB); c != 0 {
+		return c
+	}
+	return strings.Compare(nameA, nameB)
 }
