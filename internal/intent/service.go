@@ -326,12 +326,14 @@ func (r resolved) checkBridgeRoute() error {
 	return nil
 }
 
+// settlementAddress is the chain's settlement contract. The controller checked it and published
+// it in EIP-55 form, so it is only decoded here: validating the checksum again would hash it on
+// every request.
 func settlementAddress(c registry.Chain) (common.Address, bool) {
-	if c.SettlementAddress == "" {
+	if !common.IsHexAddress(c.SettlementAddress) {
 		return common.Address{}, false
 	}
-	addr, err := ParseEVMAddress(c.SettlementAddress)
-	return addr, err == nil
+	return common.HexToAddress(c.SettlementAddress), true
 }
 
 func (r resolved) orderInputs(account string, amount *big.Int, deadline time.Time, nonce [32]byte) OrderInputs {
