@@ -63,6 +63,12 @@ type outcome struct {
 	readySet bool
 	ready    metav1.Condition
 	updates  []func()
+	events   []queuedEvent
+}
+
+// queuedEvent is an event about a status change, emitted once the change is recorded.
+type queuedEvent struct {
+	eventType, reason, action, note string
 }
 
 func (w *writer) outcome(obj client.Object, status *v1alpha1.CommonStatus) *outcome {
@@ -85,6 +91,12 @@ func (o *outcome) setNotReady(reason, format string, args ...any) {
 
 // update records a change of the object's status, applied in finish.
 func (o *outcome) update(fn func()) { o.updates = append(o.updates, fn) }
+
+// event records an event about a status change, emitted in finish after the status patch (so a
+// failed patch, retried, does not repeat it), by the leader only.
+func (o *outcome) event(eventType, reason, action, format string, args ...any) {
+	o.events = append(o.events, queuedEvent{eventType, reason, action, fmt.Sprintf(format, args...)})
+}
 
 // finish applies the decisions, emits an event when the Ready condition changed and patches the
 // status when it changed. A transient reconcile error (retErr) leaves the Ready condition as it
@@ -122,13 +134,19 @@ func (o *outcome) finish(ctx context.Context, retErr error) error {
 			return fmt.Errorf("patching status: %w", err)
 		}
 	}
-	// The event follows the patch so that a failed patch, retried, does not repeat it.
-	if changed != nil && o.w.Recorder != nil {
+	// Events follow the patch so that a failed patch, retried, does not repeat them.
+	if o.w.Recorder == nil {
+		return retErr
+	}
+	if changed != nil {
 		eventType := corev1.EventTypeNormal
 		if changed.Status != metav1.ConditionTrue && warningReasons[changed.Reason] {
 			eventType = corev1.EventTypeWarning
 		}
 		o.w.Recorder.Eventf(o.obj, nil, eventType, changed.Reason, "Reconcile", "%s", changed.Message)
+	}
+	for _, e := range o.events {
+		o.w.Recorder.Eventf(o.obj, nil, e.eventType, e.reason, e.action, "%s", e.note)
 	}
 	return retErr
 }

@@ -90,16 +90,7 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	o := r.outcome(&ti, &ti.Status.CommonStatus)
 	// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
 	o.optimisticLock = true
-	// Events about a transition follow the status patch, so that a failed patch, retried, does
-	// not repeat them.
-	var afterPatch []func()
-	defer func() {
-		if retErr = o.finish(ctx, retErr); retErr == nil {
-			for _, fn := range afterPatch {
-				fn()
-			}
-		}
-	}()
+	defer func() { retErr = o.finish(ctx, retErr) }()
 
 	if errs := ValidateTransferIntentSpec(&ti.Spec); len(errs) > 0 {
 		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
@@ -125,10 +116,8 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 			ti.Status.Phase = phase
 			ti.Status.UpdatedAt = &now
 		})
-		afterPatch = append(afterPatch, func() {
-			r.event(&ti, corev1.EventTypeNormal, EventReasonExpired, "Expire",
-				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
-		})
+		o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
+			"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	if err := r.ensureLabels(ctx, &ti, phase); err != nil {
 		return ctrl.Result{}, err
