@@ -55,7 +55,7 @@ func testCatalog() intent.RegistryCatalog {
 	chains := registry.NewChainTable()
 	chain := func(id string, ref int64, env registry.Environment, settlement string, block int64) {
 		chains.Upsert("chain-"+id[len("eip155:"):], registry.Chain{
-			ID: id, Namespace: "eip155", Reference: id[len("eip155:"):], NumericID: big.NewInt(ref), Environment: env,
+			ID: id, NumericID: big.NewInt(ref), Environment: env,
 			DisplayName: id, NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: block, FinalitySeconds: 60,
 			DefaultGasPriceWei: big.NewInt(1_000_000_000), NativeTokenPriceUSD: "3000", SettlementAddress: settlement,
 		})

@@ -127,7 +127,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 	spec := &chain.Spec
 	ns, ref, _ := registry.SplitCAIP2(spec.ChainID)
 	row = registry.Chain{
-		ID: spec.ChainID, Namespace: ns, Reference: ref,
+		ID:                  spec.ChainID,
 		Environment:         registry.Environment(spec.Environment),
 		DisplayName:         spec.DisplayName,
 		NativeSymbol:        spec.NativeSymbol,

@@ -47,16 +47,16 @@ func gwei(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(
 
 func testCatalog() fakeCatalog {
 	chains := []registry.Chain{
-		{ID: "eip155:1", Namespace: "eip155", Reference: "1", NumericID: big.NewInt(1), Environment: registry.EnvironmentLive,
+		{ID: "eip155:1", NumericID: big.NewInt(1), Environment: registry.EnvironmentLive,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12, FinalitySeconds: 768,
 			DefaultGasPriceWei: gwei(20), NativeTokenPriceUSD: "3150.25", SettlementAddress: settlement1},
-		{ID: "eip155:8453", Namespace: "eip155", Reference: "8453", NumericID: big.NewInt(8453), Environment: registry.EnvironmentLive,
+		{ID: "eip155:8453", NumericID: big.NewInt(8453), Environment: registry.EnvironmentLive,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 2, FinalitySeconds: 900,
 			DefaultGasPriceWei: big.NewInt(10_000_000), NativeTokenPriceUSD: "3150.25", SettlementAddress: settlement2},
-		{ID: "eip155:42161", Namespace: "eip155", Reference: "42161", NumericID: big.NewInt(42161), Environment: registry.EnvironmentLive,
+		{ID: "eip155:42161", NumericID: big.NewInt(42161), Environment: registry.EnvironmentLive,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 900,
 			DefaultGasPriceWei: big.NewInt(10_000_000), NativeTokenPriceUSD: "3150.25"},
-		{ID: "eip155:11155111", Namespace: "eip155", Reference: "11155111", NumericID: big.NewInt(11155111), Environment: registry.EnvironmentTest,
+		{ID: "eip155:11155111", NumericID: big.NewInt(11155111), Environment: registry.EnvironmentTest,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12, FinalitySeconds: 768,
 			DefaultGasPriceWei: gwei(1), NativeTokenPriceUSD: "0"},
 	}

@@ -131,7 +131,7 @@ func (t *ChainTable) publishLocked() ([]string, []func([]string)) {
 func olderChain(a, b Chain) bool { return compareAge(a.CreatedAt, a.Name, b.CreatedAt, b.Name) < 0 }
 
 func chainEqual(a, b Chain) bool {
-	return a.ID == b.ID && a.Namespace == b.Namespace && a.Reference == b.Reference &&
+	return a.ID == b.ID &&
 		bigEqual(a.NumericID, b.NumericID) && a.Environment == b.Environment &&
 		a.DisplayName == b.DisplayName && a.NativeSymbol == b.NativeSymbol &&
 		a.NativeDecimals == b.NativeDecimals && a.BlockTimeSeconds == b.BlockTimeSeconds &&

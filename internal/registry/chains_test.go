@@ -11,9 +11,8 @@ import (
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func testChain(id string, created time.Time) Chain {
-	ns, ref, _ := SplitCAIP2(id)
 	return Chain{
-		ID: id, Namespace: ns, Reference: ref, NumericID: big.NewInt(1), Environment: EnvironmentTest,
+		ID: id, NumericID: big.NewInt(1), Environment: EnvironmentTest,
 		DisplayName: id, NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12,
 		DefaultGasPriceWei: big.NewInt(1e9), NativeTokenPriceUSD: "3000", CreatedAt: created,
 	}

@@ -26,9 +26,6 @@ const (
 type Chain struct {
 	// ID is the CAIP-2 identifier, e.g. "eip155:1".
 	ID string
-	// Namespace and Reference are the two halves of ID ("eip155", "1").
-	Namespace string
-	Reference string
 	// NumericID is the EIP-155 chain id for eip155 chains (nil for other namespaces).
 	NumericID *big.Int
 	// Environment says whether test or live keys may act on this chain.
