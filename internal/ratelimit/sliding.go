@@ -15,6 +15,9 @@ import (
 type SlidingWindow struct {
 	mu   sync.RWMutex
 	keys map[string]*keyWindow
+	// beforeLock, when set (tests only), runs between looking a window up and locking it: the
+	// moment at which a concurrent EvictIdle can remove the window an Allow is about to count into.
+	beforeLock func()
 }
 
 // NewSlidingWindow returns an empty limiter.
@@ -64,6 +67,9 @@ func (s *SlidingWindow) Allow(key string, limit int, now time.Time) Decision {
 func (s *SlidingWindow) lockedWindow(key string) *keyWindow {
 	for {
 		w := s.window(key)
+		if s.beforeLock != nil {
+			s.beforeLock()
+		}
 		w.mu.Lock()
 		if !w.evicted {
 			return w

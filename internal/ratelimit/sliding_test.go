@@ -162,16 +162,27 @@ func BenchmarkAllowParallel(b *testing.B) {
 func TestAllowAfterEvictionCountsIntoTheNewWindow(t *testing.T) {
 	l := NewSlidingWindow()
 	l.Allow("k", 2, t0)
-	stale := l.window("k") // what a racing Allow could hold
-	l.EvictIdle(t0.Add(2 * Window))
-	if !stale.evicted {
-		t.Fatal("evicted window not marked")
-	}
 	now := t0.Add(2 * Window)
-	l.Allow("k", 2, now)
-	l.Allow("k", 2, now)
+	// The race: an Allow has looked the idle window up, and before it locks it the janitor evicts
+	// it. The hook runs EvictIdle at exactly that moment, once.
+	evictions := 0
+	l.beforeLock = func() {
+		if evictions == 0 {
+			evictions = l.EvictIdle(now)
+		}
+	}
+	if !l.Allow("k", 2, now).Allowed {
+		t.Fatal("first request after the eviction refused")
+	}
+	l.beforeLock = nil
+	if evictions != 1 {
+		t.Fatalf("the hook evicted %d windows, want 1: the race was not recreated", evictions)
+	}
+	if !l.Allow("k", 2, now).Allowed {
+		t.Fatal("second request refused with limit 2")
+	}
 	if l.Allow("k", 2, now).Allowed {
-		t.Fatal("third request admitted with limit 2: a request was counted into an evicted window")
+		t.Fatal("third request admitted with limit 2: the racing request was counted into the evicted window")
 	}
 }
 
