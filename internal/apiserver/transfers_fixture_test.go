@@ -128,6 +128,22 @@ func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *trans
 		builder = builder.WithInterceptorFuncs(*cfg.funcs)
 	}
 	h.kube = builder.Build()
+	h.serve(t, cfg)
+	return h
+}
+
+// replica is a second replica of the service over the same Kubernetes API: its own intent store
+// (with its own per-replica deduplication) and HTTP server, the same keys, tokens and clock.
+func (h *transferHarness) replica(t testing.TB) *transferHarness {
+	t.Helper()
+	r := &transferHarness{harness: &harness{clock: h.clock, keys: h.keys, tokens: h.tokens}, kube: h.kube, catalog: h.catalog}
+	r.serve(t, transferConfig{})
+	return r
+}
+
+// serve builds the intent store over h.kube and starts the API on a loopback server.
+func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
+	t.Helper()
 	var err error
 	h.store, err = intentstore.New(h.kube, h.kube, h.kube, intentstore.Options{
 		Namespace: testNamespace, Clock: passiveClock{h.clock},
@@ -156,7 +172,6 @@ func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *trans
 	h.srv.MarkReady()
 	h.http = httptest.NewServer(h.srv.Handler())
 	t.Cleanup(h.http.Close)
-	return h
 }
 
 func openAPIDocuments(t testing.TB) (full, v2 []byte) {

@@ -443,20 +443,44 @@ func TestIdempotentCreate(t *testing.T) {
 	}
 }
 
+// Concurrent retries of one request reach two replicas (two intent stores over one API server).
+// Each replica deduplicates its own retries, so only the claim in the API server can stop the
+// second replica from creating a second intent. A barrier on the first two claim reads makes both
+// replicas see "no claim" before either writes one: the race the claim exists for, every run.
 func TestIdempotentCreateConcurrentRetries(t *testing.T) {
-	h := newTransferHarness(t)
+	claimReads := newBarrier(2)
+	h := newTransferHarness(t, func(c *transferConfig) {
+		c.funcs = &interceptor.Funcs{Get: func(ctx context.Context, kube client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			err := kube.Get(ctx, key, obj, opts...)
+			if _, isClaim := obj.(*coordinationv1.Lease); isClaim {
+				claimReads.arrive()
+			}
+			return err
+		}}
+	})
+	replicas := []*transferHarness{h, h.replica(t)}
 	body := usdcTransfer().String()
 	var wg sync.WaitGroup
 	statuses := make([]int, 20)
 	ids := make([]string, 20)
 	for i := range statuses {
 		wg.Go(func() {
-			resp, got := h.post(t, transfersPath, testKeyA, body, IdempotencyKeyHeader, "burst")
-			statuses[i] = resp.StatusCode
-			ids[i] = decodeJSON[transferIntentJSON](t, got).ID
+			r := replicas[i%len(replicas)]
+			// A client retries a 409 (the first attempt is still creating), as Retry-After says.
+			for range 100 {
+				resp, got := r.post(t, transfersPath, testKeyA, body, IdempotencyKeyHeader, "burst")
+				statuses[i] = resp.StatusCode
+				if resp.StatusCode != http.StatusConflict {
+					ids[i] = decodeJSON[transferIntentJSON](t, got).ID
+					return
+				}
+			}
 		})
 	}
 	wg.Wait()
+	if !claimReads.met() {
+		t.Fatal("the two replicas never read the claim concurrently: the race was not recreated")
+	}
 	created := 0
 	for i, s := range statuses {
 		if s == http.StatusCreated {
@@ -474,6 +498,42 @@ func TestIdempotentCreateConcurrentRetries(t *testing.T) {
 	}
 	if created != 1 || len(list.Items) != 1 {
 		t.Fatalf("%d created answers, %d stored intents; want 1 and 1", created, len(list.Items))
+	}
+}
+
+// barrier holds its first n arrivals until all n have arrived (or a bounded wait has passed, so
+// a test that never reaches n fails on its assertions instead of hanging); later arrivals pass.
+type barrier struct {
+	mu      sync.Mutex
+	waiting int
+	all     chan struct{}
+}
+
+func newBarrier(n int) *barrier { return &barrier{waiting: n, all: make(chan struct{})} }
+
+func (b *barrier) arrive() {
+	b.mu.Lock()
+	if b.waiting == 0 {
+		b.mu.Unlock()
+		return
+	}
+	b.waiting--
+	if b.waiting == 0 {
+		close(b.all)
+	}
+	b.mu.Unlock()
+	select {
+	case <-b.all:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+func (b *barrier) met() bool {
+	select {
+	case <-b.all:
+		return true
+	default:
+		return false
 	}
 }
 
