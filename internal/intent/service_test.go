@@ -2,6 +2,7 @@ package intent
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"math/big"
 	"reflect"
@@ -9,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/oklog/ulid/v2"
+	"golang.org/x/crypto/sha3"
 )
 
 var testNonce = [32]byte{31: 7}
@@ -183,16 +184,40 @@ func TestSimulateBridgeTx(t *testing.T) {
 	if plan.Fees != (Fees{GasUSD: "15.75125", ProtocolFeeBps: 10, SolverFeeBps: 10, TotalUSD: "18.75225"}) {
 		t.Errorf("fees = %+v", plan.Fees)
 	}
-	wantOrderID, _ := OrderID(OrderInputs{Account: "acme", FromChainID: 1, From: common.HexToAddress(alice), ToChainID: 8453,
-		To: common.HexToAddress(bob), TokenIn: common.HexToAddress(usdcMainnet), TokenOut: common.HexToAddress(usdcBase),
-		Amount: big.NewInt(1_500_500_000), Deadline: uint64(deadline.Unix()), Nonce: testNonce})
-	if plan.OrderID != wantOrderID {
-		t.Errorf("orderId = %s, want %s", plan.OrderID.Hex(), wantOrderID.Hex())
+	// The expectations are assembled here word by word from the Solidity ABI specification and
+	// hashed with x/crypto's Keccak, sharing no code with OrderID, SubmitOrderData or go-ethereum's
+	// abi package. deadline = 2030-01-02T05:04:05Z = 1893560645 = 0x70dd7145; amount = 1500.5 USDC =
+	// 1,500,500,000 base units = 0x596fd020; Base's chain id 8453 = 0x2105.
+	orderPreimage := abiWords(
+		hex.EncodeToString(keccak([]byte("acme"))), // bytes32 keccak256(account)
+		"1",             // uint256 fromChainId
+		alice[2:],       // address from
+		"2105",          // uint256 toChainId
+		bob[2:],         // address to
+		usdcMainnet[2:], // address tokenIn
+		usdcBase[2:],    // address tokenOut
+		"596fd020",      // uint256 amount
+		"70dd7145",      // uint64 deadline
+		"07",            // bytes32 nonce (testNonce: 31 zero bytes, then 7)
+	)
+	wantOrderID := "0x" + hex.EncodeToString(keccak(mustHex(t, orderPreimage)))
+	if plan.OrderID.Hex() != wantOrderID {
+		t.Errorf("orderId = %s, want %s", plan.OrderID.Hex(), wantOrderID)
 	}
-	wantData, _ := SubmitOrderData(Order{OrderID: wantOrderID, TokenIn: common.HexToAddress(usdcMainnet), TokenOut: common.HexToAddress(usdcBase),
-		AmountIn: big.NewInt(1_500_500_000), DestChainID: 8453, Recipient: common.HexToAddress(bob), Deadline: uint64(deadline.Unix())})
-	if plan.Tx.Data != hexutil.Encode(wantData) {
-		t.Errorf("tx data\n got %s\nwant %s", plan.Tx.Data, hexutil.Encode(wantData))
+	selector := hex.EncodeToString(keccak([]byte("submitOrder(bytes32,address,address,uint256,uint256,address,uint64,bytes)"))[:4])
+	wantData := "0x" + selector + abiWords(
+		wantOrderID[2:], // bytes32 orderId
+		usdcMainnet[2:], // address tokenIn
+		usdcBase[2:],    // address tokenOut
+		"596fd020",      // uint256 amountIn
+		"2105",          // uint256 destChainId
+		bob[2:],         // address recipient
+		"70dd7145",      // uint64 deadline
+		"100",           // offset of the dynamic bytes callData: 8 head words x 32 = 256
+		"0",             // its length: empty
+	)
+	if plan.Tx.Data != wantData {
+		t.Errorf("tx data\n got %s\nwant %s", plan.Tx.Data, wantData)
 	}
 	if !contains(plan.Warnings, "allowance of at least 1500.5") {
 		t.Errorf("warnings %v lack the ERC-20 allowance note", plan.Warnings)
@@ -344,4 +369,29 @@ func TestNewServiceRequiresCatalog(t *testing.T) {
 	if _, err := NewService(Config{}); err == nil {
 		t.Error("NewService accepted a nil catalog")
 	}
+}
+
+// abiWords left-pads each run of hex digits to one 32-byte ABI word and concatenates them.
+func abiWords(hexDigits ...string) string {
+	var b strings.Builder
+	for _, d := range hexDigits {
+		b.WriteString(strings.Repeat("0", 64-len(d)) + strings.ToLower(d))
+	}
+	return b.String()
+}
+
+// keccak is Ethereum's Keccak-256 (the pre-standard padding), from golang.org/x/crypto.
+func keccak(b []byte) []byte {
+	h := sha3.NewLegacyKeccak256()
+	h.Write(b)
+	return h.Sum(nil)
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
