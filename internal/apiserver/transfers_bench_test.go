@@ -1,12 +1,14 @@
 package apiserver
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strconv"
@@ -44,7 +46,8 @@ import (
 // TIS_BENCH_DURATION (default 3s) and TIS_BENCH_CONCURRENCY (default 2, one request in flight
 // per core of a small machine) shape each run. Targets: simulate p99 < 2ms, list p99 < 10ms.
 // Each sub-benchmark is one timed run whatever b.N is; it reports p50/p99 in µs and the ratio of
-// its p99 to the baseline's.
+// its p99 to a baseline measured the same way: HTTP runs against GET /health over HTTP, in-process
+// runs against /health through the handler in-process; the list handler against a naive List+sort.
 
 const (
 	benchIntentsTotal    = 100_000
@@ -57,7 +60,8 @@ type transferBench struct {
 	base     string
 	key      string
 	indexer  toolscache.Indexer
-	health   loadgen.Result
+	health   loadgen.Result // GET /health over loopback HTTP: the baseline of HTTP runs
+	inHealth loadgen.Result // GET /health through the handler in-process: the baseline of in-process runs
 	simBody  []byte
 	cursorID string // the id in the middle of the caller's list
 }
@@ -95,6 +99,7 @@ func setupTransferBench(b *testing.B) *transferBench {
 			simBody: []byte(usdcTransfer().String())}
 		env.cursorID = env.fillStore(b)
 		env.health = loadgen.Run(context.Background(), benchConfig(), loadgen.Request{Method: http.MethodGet, URL: env.base + "/health"})
+		env.inHealth = measureDirect(benchConfig(), env.inProcess(http.MethodGet, "/health", nil))
 		transferBenchEnv = env
 	})
 	if transferBenchEnv == nil {
@@ -153,7 +158,29 @@ func benchIntent(at time.Time, account string, typ v1alpha1.IntentType) *v1alpha
 	}
 }
 
-// report publishes a run's percentiles and its p99 against a baseline p99.
+// inProcess returns a call of the API's handler with no network in between, for in-process runs
+// that must be compared with in-process baselines.
+func (e *transferBench) inProcess(method, target string, body []byte) func() error {
+	handler := e.h.srv.Handler()
+	return func() error {
+		var rd io.Reader
+		if body != nil {
+			rd = bytes.NewReader(body)
+		}
+		req := httptest.NewRequest(method, target, rd)
+		req.Header.Set(APIKeyHeader, e.key)
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			return fmt.Errorf("%s %s: status %d", method, target, rec.Code)
+		}
+		return nil
+	}
+}
+
+// report publishes a run's percentiles and its p99 against a baseline p99 measured the same way
+// (HTTP against HTTP, in-process against in-process) in the same run.
 func report(b *testing.B, res loadgen.Result, baseline time.Duration, target time.Duration) {
 	b.Helper()
 	if res.Errors > 0 || res.Requests == 0 {
@@ -196,7 +223,11 @@ func BenchmarkTransfersSimulate(b *testing.B) {
 			_, err = e.h.srv.deps.Transfers.Simulate(context.Background(), "alice", parsed)
 			return err
 		})
-		report(b, res, res.P99, 2*time.Millisecond)
+		report(b, res, e.inHealth.P99, 2*time.Millisecond)
+	})
+	b.Run("handler-in-process", func(b *testing.B) {
+		res := measureDirect(cfg, e.inProcess(http.MethodPost, simulatePath, e.simBody))
+		report(b, res, e.inHealth.P99, 2*time.Millisecond)
 	})
 	b.Run("http", func(b *testing.B) {
 		res := loadgen.Run(context.Background(), cfg, loadgen.Request{
@@ -222,9 +253,11 @@ func BenchmarkTransfersList(b *testing.B) {
 		})
 	}
 	// The plain cache path, without HTTP: what a handler doing List + sort per request would
-	// spend before it writes a byte.
+	// spend before it writes a byte. It is compared with the in-process /health, and the list
+	// handler in-process is compared with it: in-process against in-process.
+	var naive loadgen.Result
 	b.Run("cache-list-sort-baseline", func(b *testing.B) {
-		res := measureDirect(loadgen.Config{Concurrency: cfg.Concurrency, Duration: cfg.Duration}, func() error {
+		naive = measureDirect(loadgen.Config{Concurrency: cfg.Concurrency, Duration: cfg.Duration}, func() error {
 			objs, err := e.indexer.ByIndex("field:"+intentstore.AccountIndexField, "alice")
 			if err != nil {
 				return err
@@ -241,7 +274,11 @@ func BenchmarkTransfersList(b *testing.B) {
 			_ = appendSummaries(nil, page)
 			return nil
 		})
-		report(b, res, e.health.P99, 10*time.Millisecond)
+		report(b, naive, e.inHealth.P99, 10*time.Millisecond)
+	})
+	b.Run("handler-in-process-first-page", func(b *testing.B) {
+		res := measureDirect(cfg, e.inProcess(http.MethodGet, transfersPath+"?limit=100", nil))
+		report(b, res, naive.P99, 10*time.Millisecond)
 	})
 }
 
