@@ -30,12 +30,17 @@ KUSTOMIZE ?= $(KUBECTL) kustomize
 LOCALBIN ?= $(CURDIR)/bin
 CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION) $(CURDIR)/hack/control-plane.sh
 
+# Flags of every `go test` run by `make test`, and of the manager the end-to-end suite builds: the
+# race detector is on, so concurrent code is checked by every test that exercises it. Roughly doubles
+# the time of the Go tests (figures in the README's Tests section); GO_TEST_FLAGS= turns it off locally.
+GO_TEST_FLAGS ?= -race
+
 # Every package but the end-to-end suite, which has its own target and control plane.
 UNIT_PACKAGES = $$($(GO) list ./... | grep -v /test/e2e)
 
 # The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
 # config/samples and waits for the controllers to mark them Ready.
-E2E_TEST = $(GO) test ./test/e2e/ -v -ginkgo.v -timeout 20m
+E2E_TEST = E2E_GO_BUILD_FLAGS="$(GO_TEST_FLAGS)" $(GO) test $(GO_TEST_FLAGS) ./test/e2e/ -v -ginkgo.v -timeout 20m
 
 # Builds the control plane if needed and exports KUBEBUILDER_ASSETS for the rest of the recipe line.
 # A plain assignment, so that a failed build stops the recipe instead of running tests without it.
@@ -83,7 +88,7 @@ test: manifests generate fmt vet ## Run all tests: unit, envtest, browser, brief
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
 	echo "==> unit, envtest and browser tests"; \
-	$(GO) test $(UNIT_PACKAGES) -coverprofile cover.out; \
+	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \
 	$(MAKE) --no-print-directory fuzz; \
 	echo "==> end-to-end tests"; \

@@ -1,7 +1,18 @@
 package v1alpha1
 
-// ConditionReady is the one condition every kind reports. `kubectl get` shows it in the READY column.
-const ConditionReady = "Ready"
+// Condition types. Every kind reports Ready; Stalled and Reconciling are present only while they
+// are True, with the Ready condition's reason and message, so that kstatus (Flux, `kubectl wait`,
+// cli-utils) and Argo CD tell "needs a person" from "still converging".
+const (
+	// ConditionReady tells whether the object is served; `kubectl get` shows it in the READY column.
+	ConditionReady = "Ready"
+	// ConditionStalled is True when the spec cannot succeed until a person changes it (an invalid
+	// spec, a conflict with an older object); Flux and kstatus report the object as Failed.
+	ConditionStalled = "Stalled"
+	// ConditionReconciling is True while the object waits for something that may still appear (its
+	// Chain, its Account, a Secret); Flux and kstatus report the object as in progress.
+	ConditionReconciling = "Reconciling"
+)
 
 // Reasons of the Ready condition. Each is what a person reading `kubectl describe` should learn.
 const (

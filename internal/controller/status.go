@@ -116,6 +116,7 @@ func (o *outcome) finish(ctx context.Context, retErr error) error {
 		cond.ObservedGeneration = o.obj.GetGeneration()
 		cond.LastTransitionTime = o.w.now()
 		meta.SetStatusCondition(&o.status.Conditions, cond)
+		setProgressConditions(&o.status.Conditions, cond)
 		o.status.ObservedGeneration = o.obj.GetGeneration()
 	}
 	if !o.w.leads() {

@@ -87,7 +87,10 @@ var _ = BeforeSuite(func() {
 	managerBin = os.Getenv("E2E_MANAGER_BIN")
 	if managerBin == "" {
 		managerBin = filepath.Join(work, "manager")
-		build := exec.Command("go", "build", "-o", managerBin, "./cmd")
+		// E2E_GO_BUILD_FLAGS=-race (make test sets it) builds a manager that reports data races
+		// in its log; the suite fails on any (see the manager's DeferCleanup).
+		args := append([]string{"build"}, strings.Fields(os.Getenv("E2E_GO_BUILD_FLAGS"))...)
+		build := exec.Command("go", append(args, "-o", managerBin, "./cmd")...)
 		build.Dir = projectRoot
 		out, err := build.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), "go build ./cmd:\n%s", out)
@@ -122,11 +125,14 @@ var _ = BeforeSuite(func() {
 	defer cancel()
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
 
+	By("applying config/rbac into " + namespace + " and running the manager as its ServiceAccount")
+	managerKubeconfig := managerIdentity(testEnv, work)
+
 	By("starting the manager, watching " + namespace)
 	apiAddr = freeLocalAddr()
 	probeAddr = freeLocalAddr()
 	logPath := filepath.Join(artifacts, "manager.log")
-	manager, err = startManager(managerBin, logPath, kubeconfigPath,
+	manager, err = startManager(managerBin, logPath, managerKubeconfig,
 		"--namespace", namespace,
 		"--api-bind-address", apiAddr,
 		"--health-probe-bind-address", probeAddr,
@@ -137,8 +143,46 @@ var _ = BeforeSuite(func() {
 		By("stopping the manager")
 		manager.stop()
 		_, _ = fmt.Fprintf(GinkgoWriter, "manager output: %s\n", logPath)
+		out, err := os.ReadFile(logPath)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).NotTo(ContainSubstring("WARNING: DATA RACE"), "the race detector found a data race in the manager: see %s", logPath)
 	})
 })
+
+// managerServiceAccount is the ServiceAccount config/rbac binds manager-role to, after the
+// namePrefix config/default gives every object.
+const managerServiceAccount = "transfer-intent-controller-manager"
+
+// managerIdentity renders config/rbac the way config/default does (its namePrefix, the test's
+// namespace), applies it as the admin, and returns a kubeconfig that authenticates as the
+// ServiceAccount it binds. The manager then has exactly the permissions its +kubebuilder:rbac
+// markers generate: a missing marker fails the suite, as it would fail a real deployment.
+func managerIdentity(testEnv *envtest.Environment, work string) string {
+	overlay := filepath.Join(work, "rbac-overlay")
+	Expect(os.MkdirAll(overlay, 0o755)).To(Succeed())
+	kustomization := fmt.Sprintf("namespace: %s\nnamePrefix: transfer-intent-\nresources:\n- %s\n",
+		namespace, filepath.Join(projectRoot, "config", "rbac"))
+	Expect(os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kustomization), 0o600)).To(Succeed())
+	rendered, err := runKubectl("kustomize", overlay)
+	Expect(err).NotTo(HaveOccurred(), "kubectl kustomize %s:\n%s", overlay, rendered)
+	manifest := filepath.Join(work, "rbac.yaml")
+	Expect(os.WriteFile(manifest, []byte(rendered), 0o600)).To(Succeed())
+	out, err := kubectl("apply", "--server-side", "-f", manifest)
+	Expect(err).NotTo(HaveOccurred(), "applying config/rbac:\n%s", out)
+
+	// A client certificate whose user name is the ServiceAccount's: the API server's RBAC
+	// authorizer matches ServiceAccount subjects by that name and these groups.
+	sa, err := testEnv.AddUser(envtest.User{
+		Name:   "system:serviceaccount:" + namespace + ":" + managerServiceAccount,
+		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"},
+	}, &rest.Config{QPS: 50, Burst: 100})
+	Expect(err).NotTo(HaveOccurred())
+	kubeconfig, err := sa.KubeConfig()
+	Expect(err).NotTo(HaveOccurred())
+	path := filepath.Join(work, "manager.kubeconfig")
+	Expect(os.WriteFile(path, kubeconfig, 0o600)).To(Succeed())
+	return path
+}
 
 // controlPlaneAssets returns the directory of kube-apiserver and etcd: KUBEBUILDER_ASSETS as set by
 // make, or what hack/control-plane.sh prints (building the binaries if this machine has none yet).
