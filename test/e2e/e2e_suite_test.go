@@ -160,8 +160,10 @@ const managerServiceAccount = "transfer-intent-controller-manager"
 func managerIdentity(testEnv *envtest.Environment, work string) string {
 	overlay := filepath.Join(work, "rbac-overlay")
 	Expect(os.MkdirAll(overlay, 0o755)).To(Succeed())
-	kustomization := fmt.Sprintf("namespace: %s\nnamePrefix: transfer-intent-\nresources:\n- %s\n",
-		namespace, filepath.Join(projectRoot, "config", "rbac"))
+	// kustomize takes a base by relative path only.
+	base, err := filepath.Rel(overlay, filepath.Join(projectRoot, "config", "rbac"))
+	Expect(err).NotTo(HaveOccurred())
+	kustomization := fmt.Sprintf("namespace: %s\nnamePrefix: transfer-intent-\nresources:\n- %s\n", namespace, base)
 	Expect(os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kustomization), 0o600)).To(Succeed())
 	rendered, err := runKubectl("kustomize", overlay)
 	Expect(err).NotTo(HaveOccurred(), "kubectl kustomize %s:\n%s", overlay, rendered)
