@@ -80,7 +80,7 @@ vet: ## Run go vet against the code.
 # Fuzz targets of the request parsers, each run briefly by `make test` (go test runs one -fuzz
 # target per invocation). Bounded by iterations, not time: a short timed run can fail with
 # "context deadline exceeded" on a loaded machine. Longer runs: make fuzz FUZZTIME=5m.
-FUZZ_TARGETS = FuzzParseAmount FuzzParseAccountID FuzzAssetJSON
+FUZZ_TARGETS = internal/intent:FuzzParseAmount internal/caip:FuzzParseAccountID internal/intent:FuzzAssetJSON
 FUZZTIME ?= 50000x
 
 .PHONY: test
@@ -95,9 +95,9 @@ test: manifests generate fmt vet ## Run all tests: unit, envtest, browser, brief
 	$(E2E_TEST)
 
 .PHONY: fuzz
-fuzz: ## Fuzz the request parsers of internal/intent for FUZZTIME each.
-	@for target in $(FUZZ_TARGETS); do \
-		$(GO) test ./internal/intent/ -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME); \
+fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) for FUZZTIME each.
+	@for entry in $(FUZZ_TARGETS); do \
+		$(GO) test ./$${entry%%:*}/ -run='^$$' -fuzz="^$${entry#*:}$$" -fuzztime=$(FUZZTIME); \
 	done
 
 .PHONY: test-e2e

@@ -46,6 +46,18 @@ func Prefix(env registry.Environment) (string, error) {
 	return "", fmt.Errorf("unknown environment %q: want test or live", env)
 }
 
+// WellFormed reports whether k has the shape of a key: a prefix of Prefix and RandomLength
+// characters of alphabet. The auth gate checks it before hashing and looking a key up.
+func WellFormed(k string) bool {
+	rest, ok := strings.CutPrefix(k, "sk_test_")
+	if !ok {
+		if rest, ok = strings.CutPrefix(k, "sk_live_"); !ok {
+			return false
+		}
+	}
+	return len(rest) == RandomLength && strings.Trim(rest, alphabet) == ""
+}
+
 // Generate makes a key for env from crypto/rand.
 func Generate(env registry.Environment) (Key, error) { return generate(env, rand.Reader) }
 

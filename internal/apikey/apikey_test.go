@@ -92,3 +92,25 @@ func TestObjectName(t *testing.T) {
 		}
 	}
 }
+
+func TestWellFormed(t *testing.T) {
+	for _, env := range []registry.Environment{registry.EnvironmentTest, registry.EnvironmentLive} {
+		k, err := Generate(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !WellFormed(k.Plaintext) {
+			t.Errorf("generated key %s... is not well formed", k.DisplayPrefix)
+		}
+	}
+	random := strings.Repeat("aZ9", 21) + "x" // 64 characters of the alphabet
+	for _, bad := range []string{"", "sk_test_", "sk_prod_" + random, "sk_test_" + random[:63], "sk_test_" + random + "y",
+		"sk_test_" + random[:63] + "-", "SK_TEST_" + random, " sk_test_" + random} {
+		if WellFormed(bad) {
+			t.Errorf("WellFormed(%q) = true", bad)
+		}
+	}
+	if !WellFormed("sk_live_" + random) {
+		t.Error("a live key of 64 alphabet characters is refused")
+	}
+}

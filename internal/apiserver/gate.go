@@ -4,16 +4,14 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// APIKeyHeader is the only header read for the credential (contract §5).
+// APIKeyHeader is the only header read for the credential; a cookie never replaces it.
 const APIKeyHeader = "api-key"
-
-// Key format (contract §5): a prefix and 64 random characters from [0-9A-Za-z].
-const keyRandomLength = 64
 
 // requireReady answers 503 until the caches have synced: an empty key index would refuse valid
 // keys, and an empty registry would serve an empty token list as if it were true.
@@ -51,33 +49,10 @@ func (s *Server) authGate(next http.Handler) http.Handler {
 
 func (s *Server) authenticate(values []string) (key registry.Key, ok bool) {
 	// Two api-key headers are ambiguous: which one is the credential? Refuse rather than guess.
-	if len(values) != 1 || !wellFormedKey(values[0]) {
+	if len(values) != 1 || !apikey.WellFormed(values[0]) {
 		return key, false
 	}
 	return s.deps.Keys.Authenticate(registry.HashKey(values[0]), s.deps.Clock())
-}
-
-// wellFormedKey checks the shape of a key before it is hashed and looked up.
-func wellFormedKey(k string) bool {
-	var rest string
-	switch {
-	case len(k) > 8 && k[:8] == "sk_test_":
-		rest = k[8:]
-	case len(k) > 8 && k[:8] == "sk_live_":
-		rest = k[8:]
-	default:
-		return false
-	}
-	if len(rest) != keyRandomLength {
-		return false
-	}
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
 
 // rateLimit admits at most the key's limit of requests in any 60 seconds and sets the IETF

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -137,7 +138,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		NativeTokenPriceUSD: spec.NativeTokenPriceUSD,
 		CreatedAt:           chain.CreationTimestamp.Time,
 	}
-	if ns == registry.NamespaceEIP155 {
+	if ns == caip.NamespaceEIP155 {
 		row.NumericID, _ = new(big.Int).SetString(ref, 10)
 	}
 	row.DefaultGasPriceWei, _ = new(big.Int).SetString(spec.DefaultGasPriceWei, 10)

@@ -1,8 +1,11 @@
 package controller
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -47,18 +50,30 @@ var _ = Describe("GitOps health (kstatus)", func() {
 	It("reads a TokenDefinition that conflicts with an older one as Failed, with the reason", func() {
 		chain := createReadyChain()
 		address := randomAddress()
-		older := newToken(chain.Spec.ChainID, "USDC", address)
-		Expect(k8sClient.Create(ctx, older)).To(Succeed())
-		expectReady(older, metav1.ConditionTrue, v1alpha1.ReasonValid)
-		newer := newToken(chain.Spec.ChainID, "USDT", address)
-		Expect(k8sClient.Create(ctx, newer)).To(Succeed())
-		expectReady(newer, metav1.ConditionFalse, v1alpha1.ReasonConflict)
+		first := newToken(chain.Spec.ChainID, "USDC", address)
+		Expect(k8sClient.Create(ctx, first)).To(Succeed())
+		expectReady(first, metav1.ConditionTrue, v1alpha1.ReasonValid)
+		second := newToken(chain.Spec.ChainID, "USDT", address)
+		Expect(k8sClient.Create(ctx, second)).To(Succeed())
 
-		res := kstatusOf(newer)
+		// "Older" is by creation time, to the second, then by name: either may win.
+		var served, refused client.Object
+		Eventually(func(g Gomega) {
+			for _, pair := range [][2]client.Object{{first, second}, {second, first}} {
+				g.Expect(k8sClient.Get(ctx, objKey(pair[1]), pair[1])).To(Succeed())
+				if c := meta.FindStatusCondition(commonStatus(pair[1]).Conditions, v1alpha1.ConditionReady); c != nil && c.Reason == v1alpha1.ReasonConflict {
+					served, refused = pair[0], pair[1]
+					return
+				}
+			}
+			g.Expect(refused).NotTo(BeNil(), "neither token reports the conflict yet")
+		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
+
+		res := kstatusOf(refused)
 		Expect(res.Status).To(Equal(status.FailedStatus))
 		Expect(res.Message).To(HavePrefix("Conflict: "))
-		Expect(res.Message).To(ContainSubstring(older.Name))
-		Expect(kstatusOf(older).Status).To(Equal(status.CurrentStatus))
+		Expect(res.Message).To(ContainSubstring(served.GetName()))
+		Expect(kstatusOf(served).Status).To(Equal(status.CurrentStatus))
 	})
 
 	It("reads a spec that slipped past CEL as Failed, and Current once it is fixed", func() {

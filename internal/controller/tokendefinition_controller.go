@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -48,9 +49,9 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 		switch {
 		case len(chainErrs) == 0 && !strings.HasPrefix(spec.Address, spec.ChainID+":"):
 			errs = append(errs, field.Invalid(addrPath, spec.Address, "address must be a CAIP-10 account on chainId (address must start with chainId followed by ':')"))
-		case strings.HasPrefix(spec.Address, registry.NamespaceEIP155+":") && !eip155AddressPattern.MatchString(spec.Address):
+		case strings.HasPrefix(spec.Address, caip.NamespaceEIP155+":") && !eip155AddressPattern.MatchString(spec.Address):
 			errs = append(errs, field.Invalid(addrPath, spec.Address, "an eip155 address must be 0x followed by 40 hex digits"))
-		case strings.HasPrefix(spec.Address, registry.NamespaceEIP155+":"):
+		case strings.HasPrefix(spec.Address, caip.NamespaceEIP155+":"):
 			_, address, _ := registry.SplitCAIP10(spec.Address)
 			errs = append(errs, validateEIP55(addrPath, spec.Address, address)...)
 		}

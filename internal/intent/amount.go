@@ -103,10 +103,13 @@ func splitDecimal(s string) (intPart, fracPart string, err error) {
 		return "", "", fmt.Errorf("%w: %q uses an exponent", ErrAmountSyntax, s)
 	case intPart == "" || (hasPoint && fracPart == ""):
 		return "", "", fmt.Errorf("%w: %q needs digits on both sides of the point", ErrAmountSyntax, s)
-	case !charsIn(intPart, 1, len(intPart), isDigit) || (hasPoint && !charsIn(fracPart, 1, len(fracPart), isDigit)):
+	case strings.Trim(intPart, decimalDigits) != "" || strings.Trim(fracPart, decimalDigits) != "":
 		return "", "", fmt.Errorf("%w: %q has a character other than digits and one point", ErrAmountSyntax, s)
 	case len(intPart) > 1 && intPart[0] == '0':
 		return "", "", fmt.Errorf("%w: %q has a leading zero", ErrAmountSyntax, s)
 	}
 	return intPart, fracPart, nil
 }
+
+// decimalDigits are the only characters of an amount besides its point.
+const decimalDigits = "0123456789"

@@ -3,6 +3,8 @@ package intent
 import (
 	"context"
 	"testing"
+
+	"github.com/transferintent/transfer-intent-service/internal/caip"
 )
 
 func benchmarkSimulate(b *testing.B, req Request) {
@@ -33,7 +35,7 @@ func BenchmarkSimulateSwapBridge(b *testing.B) {
 
 func BenchmarkParseAccountID(b *testing.B) {
 	for b.Loop() {
-		if _, err := ParseAccountID("eip155:1:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"); err != nil {
+		if _, err := caip.ParseAccountID("eip155:1:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"); err != nil {
 			b.Fatal(err)
 		}
 	}

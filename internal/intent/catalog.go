@@ -3,6 +3,8 @@ package intent
 import (
 	"strings"
 
+	"github.com/transferintent/transfer-intent-service/internal/caip"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -54,7 +56,7 @@ type token struct {
 // resolveToken finds the token at a CAIP-10 address on a known chain. The native pseudo-address
 // resolves to the chain's native token even without a TokenDefinition, so ETH works on every
 // chain the operator declares; a definition, when present, wins (it may carry metadata).
-func resolveToken(cat Catalog, chain registry.Chain, id AccountID) (token, bool) {
+func resolveToken(cat Catalog, chain registry.Chain, id caip.AccountID) (token, bool) {
 	addr, _ := id.EVMAddress()
 	isNative := addr == nativeAddress
 	if t, ok := cat.Token(id.String()); ok {
@@ -72,7 +74,7 @@ func resolveToken(cat Catalog, chain registry.Chain, id AccountID) (token, bool)
 // resolveTokenBySymbol finds a token by symbol, the chain's native token included.
 func resolveTokenBySymbol(cat Catalog, chain registry.Chain, symbol string) (token, bool) {
 	if t, ok := cat.TokenBySymbol(chain.ID, symbol); ok {
-		id, err := ParseAccountID(t.Address)
+		id, err := caip.ParseAccountID(t.Address)
 		if err != nil {
 			return token{}, false // a registry entry the controller should have refused
 		}

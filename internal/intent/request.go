@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/transferintent/transfer-intent-service/internal/caip"
+
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -101,11 +103,11 @@ func (a Asset) MarshalJSON() ([]byte, error) {
 // Parsed is a request that passed ParseRequest: identifiers are parsed and normalised (EIP-55),
 // but nothing has been looked up yet. Amount stays raw: its precision depends on the token.
 type Parsed struct {
-	From AccountID
-	To   AccountID
+	From caip.AccountID
+	To   caip.AccountID
 	// AssetIn is the asset, or asset.in. AssetOut is asset.out, valid only when IsPair.
-	AssetIn  AccountID
-	AssetOut AccountID
+	AssetIn  caip.AccountID
+	AssetOut caip.AccountID
 	IsPair   bool
 	Amount   string
 	// Deadline is nil when the request has none.
@@ -156,13 +158,13 @@ func (p *Parsed) parseAsset(a Asset) error {
 	}
 }
 
-func parseAccountField(field, s string) (AccountID, error) {
+func parseAccountField(field, s string) (caip.AccountID, error) {
 	if s == "" {
-		return AccountID{}, badRequest(field, "%s is required (CAIP-10 account id)", field)
+		return caip.AccountID{}, badRequest(field, "%s is required (CAIP-10 account id)", field)
 	}
-	id, err := ParseAccountID(s)
+	id, err := caip.ParseAccountID(s)
 	if err != nil {
-		return AccountID{}, badRequest(field, "%v", err)
+		return caip.AccountID{}, badRequest(field, "%v", err)
 	}
 	return id, nil
 }
@@ -214,24 +216,24 @@ func (p Parsed) Request() Request {
 }
 
 // ChainIDs lists every chain the request names, from-chain first, without duplicates.
-func (p Parsed) ChainIDs() []ChainID {
-	ids := make([]ChainID, 0, 4)
-	for _, id := range []ChainID{p.From.Chain, p.To.Chain, p.AssetIn.Chain, p.assetOutChain()} {
-		if id != (ChainID{}) && !containsChain(ids, id) {
+func (p Parsed) ChainIDs() []caip.ChainID {
+	ids := make([]caip.ChainID, 0, 4)
+	for _, id := range []caip.ChainID{p.From.Chain, p.To.Chain, p.AssetIn.Chain, p.assetOutChain()} {
+		if id != (caip.ChainID{}) && !containsChain(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	return ids
 }
 
-func (p Parsed) assetOutChain() ChainID {
+func (p Parsed) assetOutChain() caip.ChainID {
 	if p.IsPair {
 		return p.AssetOut.Chain
 	}
-	return ChainID{}
+	return caip.ChainID{}
 }
 
-func containsChain(ids []ChainID, id ChainID) bool {
+func containsChain(ids []caip.ChainID, id caip.ChainID) bool {
 	for _, x := range ids {
 		if x == id {
 			return true

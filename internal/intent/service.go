@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/transferintent/transfer-intent-service/internal/caip"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -239,8 +241,8 @@ func (s *Service) resolve(p Parsed) (resolved, error) {
 	return r, s.resolveTokens(p, &r)
 }
 
-func (s *Service) knownChain(field string, id ChainID) (registry.Chain, error) {
-	if id.Namespace != NamespaceEIP155 {
+func (s *Service) knownChain(field string, id caip.ChainID) (registry.Chain, error) {
+	if id.Namespace != caip.NamespaceEIP155 {
 		return registry.Chain{}, validationFailed(field, "chain namespace %q is not supported: only eip155 chains are", id.Namespace)
 	}
 	c, ok := s.catalog.Chain(id.String())

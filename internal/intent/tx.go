@@ -17,7 +17,7 @@ type Tx struct {
 	Data string `json:"data"`
 	// Value is the wei sent, as a decimal string (a uint256 does not fit a JSON number).
 	Value string `json:"value"`
-	// ChainID is the numeric EIP-155 chain id, unlike the CAIP-2 strings elsewhere.
+	// caip.ChainID is the numeric EIP-155 chain id, unlike the CAIP-2 strings elsewhere.
 	ChainID uint64 `json:"chainId"`
 }
 

@@ -5,10 +5,9 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-)
 
-// NamespaceEIP155 is the CAIP-2 namespace of EVM chains.
-const NamespaceEIP155 = "eip155"
+	"github.com/transferintent/transfer-intent-service/internal/caip"
+)
 
 // SplitCAIP2 splits a CAIP-2 chain id into its namespace and reference ("eip155:1" -> "eip155", "1").
 // It checks only the shape namespace:reference, not the characters.
@@ -38,7 +37,7 @@ func SplitCAIP10(accountID string) (chainID, address string, ok bool) {
 // an eip155 chain, the input unchanged otherwise. It does not validate a checksum: a lookup by an
 // all-lowercase address finds the token its checksummed form names.
 func NormalizeAddress(namespace, address string) string {
-	if namespace == NamespaceEIP155 && isHexAddress(address) {
+	if namespace == caip.NamespaceEIP155 && isHexAddress(address) {
 		return common.HexToAddress(address).Hex()
 	}
 	return address
@@ -55,19 +54,9 @@ func NormalizeCAIP10(accountID string) string {
 	return chainID + ":" + NormalizeAddress(namespace, address)
 }
 
-// isHexAddress reports whether s is 0x followed by exactly 40 hex digits.
-func isHexAddress(s string) bool {
-	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return false
-	}
-	for i := 2; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
+// isHexAddress reports whether s is 0x (or 0X) followed by exactly 40 hex digits: go-ethereum's
+// check, which alone would also take the 40 digits without a prefix.
+func isHexAddress(s string) bool { return len(s) == 42 && common.IsHexAddress(s) }
 
 // CompareChainIDs orders CAIP-2 ids the way people read them: by namespace, then by reference,
 // numerically when both references are decimal numbers (eip155:2 before eip155:10).

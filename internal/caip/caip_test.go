@@ -1,9 +1,15 @@
-package intent
+package caip
 
 import (
 	"errors"
 	"strings"
 	"testing"
+)
+
+// Addresses from the EIP-55 specification's test vectors.
+const (
+	alice = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	bob   = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
 )
 
 func TestParseChainID(t *testing.T) {

@@ -1,4 +1,4 @@
-package intent
+package caip
 
 import (
 	"errors"
@@ -12,6 +12,22 @@ import (
 // NamespaceEIP155 is the only CAIP-2 namespace the service acts on. Other namespaces parse (they
 // are valid CAIP) but are refused by the domain with 422.
 const NamespaceEIP155 = "eip155"
+
+// The syntax of the identifiers as regular expressions: the CRD markers of api/v1alpha1 carry the
+// same expressions (a test in internal/controller compares them), the controllers' Go validation
+// compiles these, and the parsers below accept exactly what they match (a test here ties them).
+const (
+	// ChainIDPattern is CAIP-2: namespace ":" reference.
+	ChainIDPattern = `^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$`
+	// EIP155ChainIDPattern is the one spelling of an eip155 chain id: no leading zero, not zero.
+	EIP155ChainIDPattern = `^eip155:[1-9][0-9]{0,18}$`
+	// AccountIDPattern is CAIP-10: a CAIP-2 chain id ":" an account address.
+	AccountIDPattern = `^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}:[-.%a-zA-Z0-9]{1,128}$`
+	// EIP155AccountIDPattern is an eip155 CAIP-10 account id with a 0x address.
+	EIP155AccountIDPattern = `^eip155:[0-9]+:0x[0-9a-fA-F]{40}$`
+	// HexAddressPattern is an EVM address: 0x and 40 hex digits.
+	HexAddressPattern = `^0x[0-9a-fA-F]{40}$`
+)
 
 var (
 	// ErrInvalidChainID is wrapped by every CAIP-2 syntax error.
@@ -43,7 +59,8 @@ func (c ChainID) EIP155() (id uint64, ok bool) {
 	return id, err == nil
 }
 
-// ParseChainID parses CAIP-2: namespace [-a-z0-9]{3,8}, ":", reference [-_a-zA-Z0-9]{1,32}.
+// ParseChainID parses CAIP-2 (ChainIDPattern): namespace [-a-z0-9]{3,8}, ":", reference
+// [-_a-zA-Z0-9]{1,32}.
 // For eip155 the reference must also be a canonical decimal chain id (no sign, no leading zero,
 // not zero, at most 2^64-1) so that one chain has exactly one spelling.
 func ParseChainID(s string) (ChainID, error) {
