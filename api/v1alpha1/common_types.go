@@ -1,6 +1,9 @@
 package v1alpha1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
 
 // Environment is the network family a chain or an API key belongs to.
 // +kubebuilder:validation:Enum=test;live
@@ -50,8 +53,27 @@ type CommonStatus struct {
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
-// GetConditions returns the conditions, for helpers shared by all kinds.
-func (s *CommonStatus) GetConditions() []metav1.Condition { return s.Conditions }
+// Object is what every kind of this group is to code shared by all kinds (the controllers' status
+// helper, tests): a Kubernetes object with the common status.
+// +kubebuilder:object:generate=false
+type Object interface {
+	metav1.Object
+	runtime.Object
+	// GetCommonStatus returns the part of the status every kind reports.
+	GetCommonStatus() *CommonStatus
+}
 
-// SetConditions replaces the conditions, for helpers shared by all kinds.
-func (s *CommonStatus) SetConditions(c []metav1.Condition) { s.Conditions = c }
+// GetCommonStatus implements Object.
+func (c *Chain) GetCommonStatus() *CommonStatus { return &c.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (t *TokenDefinition) GetCommonStatus() *CommonStatus { return &t.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (a *Account) GetCommonStatus() *CommonStatus { return &a.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (k *ApiKey) GetCommonStatus() *CommonStatus { return &k.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (t *TransferIntent) GetCommonStatus() *CommonStatus { return &t.Status.CommonStatus }

@@ -51,24 +51,15 @@ func ValidateAccountSpec(spec *v1alpha1.AccountSpec) field.ErrorList {
 // index at once, which refuses all its keys before they are garbage-collected.
 func (r *AccountReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	var account v1alpha1.Account
-	if err := r.Get(ctx, req.NamespacedName, &account); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.withdraw(req.Name)
-			return ctrl.Result{}, nil
-		}
+	withdraw := func() { r.withdraw(req.Name) }
+	o, err := r.open(ctx, req, &account, withdraw)
+	if o == nil || err != nil {
 		return ctrl.Result{}, err
 	}
-	if !account.DeletionTimestamp.IsZero() {
-		r.withdraw(req.Name)
-		return ctrl.Result{}, nil
-	}
-	o := r.outcome(&account, &account.Status.CommonStatus)
 	defer func() { retErr = o.finish(ctx, retErr) }()
 
 	spec := &account.Spec
-	if errs := ValidateAccountSpec(spec); len(errs) > 0 {
-		r.withdraw(req.Name)
-		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+	if !o.valid(ValidateAccountSpec(spec), withdraw) {
 		return ctrl.Result{}, nil
 	}
 	entry := registry.Account{

@@ -65,24 +65,15 @@ func ValidateApiKeySpec(spec *v1alpha1.ApiKeySpec) field.ErrorList {
 // Reconcile publishes one ApiKey.
 func (r *ApiKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	var key v1alpha1.ApiKey
-	if err := r.Get(ctx, req.NamespacedName, &key); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.Keys.Delete(req.Name)
-			return ctrl.Result{}, nil
-		}
+	withdraw := func() { r.Keys.Delete(req.Name) }
+	o, err := r.open(ctx, req, &key, withdraw)
+	if o == nil || err != nil {
 		return ctrl.Result{}, err
 	}
-	if !key.DeletionTimestamp.IsZero() {
-		r.Keys.Delete(req.Name)
-		return ctrl.Result{}, nil
-	}
-	o := r.outcome(&key, &key.Status.CommonStatus)
 	defer func() { retErr = o.finish(ctx, retErr) }()
 
 	spec := &key.Spec
-	if errs := ValidateApiKeySpec(spec); len(errs) > 0 {
-		r.Keys.Delete(req.Name)
-		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+	if !o.valid(ValidateApiKeySpec(spec), withdraw) {
 		return ctrl.Result{}, nil
 	}
 

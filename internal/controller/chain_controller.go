@@ -91,23 +91,14 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 // Reconcile publishes one Chain, or withdraws it when it is gone, invalid or loses a conflict.
 func (r *ChainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	var chain v1alpha1.Chain
-	if err := r.Get(ctx, req.NamespacedName, &chain); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.Chains.Delete(req.Name)
-			return ctrl.Result{}, nil
-		}
+	withdraw := func() { r.Chains.Delete(req.Name) }
+	o, err := r.open(ctx, req, &chain, withdraw)
+	if o == nil || err != nil {
 		return ctrl.Result{}, err
 	}
-	if !chain.DeletionTimestamp.IsZero() {
-		r.Chains.Delete(req.Name)
-		return ctrl.Result{}, nil
-	}
-	o := r.outcome(&chain, &chain.Status.CommonStatus)
 	defer func() { retErr = o.finish(ctx, retErr) }()
 
-	if errs := ValidateChainSpec(&chain.Spec); len(errs) > 0 {
-		r.Chains.Delete(req.Name)
-		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+	if !o.valid(ValidateChainSpec(&chain.Spec), withdraw) {
 		return ctrl.Result{}, nil
 	}
 	row, note, err := r.row(ctx, &chain)

@@ -51,14 +51,7 @@ func readyOf(t *testing.T, c client.Client, obj client.Object) *metav1.Condition
 	if err := c.Get(context.Background(), client.ObjectKeyFromObject(obj), obj); err != nil {
 		t.Fatal(err)
 	}
-	var st *v1alpha1.CommonStatus
-	switch o := obj.(type) {
-	case *v1alpha1.Chain:
-		st = &o.Status.CommonStatus
-	case *v1alpha1.ApiKey:
-		st = &o.Status.CommonStatus
-	}
-	return meta.FindStatusCondition(st.Conditions, v1alpha1.ConditionReady)
+	return meta.FindStatusCondition(obj.(v1alpha1.Object).GetCommonStatus().Conditions, v1alpha1.ConditionReady)
 }
 
 func TestApiKeyExpiryIsRequeuedAtExpiresAt(t *testing.T) {

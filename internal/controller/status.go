@@ -6,10 +6,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -71,8 +74,40 @@ type queuedEvent struct {
 	eventType, reason, action, note string
 }
 
-func (w *writer) outcome(obj client.Object, status *v1alpha1.CommonStatus) *outcome {
-	return &outcome{w: w, obj: obj, status: status}
+// object is every kind the controllers reconcile.
+type object interface {
+	client.Object
+	GetCommonStatus() *v1alpha1.CommonStatus
+}
+
+// open is the opening every Reconcile shares. It reads the object into obj and, when the object is
+// gone or being deleted, withdraws it from its read model (the models are in memory, so no
+// finalizer is needed) and returns a nil outcome: nothing more to do. Otherwise it returns the
+// outcome whose deferred finish writes the status once.
+func (w *writer) open(ctx context.Context, req ctrl.Request, obj object, withdraw func()) (*outcome, error) {
+	if err := w.Get(ctx, req.NamespacedName, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			withdraw()
+			return nil, nil
+		}
+		return nil, err
+	}
+	if !obj.GetDeletionTimestamp().IsZero() {
+		withdraw()
+		return nil, nil
+	}
+	return &outcome{w: w, obj: obj, status: obj.GetCommonStatus()}, nil
+}
+
+// valid records a spec that breaks a rule as Ready=False InvalidSpec (terminal: not retried) and
+// withdraws the object; it reports whether the spec passed.
+func (o *outcome) valid(errs field.ErrorList, withdraw func()) bool {
+	if len(errs) == 0 {
+		return true
+	}
+	withdraw()
+	o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+	return false
 }
 
 // setReady decides Ready=True with reason.

@@ -168,19 +168,7 @@ func newIntent(account string) *v1alpha1.TransferIntent {
 
 // commonStatus returns the status every kind shares.
 func commonStatus(obj client.Object) *v1alpha1.CommonStatus {
-	switch o := obj.(type) {
-	case *v1alpha1.Chain:
-		return &o.Status.CommonStatus
-	case *v1alpha1.TokenDefinition:
-		return &o.Status.CommonStatus
-	case *v1alpha1.Account:
-		return &o.Status.CommonStatus
-	case *v1alpha1.ApiKey:
-		return &o.Status.CommonStatus
-	case *v1alpha1.TransferIntent:
-		return &o.Status.CommonStatus
-	}
-	panic(fmt.Sprintf("no status for %T", obj))
+	return obj.(v1alpha1.Object).GetCommonStatus()
 }
 
 // expectReady waits until the object's Ready condition has the status and reason for its current

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -68,24 +67,15 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 // chain or loses a conflict.
 func (r *TokenDefinitionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	var def v1alpha1.TokenDefinition
-	if err := r.Get(ctx, req.NamespacedName, &def); err != nil {
-		if apierrors.IsNotFound(err) {
-			r.Tokens.Delete(req.Name)
-			return ctrl.Result{}, nil
-		}
+	withdraw := func() { r.Tokens.Delete(req.Name) }
+	o, err := r.open(ctx, req, &def, withdraw)
+	if o == nil || err != nil {
 		return ctrl.Result{}, err
 	}
-	if !def.DeletionTimestamp.IsZero() {
-		r.Tokens.Delete(req.Name)
-		return ctrl.Result{}, nil
-	}
-	o := r.outcome(&def, &def.Status.CommonStatus)
 	defer func() { retErr = o.finish(ctx, retErr) }()
 
 	spec := &def.Spec
-	if errs := ValidateTokenDefinitionSpec(spec); len(errs) > 0 {
-		r.Tokens.Delete(req.Name)
-		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+	if !o.valid(ValidateTokenDefinitionSpec(spec), withdraw) {
 		return ctrl.Result{}, nil
 	}
 	chain, ok := r.Chains.Get(spec.ChainID)

@@ -81,19 +81,17 @@ func isTerminal(phase v1alpha1.IntentPhase) bool { return intent.Status(phase).I
 // Reconcile brings one intent's lifecycle and bookkeeping up to date.
 func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	var ti v1alpha1.TransferIntent
-	if err := r.Get(ctx, req.NamespacedName, &ti); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+	// Intents have no read model here: the intent store's index follows the informer itself.
+	withdraw := func() {}
+	o, err := r.open(ctx, req, &ti, withdraw)
+	if o == nil || err != nil {
+		return ctrl.Result{}, err
 	}
-	if !ti.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
-	}
-	o := r.outcome(&ti, &ti.Status.CommonStatus)
 	// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
 	o.optimisticLock = true
 	defer func() { retErr = o.finish(ctx, retErr) }()
 
-	if errs := ValidateTransferIntentSpec(&ti.Spec); len(errs) > 0 {
-		o.setNotReady(v1alpha1.ReasonInvalidSpec, "%s", errs.ToAggregate())
+	if !o.valid(ValidateTransferIntentSpec(&ti.Spec), withdraw) {
 		return ctrl.Result{}, nil
 	}
 
