@@ -62,27 +62,19 @@ func newApiKeyManifest(env, account, name, namespace, expiresAt string, rateLimi
 	if err != nil {
 		return nil, "", fmt.Errorf("--env: %w", err)
 	}
-	obj := &intentsv1alpha1.ApiKey{
-		TypeMeta:   metav1.TypeMeta{APIVersion: intentsv1alpha1.GroupVersion.String(), Kind: "ApiKey"},
-		ObjectMeta: metav1.ObjectMeta{Name: apikey.ObjectName(account, name, k.Hash), Namespace: namespace},
-		Spec: intentsv1alpha1.ApiKeySpec{
-			AccountRef:    intentsv1alpha1.LocalObjectReference{Name: account},
-			Environment:   intentsv1alpha1.Environment(env),
-			KeyHash:       k.Hash,
-			DisplayPrefix: k.DisplayPrefix,
-			DisplayName:   name,
-		},
-	}
+	var expiry *metav1.Time
 	if expiresAt != "" {
 		t, err := time.Parse(time.RFC3339, expiresAt)
 		if err != nil {
 			return nil, "", fmt.Errorf("--expires-at: %w", err)
 		}
-		obj.Spec.ExpiresAt = &metav1.Time{Time: t}
+		expiry = &metav1.Time{Time: t}
 	}
+	// 0 leaves the field out, and the CRD's default (50) applies.
 	if rateLimit < 0 || rateLimit > 100000 {
-		return nil, "", fmt.Errorf("--rate-limit must be between 1 and 100000")
+		return nil, "", fmt.Errorf("--rate-limit must be between 1 and 100000, or 0 for the default of 50")
 	}
+	obj := k.Object(namespace, account, name, expiry)
 	obj.Spec.RateLimitPerMinute = int32(rateLimit)
 	return obj, k.Plaintext, nil
 }

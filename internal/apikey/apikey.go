@@ -1,5 +1,6 @@
-// Package apikey makes new API keys. A key is shown once to its owner and only its hash is kept
-// (contract §4, §5): this package returns both, and callers store only Hash.
+// Package apikey makes new API keys and the ApiKey resources that stand for them. A key is shown
+// once to its owner and only its hash is kept: this package returns both, and callers store only
+// Hash.
 package apikey
 
 import (
@@ -9,6 +10,11 @@ import (
 	"regexp"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -16,7 +22,8 @@ import (
 // copy and paste, shells and URLs.
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// RandomLength is the length of a key's random part (contract §5.4).
+// RandomLength is the length of a key's random part (the contract's key format: a prefix and 64
+// random characters).
 const RandomLength = 64
 
 // displayRandomChars is how many random characters the display prefix keeps: enough for a person
@@ -121,3 +128,34 @@ func ObjectName(account, name, hash string) string {
 	}
 	return base + "-" + hash[len(registry.KeyHashPrefix):len(registry.KeyHashPrefix)+8]
 }
+
+// Object returns the ApiKey resource that stands for k: named by ObjectName and holding only the
+// key's hash. `manager keygen` prints it as a manifest; POST /auth/api-key/create creates it.
+func (k Key) Object(namespace, account, name string, expiresAt *metav1.Time) *v1alpha1.ApiKey {
+	return &v1alpha1.ApiKey{
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.GroupVersion.String(), Kind: "ApiKey"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: ObjectName(account, name, k.Hash)},
+		Spec: v1alpha1.ApiKeySpec{
+			AccountRef:    v1alpha1.LocalObjectReference{Name: account},
+			Environment:   v1alpha1.Environment(k.Environment),
+			KeyHash:       k.Hash,
+			DisplayPrefix: k.DisplayPrefix,
+			DisplayName:   name,
+			ExpiresAt:     expiresAt,
+		},
+	}
+}
+
+// SetOwner makes account the owner of key: the garbage collector deletes the key with its
+// Account, and a foreground deletion of the Account waits for its keys (blockOwnerDeletion). A
+// reference to an earlier Account of the same name (deleted and created again) is replaced, so
+// that the collector does not delete the key for the old one. The ApiKey controller and the key
+// API both set it.
+func SetOwner(key *v1alpha1.ApiKey, account *v1alpha1.Account) error {
+	return controllerutil.SetOwnerReference(account, key, v1alpha1.Scheme(),
+		controllerutil.WithBlockOwnerDeletion(true), notController)
+}
+
+// notController marks the reference as a plain owner: the ApiKey controller, not the Account's,
+// manages keys.
+func notController(ref *metav1.OwnerReference) { ref.Controller = ptr.To(false) }

@@ -6,17 +6,17 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -123,41 +123,13 @@ const expiryGrace = 100 * time.Millisecond
 // collector deletes the key with the Account. blockOwnerDeletion holds a foreground deletion of
 // the Account until its keys are gone.
 func (r *ApiKeyReconciler) ensureOwnedBy(ctx context.Context, key *v1alpha1.ApiKey, account *v1alpha1.Account) error {
-	want := metav1.OwnerReference{
-		APIVersion:         v1alpha1.GroupVersion.String(),
-		Kind:               "Account",
-		Name:               account.Name,
-		UID:                account.UID,
-		Controller:         ptr.To(false),
-		BlockOwnerDeletion: ptr.To(true),
-	}
-	refs := key.GetOwnerReferences()
-	next := make([]metav1.OwnerReference, 0, len(refs)+1)
-	found := false
-	for _, ref := range refs {
-		isAccount := ref.Kind == want.Kind && strings.HasPrefix(ref.APIVersion, v1alpha1.GroupVersion.Group+"/")
-		switch {
-		case isAccount && ref.UID == want.UID:
-			found = true
-			next = append(next, ref)
-		case isAccount && ref.Name == want.Name:
-			// An Account of the same name that was deleted and created again: the reference to
-			// the old one would have the garbage collector delete the key.
-		default:
-			next = append(next, ref)
-		}
-	}
-	if found && len(next) == len(refs) {
-		return nil
-	}
-	if !found {
-		next = append(next, want)
-	}
-	if !r.leads() {
-		return nil
-	}
 	before := key.DeepCopy()
-	key.SetOwnerReferences(next)
+	if err := apikey.SetOwner(key, account); err != nil {
+		return fmt.Errorf("owner-referencing Account %s: %w", account.Name, err)
+	}
+	if equality.Semantic.DeepEqual(before.OwnerReferences, key.OwnerReferences) || !r.leads() {
+		return nil
+	}
 	if err := r.Patch(ctx, key, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 		return fmt.Errorf("setting the owner reference to Account %s: %w", account.Name, err)
 	}

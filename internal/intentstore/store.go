@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -390,9 +391,12 @@ func (s *Store) takeOver(ctx context.Context, claim *coordinationv1.Lease, holde
 // outlives the intent and is taken over as abandoned when the key is next used.
 func (s *Store) adopt(ctx context.Context, claim *coordinationv1.Lease, obj *v1alpha1.TransferIntent) {
 	before := claim.DeepCopy()
-	claim.OwnerReferences = []metav1.OwnerReference{{
-		APIVersion: v1alpha1.GroupVersion.String(), Kind: "TransferIntent", Name: obj.Name, UID: obj.UID,
-	}}
+	claim.OwnerReferences = nil // a claim taken over names its new holder only
+	if err := controllerutil.SetOwnerReference(obj, claim, v1alpha1.Scheme()); err != nil {
+		ctrl.Log.WithName("intentstore").Error(err, "owner-referencing the idempotency claim to its intent",
+			"claim", claim.Name, "intent", obj.Spec.ID)
+		return
+	}
 	if err := s.writer.Patch(ctx, claim, client.MergeFrom(before)); err != nil {
 		ctrl.Log.WithName("intentstore").Error(err, "owner-referencing the idempotency claim to its intent",
 			"claim", claim.Name, "intent", obj.Spec.ID)

@@ -91,30 +91,12 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 		h.internalError(w, r, "generating an API key", err)
 		return
 	}
-	obj := &v1alpha1.ApiKey{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace:   h.deps.Namespace,
-			Name:        apikey.ObjectName(account.Name, name, generated.Hash),
-			Annotations: map[string]string{CreatedByAnnotation: "sign-in-session"},
-			// The same reference the ApiKey controller would add: the garbage collector deletes
-			// the key with its Account, and a foreground deletion of the Account waits for it.
-			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion:         v1alpha1.GroupVersion.String(),
-				Kind:               "Account",
-				Name:               owner.Name,
-				UID:                owner.UID,
-				Controller:         ptr.To(false),
-				BlockOwnerDeletion: ptr.To(true),
-			}},
-		},
-		Spec: v1alpha1.ApiKeySpec{
-			AccountRef:    v1alpha1.LocalObjectReference{Name: account.Name},
-			Environment:   v1alpha1.Environment(env),
-			KeyHash:       generated.Hash,
-			DisplayPrefix: generated.DisplayPrefix,
-			DisplayName:   name,
-			ExpiresAt:     expiresAt,
-		},
+	obj := generated.Object(h.deps.Namespace, account.Name, name, expiresAt)
+	obj.Annotations = map[string]string{CreatedByAnnotation: "sign-in-session"}
+	// The same reference the ApiKey controller adds, from the start.
+	if err := apikey.SetOwner(obj, &owner); err != nil {
+		h.internalError(w, r, "owner-referencing an ApiKey", err, "account", account.Name)
+		return
 	}
 	if err := h.deps.Writer.Create(ctx, obj); err != nil {
 		h.internalError(w, r, "creating an ApiKey", err, "account", account.Name, "keyId", obj.Name)
