@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // IntentType is the operation inferred from a transfer request.
@@ -31,8 +32,21 @@ const (
 const (
 	LabelAccount = "intents.transferintent.io/account"
 	LabelType    = "intents.transferintent.io/type"
-	LabelPhase   = "intents.transferintent.io/status"
+	// LabelStatus holds status.phase, under the name the API gives it (status).
+	LabelStatus = "intents.transferintent.io/status"
 )
+
+// IntentLabels are the labels of an intent of account, of type t, in phase: the intent store sets
+// them at creation and the TransferIntent controller keeps them in step with the phase. An account
+// name longer than a label value allows (63 characters) cannot be a label; lists by account use
+// the field index on spec.accountRef.name instead.
+func IntentLabels(account string, t IntentType, phase IntentPhase) map[string]string {
+	labels := map[string]string{LabelType: string(t), LabelStatus: string(phase)}
+	if len(validation.IsValidLabelValue(account)) == 0 {
+		labels[LabelAccount] = account
+	}
+	return labels
+}
 
 // TransferAsset is the token moved: in alone for a transfer or bridge of one token, in and out for a
 // swap. A request's string form is stored as in alone.

@@ -7,7 +7,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -165,15 +164,7 @@ func (r *TransferIntentReconciler) event(ti *v1alpha1.TransferIntent, eventType,
 
 // ensureLabels makes the account, type and phase labels match the intent.
 func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) error {
-	want := map[string]string{
-		v1alpha1.LabelType:  string(intent.Spec.Type),
-		v1alpha1.LabelPhase: string(phase),
-	}
-	// An account name longer than a label value allows (63) cannot be a label; the API lists
-	// by its field index instead.
-	if len(validation.IsValidLabelValue(intent.Spec.AccountRef.Name)) == 0 {
-		want[v1alpha1.LabelAccount] = intent.Spec.AccountRef.Name
-	}
+	want := v1alpha1.IntentLabels(intent.Spec.AccountRef.Name, intent.Spec.Type, phase)
 	labels := intent.GetLabels()
 	stale := false
 	for k, v := range want {

@@ -24,7 +24,7 @@ var _ = Describe("TransferIntent controller", func() {
 			g.Expect(intent.Labels).To(And(
 				HaveKeyWithValue(v1alpha1.LabelAccount, intent.Spec.AccountRef.Name),
 				HaveKeyWithValue(v1alpha1.LabelType, "transfer"),
-				HaveKeyWithValue(v1alpha1.LabelPhase, "pending"),
+				HaveKeyWithValue(v1alpha1.LabelStatus, "pending"),
 			))
 		}).WithTimeout(5 * time.Second).Should(Succeed())
 
@@ -36,7 +36,7 @@ var _ = Describe("TransferIntent controller", func() {
 		Eventually(func() map[string]string {
 			_ = k8sClient.Get(ctx, objKey(intent), intent)
 			return intent.Labels
-		}).WithTimeout(5 * time.Second).Should(HaveKeyWithValue(v1alpha1.LabelPhase, "expired"))
+		}).WithTimeout(5 * time.Second).Should(HaveKeyWithValue(v1alpha1.LabelStatus, "expired"))
 	})
 
 	It("expires a pending intent at spec.expiresAt, relabels it and records an event", func() {
@@ -51,11 +51,11 @@ var _ = Describe("TransferIntent controller", func() {
 		Expect(intent.Status.Phase).To(Equal(v1alpha1.IntentPhaseExpired))
 		Expect(intent.Status.UpdatedAt.Time).NotTo(BeTemporally("<", intent.Spec.ExpiresAt.Time))
 
-		By("being found by kubectl get -l " + v1alpha1.LabelPhase + "=expired")
+		By("being found by kubectl get -l " + v1alpha1.LabelStatus + "=expired")
 		Eventually(func(g Gomega) {
 			var list v1alpha1.TransferIntentList
 			g.Expect(k8sClient.List(ctx, &list, client.InNamespace(namespace),
-				client.MatchingLabels{v1alpha1.LabelPhase: "expired", v1alpha1.LabelAccount: intent.Spec.AccountRef.Name})).To(Succeed())
+				client.MatchingLabels{v1alpha1.LabelStatus: "expired", v1alpha1.LabelAccount: intent.Spec.AccountRef.Name})).To(Succeed())
 			g.Expect(list.Items).To(HaveLen(1))
 			g.Expect(list.Items[0].Name).To(Equal(intent.Name))
 		}).WithTimeout(5 * time.Second).Should(Succeed())

@@ -77,8 +77,8 @@ func (f *lifecycleFixture) expect(obj *v1alpha1.TransferIntent, res ctrl.Result,
 	switch {
 	case obj.Status.Phase != phase:
 		f.t.Fatalf("phase %q, want %q", obj.Status.Phase, phase)
-	case obj.Labels[v1alpha1.LabelPhase] != string(phase):
-		f.t.Fatalf("status label %q, want %q", obj.Labels[v1alpha1.LabelPhase], phase)
+	case obj.Labels[v1alpha1.LabelStatus] != string(phase):
+		f.t.Fatalf("status label %q, want %q", obj.Labels[v1alpha1.LabelStatus], phase)
 	case cond == nil || cond.Status != metav1.ConditionTrue || cond.Reason != reason:
 		f.t.Fatalf("Ready %+v, want True/%s", cond, reason)
 	case res.RequeueAfter != requeue:

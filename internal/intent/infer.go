@@ -63,12 +63,3 @@ func ResolvePath(t Type, symbolIn, symbolOut string) []Step {
 		return []Step{StepTransfer}
 	}
 }
-
-func hasStep(path []Step, s Step) bool {
-	for _, x := range path {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

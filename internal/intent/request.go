@@ -3,6 +3,7 @@ package intent
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
@@ -219,7 +220,7 @@ func (p Parsed) Request() Request {
 func (p Parsed) ChainIDs() []caip.ChainID {
 	ids := make([]caip.ChainID, 0, 4)
 	for _, id := range []caip.ChainID{p.From.Chain, p.To.Chain, p.AssetIn.Chain, p.assetOutChain()} {
-		if id != (caip.ChainID{}) && !containsChain(ids, id) {
+		if id != (caip.ChainID{}) && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
@@ -231,15 +232,6 @@ func (p Parsed) assetOutChain() caip.ChainID {
 		return p.AssetOut.Chain
 	}
 	return caip.ChainID{}
-}
-
-func containsChain(ids []caip.ChainID, id caip.ChainID) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // KnownChains returns the catalog entry of every chain the request names that the catalog knows.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
@@ -303,10 +304,10 @@ func parseAmountField(s string, tok token) (*big.Int, error) {
 // settlement contract as a valid:false reason: the swap is well-formed and priceable, and the
 // route appears as soon as the operator configures the chain's settlement contract.
 func (r resolved) checkRoute(plan *Plan) error {
-	if hasStep(plan.ResolvedPath, StepBridge) {
+	if slices.Contains(plan.ResolvedPath, StepBridge) {
 		return r.checkBridgeRoute()
 	}
-	if hasStep(plan.ResolvedPath, StepSwap) {
+	if slices.Contains(plan.ResolvedPath, StepSwap) {
 		if _, ok := settlementAddress(r.from); !ok {
 			plan.Errors = append(plan.Errors, fmt.Sprintf("no swap route on %s: the chain has no settlement contract", r.from.ID))
 		}
@@ -388,7 +389,7 @@ func (r resolved) buildTx(plan Plan, callData []byte) (*Tx, error) {
 // finality on the source before the solver fills, and for the fill to land and finalise on the
 // destination.
 func estimatedTime(path []Step, from, to registry.Chain) int64 {
-	if hasStep(path, StepBridge) {
+	if slices.Contains(path, StepBridge) {
 		return from.BlockTimeSeconds + from.FinalitySeconds + to.BlockTimeSeconds + to.FinalitySeconds
 	}
 	return from.BlockTimeSeconds

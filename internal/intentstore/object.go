@@ -10,7 +10,6 @@ import (
 
 	"github.com/oklog/ulid/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -125,17 +124,8 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 	for _, step := range d.Plan.ResolvedPath {
 		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
 	}
-	labels := map[string]string{
-		v1alpha1.LabelType:  string(spec.Type),
-		v1alpha1.LabelPhase: string(v1alpha1.IntentPhasePending),
-	}
-	// Account names are DNS subdomains (up to 253 characters), label values at most 63: a longer
-	// name cannot be a label, and the index on spec.accountRef.name serves it all the same.
-	if len(validation.IsValidLabelValue(d.Account)) == 0 {
-		labels[v1alpha1.LabelAccount] = d.Account
-	}
 	return &v1alpha1.TransferIntent{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type, v1alpha1.IntentPhasePending)},
 		Spec:       spec,
 	}, nil
 }
