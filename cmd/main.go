@@ -58,9 +58,10 @@ func parseFlags() config {
 	flag.StringVar(&c.service.Namespace, "namespace", defaultNamespace(), "Namespace whose resources this instance serves.")
 	api := &c.service.API
 	flag.StringVar(&api.BindAddress, "api-bind-address", api.BindAddress, "Address of the HTTP API.")
-	flag.StringVar(&api.BaseURL, "base-url", api.BaseURL, "External URL of the API; prefixes problem instances and the OpenAPI servers entry.")
-	flag.StringVar(&api.ProblemBaseURL, "problem-base-url", api.ProblemBaseURL, "Prefix of problem type URIs.")
-	flag.Int64Var(&api.MaxBodyBytes, "max-body-bytes", api.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
+	site := &c.service.Site
+	flag.StringVar(&site.BaseURL, "base-url", site.BaseURL, "External URL of the API; prefixes problem instances and the OpenAPI servers entry.")
+	flag.StringVar(&site.ProblemBaseURL, "problem-base-url", site.ProblemBaseURL, "Prefix of problem type URIs.")
+	flag.Int64Var(&site.MaxBodyBytes, "max-body-bytes", site.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
 	flag.DurationVar(&api.ShutdownTimeout, "api-shutdown-timeout", api.ShutdownTimeout, "Time allowed for in-flight API requests at shutdown.")
 	flag.BoolVar(&api.AccessLog, "access-log", api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)

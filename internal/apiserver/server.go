@@ -26,12 +26,8 @@ import (
 type Options struct {
 	// BindAddress is where the API listens (--api-bind-address).
 	BindAddress string
-	// BaseURL prefixes the path in a problem's instance (--base-url), e.g. https://api.example.com.
-	BaseURL string
-	// ProblemBaseURL prefixes a problem type's short name (--problem-base-url).
-	ProblemBaseURL string
-	// MaxBodyBytes bounds request bodies; larger ones get 413.
-	MaxBodyBytes int64
+	// Site is the external URL, problem base URL and body limit, shared with sign-in.
+	problem.Site
 	// ShutdownTimeout bounds the graceful shutdown.
 	ShutdownTimeout time.Duration
 	// AccessLog logs every request at info level; without it only failures (status >= 500) are
@@ -43,9 +39,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		BindAddress:     ":8080",
-		BaseURL:         "http://localhost:8080",
-		ProblemBaseURL:  "https://problems.transferintent.io",
-		MaxBodyBytes:    64 << 10,
+		Site:            problem.DefaultSite(),
 		ShutdownTimeout: 20 * time.Second,
 		AccessLog:       true,
 	}

@@ -61,7 +61,7 @@ var _ = BeforeSuite(func() {
 	stack := servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(GinkgoWriter),
 		servicetest.WithServiceOptions(func(o *service.Options) { o.Transfers.Retention = time.Hour }))
 	k8sClient, namespace, store = stack.Client, stack.Namespace, stack.Service.Intents
-	replica1, baseURL = stack.URL, stack.Options.API.BaseURL
+	replica1, baseURL = stack.URL, stack.Options.Site.BaseURL
 	replica2 = stack.LaggingReplica(GinkgoTB())
 
 	createFixtures(stack.Models)

@@ -155,3 +155,22 @@ func CorrelationID(ctx context.Context) string {
 	}
 	return ""
 }
+
+// Site is what every HTTP surface of the service (the /v2 API, sign-in and its pages) shares, so
+// that problems, links and limits agree wherever a client meets them: one value, set from the
+// --base-url, --problem-base-url and --max-body-bytes flags.
+type Site struct {
+	// BaseURL is the service's external URL, e.g. https://api.example.com: it prefixes a problem's
+	// instance, the links and redirects of the pages, and the OpenAPI servers entry; https makes
+	// the session cookie Secure.
+	BaseURL string
+	// ProblemBaseURL prefixes a problem type's short name.
+	ProblemBaseURL string
+	// MaxBodyBytes bounds request bodies; larger ones get 413.
+	MaxBodyBytes int64
+}
+
+// DefaultSite is the Site of the flags' defaults.
+func DefaultSite() Site {
+	return Site{BaseURL: "http://localhost:8080", ProblemBaseURL: "https://problems.transferintent.io", MaxBodyBytes: 64 << 10}
+}

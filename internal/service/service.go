@@ -26,6 +26,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
+	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
@@ -37,10 +38,12 @@ const LeaderElectionID = "transfer-intent-service.intents.transferintent.io"
 type Options struct {
 	// Namespace holds every resource this instance serves (--namespace); required.
 	Namespace string
-	// API are the HTTP server's settings.
+	// Site is the external URL, problem base URL and body limit of every HTTP surface; Setup gives
+	// it to the API and to sign-in, so pages, problems and the API agree.
+	Site problem.Site
+	// API are the HTTP server's own settings (its Site is set from Site).
 	API apiserver.Options
-	// Web are the sign-in settings. Its BaseURL, ProblemBaseURL and MaxBodyBytes are ignored:
-	// Setup takes them from API, so pages, problems and the API agree.
+	// Web are the sign-in settings (its Site is set from Site).
 	Web webauth.Options
 	// SessionSecretName is the Secret in Namespace holding the session signing keys.
 	SessionSecretName string
@@ -68,6 +71,7 @@ type TransferOptions struct {
 // DefaultOptions are the defaults of the flags. Namespace is left empty: the caller knows it.
 func DefaultOptions() Options {
 	return Options{
+		Site:              problem.DefaultSite(),
 		API:               apiserver.DefaultOptions(),
 		Web:               webauth.DefaultOptions(),
 		SessionSecretName: webauth.DefaultSessionSecretName,
@@ -139,7 +143,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	full, v2, err := openapi.Documents(opts.API.BaseURL)
+	full, v2, err := openapi.Documents(opts.Site.BaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("loading the OpenAPI document: %w", err)
 	}
@@ -151,11 +155,8 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Name:      opts.SessionSecretName,
 		Log:       log.WithName("sessions"),
 	}
-	webOpts := opts.Web
-	webOpts.BaseURL = opts.API.BaseURL
-	webOpts.ProblemBaseURL = opts.API.ProblemBaseURL
-	webOpts.MaxBodyBytes = opts.API.MaxBodyBytes
-	web, err := webauth.New(webOpts, webauth.Deps{
+	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
+	web, err := webauth.New(opts.Web, webauth.Deps{
 		Accounts:    s.Models.Accounts,
 		Keys:        s.Models.Keys,
 		Reader:      mgr.GetClient(),

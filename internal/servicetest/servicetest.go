@@ -113,7 +113,7 @@ func Start(t testing.TB, options ...Option) *Stack {
 
 	s.Options = service.DefaultOptions()
 	s.Options.Namespace = s.Namespace
-	s.Options.API.BaseURL = s.URL
+	s.Options.Site.BaseURL = s.URL
 	s.Options.API.ShutdownTimeout = time.Second
 	for _, change := range set.service {
 		change(&s.Options)

@@ -49,13 +49,9 @@ import (
 
 // Options are the settings of the sign-in and key management endpoints, from flags.
 type Options struct {
-	// BaseURL is the service's external URL (--base-url). Its path, if any, prefixes the links and
-	// redirects of the pages; an https:// URL makes the session cookie Secure.
-	BaseURL string
-	// ProblemBaseURL prefixes problem type URIs (--problem-base-url).
-	ProblemBaseURL string
-	// MaxBodyBytes bounds request bodies; larger ones get 413.
-	MaxBodyBytes int64
+	// Site is the external URL, problem base URL and body limit, shared with the API. The base
+	// URL's path, if any, prefixes the links and redirects of the pages.
+	problem.Site
 	// SessionTTL is how long a session lasts after sign-in (--session-ttl).
 	SessionTTL time.Duration
 	// AccountFailures throttles failed sign-ins per email; AddressFailures per client address.
@@ -69,9 +65,7 @@ type Options struct {
 // DefaultOptions are the defaults of the flags.
 func DefaultOptions() Options {
 	return Options{
-		BaseURL:         "http://localhost:8080",
-		ProblemBaseURL:  "https://problems.transferintent.io",
-		MaxBodyBytes:    64 << 10,
+		Site:            problem.DefaultSite(),
 		SessionTTL:      12 * time.Hour,
 		AccountFailures: ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
 		AddressFailures: ThrottlePolicy{Limit: 20, Window: 15 * time.Minute},
