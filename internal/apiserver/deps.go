@@ -7,6 +7,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"k8s.io/utils/clock"
 )
 
 // KeyIndex authenticates API keys by the hash of the whole key. *registry.KeyIndex implements it.
@@ -34,7 +35,7 @@ type Deps struct {
 	// Limiter counts requests per key; an in-memory sliding window by default.
 	Limiter ratelimit.Limiter
 	// Clock is the time source of expiry and rate windows.
-	Clock func() time.Time
+	Clock clock.PassiveClock
 	// Metrics receives request counts and latencies.
 	Metrics *Metrics
 	// Catalog is the chain table and token registry the key-environment check of transfer

@@ -52,7 +52,7 @@ func (s *Server) authenticate(values []string) (key registry.Key, ok bool) {
 	if len(values) != 1 || !apikey.WellFormed(values[0]) {
 		return key, false
 	}
-	return s.deps.Keys.Authenticate(registry.HashKey(values[0]), s.deps.Clock())
+	return s.deps.Keys.Authenticate(registry.HashKey(values[0]), s.deps.Clock.Now())
 }
 
 // rateLimit admits at most the key's limit of requests in any 60 seconds and sets the IETF
@@ -64,7 +64,7 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		if limit <= 0 {
 			limit = registry.DefaultRateLimitPerMinute
 		}
-		d := s.deps.Limiter.Allow(key.ID, limit, s.deps.Clock())
+		d := s.deps.Limiter.Allow(key.ID, limit, s.deps.Clock.Now())
 		h := w.Header()
 		h["Ratelimit-Policy"] = s.policyHeader(d.Limit)
 		h["Ratelimit"] = []string{rateLimitHeader(d)}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -63,7 +64,7 @@ type Server struct {
 // New builds the server and its routes.
 func New(opts Options, deps Deps, log logr.Logger) *Server {
 	if deps.Clock == nil {
-		deps.Clock = time.Now
+		deps.Clock = clock.RealClock{}
 	}
 	if deps.Limiter == nil {
 		deps.Limiter = ratelimit.NewSlidingWindow()

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/go-logr/logr"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -25,19 +27,6 @@ const (
 )
 
 var ulidPattern = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
-
-// fakeClock is a settable time source shared by the server and the test.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // fakeKeys is a map of hash to key with the owner/disabled/expiry rules done by the test itself.
 type fakeKeys struct {
@@ -88,7 +77,7 @@ func testKey(env, fill string) string {
 type harness struct {
 	srv    *Server
 	http   *httptest.Server
-	clock  *fakeClock
+	clock  *clocktesting.FakeClock
 	keys   *fakeKeys
 	tokens *fakeTokens
 }
@@ -101,7 +90,7 @@ var (
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{
-		clock: &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
+		clock: clocktesting.NewFakeClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)),
 		keys: &fakeKeys{keys: map[string]registry.Key{
 			hashOf(testKeyA): {ID: "key-a", Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 50},
 			hashOf(testKeyB): {ID: "key-b", Account: "bob", Environment: registry.EnvironmentTest, RateLimitPerMinute: 50},
@@ -112,7 +101,7 @@ func newHarness(t *testing.T) *harness {
 	opts := DefaultOptions()
 	opts.BaseURL, opts.ProblemBaseURL = testBaseURL, testProblemURL
 	h.srv = New(opts, Deps{
-		Keys: h.keys, Tokens: h.tokens, Clock: h.clock.Now,
+		Keys: h.keys, Tokens: h.tokens, Clock: h.clock,
 		OpenAPI: full, OpenAPIV2: v2,
 	}, logr.Discard())
 	h.srv.MarkReady()

@@ -121,7 +121,7 @@ func (s *Server) draftIntent(ctx context.Context, key registry.Key, parsed inten
 		return nil, &invalidIntentError{reasons: plan.Errors}
 	}
 	return intentstore.NewObject(intentstore.Draft{
-		ID: intent.NewIntentID(s.deps.Clock()), Account: key.Account, APIKey: key.ID,
+		ID: intent.NewIntentID(s.deps.Clock.Now()), Account: key.Account, APIKey: key.ID,
 		Environment: key.Environment, Parsed: parsed, Plan: plan,
 	})
 }

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/utils/clock"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -89,7 +91,7 @@ func setupTransferBench(b *testing.B) *transferBench {
 		h.http.Close() // served below on a real listener instead
 		h.keys.keys[hashOf(testKeyA)] = registry.Key{ID: "key-a", Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1 << 30}
 		h.srv.log = zap.New(zap.WriteTo(io.Discard), zap.UseDevMode(false))
-		h.srv.deps.Clock = time.Now // a fake clock would freeze the rate window
+		h.srv.deps.Clock = clock.RealClock{} // a fake clock would freeze the rate window
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			b.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -76,12 +78,6 @@ func testCatalog() intent.RegistryCatalog {
 	return intent.RegistryCatalog{Chains: chains, Tokens: tokens}
 }
 
-// passiveClock adapts the harness clock to k8s.io/utils/clock.PassiveClock.
-type passiveClock struct{ c *fakeClock }
-
-func (p passiveClock) Now() time.Time                  { return p.c.Now() }
-func (p passiveClock) Since(t time.Time) time.Duration { return p.c.Now().Sub(t) }
-
 func testScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(s); err != nil {
@@ -114,7 +110,7 @@ func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *trans
 		c(&cfg)
 	}
 	h := &transferHarness{harness: &harness{
-		clock: &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
+		clock: clocktesting.NewFakeClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)),
 		keys: &fakeKeys{keys: map[string]registry.Key{
 			hashOf(testKeyA):    {ID: "key-a", Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1000},
 			hashOf(testKeyB):    {ID: "key-b", Account: "bob", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1000},
@@ -146,12 +142,12 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	t.Helper()
 	var err error
 	h.store, err = intentstore.New(h.kube, h.kube, h.kube, intentstore.Options{
-		Namespace: testNamespace, Clock: passiveClock{h.clock},
+		Namespace: testNamespace, Clock: h.clock,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock.Now})
+	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +162,7 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 		cfg.opts(&opts)
 	}
 	h.srv = New(opts, Deps{
-		Keys: h.keys, Tokens: h.tokens, Clock: h.clock.Now, OpenAPI: full, OpenAPIV2: v2,
+		Keys: h.keys, Tokens: h.tokens, Clock: h.clock, OpenAPI: full, OpenAPIV2: v2,
 		Catalog: h.catalog, Transfers: transfers, Intents: h.store,
 	}, logr.Discard())
 	h.srv.MarkReady()

@@ -322,7 +322,7 @@ func TestTransferRateLimited(t *testing.T) {
 	h := newTransferHarness(t)
 	h.keys.keys[hashOf(testKeyA)] = registry.Key{ID: "key-a", Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1}
 	for _, path := range []string{simulatePath, transfersPath} {
-		h.clock.Advance(time.Minute)
+		h.clock.Step(time.Minute)
 		if resp, body := h.post(t, path, testKeyA, usdcTransfer().String()); resp.StatusCode >= 300 {
 			t.Fatalf("first request: %d %s", resp.StatusCode, body)
 		}
@@ -399,7 +399,7 @@ func TestIdempotentCreate(t *testing.T) {
 	// The same body, spelled differently (lower-case addresses, other member order): a replay.
 	respelled := fmt.Sprintf(`{"amount":"12.5","asset":%q,"to":%q,"from":%q}`,
 		strings.ToLower(caip10(sepolia, usdcSepolia)), strings.ToLower(caip10(sepolia, bobAddr)), caip10(sepolia, aliceAddr))
-	h.clock.Advance(time.Second)
+	h.clock.Step(time.Second)
 	resp, again := h.post(t, transfersPath, testKeyA, respelled, IdempotencyKeyHeader, "order-42")
 	if resp.StatusCode != http.StatusOK || string(again) != string(first) {
 		t.Fatalf("replay: %d\n%s\nwant\n%s", resp.StatusCode, again, first)
@@ -428,7 +428,7 @@ func TestIdempotentCreate(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("%d %s", resp.StatusCode, created)
 	}
-	h.clock.Advance(2 * time.Hour)
+	h.clock.Step(2 * time.Hour)
 	resp, got = h.post(t, transfersPath, testKeyA, past.String(), IdempotencyKeyHeader, "with-deadline")
 	if resp.StatusCode != http.StatusOK || decodeJSON[transferIntentJSON](t, got).ID != decodeJSON[transferIntentJSON](t, created).ID {
 		t.Fatalf("replay after the deadline: %d %s", resp.StatusCode, got)
@@ -563,7 +563,7 @@ func TestIdempotencyClaimInProgressThenAbandoned(t *testing.T) {
 	if resp.Header.Get("Retry-After") != "1" {
 		t.Fatalf("409 Retry-After %q", resp.Header.Get("Retry-After"))
 	}
-	h.clock.Advance(intentstore.DefaultClaimTimeout)
+	h.clock.Step(intentstore.DefaultClaimTimeout)
 	resp, body = h.post(t, transfersPath, testKeyA, usdcTransfer().String(), IdempotencyKeyHeader, "stuck")
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("after the claim timeout: %d %s", resp.StatusCode, body)
@@ -588,7 +588,7 @@ func TestListTransfers(t *testing.T) {
 	}
 	var ids []string // oldest first
 	for _, b := range bodies {
-		h.clock.Advance(time.Second)
+		h.clock.Step(time.Second)
 		resp, body := h.post(t, transfersPath, testKeyA, b.String())
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("%d %s", resp.StatusCode, body)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -108,7 +110,7 @@ func (f fakeChainData) EstimateGas(context.Context, registry.Chain, common.Addre
 
 func newTestService(t testing.TB, mutate func(*Config)) *Service {
 	t.Helper()
-	cfg := Config{Catalog: testCatalog(), Clock: func() time.Time { return fixedNow }}
+	cfg := Config{Catalog: testCatalog(), Clock: clocktesting.NewFakePassiveClock(fixedNow)}
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"k8s.io/utils/clock"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -39,8 +40,8 @@ type Config struct {
 	QuoteTTL time.Duration
 	// IntentTTL defaults to DefaultIntentTTL.
 	IntentTTL time.Duration
-	// Clock defaults to time.Now; tests fix it.
-	Clock func() time.Time
+	// Clock defaults to clock.RealClock; tests fix it.
+	Clock clock.PassiveClock
 }
 
 // Service simulates and prepares intents. It holds no per-request state and is safe for
@@ -51,7 +52,7 @@ type Service struct {
 	fees      FeeSchedule
 	quoteTTL  time.Duration
 	intentTTL time.Duration
-	clock     func() time.Time
+	clock     clock.PassiveClock
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -80,7 +81,7 @@ func NewService(cfg Config) (*Service, error) {
 		s.intentTTL = DefaultIntentTTL
 	}
 	if s.clock == nil {
-		s.clock = time.Now
+		s.clock = clock.RealClock{}
 	}
 	return s, nil
 }
@@ -156,7 +157,7 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 // Prepare runs every domain check and builds the plan; simulation and creation share it so they
 // can never disagree. Refusals are *Problem (422 kinds); other errors are internal.
 func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [32]byte) (Plan, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	r, err := s.resolve(p)
 	if err != nil {
 		return Plan{}, err

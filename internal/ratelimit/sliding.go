@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 // SlidingWindow is an exact in-memory sliding-window limiter.
@@ -181,7 +183,7 @@ func (s *SlidingWindow) Len() int {
 type Janitor struct {
 	Limiter  *SlidingWindow
 	Interval time.Duration
-	Now      func() time.Time
+	Clock    clock.PassiveClock
 }
 
 // NeedLeaderElection is false: every replica limits its own traffic.
@@ -196,7 +198,7 @@ func (j *Janitor) Start(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
-			j.Limiter.EvictIdle(j.Now())
+			j.Limiter.EvictIdle(j.Clock.Now())
 		}
 	}
 }

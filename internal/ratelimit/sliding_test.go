@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/onsi/gomega"
 )
 
@@ -192,7 +194,7 @@ func TestJanitorEvicts(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		done <- (&Janitor{Limiter: l, Interval: time.Millisecond, Now: func() time.Time { return t0.Add(Window) }}).Start(ctx)
+		done <- (&Janitor{Limiter: l, Interval: time.Millisecond, Clock: clocktesting.NewFakePassiveClock(t0.Add(Window))}).Start(ctx)
 	}()
 	gomega.NewWithT(t).Eventually(l.Len).WithTimeout(5*time.Second).WithPolling(time.Millisecond).
 		Should(gomega.BeZero(), "the janitor evicts the idle key")

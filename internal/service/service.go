@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
@@ -174,7 +175,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	// The rate limiter forgets keys idle for a whole window, so deleted and rarely used keys do
 	// not hold memory for the life of the process.
 	limiter := ratelimit.NewSlidingWindow()
-	if err := mgr.Add(&ratelimit.Janitor{Limiter: limiter, Interval: ratelimit.Window, Now: time.Now}); err != nil {
+	if err := mgr.Add(&ratelimit.Janitor{Limiter: limiter, Interval: ratelimit.Window, Clock: clock.RealClock{}}); err != nil {
 		return nil, err
 	}
 	s.APIDeps = apiserver.Deps{

@@ -103,7 +103,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 		return
 	}
 	// Usable on /v2 at once on this replica; other replicas learn it from the watch.
-	entry := registryKey(obj, h.deps.Clock())
+	entry := registryKey(obj, h.deps.Clock.Now())
 	h.deps.Keys.Upsert(obj.Spec.KeyHash, entry)
 	h.event(obj, &owner, "Created", "CreateApiKey", fmt.Sprintf("API key %q (%s) created from a browser session of Account %s",
 		name, generated.DisplayPrefix, account.Name))
@@ -153,7 +153,7 @@ func (h *Handler) validateCreate(w http.ResponseWriter, r *http.Request, req *cr
 				problem.Details{"field": "expiresAt"})
 			return
 		}
-		if !t.After(h.deps.Clock()) {
+		if !t.After(h.deps.Clock.Now()) {
 			h.problems.Write(w, r, problem.ValidationFailed, "Field \"expiresAt\" must be in the future.", problem.Details{"field": "expiresAt"})
 			return
 		}
@@ -198,7 +198,7 @@ func (h *Handler) disableKey(w http.ResponseWriter, r *http.Request, account reg
 		h.internalError(w, r, "disabling an ApiKey", err, "keyId", id)
 		return
 	}
-	entry := registryKey(obj, h.deps.Clock())
+	entry := registryKey(obj, h.deps.Clock.Now())
 	h.deps.Keys.Upsert(obj.Spec.KeyHash, entry)
 	h.event(obj, nil, "Disabled", "DisableApiKey", "API key disabled from a browser session of Account "+account.Name)
 	h.log.Info("API key disabled", "keyId", id, "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))

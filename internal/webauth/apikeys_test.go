@@ -107,7 +107,7 @@ func TestCreateLiveKeyWithExpiry(t *testing.T) {
 	if got := h.v2Status(c.Key); got != http.StatusOK {
 		t.Fatalf("before expiry: %d", got)
 	}
-	h.clock.Advance(48 * time.Hour)
+	h.clock.Step(48 * time.Hour)
 	if got := h.v2Status(c.Key); got != http.StatusForbidden {
 		t.Fatalf("at expiry: %d, want 403", got)
 	}
@@ -146,11 +146,11 @@ func TestSessionEndsWithAccountAndExpiry(t *testing.T) {
 	t.Run("expiry", func(t *testing.T) {
 		h := newHarness(t)
 		cookie := h.signIn(h.addAccount("alice"))
-		h.clock.Advance(12*time.Hour - time.Second)
+		h.clock.Step(12*time.Hour - time.Second)
 		if resp, body := h.do(request{method: http.MethodGet, path: "/auth/api-keys", cookie: cookie}); resp.StatusCode != http.StatusOK {
 			t.Fatalf("just before expiry: %d %s", resp.StatusCode, body)
 		}
-		h.clock.Advance(time.Second)
+		h.clock.Step(time.Second)
 		resp, body := h.do(request{method: http.MethodGet, path: "/auth/api-keys", cookie: cookie})
 		assertProblem(t, resp, body, problem.Unauthorized)
 	})
@@ -174,7 +174,7 @@ func TestSessionEndsWithAccountAndExpiry(t *testing.T) {
 		h := newHarness(t)
 		cookie := h.signIn(h.addAccount("alice"))
 		acct, _ := h.accounts.Get("alice")
-		h.clock.Advance(2 * time.Second)
+		h.clock.Step(2 * time.Second)
 		acct.CreatedAt = h.clock.Now()
 		h.accounts.Upsert(acct)
 		resp, body := h.do(request{method: http.MethodGet, path: "/auth/api-keys", cookie: cookie})
@@ -278,7 +278,7 @@ func TestListDisableDeleteOwnKeysOnly(t *testing.T) {
 	alice, bob := h.addAccount("alice"), h.addAccount("bob")
 	aliceCookie, bobCookie := h.signIn(alice), h.signIn(bob)
 	first := h.createKey(aliceCookie, `{"name":"first"}`)
-	h.clock.Advance(time.Minute)
+	h.clock.Step(time.Minute)
 	second := h.createKey(aliceCookie, `{"name":"second","environment":"live"}`)
 	bobs := h.createKey(bobCookie, `{"name":"bobs"}`)
 

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	clocktesting "k8s.io/utils/clock/testing"
+
 	"github.com/go-logr/logr"
 	"golang.org/x/crypto/bcrypt"
 	corev1 "k8s.io/api/core/v1"
@@ -37,19 +39,6 @@ const (
 
 // testSessionKey signs the harness's sessions.
 var testSessionKey = []byte("0123456789abcdef0123456789abcdef-test")
-
-// fakeClock is a settable time source shared by the handlers and the test.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // recordingSink is a logr sink that records every line at every verbosity, with its values, so a
 // test can assert what was never logged.
@@ -91,7 +80,7 @@ func (s recordingSink) String() string {
 // harness is the API (apiserver + webauth) over a fake Kubernetes client, served by httptest.
 type harness struct {
 	t        *testing.T
-	clock    *fakeClock
+	clock    *clocktesting.FakeClock
 	client   client.WithWatch
 	accounts *registry.Accounts
 	keys     *registry.KeyIndex
@@ -115,7 +104,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	}
 	h := &harness{
 		t:        t,
-		clock:    &fakeClock{now: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)},
+		clock:    clocktesting.NewFakeClock(time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)),
 		client:   fake.NewClientBuilder().WithScheme(scheme).Build(),
 		accounts: registry.NewAccounts(),
 		keys:     registry.NewKeyIndex(),
@@ -140,7 +129,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		Namespace:   testNamespace,
 		SessionKeys: StaticSessionKeys{testSessionKey},
 		Events:      h.events,
-		Clock:       h.clock.Now,
+		Clock:       h.clock,
 	}, log.WithName("web"))
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +140,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	api := apiserver.New(apiOpts, apiserver.Deps{
 		Keys:   h.keys,
 		Tokens: registry.NewTokenRegistry(),
-		Clock:  h.clock.Now,
+		Clock:  h.clock,
 		Web:    web,
 	}, log.WithName("api"))
 	api.MarkReady()

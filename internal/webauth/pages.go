@@ -131,7 +131,7 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data := keysData{Title: "API keys", Account: account}
-	now := h.deps.Clock()
+	now := h.deps.Clock.Now()
 	for _, k := range h.accountKeys(account.Name) {
 		row := keyRow{
 			ID: k.ID, Name: k.Name, Environment: k.Environment, DisplayPrefix: k.DisplayPrefix,

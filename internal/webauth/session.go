@@ -122,7 +122,7 @@ func (h *Handler) session(r *http.Request) (account registry.Account, ok bool, e
 	if err != nil {
 		return account, false, err
 	}
-	s, valid := openSession(keys, c.Value, h.deps.Clock())
+	s, valid := openSession(keys, c.Value, h.deps.Clock.Now())
 	if !valid {
 		return account, false, nil
 	}
@@ -136,7 +136,7 @@ func (h *Handler) session(r *http.Request) (account registry.Account, ok bool, e
 // setSessionCookie starts a session for the account. The cookie is HttpOnly (no script reads it),
 // SameSite=Strict (no other site's page or link sends it) and Secure over TLS.
 func (h *Handler) setSessionCookie(w http.ResponseWriter, r *http.Request, key []byte, account string) {
-	s := newSession(account, h.deps.Clock(), h.opts.SessionTTL)
+	s := newSession(account, h.deps.Clock.Now(), h.opts.SessionTTL)
 	http.SetCookie(w, &http.Cookie{
 		Name:     CookieName,
 		Value:    sealSession(key, s),

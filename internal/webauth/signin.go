@@ -80,7 +80,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	now := h.deps.Clock()
+	now := h.deps.Clock.Now()
 	accountKey := "email:" + strings.ToLower(strings.TrimSpace(req.Email))
 	addressKey := "address:" + h.clientAddress(r)
 	wait, ok := h.accountThrottle.Acquire(accountKey, now)

@@ -52,7 +52,7 @@ func TestBruteForceIsThrottled(t *testing.T) {
 	assertProblem(t, resp, body, problem.RateLimited)
 
 	// After Retry-After seconds, the right password works, and it clears the count.
-	h.clock.Advance(time.Duration(retry) * time.Second)
+	h.clock.Step(time.Duration(retry) * time.Second)
 	h.signIn(alice)
 	if logs := h.logs.String(); strings.Contains(logs, alice.password) || strings.Contains(logs, "guess-") {
 		t.Fatalf("a password reached the log:\n%s", logs)

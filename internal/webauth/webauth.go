@@ -37,6 +37,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
@@ -107,8 +108,8 @@ type Deps struct {
 	SessionKeys SessionKeySource
 	// Events records key creation, disabling and deletion on the ApiKey; optional.
 	Events events.EventRecorder
-	// Clock is the time source of sessions, expiry checks and throttling; time.Now when nil.
-	Clock func() time.Time
+	// Clock is the time source of sessions, expiry checks and throttling; clock.RealClock when nil.
+	Clock clock.PassiveClock
 }
 
 // Handler serves the pages and the /auth endpoints. Mount it as apiserver.Deps.Web.
@@ -136,7 +137,7 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 		return nil, errors.New("webauth: Namespace is required")
 	}
 	if deps.Clock == nil {
-		deps.Clock = time.Now
+		deps.Clock = clock.RealClock{}
 	}
 	if opts.SessionTTL <= 0 {
 		return nil, fmt.Errorf("webauth: session TTL %s must be positive", opts.SessionTTL)
