@@ -131,7 +131,7 @@ func (r *AccountReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.Account{}).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
-			return requestsFor(mgr.GetClient(), &v1alpha1.AccountList{}, AccountPasswordSecretField, []string{obj.GetName()},
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.AccountList{}, AccountPasswordSecretField, []string{obj.GetName()},
 				client.InNamespace(obj.GetNamespace()))
 		}), builder.WithPredicates(secretDataChanged)).
 		WatchesRawSource(&r.requeue).

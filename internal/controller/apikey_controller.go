@@ -141,7 +141,7 @@ func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.ApiKey{}).
 		Watches(&v1alpha1.Account{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
-			return requestsFor(mgr.GetClient(), &v1alpha1.ApiKeyList{}, ApiKeyAccountField, []string{obj.GetName()},
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ApiKeyList{}, ApiKeyAccountField, []string{obj.GetName()},
 				client.InNamespace(obj.GetNamespace()))
 		})).
 		WatchesRawSource(&r.requeue).

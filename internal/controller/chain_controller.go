@@ -167,12 +167,12 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 // the older goes.
 func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.Chains.OnChange(func(chainIDs []string) {
-		r.requeue.add(requestsFor(mgr.GetClient(), &v1alpha1.ChainList{}, ChainIDField, chainIDs))
+		r.requeue.add(requestsFor(listenerContext, mgr.GetClient(), &v1alpha1.ChainList{}, ChainIDField, chainIDs))
 	})
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.Chain{}).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
-			return requestsFor(mgr.GetClient(), &v1alpha1.ChainList{}, ChainRPCSecretField, []string{obj.GetName()}, client.InNamespace(obj.GetNamespace()))
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ChainList{}, ChainRPCSecretField, []string{obj.GetName()}, client.InNamespace(obj.GetNamespace()))
 		}), builder.WithPredicates(secretDataChanged)).
 		WatchesRawSource(&r.requeue).
 		WithOptions(controllerOptions()).

@@ -154,7 +154,7 @@ func TestRequestsForUsesTheIndex(t *testing.T) {
 		}
 	}
 	c := fakeClient(t, mk("a", "eip155:1"), mk("b", "eip155:1"), mk("c", "eip155:10"))
-	reqs := requestsFor(c, &v1alpha1.TokenDefinitionList{}, ChainIDField, []string{"eip155:1", "eip155:5"})
+	reqs := requestsFor(context.Background(), c, &v1alpha1.TokenDefinitionList{}, ChainIDField, []string{"eip155:1", "eip155:5"})
 	if len(reqs) != 2 || reqs[0].Name != "a" || reqs[1].Name != "b" {
 		t.Errorf("requests = %v, want a and b", reqs)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -193,15 +195,19 @@ func (e *enqueuer) add(reqs []reconcile.Request) {
 	}
 }
 
+// listenerContext is the context of the read models' change listeners, which run outside any
+// request or reconcile: their cache reads are in memory and need no deadline.
+var listenerContext = logf.IntoContext(context.Background(), logf.Log.WithName("read-model-listener"))
+
 // requestsFor lists, from the cache, the objects whose index field has one of the values, and
 // returns a request for each.
-func requestsFor(c client.Reader, list client.ObjectList, indexField string, values []string, opts ...client.ListOption) []reconcile.Request {
+func requestsFor(ctx context.Context, c client.Reader, list client.ObjectList, indexField string, values []string, opts ...client.ListOption) []reconcile.Request {
 	var reqs []reconcile.Request
 	for _, v := range values {
-		if err := c.List(context.Background(), list, append(opts, client.MatchingFields{indexField: v})...); err != nil {
+		if err := c.List(ctx, list, append(opts, client.MatchingFields{indexField: v})...); err != nil {
 			// Only an unregistered index or a stopped cache make a cache List fail: a bug, not
 			// a transient condition.
-			ctrl.Log.WithName("controller").Error(err, "listing dependents", "index", indexField, "value", v)
+			logf.FromContext(ctx).Error(err, "listing dependents", "index", indexField, "value", v)
 			continue
 		}
 		reqs = append(reqs, requestsOf(list)...)

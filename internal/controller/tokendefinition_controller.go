@@ -116,7 +116,7 @@ func (r *TokenDefinitionReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 //     controller can handle a Chain event before the Chain controller has published the chain.
 func (r *TokenDefinitionReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	onChains := func(chainIDs []string) {
-		r.requeue.add(requestsFor(mgr.GetClient(), &v1alpha1.TokenDefinitionList{}, ChainIDField, chainIDs))
+		r.requeue.add(requestsFor(listenerContext, mgr.GetClient(), &v1alpha1.TokenDefinitionList{}, ChainIDField, chainIDs))
 	}
 	r.Chains.OnChange(onChains)
 	r.Tokens.OnConflictChange(onChains)
@@ -124,7 +124,7 @@ func (r *TokenDefinitionReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&v1alpha1.TokenDefinition{}).
 		Watches(&v1alpha1.Chain{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
 			chain := obj.(*v1alpha1.Chain)
-			return requestsFor(mgr.GetClient(), &v1alpha1.TokenDefinitionList{}, ChainIDField, []string{chain.Spec.ChainID},
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.TokenDefinitionList{}, ChainIDField, []string{chain.Spec.ChainID},
 				client.InNamespace(chain.Namespace))
 		})).
 		WatchesRawSource(&r.requeue).

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
 	"golang.org/x/sync/singleflight"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -392,13 +394,12 @@ func (s *Store) takeOver(ctx context.Context, claim *coordinationv1.Lease, holde
 func (s *Store) adopt(ctx context.Context, claim *coordinationv1.Lease, obj *v1alpha1.TransferIntent) {
 	before := claim.DeepCopy()
 	claim.OwnerReferences = nil // a claim taken over names its new holder only
-	if err := controllerutil.SetOwnerReference(obj, claim, v1alpha1.Scheme()); err != nil {
-		ctrl.Log.WithName("intentstore").Error(err, "owner-referencing the idempotency claim to its intent",
-			"claim", claim.Name, "intent", obj.Spec.ID)
-		return
+	err := controllerutil.SetOwnerReference(obj, claim, v1alpha1.Scheme())
+	if err == nil {
+		err = s.writer.Patch(ctx, claim, client.MergeFrom(before))
 	}
-	if err := s.writer.Patch(ctx, claim, client.MergeFrom(before)); err != nil {
-		ctrl.Log.WithName("intentstore").Error(err, "owner-referencing the idempotency claim to its intent",
+	if err != nil {
+		logf.FromContext(ctx).WithName("intentstore").Error(err, "owner-referencing the idempotency claim to its intent",
 			"claim", claim.Name, "intent", obj.Spec.ID)
 	}
 }
