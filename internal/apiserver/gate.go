@@ -26,7 +26,7 @@ func (s *Server) requireReady(next http.Handler) http.Handler {
 	})
 }
 
-// authGate runs before routing for every /v2 path (contract §5.6). Every refusal of a presented
+// authGate runs before routing for every /v2 path (docs/architecture.md, the request path). Every refusal of a presented
 // key has the same body, so a caller learns nothing about why a key failed.
 func (s *Server) authGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

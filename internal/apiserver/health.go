@@ -11,7 +11,7 @@ type healthBody struct {
 	Checks map[string]string `json:"checks"`
 }
 
-// health needs no key (contract §5.1). It is 200 when the service can answer /v2 and 503 when not,
+// health needs no key (so do /openapi.json and the probes). It is 200 when the service can answer /v2 and 503 when not,
 // so a load balancer can use it as a readiness probe.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	body := healthBody{Status: "ok", Checks: map[string]string{"cache": "ok"}}

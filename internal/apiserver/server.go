@@ -1,6 +1,8 @@
-// Package apiserver is the service's HTTP interface: /health, /openapi.json, the /v2 API and (later)
-// /auth. It answers from the in-memory read models and the informer cache, never from a live call
-// to the Kubernetes API on the request path.
+// Package apiserver is the service's HTTP interface: /health, /openapi.json and the /v2 API (sign-in
+// and /auth are internal/webauth, mounted beside it). Reads answer from the in-memory read models
+// and the informer cache. The Kubernetes API is called on the request path only to write (creating
+// an intent and its idempotency claim) and, for an intent created a moment ago on another replica,
+// to read it before the watch brings it (docs/architecture.md).
 //
 // A request goes one way: observe (correlation id, recovery, metrics, log) -> readiness -> auth gate
 // -> rate limit -> route -> handler. Handlers are small functions over the interfaces in deps.go,
@@ -90,9 +92,6 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // MarkReady lets /v2 traffic through; call it once the caches have synced and the read models
 // have been filled.
 func (s *Server) MarkReady() { s.ready.Store(true) }
-
-// Ready reports whether MarkReady was called.
-func (s *Server) Ready() bool { return s.ready.Load() }
 
 // Runnable wraps the server for the manager. It runs on every replica, leader or not.
 func (s *Server) Runnable(listener net.Listener) *manager.Server {

@@ -150,7 +150,7 @@ func (h *harness) do(t *testing.T, method, path string, header http.Header, body
 
 func withKey(key string) http.Header { return http.Header{"Api-Key": {key}} }
 
-// assertProblem checks every field of a problem response (contract §7).
+// assertProblem checks every field of a problem response (type, title, status, detail, instance, correlationId).
 func assertProblem(t *testing.T, resp *http.Response, body []byte, want problem.Type, path string) problem.Body {
 	t.Helper()
 	if resp.StatusCode != want.Status {

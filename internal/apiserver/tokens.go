@@ -14,7 +14,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// tokenJSON is the contract's TokenDefinition (§2); metadata is null when absent.
+// tokenJSON is the API's TokenDefinition; metadata is null when absent.
 type tokenJSON struct {
 	Symbol   string  `json:"symbol"`
 	ChainID  string  `json:"chainId"`

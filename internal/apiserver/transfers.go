@@ -333,8 +333,9 @@ func decodeTransferRequest(body []byte) (intent.Request, *intent.Problem) {
 	return req, nil
 }
 
-// checkKeyEnvironment refuses a request naming a known chain of the other environment (contract
-// §5.5). Unknown chains are left to the domain, which refuses them with 422.
+// checkKeyEnvironment refuses a request naming a known chain of the other environment with 403
+// chain-not-allowed-for-key-environment: a test key acts on testnets only, a live key on mainnets
+// only. Unknown chains are left to the domain, which refuses them with 422.
 func (s *Server) checkKeyEnvironment(w http.ResponseWriter, r *http.Request, key registry.Key, parsed intent.Parsed) bool {
 	for _, c := range parsed.KnownChains(s.deps.Catalog) {
 		if c.Environment == key.Environment || c.NumericID == nil {

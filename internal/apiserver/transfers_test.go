@@ -30,7 +30,7 @@ const (
 	transfersPath = "/v2/transfers"
 )
 
-// Inference and resolvedPath (design.md §4) through simulation and creation.
+// Inference and resolvedPath (docs/decisions.md) through simulation and creation.
 func TestTransferTypesThroughTheAPI(t *testing.T) {
 	native := registry.NativeTokenAddress
 	cases := []struct {

@@ -26,7 +26,7 @@ const (
 	EventReasonRetentionElapsed = "RetentionElapsed"
 )
 
-// TransferIntentReconciler applies the intent lifecycle (design.md §3) through the pure
+// TransferIntentReconciler applies the intent lifecycle (docs/decisions.md) through the pure
 // intent.Transition function: a new intent starts pending; a pending intent expires at
 // spec.expiresAt; a terminal intent (confirmed, failed, expired) is deleted Retention after it
 // became terminal. Time is waited for with RequeueAfter, never by polling. The labels mirror the

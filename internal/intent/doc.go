@@ -26,7 +26,7 @@
 // service cannot act on: a chain namespace other than eip155, an unknown chain, an asset that is
 // not on the from-chain (or asset.out not on the to-chain), an unknown token, any amount problem
 // (syntax, zero, too many fraction digits, uint256 overflow; the schema types amount as a plain
-// string, so its content is judged here, as design.md §4 lists these as validation failures),
+// string, so its content is judged here, as docs/decisions.md lists these as validation failures),
 // a deadline that has passed, and a known balance that does not cover amount and gas
 // (the contract lists insufficient funds as 422).
 //

@@ -32,7 +32,7 @@ const (
 	StepBridge   Step = "bridge"
 )
 
-// Type infers the operation type (design.md §4) from the request alone:
+// Type infers the operation type (docs/decisions.md) from the request alone:
 // different chains -> bridge; same chain and an asset pair with in != out -> swap; else transfer.
 // Addresses are EIP-55 normalised, so two spellings of one token are not a swap.
 func (p Parsed) Type() Type {

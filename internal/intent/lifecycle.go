@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Status is an intent's lifecycle status (design.md §3):
+// Status is an intent's lifecycle status (docs/decisions.md):
 //
 //	pending --submit--> submitted --confirm--> confirmed
 //	   |                    `------fail-----> failed

@@ -16,7 +16,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// Summary is what the transfer list shows of an intent (contract §2, TransferSummary). The index
+// Summary is what the transfer list shows of an intent (the TransferSummary of docs/architecture.md). The index
 // computes it once per informer event, so a list request never touches the objects.
 type Summary struct {
 	ID     string

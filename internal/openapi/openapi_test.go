@@ -186,7 +186,7 @@ func TestDocumentsSetTheBaseURLAndSplitOffV2(t *testing.T) {
 		}
 	}
 
-	// The /v2 description includes the 401, 403 and 429 responses (interface §4).
+	// The /v2 description includes the 401, 403 and 429 responses (the contract requires them of /v2/openapi.json).
 	for _, name := range []string{"MissingApiKey", "ApiKeyForbidden", "RateLimited"} {
 		if v2Doc.Components.Responses[name] == nil {
 			t.Errorf("v2 document lacks components/responses/%s", name)

@@ -16,7 +16,7 @@ type Type struct {
 	Status int
 }
 
-// The catalogue. Slugs and statuses of the first block are fixed by the interface contract (§5, §7).
+// The catalogue. Slugs and statuses of the first block are fixed by the interface contract (docs/architecture.md lists them).
 var (
 	BadRequest                       = Type{"bad-request", "Bad Request", http.StatusBadRequest}
 	MissingAPIKey                    = Type{"missing-api-key", "Missing API Key", http.StatusUnauthorized}
@@ -27,7 +27,7 @@ var (
 	RateLimited                      = Type{"rate-limited", "Rate Limit Exceeded", http.StatusTooManyRequests}
 	TransferServiceFailure           = Type{"transfer-service-failure", "Transfer Service Failure", http.StatusInternalServerError}
 
-	// Our additions (design.md §5): every failure is a problem, including the server's own.
+	// Our additions (docs/decisions.md): every failure is a problem, including the server's own.
 	NotFound             = Type{"not-found", "Not Found", http.StatusNotFound}
 	MethodNotAllowed     = Type{"method-not-allowed", "Method Not Allowed", http.StatusMethodNotAllowed}
 	PayloadTooLarge      = Type{"payload-too-large", "Payload Too Large", http.StatusRequestEntityTooLarge}
@@ -74,7 +74,7 @@ var (
 // Details is the optional extra data of a problem (for example chainId and keyEnv).
 type Details map[string]any
 
-// Body is the JSON shape of a problem (interface contract §7).
+// Body is the JSON shape of a problem (RFC 9457 with correlationId and details).
 type Body struct {
 	Type          string  `json:"type"`
 	Title         string  `json:"title"`

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,20 +23,6 @@ func HashKey(plaintext string) string {
 	copy(out[:], KeyHashPrefix)
 	hex.Encode(out[len(KeyHashPrefix):], sum[:])
 	return string(out[:])
-}
-
-// IsKeyHash reports whether s has the form HashKey returns.
-func IsKeyHash(s string) bool {
-	hexPart, ok := strings.CutPrefix(s, KeyHashPrefix)
-	if !ok || len(hexPart) != 2*sha256.Size {
-		return false
-	}
-	for i := 0; i < len(hexPart); i++ {
-		if c := hexPart[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // KeyIndex is the hashed API key index the authentication gate asks on every /v2 request.

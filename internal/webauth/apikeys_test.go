@@ -182,7 +182,7 @@ func TestSessionEndsWithAccountAndExpiry(t *testing.T) {
 	})
 }
 
-// Contract §5.3: a session cookie never replaces the api-key header.
+// A session cookie never replaces the api-key header.
 func TestSessionCookieIsNotAnAPIKey(t *testing.T) {
 	h := newHarness(t)
 	cookie := h.signIn(h.addAccount("alice"))

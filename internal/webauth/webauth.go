@@ -4,7 +4,7 @@
 //
 // It is mounted by internal/apiserver outside the /v2 authentication gate, behind the same
 // correlation ids, problem details and readiness. A session only ever manages keys: /v2 reads the
-// api-key header and nothing else (contract §5.3).
+// api-key header and nothing else (a session cookie never replaces it).
 //
 // Security decisions, in one place:
 //   - The session is a stateless cookie (see session.go) signed with HMAC-SHA256 by a key from a
