@@ -9,6 +9,7 @@ import (
 // +kubebuilder:validation:Enum=transfer;swap;bridge
 type IntentType string
 
+// The intent types, as the API names them.
 const (
 	IntentTypeTransfer IntentType = "transfer"
 	IntentTypeSwap     IntentType = "swap"
@@ -20,6 +21,7 @@ const (
 // +kubebuilder:validation:Enum=pending;submitted;confirmed;failed;expired
 type IntentPhase string
 
+// The lifecycle phases, as the API names them (its status field).
 const (
 	IntentPhasePending   IntentPhase = "pending"
 	IntentPhaseSubmitted IntentPhase = "submitted"

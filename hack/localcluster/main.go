@@ -335,15 +335,16 @@ func runManager(ctx context.Context, signals <-chan os.Signal, path string, args
 	timer := time.NewTimer(managerStopGrace)
 	defer timer.Stop()
 	select {
-	case <-exited:
+	case err := <-exited:
+		logExit(err)
 	case <-timer.C:
 		log.Printf("the manager did not stop within %s; killing it", managerStopGrace)
 		signalGroup(cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
+		logExit(<-exited)
 	case <-signals:
 		log.Print("second signal; killing the manager")
 		signalGroup(cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
+		logExit(<-exited)
 	}
 	return 0
 }
@@ -370,4 +371,11 @@ func managerExitCode(err error) int {
 	}
 	log.Printf("waiting for the manager: %v", err)
 	return 1
+}
+
+// logExit records how a manager that was asked to stop ended.
+func logExit(err error) {
+	if err != nil {
+		log.Printf("the manager stopped: %v", err)
+	}
 }

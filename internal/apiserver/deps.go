@@ -4,10 +4,11 @@ import (
 	"net/http"
 	"time"
 
+	"k8s.io/utils/clock"
+
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
-	"k8s.io/utils/clock"
 )
 
 // KeyIndex authenticates API keys by the hash of the whole key. *registry.KeyIndex implements it.

@@ -176,7 +176,7 @@ func TestCustomMethodsShareOneSeries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close()
 	}
 	entries := 0
 	h.srv.metrics.series.Range(func(k, _ any) bool {

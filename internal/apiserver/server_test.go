@@ -139,7 +139,7 @@ func (h *harness) do(t *testing.T, method, path string, header http.Header, body
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)

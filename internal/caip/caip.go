@@ -76,7 +76,7 @@ func ParseChainID(s string) (ChainID, error) {
 	}
 	if ns == NamespaceEIP155 {
 		if err := checkEIP155Reference(ref); err != nil {
-			return ChainID{}, fmt.Errorf("%w %q: %v", ErrInvalidChainID, s, err)
+			return ChainID{}, fmt.Errorf("%w %q: %w", ErrInvalidChainID, s, err)
 		}
 	}
 	return ChainID{Namespace: ns, Reference: ref}, nil

@@ -16,13 +16,13 @@ const MaxDecimals = 255
 const maxUint256Digits = 78
 
 var (
-	// ErrAmountSyntax: the amount is not an unsigned decimal such as "1" or "1.5".
+	// ErrAmountSyntax means the amount is not an unsigned decimal such as "1" or "1.5".
 	ErrAmountSyntax = errors.New("not an unsigned decimal number such as \"1\" or \"1.5\"")
-	// ErrAmountZero: the amount is zero; an intent must move something.
+	// ErrAmountZero means the amount is zero; an intent must move something.
 	ErrAmountZero = errors.New("amount must be greater than zero")
-	// ErrAmountPrecision: the amount has more fraction digits than the token's decimals.
+	// ErrAmountPrecision means the amount has more fraction digits than the token's decimals.
 	ErrAmountPrecision = errors.New("amount has more fraction digits than the token has decimals")
-	// ErrAmountOverflow: the amount in base units does not fit in a uint256.
+	// ErrAmountOverflow means the amount in base units does not fit in a uint256.
 	ErrAmountOverflow = errors.New("amount overflows uint256")
 )
 

@@ -6,6 +6,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 

@@ -22,9 +22,10 @@ type FeeSchedule struct {
 	Bridge   StepFee
 }
 
-// DefaultFeeSchedule: a plain transfer is free (the user pays gas only); a swap pays 0.30% to the
-// protocol and 0.05% to the solver, in line with common DEX aggregator pricing; a bridge pays
-// 0.10% + 0.10%, the solver's share covering the capital it fronts on the destination chain.
+// DefaultFeeSchedule is the fee schedule unless flags change it: a plain transfer is free (the user
+// pays gas only); a swap pays 0.30% to the protocol and 0.05% to the solver, in line with common
+// DEX aggregator pricing; a bridge pays 0.10% + 0.10%, the solver's share covering the capital it
+// fronts on the destination chain.
 func DefaultFeeSchedule() FeeSchedule {
 	return FeeSchedule{
 		Transfer: StepFee{ProtocolBps: 0, SolverBps: 0},

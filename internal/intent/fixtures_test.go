@@ -11,6 +11,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 

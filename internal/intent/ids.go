@@ -53,7 +53,7 @@ func ObjectNameFromID(id string) (string, error) {
 	}
 	u, err := ulid.ParseStrict(rest)
 	if err != nil {
-		return "", fmt.Errorf("%w %q: %v", ErrInvalidID, id, err)
+		return "", fmt.Errorf("%w %q: %w", ErrInvalidID, id, err)
 	}
 	return IntentObjectNamePrefix + strings.ToLower(u.String()), nil
 }
@@ -71,7 +71,7 @@ func IDFromObjectName(name string) (string, error) {
 	}
 	u, err := ulid.ParseStrict(rest)
 	if err != nil {
-		return "", fmt.Errorf("%w: object name %q: %v", ErrInvalidID, name, err)
+		return "", fmt.Errorf("%w: object name %q: %w", ErrInvalidID, name, err)
 	}
 	return IntentIDPrefix + u.String(), nil
 }

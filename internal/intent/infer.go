@@ -8,6 +8,7 @@ import (
 // Type is the inferred operation type served in the API ("type" field, list filter).
 type Type string
 
+// The types, as the API names them.
 const (
 	TypeTransfer Type = "transfer"
 	TypeSwap     Type = "swap"
@@ -26,6 +27,7 @@ func ParseType(s string) (Type, error) {
 // Step is one primitive operation of resolvedPath.
 type Step string
 
+// The steps, as resolvedPath names them.
 const (
 	StepTransfer Step = "transfer"
 	StepSwap     Step = "swap"

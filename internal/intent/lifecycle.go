@@ -13,15 +13,15 @@ import (
 type Status string
 
 const (
-	// StatusPending: created, its transaction not yet seen on chain.
+	// StatusPending means created, its transaction not yet seen on chain.
 	StatusPending Status = "pending"
-	// StatusSubmitted: its transaction is on chain (hash known), not yet final.
+	// StatusSubmitted means its transaction is on chain (hash known), not yet final.
 	StatusSubmitted Status = "submitted"
-	// StatusConfirmed: executed and final. Terminal.
+	// StatusConfirmed means executed and final. Terminal.
 	StatusConfirmed Status = "confirmed"
-	// StatusFailed: its transaction reverted or the order could not be filled. Terminal.
+	// StatusFailed means its transaction reverted or the order could not be filled. Terminal.
 	StatusFailed Status = "failed"
-	// StatusExpired: the deadline (or the default TTL) passed before submission. Terminal.
+	// StatusExpired means the deadline (or the default TTL) passed before submission. Terminal.
 	StatusExpired Status = "expired"
 )
 
@@ -32,13 +32,13 @@ var Statuses = []Status{StatusPending, StatusSubmitted, StatusConfirmed, StatusF
 type Event string
 
 const (
-	// EventSubmit: the intent's transaction was seen on chain.
+	// EventSubmit means the intent's transaction was seen on chain.
 	EventSubmit Event = "submit"
-	// EventConfirm: the transaction (and fill, for swap/bridge) reached finality.
+	// EventConfirm means the transaction (and fill, for swap/bridge) reached finality.
 	EventConfirm Event = "confirm"
-	// EventFail: the transaction reverted or the order was not filled before its deadline.
+	// EventFail means the transaction reverted or the order was not filled before its deadline.
 	EventFail Event = "fail"
-	// EventExpire: the deadline passed while nothing was submitted.
+	// EventExpire means the deadline passed while nothing was submitted.
 	EventExpire Event = "expire"
 )
 

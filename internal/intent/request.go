@@ -9,6 +9,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
+
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"k8s.io/utils/clock"
+
+	"github.com/transferintent/transfer-intent-service/internal/caip"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 

@@ -57,7 +57,7 @@ func call(base, method, path, key string, body any, header ...string) answer {
 	}
 	resp, err := httpClient().Do(req)
 	Expect(err).NotTo(HaveOccurred())
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	Expect(err).NotTo(HaveOccurred())
 	return answer{resp.StatusCode, resp.Header, b}

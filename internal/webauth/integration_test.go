@@ -49,7 +49,7 @@ func TestIntegrationDeletingAccountRefusesItsKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		b, err := io.ReadAll(resp.Body)
 		if err != nil {
 			t.Fatal(err)

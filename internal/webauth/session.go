@@ -116,7 +116,7 @@ func cutLast(s string, sep byte) (before, after string, found bool) {
 func (h *Handler) session(r *http.Request) (account registry.Account, ok bool, err error) {
 	c, cerr := r.Cookie(CookieName)
 	if cerr != nil || c.Value == "" {
-		return account, false, nil
+		return account, false, nil //nolint:nilerr // no cookie is no session, not an error
 	}
 	keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
 	if err != nil {

@@ -178,13 +178,13 @@ func (s *SessionSecret) SessionKeys(ctx context.Context) ([][]byte, error) {
 func parseSessionSecret(secret *corev1.Secret) ([][]byte, error) {
 	current := secret.Data[SessionKeyCurrent]
 	if len(current) < MinSessionKeyBytes {
-		return nil, fmt.Errorf("Secret %s/%s: key %q must hold at least %d bytes", secret.Namespace, secret.Name,
+		return nil, fmt.Errorf("secret %s/%s: key %q must hold at least %d bytes", secret.Namespace, secret.Name,
 			SessionKeyCurrent, MinSessionKeyBytes)
 	}
 	keys := [][]byte{current}
 	if previous, ok := secret.Data[SessionKeyPrevious]; ok {
 		if len(previous) < MinSessionKeyBytes {
-			return nil, fmt.Errorf("Secret %s/%s: key %q must hold at least %d bytes", secret.Namespace, secret.Name,
+			return nil, fmt.Errorf("secret %s/%s: key %q must hold at least %d bytes", secret.Namespace, secret.Name,
 				SessionKeyPrevious, MinSessionKeyBytes)
 		}
 		keys = append(keys, previous)

@@ -7,7 +7,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -267,7 +266,7 @@ func v2Status(t *testing.T, c *http.Client, base, key string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode
 }
@@ -284,5 +283,5 @@ func shot(t *testing.T, ctx context.Context, path string) {
 		t.Logf("writing %s: %v", path, err)
 		return
 	}
-	t.Log(fmt.Sprintf("screenshot: %s", path))
+	t.Logf("screenshot: %s", path)
 }

@@ -271,7 +271,7 @@ func startManager(bin, logPath, kubeconfig string, args ...string) (*managerProc
 func (m *managerProcess) running() error {
 	select {
 	case <-m.exited:
-		return fmt.Errorf("the manager exited (%v); its output is in test/artifacts/manager.log", m.err)
+		return fmt.Errorf("the manager exited (%w); its output is in test/artifacts/manager.log", m.err)
 	default:
 		return nil
 	}

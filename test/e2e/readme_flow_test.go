@@ -48,7 +48,7 @@ var _ = Describe("the README's flow", Ordered, func() {
 			}
 			status, body, err := api(http.MethodGet, "/v2/tokens?chain-id=eip155:11155111", key, "")
 			if err != nil || status != http.StatusOK {
-				return "", fmt.Errorf("GET /v2/tokens: %d %s %v", status, body, err)
+				return "", fmt.Errorf("GET /v2/tokens: %d %s %w", status, body, err)
 			}
 			return body, nil
 		}).WithTimeout(readyTimeout).WithPolling(pollInterval).Should(

@@ -75,7 +75,7 @@ func call(method, path, key, body string) response {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	Expect(err).NotTo(HaveOccurred())
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(validator.CheckResponse(req, resp.StatusCode, resp.Header, b)).To(Succeed())

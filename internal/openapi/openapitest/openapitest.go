@@ -320,7 +320,7 @@ func (v *Validator) findRoute(req *http.Request) (*routers.Route, map[string]str
 func (v *Validator) checkProblem(status int, header http.Header, body []byte) error {
 	mediaType, _, err := mime.ParseMediaType(header.Get("Content-Type"))
 	if err != nil || mediaType != problemMediaType {
-		return nil
+		return nil //nolint:nilerr // not a problem body: nothing to check here
 	}
 	var problem struct {
 		Type          string `json:"type"`
@@ -364,6 +364,6 @@ func (v *Validator) failure(req *http.Request, status int, body []byte, err erro
 	if len(shown) > maxBody {
 		shown = shown[:maxBody] + "...(truncated)"
 	}
-	return fmt.Errorf("openapitest: response %d to %s %s does not conform to the OpenAPI document:\n  %v\n  body: %s",
+	return fmt.Errorf("openapitest: response %d to %s %s does not conform to the OpenAPI document:\n  %w\n  body: %s",
 		status, req.Method, req.URL.RequestURI(), err, shown)
 }

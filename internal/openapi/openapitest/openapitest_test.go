@@ -209,7 +209,7 @@ func roundTrip(t *testing.T, srv *httptest.Server, c exchange) (*http.Request, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
