@@ -27,6 +27,7 @@ var (
 	apiURL     string
 	validator  *openapitest.Validator
 	readModels controller.ReadModels
+	stack      *servicetest.Stack
 )
 
 func TestIntegration(t *testing.T) {
@@ -38,7 +39,7 @@ func TestIntegration(t *testing.T) {
 // the suite.
 var _ = BeforeSuite(func() {
 	ctx = GinkgoTB().Context() // cancelled at the end of the suite
-	stack := servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(GinkgoWriter))
+	stack = servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(GinkgoWriter))
 	k8sClient, namespace, apiURL, readModels = stack.Client, stack.Namespace, stack.URL, stack.Models
 
 	var err error
