@@ -49,19 +49,19 @@ func ValidateAccountSpec(spec *v1alpha1.AccountSpec) field.ErrorList {
 
 // Reconcile publishes one Account. Deleting an Account (or starting to) withdraws it from the key
 // index at once, which refuses all its keys before they are garbage-collected.
-func (r *AccountReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *AccountReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var account v1alpha1.Account
-	withdraw := func() { r.withdraw(req.Name) }
-	o, err := r.open(ctx, req, &account, withdraw)
-	if o == nil || err != nil {
-		return ctrl.Result{}, err
-	}
-	defer func() { retErr = o.finish(ctx, retErr) }()
+	return r.reconcile(ctx, req, &account, reconcileSteps{
+		withdraw: func() { r.withdraw(req.Name) },
+		validate: func() field.ErrorList { return ValidateAccountSpec(&account.Spec) },
+		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &account, o) },
+	})
+}
 
+// publish is the Account's own part of a reconcile, on a valid spec; the shared opening and
+// closing (reconcile) surround it.
+func (r *AccountReconciler) publish(ctx context.Context, req ctrl.Request, account *v1alpha1.Account, o *outcome) (ctrl.Result, error) {
 	spec := &account.Spec
-	if !o.valid(ValidateAccountSpec(spec), withdraw) {
-		return ctrl.Result{}, nil
-	}
 	entry := registry.Account{
 		Name:        account.Name,
 		DisplayName: spec.DisplayName,

@@ -63,20 +63,19 @@ func ValidateApiKeySpec(spec *v1alpha1.ApiKeySpec) field.ErrorList {
 }
 
 // Reconcile publishes one ApiKey.
-func (r *ApiKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *ApiKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var key v1alpha1.ApiKey
-	withdraw := func() { r.Keys.Delete(req.Name) }
-	o, err := r.open(ctx, req, &key, withdraw)
-	if o == nil || err != nil {
-		return ctrl.Result{}, err
-	}
-	defer func() { retErr = o.finish(ctx, retErr) }()
+	return r.reconcile(ctx, req, &key, reconcileSteps{
+		withdraw: func() { r.Keys.Delete(req.Name) },
+		validate: func() field.ErrorList { return ValidateApiKeySpec(&key.Spec) },
+		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &key, o) },
+	})
+}
 
+// publish is the ApiKey's own part of a reconcile, on a valid spec; the shared opening and
+// closing (reconcile) surround it.
+func (r *ApiKeyReconciler) publish(ctx context.Context, req ctrl.Request, key *v1alpha1.ApiKey, o *outcome) (ctrl.Result, error) {
 	spec := &key.Spec
-	if !o.valid(ValidateApiKeySpec(spec), withdraw) {
-		return ctrl.Result{}, nil
-	}
-
 	var account v1alpha1.Account
 	accountErr := r.Get(ctx, types.NamespacedName{Namespace: key.Namespace, Name: spec.AccountRef.Name}, &account)
 	if accountErr != nil && !apierrors.IsNotFound(accountErr) {
@@ -84,12 +83,12 @@ func (r *ApiKeyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ c
 	}
 	accountExists := accountErr == nil && account.DeletionTimestamp.IsZero()
 	if accountExists {
-		if err := r.ensureOwnedBy(ctx, &key, &account); err != nil {
+		if err := r.ensureOwnedBy(ctx, key, &account); err != nil {
 			return ctrl.Result{}, err
 		}
 	}
 
-	entry := KeyFromApiKey(&key)
+	entry := KeyFromApiKey(key)
 	older := r.Keys.Upsert(spec.KeyHash, entry)
 
 	now := r.now().Time

@@ -89,19 +89,19 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 }
 
 // Reconcile publishes one Chain, or withdraws it when it is gone, invalid or loses a conflict.
-func (r *ChainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *ChainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var chain v1alpha1.Chain
-	withdraw := func() { r.Chains.Delete(req.Name) }
-	o, err := r.open(ctx, req, &chain, withdraw)
-	if o == nil || err != nil {
-		return ctrl.Result{}, err
-	}
-	defer func() { retErr = o.finish(ctx, retErr) }()
+	return r.reconcile(ctx, req, &chain, reconcileSteps{
+		withdraw: func() { r.Chains.Delete(req.Name) },
+		validate: func() field.ErrorList { return ValidateChainSpec(&chain.Spec) },
+		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &chain, o) },
+	})
+}
 
-	if !o.valid(ValidateChainSpec(&chain.Spec), withdraw) {
-		return ctrl.Result{}, nil
-	}
-	row, note, err := r.row(ctx, &chain)
+// publish is the Chain's own part of a reconcile, on a valid spec; the shared opening and
+// closing (reconcile) surround it.
+func (r *ChainReconciler) publish(ctx context.Context, req ctrl.Request, chain *v1alpha1.Chain, o *outcome) (ctrl.Result, error) {
+	row, note, err := r.row(ctx, chain)
 	if err != nil {
 		return ctrl.Result{}, err
 	}

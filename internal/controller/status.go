@@ -80,6 +80,40 @@ type object interface {
 	GetCommonStatus() *v1alpha1.CommonStatus
 }
 
+// reconcileSteps are what a kind adds to the reconcile every kind shares.
+type reconcileSteps struct {
+	// withdraw removes the object from its read model (nil: the kind has none).
+	withdraw func()
+	// validate checks the spec read into the object.
+	validate func() field.ErrorList
+	// optimisticLock makes the status patch fail on a stale object, for kinds whose status other
+	// writers change too.
+	optimisticLock bool
+	// publish is the kind's own work on a valid spec: publishing it into its read model and
+	// deciding its Ready condition.
+	publish func(o *outcome) (ctrl.Result, error)
+}
+
+// reconcile is the reconcile every kind shares, written once: read the object (withdrawing it from
+// its read model when it is gone or being deleted), defer the one status patch, refuse an invalid
+// spec as InvalidSpec, and run the kind's own steps in between.
+func (w *writer) reconcile(ctx context.Context, req ctrl.Request, obj object, steps reconcileSteps) (_ ctrl.Result, retErr error) {
+	withdraw := steps.withdraw
+	if withdraw == nil {
+		withdraw = func() {}
+	}
+	o, err := w.open(ctx, req, obj, withdraw)
+	if o == nil || err != nil {
+		return ctrl.Result{}, err
+	}
+	o.optimisticLock = steps.optimisticLock
+	defer func() { retErr = o.finish(ctx, retErr) }()
+	if !o.valid(steps.validate(), withdraw) {
+		return ctrl.Result{}, nil
+	}
+	return steps.publish(o)
+}
+
 // open is the opening every Reconcile shares. It reads the object into obj and, when the object is
 // gone or being deleted, withdraws it from its read model (the models are in memory, so no
 // finalizer is needed) and returns a nil outcome: nothing more to do. Otherwise it returns the

@@ -65,19 +65,19 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 
 // Reconcile publishes one TokenDefinition, or withdraws it when it is gone, invalid, on an unknown
 // chain or loses a conflict.
-func (r *TokenDefinitionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *TokenDefinitionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var def v1alpha1.TokenDefinition
-	withdraw := func() { r.Tokens.Delete(req.Name) }
-	o, err := r.open(ctx, req, &def, withdraw)
-	if o == nil || err != nil {
-		return ctrl.Result{}, err
-	}
-	defer func() { retErr = o.finish(ctx, retErr) }()
+	return r.reconcile(ctx, req, &def, reconcileSteps{
+		withdraw: func() { r.Tokens.Delete(req.Name) },
+		validate: func() field.ErrorList { return ValidateTokenDefinitionSpec(&def.Spec) },
+		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &def, o) },
+	})
+}
 
+// publish is the TokenDefinition's own part of a reconcile, on a valid spec; the shared opening and
+// closing (reconcile) surround it.
+func (r *TokenDefinitionReconciler) publish(ctx context.Context, req ctrl.Request, def *v1alpha1.TokenDefinition, o *outcome) (ctrl.Result, error) {
 	spec := &def.Spec
-	if !o.valid(ValidateTokenDefinitionSpec(spec), withdraw) {
-		return ctrl.Result{}, nil
-	}
 	chain, ok := r.Chains.Get(spec.ChainID)
 	if !ok {
 		r.Tokens.Delete(req.Name)

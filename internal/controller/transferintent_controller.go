@@ -78,24 +78,21 @@ func validateIntentType(path *field.Path, t v1alpha1.IntentType) field.ErrorList
 func isTerminal(phase v1alpha1.IntentPhase) bool { return intent.Status(phase).IsTerminal() }
 
 // Reconcile brings one intent's lifecycle and bookkeeping up to date.
-func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var ti v1alpha1.TransferIntent
-	// Intents have no read model here: the intent store's index follows the informer itself.
-	withdraw := func() {}
-	o, err := r.open(ctx, req, &ti, withdraw)
-	if o == nil || err != nil {
-		return ctrl.Result{}, err
-	}
-	// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
-	o.optimisticLock = true
-	defer func() { retErr = o.finish(ctx, retErr) }()
+	return r.reconcile(ctx, req, &ti, reconcileSteps{
+		validate: func() field.ErrorList { return ValidateTransferIntentSpec(&ti.Spec) },
+		// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
+		optimisticLock: true,
+		publish:        func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &ti, o) },
+	})
+}
 
-	if !o.valid(ValidateTransferIntentSpec(&ti.Spec), withdraw) {
-		return ctrl.Result{}, nil
-	}
-
+// publish is the TransferIntent's own part of a reconcile, on a valid spec; the shared opening and
+// closing (reconcile) surround it.
+func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request, ti *v1alpha1.TransferIntent, o *outcome) (ctrl.Result, error) {
 	now := r.now()
-	phase, since := ti.Status.Phase, phaseSince(&ti)
+	phase, since := ti.Status.Phase, phaseSince(ti)
 	if phase == "" {
 		phase, since = v1alpha1.IntentPhasePending, now
 		o.update(func() {
@@ -116,7 +113,7 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 		o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
 			"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	if err := r.ensureLabels(ctx, &ti, phase); err != nil {
+	if err := r.ensureLabels(ctx, ti, phase); err != nil {
 		return ctrl.Result{}, err
 	}
 
@@ -130,9 +127,9 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	}
 	deleteAt := since.Add(r.retention())
 	if !now.Time.Before(deleteAt) && r.leads() {
-		r.event(&ti, corev1.EventTypeNormal, EventReasonRetentionElapsed, "Delete",
+		r.event(ti, corev1.EventTypeNormal, EventReasonRetentionElapsed, "Delete",
 			"the intent has been %s since %s, longer than the retention of %s", phase, since.UTC().Format(time.RFC3339), r.retention())
-		err := r.Delete(ctx, &ti, client.Preconditions{UID: &ti.UID})
+		err := r.Delete(ctx, ti, client.Preconditions{UID: &ti.UID})
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	o.setReady(v1alpha1.ReasonTerminal, "the intent is %s; it is deleted at %s", phase, deleteAt.UTC().Format(time.RFC3339))
