@@ -137,6 +137,10 @@ verify: manifests generate fmt ## Regenerate code and manifests and fail if that
 	fi
 	@echo "verify: generated code and manifests are up to date"
 
+.PHONY: contracts
+contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts).
+	hack/contracts.sh
+
 .PHONY: envtest-assets
 envtest-assets: ## Build the local control plane (kube-apiserver, etcd) if needed and print its directory (KUBEBUILDER_ASSETS).
 	@$(CONTROL_PLANE)

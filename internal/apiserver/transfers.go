@@ -361,8 +361,14 @@ func (s *Server) writeTransferError(w http.ResponseWriter, r *http.Request, err 
 			t = problem.ValidationFailed
 		}
 		var details problem.Details
-		if p.Field != "" {
-			details = problem.Details{"field": p.Field}
+		if p.Field != "" || len(p.Details) > 0 {
+			details = problem.Details{}
+			for k, v := range p.Details {
+				details[k] = v
+			}
+			if p.Field != "" {
+				details["field"] = p.Field
+			}
 		}
 		s.problems.Write(w, r, t, p.Error(), details)
 	case errors.As(err, &invalid):

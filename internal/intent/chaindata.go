@@ -2,7 +2,6 @@ package intent
 
 import (
 	"context"
-	"errors"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -28,39 +27,45 @@ const (
 	GasCallDataNonZeroByte uint64 = 16
 )
 
-// ChainData is what the simulation asks of a chain. The static implementation answers from the
-// chain table; an RPC-backed one (chain integration work) can replace it without touching the
-// domain. known=false means "no answer", which is not an error.
-type ChainData interface {
-	// Balance is the holder's balance of token in base units.
-	Balance(ctx context.Context, chain registry.Chain, tok registry.Token, holder common.Address) (balance *big.Int, known bool, err error)
-	// GasPrice is the current gas price in wei.
-	GasPrice(ctx context.Context, chain registry.Chain) (*big.Int, error)
-	// EstimateGas estimates the gas units of tx sent by from.
-	EstimateGas(ctx context.Context, chain registry.Chain, from common.Address, tx Tx) (units uint64, known bool, err error)
+// ChainQuery is what one simulation asks of the chain it starts on. A ChainData answers all of it
+// in one round trip to the chain's node.
+type ChainQuery struct {
+	// Holder is the request's from.
+	Holder common.Address
+	// Tokens are the tokens whose balance of Holder is read: the asset and, for gas, the native token.
+	Tokens []registry.Token
+	// Tx, when set, is the exact transaction the service returns; it is estimated as sent by Holder.
+	Tx *Tx
 }
 
-// StaticChainData answers from the chain table alone: default gas price, no balance, no estimate.
+// ChainState is a chain's answer to a ChainQuery. A nil value or zero GasUnits means "unknown",
+// which is not an error: the simulation falls back to the chain's defaults for it.
+type ChainState struct {
+	// Balances of Holder in base units, by token CAIP-10 address.
+	Balances map[string]*big.Int
+	// GasPrice is the price per gas a transaction sent now should offer, in wei.
+	GasPrice *big.Int
+	// GasUnits is the gas limit the service puts on Tx: the node's estimate with a safety margin.
+	GasUnits uint64
+	// EstimateError is the node's refusal to estimate Tx; usually the transaction would revert.
+	EstimateError error
+}
+
+// ChainData is what the simulation asks of a chain. StaticChainData answers from the chain table;
+// internal/chainrpc reads the chain's node. An error means the chain could not be asked at all
+// (its node is slow, down or not the chain it should be): the simulation then answers from the
+// static defaults with a warning, never with a failure.
+type ChainData interface {
+	Read(ctx context.Context, chain registry.Chain, q ChainQuery) (ChainState, error)
+}
+
+// StaticChainData answers from the chain table alone: the default gas price, no balance, no
+// estimate.
 type StaticChainData struct{}
 
-var errNoGasPrice = errors.New("chain has no default gas price")
-
-// Balance is never known without a node.
-func (StaticChainData) Balance(context.Context, registry.Chain, registry.Token, common.Address) (*big.Int, bool, error) {
-	return nil, false, nil
-}
-
-// GasPrice is the chain's DefaultGasPriceWei.
-func (StaticChainData) GasPrice(_ context.Context, chain registry.Chain) (*big.Int, error) {
-	if chain.DefaultGasPriceWei == nil {
-		return nil, errNoGasPrice
-	}
-	return chain.DefaultGasPriceWei, nil
-}
-
-// EstimateGas is never known without a node; the per-step defaults apply.
-func (StaticChainData) EstimateGas(context.Context, registry.Chain, common.Address, Tx) (uint64, bool, error) {
-	return 0, false, nil
+// Read implements ChainData.
+func (StaticChainData) Read(_ context.Context, chain registry.Chain, _ ChainQuery) (ChainState, error) {
+	return ChainState{GasPrice: chain.DefaultGasPriceWei}, nil
 }
 
 // DefaultGasUnits is the gas of one transaction executing path, plus the calldata cost of the

@@ -10,8 +10,6 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -87,26 +85,20 @@ type fakeChainData struct {
 	estimate    uint64
 }
 
-func (f fakeChainData) Balance(_ context.Context, _ registry.Chain, tok registry.Token, _ common.Address) (*big.Int, bool, error) {
-	b, ok := f.balances[tok.Address]
-	return b, ok, nil
-}
-
-func (f fakeChainData) GasPrice(ctx context.Context, chain registry.Chain) (*big.Int, error) {
+func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery) (ChainState, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return ChainState{}, err
 	}
 	if f.gasPriceErr != nil {
-		return nil, f.gasPriceErr
+		return ChainState{}, f.gasPriceErr
 	}
-	if f.gasPrice == nil {
-		return nil, errors.New("no gas price")
+	st := ChainState{GasPrice: f.gasPrice, GasUnits: f.estimate, Balances: map[string]*big.Int{}}
+	for _, tok := range q.Tokens {
+		if b, ok := f.balances[tok.Address]; ok {
+			st.Balances[tok.Address] = b
+		}
 	}
-	return f.gasPrice, nil
-}
-
-func (f fakeChainData) EstimateGas(context.Context, registry.Chain, common.Address, Tx) (uint64, bool, error) {
-	return f.estimate, f.estimate != 0, nil
+	return st, nil
 }
 
 func newTestService(t testing.TB, mutate func(*Config)) *Service {

@@ -6,88 +6,102 @@ import (
 	"math/big"
 )
 
-// price fills GasUnits and Fees, checks known balances, and adds the warnings of each step.
+// price reads the chain once (balances, fees, the estimate of the transaction), then fills
+// GasUnits and Fees, checks the balances it learnt, and adds the warnings of each step.
 func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []byte) error {
-	gasPrice, err := s.gasPrice(ctx, r, plan)
+	needs := balanceNeeds(r)
+	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx}
+	for _, n := range needs {
+		q.Tokens = append(q.Tokens, n.tok.Token)
+	}
+	state, err := s.chainData.Read(ctx, r.from, q)
 	if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// A node outage degrades the quote to the static defaults; it does not fail the request.
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s (%v): gas and balances are the chain's defaults", WarningChainUnavailable, err))
+		state = ChainState{}
 	}
-	if plan.GasUnits, err = s.gasUnits(ctx, r, plan, callData); err != nil {
-		return err
-	}
+	gasPrice := s.gasPrice(r, plan, state, err == nil)
+	plan.GasUnits = s.gasUnits(r, plan, state, callData)
 	var gasWei *big.Int
 	if gasPrice != nil {
 		gasWei = new(big.Int).Mul(new(big.Int).SetUint64(plan.GasUnits), gasPrice)
 	}
-	if err := s.checkBalances(ctx, r, plan, gasWei); err != nil {
+	if err := checkBalances(r, plan, state, needs, gasWei); err != nil {
 		return err
 	}
 	plan.Fees = s.computeFees(r, plan, gasPrice)
 	return nil
 }
 
-// gasPrice asks chain data first and falls back to the chain's default: a node outage degrades
-// the quote, it does not fail the simulation.
-func (s *Service) gasPrice(ctx context.Context, r resolved, plan *Plan) (*big.Int, error) {
-	price, err := s.chainData.GasPrice(ctx, r.from)
-	if err == nil && price != nil {
-		return price, nil
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if r.from.DefaultGasPriceWei != nil {
-		plan.Warnings = append(plan.Warnings, fmt.Sprintf("gas price of %s unavailable (%v): using the chain's default", r.from.ID, err))
-		return r.from.DefaultGasPriceWei, nil
+// gasPrice is the chain's answer, else the chain's default.
+func (s *Service) gasPrice(r resolved, plan *Plan, state ChainState, answered bool) *big.Int {
+	switch {
+	case state.GasPrice != nil:
+		return state.GasPrice
+	case r.from.DefaultGasPriceWei != nil:
+		if answered {
+			plan.Warnings = append(plan.Warnings, fmt.Sprintf("gas price of %s unavailable: using the chain's default", r.from.ID))
+		}
+		return r.from.DefaultGasPriceWei
 	}
 	plan.Warnings = append(plan.Warnings, fmt.Sprintf("gas price of %s unknown: gasUsd counts gas as 0", r.from.ID))
-	return nil, nil
+	return nil
 }
 
-// gasUnits prefers a chain estimate of the actual tx; otherwise the per-step defaults. A failed
-// estimate is a warning: on a live node it often means the tx would revert (missing allowance).
-func (s *Service) gasUnits(ctx context.Context, r resolved, plan *Plan, callData []byte) (uint64, error) {
-	if plan.Tx != nil {
-		units, known, err := s.chainData.EstimateGas(ctx, r.from, r.fromAddr, *plan.Tx)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return 0, ctx.Err()
-		case err != nil:
-			plan.Warnings = append(plan.Warnings, fmt.Sprintf("gas estimation failed (%v): using default gas units", err))
-		case known:
-			return units, nil
-		}
+// gasUnits prefers the chain's estimate of the actual tx; otherwise the per-step defaults. A
+// refused estimate is a warning: on a live node it often means the tx would revert (a missing
+// allowance, say).
+func (s *Service) gasUnits(r resolved, plan *Plan, state ChainState, callData []byte) uint64 {
+	switch {
+	case state.EstimateError != nil:
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("gas estimation failed (%v): using default gas units", state.EstimateError))
+	case state.GasUnits > 0:
+		return state.GasUnits
 	}
 	if plan.Type == TypeTransfer && !r.tokenIn.native {
 		callData = nil // an ERC-20 transfer does not carry it (addReasons refuses the pair)
 	}
-	return DefaultGasUnits(plan.ResolvedPath, r.tokenIn.native, callData), nil
+	return DefaultGasUnits(plan.ResolvedPath, r.tokenIn.native, callData)
 }
 
-// balanceNeed is what the holder must hold of one token.
+// balanceNeed is a token the holder must hold, and the request field that names it.
 type balanceNeed struct {
 	tok   token
-	need  *big.Int
 	field string
 }
 
+// balanceNeeds are the asset and, when the asset is an ERC-20, the native token that pays gas.
+func balanceNeeds(r resolved) []balanceNeed {
+	needs := []balanceNeed{{tok: r.tokenIn, field: "amount"}}
+	if !r.tokenIn.native {
+		needs = append(needs, balanceNeed{tok: nativeToken(r.from), field: "from"})
+	}
+	return needs
+}
+
 // checkBalances refuses with 422 when a known balance is short (the contract lists insufficient
-// funds as validation-failed). The amount and, for the native token, the gas are both needed.
-func (s *Service) checkBalances(ctx context.Context, r resolved, plan *Plan, gasWei *big.Int) error {
-	needs := balanceNeeds(r, plan.Amount, gasWei)
+// funds as validation-failed): the amount of the asset and the gas in the native token, both from
+// the native balance when the asset is native.
+func checkBalances(r resolved, plan *Plan, state ChainState, needs []balanceNeed, gasWei *big.Int) error {
 	verified := true
 	for _, n := range needs {
-		bal, known, err := s.chainData.Balance(ctx, r.from, n.tok.Token, r.fromAddr)
-		if err != nil && ctx.Err() != nil {
-			return ctx.Err()
+		need := new(big.Int)
+		if n.tok.native && gasWei != nil {
+			need.Set(gasWei)
 		}
-		if err != nil || !known || bal == nil {
+		if n.field == "amount" {
+			need.Add(need, plan.Amount)
+		}
+		bal := state.Balances[n.tok.Address]
+		if bal == nil {
 			verified = false
 			continue
 		}
-		if bal.Cmp(n.need) < 0 {
-			return validationFailed(n.field, "insufficient balance: %s holds %s %s, the intent needs %s %s",
-				r.fromAddr.Hex(), FormatAmount(bal, n.tok.Decimals), n.tok.Symbol, FormatAmount(n.need, n.tok.Decimals), n.tok.Symbol)
+		if bal.Cmp(need) < 0 {
+			return insufficientFunds(r, n, bal, need)
 		}
 	}
 	if !verified {
@@ -96,19 +110,17 @@ func (s *Service) checkBalances(ctx context.Context, r resolved, plan *Plan, gas
 	return nil
 }
 
-func balanceNeeds(r resolved, amount, gasWei *big.Int) []balanceNeed {
-	if r.tokenIn.native {
-		need := new(big.Int).Set(amount)
-		if gasWei != nil {
-			need.Add(need, gasWei)
-		}
-		return []balanceNeed{{tok: r.tokenIn, need: need, field: "amount"}}
+// insufficientFunds is the 422 of a short balance, with the amounts in display units.
+func insufficientFunds(r resolved, n balanceNeed, available, required *big.Int) error {
+	p := validationFailed(n.field, "insufficient balance: %s holds %s %s, the intent needs %s %s",
+		r.fromAddr.Hex(), FormatAmount(available, n.tok.Decimals), n.tok.Symbol, FormatAmount(required, n.tok.Decimals), n.tok.Symbol)
+	p.Details = map[string]any{
+		"asset":     n.tok.Address,
+		"symbol":    n.tok.Symbol,
+		"required":  FormatAmount(required, n.tok.Decimals),
+		"available": FormatAmount(available, n.tok.Decimals),
 	}
-	needs := []balanceNeed{{tok: r.tokenIn, need: amount, field: "amount"}}
-	if gasWei != nil && gasWei.Sign() > 0 {
-		needs = append(needs, balanceNeed{tok: nativeToken(r.from), need: gasWei, field: "from"})
-	}
-	return needs
+	return p
 }
 
 // computeFees warns about each unknown price it had to count as zero. The token price only

@@ -23,6 +23,9 @@ type Problem struct {
 	Field string
 	// Detail is a human-readable explanation, safe to return to the client.
 	Detail string
+	// Details are extra facts for the client's code (for example the required and available
+	// amounts of an insufficient balance), served in the problem's details beside field.
+	Details map[string]any
 }
 
 // Error prefixes the field so that log lines and test failures say where the problem is.

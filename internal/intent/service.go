@@ -30,6 +30,10 @@ const (
 // WarningBalanceNotVerified is the warning when no chain data could tell the holder's balance.
 const WarningBalanceNotVerified = "balance not verified"
 
+// WarningChainUnavailable starts the warning of a simulation answered from the static defaults
+// because the chain's node could not be asked (slow, down, breaker open or the wrong chain).
+const WarningChainUnavailable = "chain rpc unavailable"
+
 // Config configures a Service. Zero fields take the documented defaults.
 type Config struct {
 	// Catalog is required.

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Compiles contracts/src/*.sol with the solc-js that contracts/package-lock.json pins (the compiler
+# ships inside the npm package, so this runs offline once installed), writes contracts/build/ and
+# generates the Go bindings in internal/chain/contracts with go-ethereum's abigen (v2), pinned in
+# hack/tools at the go-ethereum version of go.mod. The outputs are committed; `make contracts`
+# regenerates them and `make verify` notices when they are stale.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CONTRACTS="$ROOT/contracts"
+BINDINGS="$ROOT/internal/chain/contracts"
+
+command -v node >/dev/null 2>&1 || { echo "contracts: node is not on PATH (apt-get install nodejs npm)" >&2; exit 1; }
+
+# node_modules is a cache: installed once from the lock file, again only when the lock changes.
+stamp="$CONTRACTS/node_modules/.package-lock.sha256"
+want="$(sha256sum "$CONTRACTS/package-lock.json" | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
+  (cd "$CONTRACTS" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" > "$stamp"
+fi
+
+rm -rf "$CONTRACTS/build"
+(cd "$CONTRACTS" && node compile.js)
+
+mkdir -p "$BINDINGS"
+for abi in "$CONTRACTS"/build/*.abi; do
+  name="$(basename "$abi" .abi)"
+  lower="$(echo "$name" | tr '[:upper:]' '[:lower:]')"
+  (cd "$ROOT/hack/tools" && GOWORK=off go tool abigen --v2 --abi "$abi" --bin "$CONTRACTS/build/$name.bin" \
+    --pkg contracts --type "$name" --out "$BINDINGS/$lower.go")
+  echo "contracts: $name -> internal/chain/contracts/$lower.go" >&2
+done
