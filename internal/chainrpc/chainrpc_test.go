@@ -1,0 +1,181 @@
+package chainrpc
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+	"net"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+const devChainID = 31337
+
+// world is a dev chain with a token, a funded holder and the registry rows that describe them.
+type world struct {
+	chain  *devchain.Chain
+	row    registry.Chain
+	native registry.Token
+	token  registry.Token
+	holder *ecdsa.PrivateKey
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	c := devchain.Start(t, devChainID)
+	holder, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokenAddr := c.DeployTestToken(t, "Test USD", "TUSD", 6)
+	caip2 := "eip155:31337"
+	return &world{
+		chain: c,
+		row: registry.Chain{ID: caip2, NumericID: big.NewInt(devChainID), Environment: registry.EnvironmentTest,
+			DisplayName: "dev", NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 1,
+			DefaultGasPriceWei: big.NewInt(7), NativeTokenPriceUSD: "3000", RPCURL: c.URL},
+		native: registry.Token{Symbol: "ETH", ChainID: caip2, Address: caip2 + ":" + registry.NativeTokenAddress, Decimals: 18, PriceUSD: "3000"},
+		token:  registry.Token{Name: "tusd", Symbol: "TUSD", ChainID: caip2, Address: caip2 + ":" + tokenAddr.Hex(), Decimals: 6, PriceUSD: "1"},
+		holder: holder,
+	}
+}
+
+func (w *world) holderAddr() common.Address { return crypto.PubkeyToAddress(w.holder.PublicKey) }
+
+func newReader(t *testing.T, opts Options) *Reader {
+	t.Helper()
+	r, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// One read returns the holder's balances, the gas price the node suggests and the node's
+// estimate of the exact transaction with the documented margin.
+func TestReadMatchesWhatTheNodeReports(t *testing.T) {
+	w := newWorld(t)
+	w.chain.SendValue(t, w.holderAddr(), big.NewInt(1e18))
+	_, tokenAddr, _ := registry.SplitCAIP10(w.token.Address)
+	w.chain.Mint(t, common.HexToAddress(tokenAddr), w.holderAddr(), big.NewInt(250_000_000))
+
+	bob := common.HexToAddress("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")
+	data, err := intent.ERC20TransferData(bob, big.NewInt(1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := intent.Tx{To: common.HexToAddress(tokenAddr).Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: devChainID}
+	state, err := newReader(t, Options{}).Read(context.Background(), w.row,
+		intent.ChainQuery{Holder: w.holderAddr(), Tokens: []registry.Token{w.token, w.native}, Tx: &tx})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	client, err := ethclient.Dial(w.chain.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip, err := client.SuggestGasTipCap(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, err := client.EstimateGas(ctx, ethereum.CallMsg{From: w.holderAddr(), To: ptr(common.HexToAddress(tokenAddr)), Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := state.Balances[w.token.Address]; got == nil || got.Int64() != 250_000_000 {
+		t.Errorf("token balance %v, want 250000000", got)
+	}
+	if got := state.Balances[w.native.Address]; got == nil || got.Cmp(big.NewInt(1e18)) != 0 {
+		t.Errorf("native balance %v, want 1e18", got)
+	}
+	if want := new(big.Int).Add(head.BaseFee, tip); state.GasPrice == nil || state.GasPrice.Cmp(want) != 0 {
+		t.Errorf("gas price %v, want base fee %v + tip %v", state.GasPrice, head.BaseFee, tip)
+	}
+	if want := units * 120 / 100; state.GasUnits != want || state.EstimateError != nil {
+		t.Errorf("gas units %d (%v), want the node's %d + 20%% = %d", state.GasUnits, state.EstimateError, units, want)
+	}
+}
+
+func TestReadRefusesANodeOfAnotherChain(t *testing.T) {
+	w := newWorld(t)
+	w.row.ID, w.row.NumericID = "eip155:1337", big.NewInt(1337)
+	_, err := newReader(t, Options{}).Read(context.Background(), w.row, intent.ChainQuery{Holder: w.holderAddr()})
+	if !errors.Is(err, ErrWrongChain) {
+		t.Fatalf("err = %v, want ErrWrongChain", err)
+	}
+}
+
+// A node that accepts connections and never answers costs one CallTimeout per read until the
+// breaker opens; then reads fail at once without reaching it, and the error never quotes the URL.
+func TestSilentNodeIsBoundedThenSkipped(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			defer func() { _ = conn.Close() }() // held open, never answered
+		}
+	}()
+	url := "http://user:s3cret@" + l.Addr().String()
+	row := registry.Chain{ID: "eip155:31337", NumericID: big.NewInt(devChainID), RPCURL: url}
+	r := newReader(t, Options{CallTimeout: 100 * time.Millisecond, Failures: 2, Cooldown: time.Minute})
+	for i := range 2 {
+		start := time.Now()
+		_, err := r.Read(context.Background(), row, intent.ChainQuery{})
+		took := time.Since(start)
+		if err == nil || took > time.Second {
+			t.Fatalf("read %d: err %v after %s; want an error within the call timeout", i, err, took)
+		}
+		if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), url) {
+			t.Fatalf("the error quotes the RPC URL: %v", err)
+		}
+	}
+	reached := accepted.Load()
+	start := time.Now()
+	_, err = r.Read(context.Background(), row, intent.ChainQuery{})
+	if !errors.Is(err, gobreaker.ErrOpenState) || time.Since(start) > 10*time.Millisecond {
+		t.Fatalf("after 2 failures: err %v after %s; want the open breaker at once", err, time.Since(start))
+	}
+	if accepted.Load() != reached {
+		t.Fatal("a read with the breaker open reached the node")
+	}
+}
+
+func TestChainWithoutRPCAnswersItsDefaults(t *testing.T) {
+	row := registry.Chain{ID: "eip155:1", NumericID: big.NewInt(1), DefaultGasPriceWei: big.NewInt(42)}
+	state, err := newReader(t, Options{}).Read(context.Background(), row, intent.ChainQuery{})
+	if err != nil || state.GasPrice.Int64() != 42 || state.Balances != nil {
+		t.Fatalf("state %+v, %v; want the default gas price and nothing else", state, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
