@@ -29,7 +29,8 @@ import (
 type Options struct {
 	// BindAddress is where the API listens (--api-bind-address).
 	BindAddress string
-	// Site is the external URL, problem base URL and body limit, shared with sign-in.
+	// Site is the external URL, problem base URL and body limit, shared with sign-in; the service
+	// (internal/service) sets it from its one Site value.
 	problem.Site
 	// ShutdownTimeout bounds the graceful shutdown.
 	ShutdownTimeout time.Duration

@@ -34,7 +34,8 @@ func TestListTokens(t *testing.T) {
 
 func TestListTokensBadChainID(t *testing.T) {
 	h := newHarness(t)
-	for _, q := range []string{"chain-id=", "chain-id=eip155", "chain-id=EIP155:1", "chain-id=eip155:1:0xabc"} {
+	for _, q := range []string{"chain-id=", "chain-id=eip155", "chain-id=EIP155:1", "chain-id=eip155:1:0xabc",
+		"chain-id=eip155:01", "chain-id=eip155:0"} {
 		resp, body := h.do(t, http.MethodGet, "/v2/tokens?"+q, withKey(testKeyA), "")
 		p := assertProblem(t, resp, body, problem.BadRequest, "/v2/tokens?"+q)
 		if p.Details["parameter"] != "chain-id" {

@@ -466,12 +466,16 @@ func TestIdempotentCreateConcurrentRetries(t *testing.T) {
 	for i := range statuses {
 		wg.Go(func() {
 			r := replicas[i%len(replicas)]
-			// A client retries a 409 (the first attempt is still creating), as Retry-After says.
-			for range 100 {
+			// A client retries a 409 (the first attempt is still creating), as Retry-After says;
+			// bounded in time, not in tries, so that a slow (race-instrumented) run still ends.
+			for deadline := time.Now().Add(10 * time.Second); ; {
 				resp, got := r.post(t, transfersPath, testKeyA, body, IdempotencyKeyHeader, "burst")
 				statuses[i] = resp.StatusCode
 				if resp.StatusCode != http.StatusConflict {
 					ids[i] = decodeJSON[transferIntentJSON](t, got).ID
+					return
+				}
+				if time.Now().After(deadline) {
 					return
 				}
 			}

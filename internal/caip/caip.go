@@ -13,9 +13,11 @@ import (
 // are valid CAIP) but are refused by the domain with 422.
 const NamespaceEIP155 = "eip155"
 
-// The syntax of the identifiers as regular expressions: the CRD markers of api/v1alpha1 carry the
-// same expressions (a test in internal/controller compares them), the controllers' Go validation
-// compiles these, and the parsers below accept exactly what they match (a test here ties them).
+// The syntax of the identifiers as regular expressions. The CRDs carry the same expressions: the
+// Pattern markers (a test in internal/controller compares every one with its Go mirror) and, for
+// the eip155 forms, CEL rules of api/v1alpha1. The controllers' Go validation compiles these, and
+// the parsers below accept what they match (a test here ties them), but for eip155 chain ids of 20
+// digits, which a request may name and a Chain cannot (docs/decisions.md).
 const (
 	// ChainIDPattern is CAIP-2: namespace ":" reference.
 	ChainIDPattern = `^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$`

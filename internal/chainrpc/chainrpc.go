@@ -155,8 +155,10 @@ func (r *Reader) read(ctx context.Context, client *rpc.Client, chain registry.Ch
 	ctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
 	defer cancel()
 	var (
-		chainID  hexutil.Big
-		head     struct{ BaseFee *hexutil.Big `json:"baseFeePerGas"` }
+		chainID hexutil.Big
+		head    struct {
+			BaseFee *hexutil.Big `json:"baseFeePerGas"`
+		}
 		tip      hexutil.Big
 		legacy   hexutil.Big
 		estimate hexutil.Uint64

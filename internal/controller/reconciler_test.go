@@ -177,3 +177,48 @@ func TestEnqueuerKeepsRequestsUntilStarted(t *testing.T) {
 func newTestQueue() workqueue.TypedRateLimitingInterface[ctrl.Request] {
 	return workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[ctrl.Request]())
 }
+
+// The shared reconcile withdraws a published object whose spec turns invalid, and reports why.
+func TestInvalidSpecWithdrawsThePublishedKey(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	account := &v1alpha1.Account{
+		ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: testNamespace, UID: "acme-uid"},
+		Spec:       v1alpha1.AccountSpec{DisplayName: "Acme", Email: "ops@acme.example"},
+	}
+	key := &v1alpha1.ApiKey{
+		ObjectMeta: metav1.ObjectMeta{Name: "k1", Namespace: testNamespace, Generation: 1},
+		Spec: v1alpha1.ApiKeySpec{
+			AccountRef: v1alpha1.LocalObjectReference{Name: "acme"}, Environment: v1alpha1.EnvironmentTest,
+			KeyHash: registry.HashKey("sk_test_k1"), DisplayPrefix: "sk_test_k1",
+		},
+	}
+	c := fakeClient(t, account, key)
+	keys := registry.NewKeyIndex()
+	keys.SetAccount("acme", false)
+	r := &ApiKeyReconciler{writer: writer{Client: c, Clock: clocktesting.NewFakePassiveClock(now)}, Keys: keys}
+
+	if _, err := r.Reconcile(context.Background(), request("k1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := keys.Authenticate(key.Spec.KeyHash, now); !ok {
+		t.Fatal("a valid key is not published")
+	}
+
+	// A live prefix on a test key: stored before the CRD refused it, say.
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(key), key); err != nil {
+		t.Fatal(err)
+	}
+	key.Spec.DisplayPrefix = "sk_live_k1"
+	if err := c.Update(context.Background(), key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Reconcile(context.Background(), request("k1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := keys.Authenticate(key.Spec.KeyHash, now); ok {
+		t.Error("the index still accepts a key whose spec is invalid")
+	}
+	if cond := readyOf(t, c, key); cond == nil || cond.Reason != v1alpha1.ReasonInvalidSpec {
+		t.Errorf("Ready = %+v, want InvalidSpec", cond)
+	}
+}

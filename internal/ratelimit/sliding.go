@@ -191,6 +191,9 @@ func (j *Janitor) NeedLeaderElection() bool { return false }
 
 // Start evicts idle keys until ctx ends.
 func (j *Janitor) Start(ctx context.Context) error {
+	if j.Clock == nil {
+		j.Clock = clock.RealClock{}
+	}
 	t := time.NewTicker(j.Interval)
 	defer t.Stop()
 	for {

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	clocktesting "k8s.io/utils/clock/testing"
-
 	"github.com/onsi/gomega"
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)

@@ -50,8 +50,9 @@ import (
 
 // Options are the settings of the sign-in and key management endpoints, from flags.
 type Options struct {
-	// Site is the external URL, problem base URL and body limit, shared with the API. The base
-	// URL's path, if any, prefixes the links and redirects of the pages.
+	// Site is the external URL, problem base URL and body limit, shared with the API; the service
+	// (internal/service) sets it from its one Site value. The base URL's path, if any, prefixes
+	// the links and redirects of the pages.
 	problem.Site
 	// SessionTTL is how long a session lasts after sign-in (--session-ttl).
 	SessionTTL time.Duration
