@@ -105,6 +105,11 @@ type TransactionPayload struct {
 	// chainId is the numeric EIP-155 chain id.
 	// +required
 	ChainID int64 `json:"chainId"`
+	// gas is the gas limit to send the transaction with: the chain node's estimate of this exact
+	// transaction plus a safety margin. Absent when the node could not estimate it.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Gas int64 `json:"gas,omitempty"`
 }
 
 // TransferIntentSpec is the stored intent. It is written once, when the intent is created, and

@@ -59,6 +59,9 @@ func (s *Service) gasUnits(r resolved, plan *Plan, state ChainState, callData []
 	case state.EstimateError != nil:
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("gas estimation failed (%v): using default gas units", state.EstimateError))
 	case state.GasUnits > 0:
+		if plan.Tx != nil {
+			plan.Tx.Gas = state.GasUnits
+		}
 		return state.GasUnits
 	}
 	if plan.Type == TypeTransfer && !r.tokenIn.native {

@@ -17,8 +17,11 @@ type Tx struct {
 	Data string `json:"data"`
 	// Value is the wei sent, as a decimal string (a uint256 does not fit a JSON number).
 	Value string `json:"value"`
-	// caip.ChainID is the numeric EIP-155 chain id, unlike the CAIP-2 strings elsewhere.
+	// ChainID is the numeric EIP-155 chain id, unlike the CAIP-2 strings elsewhere.
 	ChainID uint64 `json:"chainId"`
+	// Gas is the gas limit to send it with, from the chain's estimate of this exact transaction
+	// plus a safety margin; omitted when the chain could not estimate it.
+	Gas uint64 `json:"gas,omitempty"`
 }
 
 // ERC20ABIJSON is the one ERC-20 function the service encodes.

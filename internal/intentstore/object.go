@@ -107,6 +107,7 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		},
 		Tx: &v1alpha1.TransactionPayload{
 			To: d.Plan.Tx.To, Data: d.Plan.Tx.Data, Value: d.Plan.Tx.Value, ChainID: int64(d.Plan.Tx.ChainID),
+			Gas: int64(d.Plan.Tx.Gas), //nolint:gosec // a gas limit is far below 2^63
 		},
 		// metav1.Time is stored with second precision; the on-chain deadline is in whole seconds too.
 		ExpiresAt: metav1.NewTime(d.Plan.Deadline.UTC().Truncate(time.Second)),
