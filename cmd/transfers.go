@@ -20,6 +20,19 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		"How long a confirmed, failed or expired intent is kept before it is deleted.")
 	fs.DurationVar(&o.ClaimTimeout, "idempotency-claim-timeout", o.ClaimTimeout,
 		"How long an Idempotency-Key claimed by a request that has not created its intent blocks retries (409) before it is taken over.")
+	fs.DurationVar(&o.ChainRPC.CallTimeout, "chain-rpc-timeout", o.ChainRPC.CallTimeout,
+		"Deadline of one batched read of a chain's JSON-RPC node; past it the simulation answers from the chain's defaults.")
+	fs.Func("chain-rpc-failures", fmt.Sprintf("Failed reads in a row that mark a chain's node degraded (default %d).", o.ChainRPC.Failures),
+		func(v string) error {
+			n, err := strconv.ParseUint(v, 10, 32)
+			if err != nil || n == 0 {
+				return fmt.Errorf("want a positive whole number, got %q", v)
+			}
+			o.ChainRPC.Failures = uint32(n)
+			return nil
+		})
+	fs.DurationVar(&o.ChainRPC.Cooldown, "chain-rpc-cooldown", o.ChainRPC.Cooldown,
+		"How long a degraded chain's node is skipped before it is tried again.")
 	fs.Var((*feeScheduleFlag)(&o.Fees), "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")
 }
 

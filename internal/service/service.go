@@ -23,6 +23,7 @@ import (
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
@@ -67,6 +68,9 @@ type TransferOptions struct {
 	ClaimTimeout time.Duration
 	// Fees is the fee schedule.
 	Fees intent.FeeSchedule
+	// ChainRPC bounds the reads of each Chain's JSON-RPC node (spec.rpc): per-call deadline and
+	// circuit breaker. Its Metrics are set from Options.Metrics.
+	ChainRPC chainrpc.Options
 }
 
 // DefaultOptions are the defaults of the flags. Namespace is left empty: the caller knows it.
@@ -82,6 +86,10 @@ func DefaultOptions() Options {
 			Retention:    controller.DefaultIntentRetention,
 			ClaimTimeout: intentstore.DefaultClaimTimeout,
 			Fees:         intent.DefaultFeeSchedule(),
+			ChainRPC: chainrpc.Options{
+				CallTimeout: chainrpc.DefaultCallTimeout, Failures: chainrpc.DefaultFailures,
+				Cooldown: chainrpc.DefaultCooldown, GasMarginPercent: chainrpc.DefaultGasMarginPercent,
+			},
 		},
 	}
 }
@@ -132,8 +140,15 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	}
 	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
 	fees := opts.Transfers.Fees
+	rpcOpts := opts.Transfers.ChainRPC
+	rpcOpts.Metrics = opts.Metrics
+	chainData, err := chainrpc.New(rpcOpts)
+	if err != nil {
+		return nil, fmt.Errorf("setting up chain RPC: %w", err)
+	}
 	transfers, err := intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,
+		ChainData: chainData,
 	})
 	if err != nil {
 		return nil, err
