@@ -34,7 +34,7 @@ type world struct {
 	holder *ecdsa.PrivateKey
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	c := devchain.Start(t, devChainID)
 	holder, err := crypto.GenerateKey()
@@ -56,7 +56,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) holderAddr() common.Address { return crypto.PubkeyToAddress(w.holder.PublicKey) }
 
-func newReader(t *testing.T, opts Options) *Reader {
+func newReader(t testing.TB, opts Options) *Reader {
 	t.Helper()
 	r, err := New(opts)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 
 // service is the transfer domain with this package's reader, over a catalog of the world's chain
 // and tokens.
-func (w *world) service(t *testing.T, opts Options) *intent.Service {
+func (w *world) service(t testing.TB, opts Options) *intent.Service {
 	t.Helper()
 	chains := registry.NewChainTable()
 	chains.Upsert("dev", w.row)
@@ -29,7 +29,7 @@ func (w *world) service(t *testing.T, opts Options) *intent.Service {
 	return svc
 }
 
-func (w *world) tokenTransfer(t *testing.T, amount string) intent.Parsed {
+func (w *world) tokenTransfer(t testing.TB, amount string) intent.Parsed {
 	t.Helper()
 	p, err := intent.ParseRequest(intent.Request{
 		From:   w.row.ID + ":" + w.holderAddr().Hex(),
