@@ -173,6 +173,9 @@ func (r *Reader) read(ctx context.Context, client *rpc.Client, chain registry.Ch
 	for _, tok := range q.Tokens {
 		calls = append(calls, r.balanceCall(tok, q.Holder))
 	}
+	if a := q.Allowance; a != nil {
+		calls = append(calls, r.allowanceCall(a.Token, q.Holder, a.Spender))
+	}
 	if q.Tx != nil {
 		calls = append(calls, call{
 			elem: rpc.BatchElem{Method: "eth_estimateGas", Args: []any{txArgs(q.Holder, *q.Tx)}, Result: &estimate},
@@ -242,6 +245,26 @@ func (r *Reader) balanceCall(tok registry.Token, holder common.Address) call {
 			}
 			if balance, err := r.token.UnpackBalanceOf(out); err == nil {
 				st.Balances[tok.Address] = balance
+			}
+		},
+	}
+}
+
+// allowanceCall reads holder's ERC-20 allowance of tok toward spender; a failed element leaves it
+// unknown.
+func (r *Reader) allowanceCall(tok registry.Token, holder, spender common.Address) call {
+	_, address, _ := registry.SplitCAIP10(tok.Address)
+	var out hexutil.Bytes
+	return call{
+		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{
+			"to": common.HexToAddress(address), "data": hexutil.Bytes(r.token.PackAllowance(holder, spender)),
+		}, "latest"}, Result: &out},
+		apply: func(st *intent.ChainState, err error) {
+			if err != nil {
+				return
+			}
+			if allowance, err := r.token.UnpackAllowance(out); err == nil {
+				st.Allowance = allowance
 			}
 		},
 	}

@@ -31,6 +31,7 @@ type world struct {
 	row    registry.Chain
 	native registry.Token
 	token  registry.Token
+	other  registry.Token // a second ERC-20, for swaps
 	holder *ecdsa.PrivateKey
 }
 
@@ -42,14 +43,17 @@ func newWorld(t testing.TB) *world {
 		t.Fatal(err)
 	}
 	tokenAddr := c.DeployTestToken(t, "Test USD", "TUSD", 6)
+	otherAddr := c.DeployTestToken(t, "Test EUR", "TEUR", 6)
 	caip2 := "eip155:31337"
 	return &world{
 		chain: c,
 		row: registry.Chain{ID: caip2, NumericID: big.NewInt(devChainID), Environment: registry.EnvironmentTest,
 			DisplayName: "dev", NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 1,
-			DefaultGasPriceWei: big.NewInt(7), NativeTokenPriceUSD: "3000", RPCURL: c.URL},
+			DefaultGasPriceWei: big.NewInt(7), NativeTokenPriceUSD: "3000", RPCURL: c.URL,
+			SettlementAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"},
 		native: registry.Token{Symbol: "ETH", ChainID: caip2, Address: caip2 + ":" + registry.NativeTokenAddress, Decimals: 18, PriceUSD: "3000"},
 		token:  registry.Token{Name: "tusd", Symbol: "TUSD", ChainID: caip2, Address: caip2 + ":" + tokenAddr.Hex(), Decimals: 6, PriceUSD: "1"},
+		other:  registry.Token{Name: "teur", Symbol: "TEUR", ChainID: caip2, Address: caip2 + ":" + otherAddr.Hex(), Decimals: 6, PriceUSD: "1.1"},
 		holder: holder,
 	}
 }

@@ -22,6 +22,7 @@ func (w *world) service(t testing.TB, opts Options) *intent.Service {
 	chains.Upsert("dev", w.row)
 	tokens := registry.NewTokenRegistry()
 	tokens.Upsert(w.token)
+	tokens.Upsert(w.other)
 	svc, err := intent.NewService(intent.Config{Catalog: intent.RegistryCatalog{Chains: chains, Tokens: tokens}, ChainData: newReader(t, opts)})
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +74,33 @@ func TestSimulateOnTheLiveNode(t *testing.T) {
 		}
 		if res.Tx == nil || res.Tx.Gas == 0 {
 			t.Fatalf("tx %+v has no gas limit", res.Tx)
+		}
+	})
+
+	t.Run("a short allowance yields an approval that, sent, makes the next simulation need none", func(t *testing.T) {
+		swap, err := intent.ParseRequest(intent.Request{
+			From: w.row.ID + ":" + w.holderAddr().Hex(), To: w.row.ID + ":" + w.holderAddr().Hex(),
+			Asset: intent.Asset{Pair: &intent.AssetPair{In: w.token.Address, Out: w.other.Address}}, Amount: "25",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := svc.Simulate(ctx, "acme", swap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := res.Approval
+		if !res.Valid || a == nil || a.Amount != "25" || a.Allowance != "0" || a.Spender != w.row.SettlementAddress || a.Token != w.token.Address {
+			t.Fatalf("valid %v approval %+v warnings %v", res.Valid, a, res.Warnings)
+		}
+		w.chain.Transact(t, w.holder, common.HexToAddress(a.Tx.To), common.FromHex(a.Tx.Data))
+
+		res, err = svc.Simulate(ctx, "acme", swap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Approval != nil || len(res.Warnings) != 0 {
+			t.Fatalf("after the approval: approval %+v warnings %v; want neither", res.Approval, res.Warnings)
 		}
 	})
 

@@ -36,6 +36,14 @@ type ChainQuery struct {
 	Tokens []registry.Token
 	// Tx, when set, is the exact transaction the service returns; it is estimated as sent by Holder.
 	Tx *Tx
+	// Allowance, when set, reads Holder's ERC-20 allowance toward a spender.
+	Allowance *AllowanceQuery
+}
+
+// AllowanceQuery names an ERC-20 allowance: of Token, from the holder, toward Spender.
+type AllowanceQuery struct {
+	Token   registry.Token
+	Spender common.Address
 }
 
 // ChainState is a chain's answer to a ChainQuery. A nil value or zero GasUnits means "unknown",
@@ -49,6 +57,8 @@ type ChainState struct {
 	GasUnits uint64
 	// EstimateError is the node's refusal to estimate Tx; usually the transaction would revert.
 	EstimateError error
+	// Allowance is Holder's allowance of the queried token toward its spender, in base units.
+	Allowance *big.Int
 }
 
 // ChainData is what the simulation asks of a chain. StaticChainData answers from the chain table;

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
 // price reads the chain once (balances, fees, the estimate of the transaction), then fills
@@ -13,6 +16,10 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx}
 	for _, n := range needs {
 		q.Tokens = append(q.Tokens, n.tok.Token)
+	}
+	// An order pulls an ERC-20 with transferFrom: the settlement contract needs an allowance.
+	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil {
+		q.Allowance = &AllowanceQuery{Token: r.tokenIn.Token, Spender: common.HexToAddress(plan.Tx.To)}
 	}
 	state, err := s.chainData.Read(ctx, r.from, q)
 	if err != nil {
@@ -31,6 +38,14 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 	}
 	if err := checkBalances(r, plan, state, needs, gasWei); err != nil {
 		return err
+	}
+	if q.Allowance != nil && state.Allowance != nil {
+		plan.allowanceKnown = true
+		if state.Allowance.Cmp(plan.Amount) < 0 {
+			if plan.Approval, err = approval(r, plan, q.Allowance.Spender, state.Allowance); err != nil {
+				return err
+			}
+		}
 	}
 	plan.Fees = s.computeFees(r, plan, gasPrice)
 	return nil
@@ -147,4 +162,20 @@ func (s *Service) computeFees(r resolved, plan *Plan, gasPrice *big.Int) Fees {
 		}
 	}
 	return ComputeFees(in)
+}
+
+// approval is the approve transaction that lifts the holder's allowance toward spender to the
+// order's amount (exactly: no unlimited approvals on the user's behalf).
+func approval(r resolved, plan *Plan, spender common.Address, current *big.Int) (*Approval, error) {
+	data, err := ERC20ApproveData(spender, plan.Amount)
+	if err != nil {
+		return nil, err
+	}
+	return &Approval{
+		Token:     r.tokenIn.Address,
+		Spender:   spender.Hex(),
+		Amount:    FormatAmount(plan.Amount, r.tokenIn.Decimals),
+		Allowance: FormatAmount(current, r.tokenIn.Decimals),
+		Tx:        Tx{To: r.tokenIn.addr.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: plan.Tx.ChainID},
+	}, nil
 }

@@ -112,7 +112,11 @@ type Plan struct {
 	// Deadline is the request's deadline, or PreparedAt + IntentTTL when it has none.
 	Deadline time.Time
 	// Tx is nil when there is no route to build it for.
-	Tx             *Tx
+	Tx *Tx
+	// Approval is the ERC-20 approval the order needs first, when the chain reported a short
+	// allowance; nil otherwise.
+	Approval       *Approval
+	allowanceKnown bool
 	GasUnits       uint64
 	Fees           Fees
 	EstimatedTimeS int64
@@ -131,6 +135,22 @@ type SimulationResult struct {
 	Errors         []string  `json:"errors"`
 	ExpiresAt      time.Time `json:"expiresAt"`
 	Tx             *Tx       `json:"tx,omitempty"`
+	// Approval is present when the order's ERC-20 allowance toward the settlement contract is
+	// short (known when the chain has an RPC endpoint): send its tx before tx.
+	Approval *Approval `json:"approval,omitempty"`
+}
+
+// Approval is an ERC-20 approval a swap or bridge order needs before it is submitted.
+type Approval struct {
+	// Token is the CAIP-10 address of the ERC-20 to approve.
+	Token string `json:"token"`
+	// Spender is the settlement contract that pulls the token, EIP-55.
+	Spender string `json:"spender"`
+	// Amount is the allowance the order needs, in display units; Allowance the current one.
+	Amount    string `json:"amount"`
+	Allowance string `json:"allowance"`
+	// Tx is approve(spender, amount) on the token, ready for the client to sign.
+	Tx Tx `json:"tx"`
 }
 
 // Simulate is a dry run: Prepare with a throw-away nonce. The tx is omitted when the intent is
@@ -155,7 +175,7 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 		ExpiresAt:      plan.QuoteExpiresAt,
 	}
 	if plan.Valid {
-		res.Tx = plan.Tx
+		res.Tx, res.Approval = plan.Tx, plan.Approval
 	}
 	return res, nil
 }
@@ -414,7 +434,8 @@ func addReasons(plan *Plan, p Parsed, r resolved, now time.Time) {
 	if plan.Type == TypeTransfer && p.From == p.To {
 		plan.Warnings = append(plan.Warnings, "from and to are the same account: the transfer moves nothing and only costs gas")
 	}
-	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil {
+	// When the chain reported the allowance, Approval says exactly what is missing (or nothing is).
+	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil && !plan.allowanceKnown {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf(
 			"%s needs an ERC-20 allowance of at least %s for the settlement contract %s before the order is submitted",
 			r.tokenIn.Symbol, FormatAmount(plan.Amount, r.tokenIn.Decimals), plan.Tx.To))

@@ -24,9 +24,12 @@ type Tx struct {
 	Gas uint64 `json:"gas,omitempty"`
 }
 
-// ERC20ABIJSON is the one ERC-20 function the service encodes.
+// ERC20ABIJSON is the ERC-20 functions the service encodes.
 const ERC20ABIJSON = `[{"type":"function","name":"transfer","stateMutability":"nonpayable",
 "inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],
+"outputs":[{"name":"","type":"bool"}]},
+{"type":"function","name":"approve","stateMutability":"nonpayable",
+"inputs":[{"name":"spender","type":"address"},{"name":"amount","type":"uint256"}],
 "outputs":[{"name":"","type":"bool"}]}]`
 
 // SettlementABIJSON is the settlement contract's entry point for swap and bridge orders:
@@ -65,6 +68,14 @@ func ERC20TransferData(to common.Address, amount *big.Int) ([]byte, error) {
 		return nil, err
 	}
 	return erc20ABI.Pack("transfer", to, amount)
+}
+
+// ERC20ApproveData is the calldata of approve(spender, amount): selector 0x095ea7b3 and two words.
+func ERC20ApproveData(spender common.Address, amount *big.Int) ([]byte, error) {
+	if err := checkUint256(amount); err != nil {
+		return nil, err
+	}
+	return erc20ABI.Pack("approve", spender, amount)
 }
 
 // Order is the argument list of submitOrder.
