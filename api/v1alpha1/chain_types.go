@@ -88,9 +88,13 @@ type ChainRPC struct {
 	URLSecretRef *SecretKeyReference `json:"urlSecretRef,omitempty"`
 }
 
-// ChainStatus reports whether the chain is served.
+// ChainStatus reports whether the chain is served and, for a chain with an RPC endpoint, what its
+// node answered at the last probe.
 type ChainStatus struct {
 	CommonStatus `json:",inline"`
+	// headBlock is the latest block number the node reported at the last successful probe.
+	// +optional
+	HeadBlock int64 `json:"headBlock,omitempty"`
 }
 
 // +kubebuilder:object:root=true
@@ -103,6 +107,8 @@ type ChainStatus struct {
 // +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.spec.settlementAddress`,priority=1
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
 // +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,priority=1
+// +kubebuilder:printcolumn:name="RPC",type=string,JSONPath=`.status.conditions[?(@.type=="RPCReachable")].reason`
+// +kubebuilder:printcolumn:name="Head",type=integer,JSONPath=`.status.headBlock`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // Chain is a blockchain the service can build intents for.

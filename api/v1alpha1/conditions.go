@@ -10,8 +10,25 @@ const (
 	// spec, a conflict with an older object); Flux and kstatus report the object as Failed.
 	ConditionStalled = "Stalled"
 	// ConditionReconciling is True while the object waits for something that may still appear (its
-	// Chain, its Account, a Secret); Flux and kstatus report the object as in progress.
+	// Chain, its Account, a Secret, a node that does not answer); Flux and kstatus report the
+	// object as in progress.
 	ConditionReconciling = "Reconciling"
+	// ConditionRPCReachable tells, for a Chain with spec.rpc, whether its node answered the last
+	// probe with the Chain's chain id. The chain is served either way: without its node,
+	// simulations use the chain's static defaults.
+	ConditionRPCReachable = "RPCReachable"
+)
+
+// Reasons of the RPCReachable condition.
+const (
+	// ReasonReachable: the node answered the last probe with the Chain's chain id.
+	ReasonReachable = "Reachable"
+	// ReasonUnreachable: the node did not answer the last probe in time; the Chain is Reconciling
+	// until it does.
+	ReasonUnreachable = "Unreachable"
+	// ReasonChainIDMismatch: the node reports another chain id than spec.chainId; its data is
+	// refused and the Chain is Stalled until spec.rpc points at the right network.
+	ReasonChainIDMismatch = "ChainIDMismatch"
 )
 
 // Reasons of the Ready condition. Each is what a person reading `kubectl describe` should learn.

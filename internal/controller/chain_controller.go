@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -41,10 +44,15 @@ func ChainByRPCSecret(obj client.Object) []string {
 	return nil
 }
 
-// ChainReconciler publishes Chains into the chain table.
+// ChainReconciler publishes Chains into the chain table and probes the node of each Chain with an
+// RPC endpoint.
 type ChainReconciler struct {
 	writer
 	Chains *registry.ChainTable
+	// Probe asks a node for its chain id and head block (chainrpc.Probe); nil skips probing.
+	Probe func(ctx context.Context, url string) (chainID *big.Int, head uint64, err error)
+	// ProbeInterval is how often a Chain's node is probed again.
+	ProbeInterval time.Duration
 
 	requeue enqueuer
 }
@@ -110,7 +118,47 @@ func (r *ChainReconciler) publish(ctx context.Context, req ctrl.Request, chain *
 		return ctrl.Result{}, nil
 	}
 	o.setReady(v1alpha1.ReasonValid, "chain %s (%s) is served%s", row.ID, row.Environment, note)
-	return ctrl.Result{}, nil
+	return r.probe(ctx, chain, row, o), nil
+}
+
+// probe records in the Chain's status whether its node answers with the right chain id, and at
+// which block; the chain is served either way. The URL may hold a credential: it appears in no
+// message (chainrpc's errors quote it as <rpc url>).
+func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row registry.Chain, o *outcome) ctrl.Result {
+	if row.RPCURL == "" || r.Probe == nil {
+		o.update(func() {
+			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
+			chain.Status.HeadBlock = 0
+		})
+		return ctrl.Result{}
+	}
+	id, head, err := r.Probe(ctx, row.RPCURL)
+	cond := metav1.Condition{Type: v1alpha1.ConditionRPCReachable, ObservedGeneration: chain.Generation, LastTransitionTime: r.now()}
+	switch {
+	case err != nil:
+		cond.Status, cond.Reason = metav1.ConditionFalse, v1alpha1.ReasonUnreachable
+		cond.Message = fmt.Sprintf("the node of %s did not answer: %v; simulations use the chain's static defaults", row.ID, err)
+	case row.NumericID == nil || id.Cmp(row.NumericID) != 0:
+		cond.Status, cond.Reason = metav1.ConditionFalse, v1alpha1.ReasonChainIDMismatch
+		cond.Message = fmt.Sprintf("the node reports chain id %v, not %s: its data is refused; point spec.rpc at the right network", id, row.ID)
+	default:
+		cond.Status, cond.Reason = metav1.ConditionTrue, v1alpha1.ReasonReachable
+		cond.Message = fmt.Sprintf("the node of %s answers", row.ID)
+	}
+	if prev := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionRPCReachable); prev == nil || prev.Reason != cond.Reason {
+		eventType := corev1.EventTypeNormal
+		if cond.Status != metav1.ConditionTrue {
+			eventType = corev1.EventTypeWarning
+		}
+		o.event(eventType, cond.Reason, "Probe", "%s", cond.Message)
+	}
+	o.update(func() {
+		meta.SetStatusCondition(&chain.Status.Conditions, cond)
+		if err == nil {
+			chain.Status.HeadBlock = int64(head) //nolint:gosec // block numbers are far below 2^63
+		}
+	})
+	return ctrl.Result{RequeueAfter: r.ProbeInterval}
 }
 
 // row builds the chain table row of a valid Chain. note explains an RPC URL that could not be

@@ -27,26 +27,33 @@ var progressOf = map[string]string{
 	v1alpha1.ReasonUnknownChain:  v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonOwnerMissing:  v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonSecretMissing: v1alpha1.ConditionReconciling,
+	// Reasons of a Chain's RPCReachable, which can need attention while the chain is served.
+	v1alpha1.ReasonChainIDMismatch: v1alpha1.ConditionStalled,
+	v1alpha1.ReasonUnreachable:     v1alpha1.ConditionReconciling,
 }
 
-// setProgressConditions sets Stalled or Reconciling from the Ready condition just decided, with its
-// reason and with its message after the reason, and removes the other one: Flux removes them rather
-// than setting them False, so an object that is fine carries Ready alone.
+// setProgressConditions sets Stalled or Reconciling from the Ready condition just decided (or, on a
+// served Chain, from a failed RPCReachable), with that condition's reason and with its message
+// after the reason, and removes the other one: Flux removes them rather than setting them False,
+// so an object that is fine carries Ready alone.
 func setProgressConditions(conds *[]metav1.Condition, ready metav1.Condition) {
-	raised := ""
+	raised, from := "", ready
 	if ready.Status != metav1.ConditionTrue {
 		raised = progressOf[ready.Reason]
+	} else if rpc := meta.FindStatusCondition(*conds, v1alpha1.ConditionRPCReachable); rpc != nil && rpc.Status == metav1.ConditionFalse {
+		// A served Chain whose node is down or of another network still needs its operator.
+		raised, from = progressOf[rpc.Reason], *rpc
 	}
 	for _, kind := range []string{v1alpha1.ConditionStalled, v1alpha1.ConditionReconciling} {
 		if kind != raised {
 			meta.RemoveStatusCondition(conds, kind)
 			continue
 		}
-		cond := ready
+		cond := from
 		cond.Type = kind
 		cond.Status = metav1.ConditionTrue
 		// Flux and `kubectl wait` print the message alone: it leads with the reason.
-		cond.Message = ready.Reason + ": " + ready.Message
+		cond.Message = from.Reason + ": " + from.Message
 		meta.SetStatusCondition(conds, cond)
 	}
 }

@@ -29,6 +29,10 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonUnknownChain:  v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonOwnerMissing:  v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonSecretMissing: v1alpha1.ConditionReconciling,
+	// RPCReachable's reasons, raised while a Chain is served.
+	v1alpha1.ReasonReachable:       "",
+	v1alpha1.ReasonUnreachable:     v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonChainIDMismatch: v1alpha1.ConditionStalled,
 }
 
 // kstatus has no "current but not served": a Ready=False reason that raises neither condition

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 	"time"
 
@@ -32,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -88,6 +90,8 @@ type Option func(*options)
 
 type options struct {
 	intentRetention time.Duration
+	probeInterval   time.Duration
+	probeTimeout    time.Duration
 }
 
 // WithIntentRetention sets how long terminal transfer intents are kept before they are deleted
@@ -96,10 +100,22 @@ func WithIntentRetention(d time.Duration) Option {
 	return func(o *options) { o.intentRetention = d }
 }
 
+// Defaults of the Chain controller's probe of each Chain's node.
+const (
+	DefaultProbeInterval = 30 * time.Second
+	DefaultProbeTimeout  = 2 * time.Second
+)
+
+// WithChainProbe sets how often and with which deadline the Chain controller probes each Chain's
+// RPC node (DefaultProbeInterval, DefaultProbeTimeout).
+func WithChainProbe(interval, timeout time.Duration) Option {
+	return func(o *options) { o.probeInterval, o.probeTimeout = interval, timeout }
+}
+
 // SetupWithManager registers every controller and field index with the manager. The controllers
 // run on every replica (see the package comment); call it once per manager.
 func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
-	var o options
+	o := options{probeInterval: DefaultProbeInterval, probeTimeout: DefaultProbeTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -125,7 +141,10 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 			}
 		},
 	}
-	chains := &ChainReconciler{writer: w, Chains: rm.Chains}
+	chains := &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
+		Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {
+			return chainrpc.Probe(ctx, url, o.probeTimeout)
+		}}
 	tokens := &TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}
 	accounts := &AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}
 	keys := &ApiKeyReconciler{writer: w, Keys: rm.Keys}

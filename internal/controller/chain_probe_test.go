@@ -1,0 +1,72 @@
+package controller
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+)
+
+// The Chain controller probes each Chain's node and reports it: a real JSON-RPC node (the dev
+// chain) on loopback, the right one, one of another network, and one that is gone.
+var _ = Describe("Chain RPC probe", func() {
+	rpcCondition := func(chain *v1alpha1.Chain, reason string) *metav1.Condition {
+		GinkgoHelper()
+		var cond *metav1.Condition
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, objKey(chain), chain)).To(Succeed())
+			cond = meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
+			g.Expect(cond).NotTo(BeNil())
+			g.Expect(cond.Reason).To(Equal(reason), cond.Message)
+		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
+		return cond
+	}
+
+	It("reports a node of the chain as Reachable with its head block, and the chain stays served", func() {
+		node := devchain.Start(GinkgoTB(), 31337)
+		node.Backend.Commit()
+		node.Backend.Commit()
+		chain := newChain("eip155:31337")
+		chain.Spec.RPC = &v1alpha1.ChainRPC{URL: node.URL}
+		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
+		DeferCleanup(func() { Expect(k8sClient.Delete(ctx, chain)).To(Succeed()) })
+		cond := rpcCondition(chain, v1alpha1.ReasonReachable)
+		Expect(cond.Status).To(Equal(metav1.ConditionTrue))
+		Expect(chain.Status.HeadBlock).To(BeNumerically(">=", 2))
+		Expect(meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue())
+		Expect(meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionReconciling)).To(BeNil())
+	})
+
+	It("reports a node of another network as ChainIDMismatch, and the Chain as Stalled", func() {
+		node := devchain.Start(GinkgoTB(), 31338)
+		chain := newChain(uniqueChainID())
+		chain.Spec.RPC = &v1alpha1.ChainRPC{URL: node.URL}
+		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
+		cond := rpcCondition(chain, v1alpha1.ReasonChainIDMismatch)
+		Expect(cond.Message).To(ContainSubstring("31338"))
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, objKey(chain), chain)).To(Succeed())
+			stalled := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionStalled)
+			g.Expect(stalled).NotTo(BeNil())
+			g.Expect(stalled.Message).To(HavePrefix("ChainIDMismatch: "))
+		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
+		Expect(meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "the chain is still served")
+	})
+
+	It("reports a node that is gone as Unreachable, and the Chain as Reconciling", func() {
+		node := devchain.Start(GinkgoTB(), 31339)
+		url := node.URL
+		Expect(node.Close()).To(Succeed())
+		chain := newChain(uniqueChainID())
+		chain.Spec.RPC = &v1alpha1.ChainRPC{URL: url}
+		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
+		cond := rpcCondition(chain, v1alpha1.ReasonUnreachable)
+		Expect(cond.Message).NotTo(ContainSubstring(url), "the RPC URL may hold a credential")
+		Expect(meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionReconciling)).To(BeTrue())
+	})
+})
