@@ -65,6 +65,7 @@ type options struct {
 	probeAddr       string
 	assetsDir       string
 	controlPlaneLog bool
+	devChainAddr    string
 	managerArgs     []string
 }
 
@@ -93,6 +94,8 @@ func parseFlags(args []string) options {
 	fs.StringVar(&o.assetsDir, "assets", os.Getenv("KUBEBUILDER_ASSETS"),
 		"directory holding kube-apiserver and etcd (default $KUBEBUILDER_ASSETS, else the output of hack/control-plane.sh)")
 	fs.BoolVar(&o.controlPlaneLog, "control-plane-output", false, "show the output of kube-apiserver and etcd")
+	fs.StringVar(&o.devChainAddr, "dev-chain-address", "127.0.0.1:8545",
+		"where the local chain eip155:1337 (the Chain sample's spec.rpc) serves JSON-RPC; empty for none")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
 		fs.PrintDefaults()
@@ -191,6 +194,15 @@ func run(o options) int {
 	}
 	if ctx.Err() != nil {
 		return 0
+	}
+	if o.devChainAddr != "" {
+		// Without it the sample Chain eip155:1337 is served on its static defaults (RPCReachable
+		// False), which is how a chain whose node is down behaves.
+		if stopChain, err := startDevChain(ctx, o.devChainAddr); err != nil {
+			log.Printf("local chain not started: %v", err)
+		} else {
+			defer stopChain()
+		}
 	}
 
 	managerArgs := append([]string{
@@ -298,6 +310,9 @@ func printBanner(o options, kubeconfig string, managerArgs []string) {
 	} else {
 		fmt.Fprintf(&b, "  HTTP API:    http://%s\n", o.apiAddr)
 		fmt.Fprintf(&b, "  probes:      http://%s/readyz\n", o.probeAddr)
+	}
+	if o.devChainAddr != "" {
+		fmt.Fprintf(&b, "  local chain: http://%s (eip155:%d), demo wallet %s\n", o.devChainAddr, devChainID, devWallet().Hex())
 	}
 	fmt.Fprintln(os.Stderr, b.String())
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"strconv"
 	"testing"
 	"time"
 
@@ -42,26 +43,43 @@ type Chain struct {
 	Funder *ecdsa.PrivateKey
 }
 
-// Start runs a chain with the chain id; it is closed when the test ends.
+// Start runs a chain with the chain id and a fresh Funder on a free loopback port; it is closed
+// when the test ends.
 func Start(t testing.TB, chainID int64) *Chain {
 	t.Helper()
 	funder, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := freePort(t)
+	c, err := New(chainID, funder, fmt.Sprintf("127.0.0.1:%d", freePort(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// New runs a chain with the chain id whose genesis gives funder FunderBalance, serving JSON-RPC on
+// httpAddr (a loopback host:port). Close it when done.
+func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, error) {
+	host, portText, err := net.SplitHostPort(httpAddr)
+	if err != nil {
+		return nil, err
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("port of %s: %w", httpAddr, err)
+	}
 	config := *params.AllDevChainProtocolChanges
 	config.ChainID = big.NewInt(chainID)
 	alloc := types.GenesisAlloc{crypto.PubkeyToAddress(funder.PublicKey): {Balance: FunderBalance}}
 	backend := simulated.NewBackend(alloc, func(nodeConf *node.Config, ethConf *ethconfig.Config) {
 		ethConf.Genesis.Config = &config
-		nodeConf.HTTPHost = "127.0.0.1"
+		nodeConf.HTTPHost = host
 		nodeConf.HTTPPort = port
 		nodeConf.HTTPModules = []string{"eth", "net", "web3"}
 	})
-	c := &Chain{Backend: backend, URL: fmt.Sprintf("http://127.0.0.1:%d", port), ID: config.ChainID, Funder: funder}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return &Chain{Backend: backend, URL: "http://" + httpAddr, ID: config.ChainID, Funder: funder}, nil
 }
 
 // Close stops the node; a client then meets a closed port.
@@ -86,78 +104,119 @@ func (c *Chain) Transactor(key *ecdsa.PrivateKey) *bind.TransactOpts {
 // Mine commits a block and waits for tx's receipt, failing the test if it reverted.
 func (c *Chain) Mine(t testing.TB, tx *types.Transaction) *types.Receipt {
 	t.Helper()
+	receipt, err := c.mine(tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return receipt
+}
+
+func (c *Chain) mine(tx *types.Transaction) (*types.Receipt, error) {
 	c.Backend.Commit()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	receipt, err := bind.WaitMined(ctx, c.Backend.Client(), tx.Hash())
 	if err != nil {
-		t.Fatalf("waiting for %s: %v", tx.Hash(), err)
+		return nil, fmt.Errorf("waiting for %s: %w", tx.Hash(), err)
 	}
 	if receipt.Status != types.ReceiptStatusSuccessful {
-		t.Fatalf("transaction %s reverted", tx.Hash())
+		return nil, fmt.Errorf("transaction %s reverted", tx.Hash())
 	}
-	return receipt
+	return receipt, nil
 }
 
 // DeployTestToken deploys contracts/src/TestToken.sol and returns its address.
 func (c *Chain) DeployTestToken(t testing.TB, name, symbol string, decimals uint8) common.Address {
 	t.Helper()
+	addr, err := c.Deploy(name, symbol, decimals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+// Deploy deploys a TestToken from the Funder and mines it.
+func (c *Chain) Deploy(name, symbol string, decimals uint8) (common.Address, error) {
 	token := contracts.NewTestToken()
 	addr, tx, err := bind.DeployContract(c.Transactor(c.Funder), common.FromHex(contracts.TestTokenMetaData.Bin),
 		c.Backend.Client(), token.PackConstructor(name, symbol, decimals))
 	if err != nil {
-		t.Fatalf("deploying TestToken: %v", err)
+		return common.Address{}, fmt.Errorf("deploying TestToken: %w", err)
 	}
-	c.Mine(t, tx)
-	return addr
+	_, err = c.mine(tx)
+	return addr, err
 }
 
 // Transact sends calldata to a contract from key and mines it.
 func (c *Chain) Transact(t testing.TB, key *ecdsa.PrivateKey, to common.Address, calldata []byte) *types.Receipt {
 	t.Helper()
+	receipt, err := c.transact(key, to, calldata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return receipt
+}
+
+func (c *Chain) transact(key *ecdsa.PrivateKey, to common.Address, calldata []byte) (*types.Receipt, error) {
 	bound := bind.NewBoundContract(to, contracts.NewTestToken().GetABI(), c.Backend.Client(), c.Backend.Client(), c.Backend.Client())
 	tx, err := bind.Transact(bound, c.Transactor(key), calldata)
 	if err != nil {
-		t.Fatalf("transacting with %s: %v", to, err)
+		return nil, fmt.Errorf("transacting with %s: %w", to, err)
 	}
-	return c.Mine(t, tx)
+	return c.mine(tx)
 }
 
 // Mint creates amount base units of token for to.
 func (c *Chain) Mint(t testing.TB, token, to common.Address, amount *big.Int) {
 	t.Helper()
-	c.Transact(t, c.Funder, token, contracts.NewTestToken().PackMint(to, amount))
+	if err := c.MintTo(token, to, amount); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// MintTo creates amount base units of token for to, paid by the Funder.
+func (c *Chain) MintTo(token, to common.Address, amount *big.Int) error {
+	_, err := c.transact(c.Funder, token, contracts.NewTestToken().PackMint(to, amount))
+	return err
 }
 
 // SendValue sends wei from the Funder to to and mines it.
 func (c *Chain) SendValue(t testing.TB, to common.Address, wei *big.Int) {
 	t.Helper()
+	if err := c.Fund(to, wei); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Fund sends wei from the Funder to to and mines it.
+func (c *Chain) Fund(to common.Address, wei *big.Int) error {
 	ctx := context.Background()
 	client := c.Backend.Client()
 	from := crypto.PubkeyToAddress(c.Funder.PublicKey)
 	nonce, err := client.PendingNonceAt(ctx, from)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	tip, err := client.SuggestGasTipCap(ctx)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	head, err := client.HeaderByNumber(ctx, nil)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
 	tx, err := types.SignNewTx(c.Funder, types.LatestSignerForChainID(c.ID), &types.DynamicFeeTx{
 		ChainID: c.ID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &to, Value: wei,
 	})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := client.SendTransaction(ctx, tx); err != nil {
-		t.Fatal(err)
+		return err
 	}
-	c.Mine(t, tx)
+	_, err = c.mine(tx)
+	return err
 }
 
 // ethereumCall is an eth_call of calldata on to.
