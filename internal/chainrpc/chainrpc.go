@@ -123,7 +123,10 @@ func (r *Reader) node(ctx context.Context, chain registry.Chain) (*node, error) 
 	if n := r.nodes[chain.ID]; n != nil && n.url == chain.RPCURL {
 		return n, nil
 	}
-	client, err := rpc.DialContext(ctx, chain.RPCURL)
+	// For http(s) dialling only parses the URL; a ws(s) URL connects, within the call deadline.
+	dialCtx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
+	defer cancel()
+	client, err := rpc.DialContext(dialCtx, chain.RPCURL)
 	if err != nil {
 		// The error could quote the URL, which may hold a credential.
 		return nil, fmt.Errorf("connecting to the node of %s: the RPC URL is not usable", chain.ID)
