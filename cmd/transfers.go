@@ -33,6 +33,15 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		})
 	fs.DurationVar(&o.ChainRPC.Cooldown, "chain-rpc-cooldown", o.ChainRPC.Cooldown,
 		"How long a degraded chain's node is skipped before it is tried again.")
+	fs.DurationVar(&o.Watch.PollInterval, "chain-watch-poll", o.Watch.PollInterval,
+		"How often the chain watcher asks each chain's node for new blocks (0: half the chain's block time, 250ms to 5s).")
+	fs.DurationVar(&o.Watch.Lookback, "chain-watch-lookback", o.Watch.Lookback,
+		"How far back (in the chain's block time) a watcher with no recent recorded progress starts matching blocks.")
+	fs.DurationVar(&o.Watch.CallTimeout, "chain-watch-timeout", o.Watch.CallTimeout, "Deadline of each call the chain watcher makes to a node.")
+	fs.DurationVar(&o.Watch.ProgressInterval, "chain-watch-progress-interval", o.Watch.ProgressInterval,
+		"How often the chain watcher records its progress in each Chain's status.watch.")
+	fs.DurationVar(&o.SubmissionTimeout, "submission-timeout", o.SubmissionTimeout,
+		"Deadline of the node lookup of a transaction hash reported on POST /v2/transfers/{id}/submission; past it the answer is 503.")
 	fs.Var((*feeScheduleFlag)(&o.Fees), "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")
 }
 

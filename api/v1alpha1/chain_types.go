@@ -95,6 +95,31 @@ type ChainStatus struct {
 	// headBlock is the latest block number the node reported at the last successful probe.
 	// +optional
 	HeadBlock int64 `json:"headBlock,omitempty"`
+	// watch is how far the chain watcher has followed this chain's blocks, matching their
+	// transactions to pending intents. A new leader resumes from here.
+	// +optional
+	Watch *ChainWatchStatus `json:"watch,omitempty"`
+}
+
+// ChainWatchStatus is the chain watcher's recorded progress on one chain.
+type ChainWatchStatus struct {
+	// processedBlock is the last block whose transactions were matched.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	ProcessedBlock int64 `json:"processedBlock"`
+	// processedBlockHash is that block's hash: a new leader whose node disagrees (a reorg while no
+	// watcher ran) steps back before resuming.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{64}$`
+	ProcessedBlockHash string `json:"processedBlockHash"`
+	// processedBlockTime is that block's timestamp: the TransferIntent controller expires a pending
+	// intent only once the watcher has matched every block up to its expiry (or the chain is not
+	// watched).
+	// +required
+	ProcessedBlockTime metav1.Time `json:"processedBlockTime"`
+	// updatedAt is when the watcher last recorded progress.
+	// +required
+	UpdatedAt metav1.Time `json:"updatedAt"`
 }
 
 // +kubebuilder:object:root=true
@@ -109,6 +134,7 @@ type ChainStatus struct {
 // +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,priority=1
 // +kubebuilder:printcolumn:name="RPC",type=string,JSONPath=`.status.conditions[?(@.type=="RPCReachable")].reason`
 // +kubebuilder:printcolumn:name="Head",type=integer,JSONPath=`.status.headBlock`
+// +kubebuilder:printcolumn:name="Watched",type=integer,JSONPath=`.status.watch.processedBlock`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // Chain is a blockchain the service can build intents for.

@@ -17,6 +17,28 @@ const (
 	// probe with the Chain's chain id. The chain is served either way: without its node,
 	// simulations use the chain's static defaults.
 	ConditionRPCReachable = "RPCReachable"
+	// ConditionTransaction tells, for a transfer intent whose transaction the chain watcher has
+	// seen, where that transaction stands: in a block, final, reverted or gone from the chain.
+	// Its message carries the details (hash, block, revert reason).
+	ConditionTransaction = "Transaction"
+)
+
+// Reasons of the Transaction condition of a TransferIntent.
+const (
+	// ReasonIncluded: the transaction is in a block that is not yet deep enough to be final.
+	ReasonIncluded = "Included"
+	// ReasonBroadcast: the client reported the transaction's hash; it is known to the node but not
+	// yet in a block.
+	ReasonBroadcast = "Broadcast"
+	// ReasonConfirmed: the transaction succeeded and its block is at least the chain's
+	// confirmation depth deep.
+	ReasonConfirmed = "Confirmed"
+	// ReasonReverted: the transaction's receipt has status 0; the intent failed.
+	ReasonReverted = "Reverted"
+	// ReasonDropped: the block that held the transaction left the canonical chain (a reorg), or the
+	// node forgot a reported transaction, before confirmation; the intent waits for its
+	// transaction again.
+	ReasonDropped = "Dropped"
 )
 
 // Reasons of the RPCReachable condition.

@@ -166,8 +166,12 @@ type TransferIntentSpec struct {
 	RequestHash string `json:"requestHash,omitempty"`
 }
 
-// TransferIntentStatus is the lifecycle of the intent.
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed'])",message="illegal lifecycle transition: pending -> submitted|expired, submitted -> confirmed|failed"
+// TransferIntentStatus is the lifecycle of the intent. A submitted intent goes back to pending
+// only when its transaction left the chain before confirmation (a reorg, or a reported
+// transaction the node dropped): see docs/decisions.md.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed', 'pending'])",message="illegal lifecycle transition: pending -> submitted|expired, submitted -> confirmed|failed|pending"
+// +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['submitted', 'confirmed', 'failed']) || has(self.hash)",message="a submitted, confirmed or failed intent has its transaction hash"
+// +kubebuilder:validation:XValidation:rule="!has(self.blockNumber) || has(self.blockHash)",message="blockNumber and blockHash are set together"
 type TransferIntentStatus struct {
 	CommonStatus `json:",inline"`
 	// phase is the lifecycle status served as `status` by the API.
@@ -177,6 +181,14 @@ type TransferIntentStatus struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
 	Hash string `json:"hash,omitempty"`
+	// blockNumber is the block that holds the transaction, once the watcher saw it in one.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	BlockNumber int64 `json:"blockNumber,omitempty"`
+	// blockHash is the hash of that block: a reorg that replaces the block is told by it.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{64}$`
+	BlockHash string `json:"blockHash,omitempty"`
 	// updatedAt is when phase last changed.
 	// +optional
 	UpdatedAt *metav1.Time `json:"updatedAt,omitempty"`
@@ -188,6 +200,8 @@ type TransferIntentStatus struct {
 // +kubebuilder:printcolumn:name="ID",type=string,JSONPath=`.spec.id`
 // +kubebuilder:printcolumn:name="Type",type=string,JSONPath=`.spec.type`
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Block",type=integer,JSONPath=`.status.blockNumber`
+// +kubebuilder:printcolumn:name="Hash",type=string,JSONPath=`.status.hash`,priority=1
 // +kubebuilder:printcolumn:name="From-Chain",type=string,JSONPath=`.spec.fromChain`
 // +kubebuilder:printcolumn:name="To-Chain",type=string,JSONPath=`.spec.toChain`
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1

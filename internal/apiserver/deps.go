@@ -47,6 +47,9 @@ type Deps struct {
 	// Intents stores and lists transfer intents (*intentstore.Store). Without Catalog,
 	// Transfers and Intents the /v2/transfers routes answer 503.
 	Intents IntentStore
+	// Submissions checks and records the transaction hash a client reports for its intent
+	// (POST /v2/transfers/{id}/submission; *watcher.Submissions). Nil answers that route with 503.
+	Submissions SubmissionRecorder
 	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys
 	// and GET /sign-in. It is outside the /v2 auth gate: a session never replaces an API key.
 	// Nil leaves those paths unserved.

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"k8s.io/apimachinery/pkg/api/meta"
+
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
@@ -36,6 +39,12 @@ type IntentStore interface {
 	Get(ctx context.Context, account, id string) (*v1alpha1.TransferIntent, bool, error)
 	// List returns a page of the account's intents, newest first, and whether more follow.
 	List(account string, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool)
+}
+
+// SubmissionRecorder checks a reported transaction hash against the intent's transaction on its
+// chain and records it. Its refusals are *intent.Problem values. *watcher.Submissions implements it.
+type SubmissionRecorder interface {
+	Submit(ctx context.Context, ti *v1alpha1.TransferIntent, hash common.Hash) (*v1alpha1.TransferIntent, error)
 }
 
 // IdempotencyKeyHeader makes POST /v2/transfers safe to retry.
@@ -134,24 +143,114 @@ func (e *invalidIntentError) Error() string { return strings.Join(e.reasons, "; 
 
 // getTransfer is GET /v2/transfers/{id}: the full record of one of the caller's intents.
 func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) {
+	if obj, ok := s.callersIntent(w, r); ok {
+		s.writeJSON(w, r, http.StatusOK, transferRecord(obj))
+	}
+}
+
+// callersIntent finds the caller's intent named by the path's id, or answers 400 (a malformed
+// id) or 404 (unknown, or another account's) itself.
+func (s *Server) callersIntent(w http.ResponseWriter, r *http.Request) (*v1alpha1.TransferIntent, bool) {
 	key, _ := KeyFrom(r)
 	id := r.PathValue("id")
 	if _, err := intent.ObjectNameFromID(id); err != nil {
 		s.problems.Write(w, r, problem.BadRequest,
 			"Path parameter id must be an intent id: int_transfer_ followed by a ULID.", problem.Details{"parameter": "id"})
-		return
+		return nil, false
 	}
 	obj, found, err := s.deps.Intents.Get(r.Context(), key.Account, id)
 	if err != nil {
 		s.log.Error(err, "reading a transfer intent", "correlationId", problem.CorrelationID(r.Context()), "id", id)
 		s.problems.Write(w, r, problem.InternalError, "The intent could not be read; retry later.", nil)
-		return
+		return nil, false
 	}
 	if !found {
 		s.problems.Write(w, r, problem.NotFound, "No transfer intent "+id+" exists for this account.", nil)
+		return nil, false
+	}
+	return obj, true
+}
+
+// submitTransfer is POST /v2/transfers/{id}/submission: the client reports the hash of the
+// transaction it sent for its intent. The service accepts it only when the chain's node has it
+// and it is the intent's exact transaction from the intent's from; the watcher then follows its
+// receipt. Reporting the hash the intent already follows answers the intent again (200).
+func (s *Server) submitTransfer(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json.", nil)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, transferRecord(obj))
+	body, err := s.readBody(w, r)
+	if errBodyTooLarge(err) {
+		s.problems.Write(w, r, problem.PayloadTooLarge,
+			fmt.Sprintf("The request body exceeds the limit of %d bytes.", s.opts.MaxBodyBytes), nil)
+		return
+	}
+	if err != nil {
+		s.problems.Write(w, r, problem.BadRequest, "The request body could not be read.", nil)
+		return
+	}
+	hash, perr := decodeSubmission(body)
+	if perr != nil {
+		s.writeTransferError(w, r, perr)
+		return
+	}
+	obj, ok := s.callersIntent(w, r)
+	if !ok {
+		return
+	}
+	if s.deps.Submissions == nil {
+		s.problems.Write(w, r, problem.ServiceUnavailable, "Transaction reports are not configured on this server.", nil)
+		return
+	}
+	written, err := s.deps.Submissions.Submit(r.Context(), obj, hash)
+	if err != nil {
+		var p *intent.Problem
+		if errors.As(err, &p) && p.Kind == intent.KindUnavailable {
+			w.Header().Set("Retry-After", "5")
+		}
+		s.writeTransferError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, transferRecord(written))
+}
+
+// decodeSubmission is the schema check of a submission body: exactly {"hash": "0x<64 hex>"}.
+func decodeSubmission(body []byte) (common.Hash, *intent.Problem) {
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Detail: `the request body must be a JSON object {"hash": "0x..."}`}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
+	}
+	for name := range members {
+		if name != "hash" {
+			return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Field: name,
+				Detail: fmt.Sprintf("unknown field %q: a submission has only hash", name)}
+		}
+	}
+	var hex string
+	raw, ok := members["hash"]
+	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &hex) != nil || !isTxHash(hex) {
+		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Field: "hash",
+			Detail: "must be a transaction hash: 0x followed by 64 hex digits"}
+	}
+	return common.HexToHash(hex), nil
+}
+
+// isTxHash reports whether s is 0x and 64 hex digits.
+func isTxHash(s string) bool {
+	if len(s) != 66 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return false
+	}
+	for _, c := range s[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // listTransfers is GET /v2/transfers: the caller's intents, newest first, a page at a time.
@@ -246,10 +345,11 @@ func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key
 // (some tests) answers them with 503, decided here once rather than in every handler.
 func (s *Server) transferRoutes() map[string]http.Handler {
 	routes := map[string]http.Handler{
-		"GET /v2/transfers":           http.HandlerFunc(s.listTransfers),
-		"POST /v2/transfers":          http.HandlerFunc(s.createTransfer),
-		"POST /v2/transfers/simulate": http.HandlerFunc(s.simulateTransfer),
-		"GET /v2/transfers/{id}":      http.HandlerFunc(s.getTransfer),
+		"GET /v2/transfers":                  http.HandlerFunc(s.listTransfers),
+		"POST /v2/transfers":                 http.HandlerFunc(s.createTransfer),
+		"POST /v2/transfers/simulate":        http.HandlerFunc(s.simulateTransfer),
+		"GET /v2/transfers/{id}":             http.HandlerFunc(s.getTransfer),
+		"POST /v2/transfers/{id}/submission": http.HandlerFunc(s.submitTransfer),
 	}
 	if s.deps.Transfers == nil || s.deps.Intents == nil || s.deps.Catalog == nil {
 		unavailable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -410,6 +510,8 @@ type transferIntentJSON struct {
 	Request      intent.Request              `json:"request"`
 	Tx           v1alpha1.TransactionPayload `json:"tx"`
 	Environment  v1alpha1.Environment        `json:"environment"`
+	BlockNumber  int64                       `json:"blockNumber,omitempty"`
+	StatusDetail string                      `json:"statusDetail,omitempty"`
 }
 
 type intentMetadataJSON struct {
@@ -434,6 +536,10 @@ func transferRecord(obj *v1alpha1.TransferIntent) transferIntentJSON {
 	}
 	if obj.Spec.Tx != nil {
 		rec.Tx = *obj.Spec.Tx
+	}
+	rec.BlockNumber = obj.Status.BlockNumber
+	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
+		rec.StatusDetail = c.Message
 	}
 	return rec
 }

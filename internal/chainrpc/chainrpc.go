@@ -109,7 +109,7 @@ func (r *Reader) Read(ctx context.Context, chain registry.Chain, q intent.ChainQ
 	return n.breaker.Execute(func() (intent.ChainState, error) {
 		start := time.Now()
 		state, err := r.read(ctx, n.client, chain, q)
-		err = redact(err, n.url)
+		err = Redact(err, n.url)
 		r.metrics.observe(chain.ID, time.Since(start), err)
 		return state, err
 	})
@@ -295,7 +295,9 @@ type redacted struct {
 func (e redacted) Error() string { return e.msg }
 func (e redacted) Unwrap() error { return e.err }
 
-func redact(err error, url string) error {
+// Redact returns err with every occurrence of the node's URL replaced by <rpc url>; errors.Is
+// still sees the original through it.
+func Redact(err error, url string) error {
 	if err == nil || url == "" || !strings.Contains(err.Error(), url) {
 		return err
 	}

@@ -27,11 +27,11 @@ func Probe(ctx context.Context, url string, timeout time.Duration) (chainID *big
 		{Method: "eth_blockNumber", Result: &block},
 	}
 	if err := client.BatchCallContext(ctx, batch); err != nil {
-		return nil, 0, redact(err, url)
+		return nil, 0, Redact(err, url)
 	}
 	for _, e := range batch {
 		if e.Error != nil {
-			return nil, 0, redact(e.Error, url)
+			return nil, 0, Redact(e.Error, url)
 		}
 	}
 	return id.ToInt(), uint64(block), nil

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -218,7 +219,10 @@ func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		r.requeue.add(requestsFor(listenerContext, mgr.GetClient(), &v1alpha1.ChainList{}, ChainIDField, chainIDs))
 	})
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&v1alpha1.Chain{}).
+		// A status-only change (the chain watcher records its progress every few seconds) needs no
+		// reconcile: it would only probe the node again.
+		For(&v1alpha1.Chain{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{},
+			predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
 			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ChainList{}, ChainRPCSecretField, []string{obj.GetName()}, client.InNamespace(obj.GetNamespace()))
 		}), builder.WithPredicates(secretDataChanged)).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -17,6 +18,12 @@ import (
 
 // DefaultIntentRetention is how long a terminal intent is kept before it is deleted.
 const DefaultIntentRetention = 30 * 24 * time.Hour
+
+// DefaultExpiryGrace bounds how long an expiry waits for a lagging chain watcher.
+const DefaultExpiryGrace = 2 * time.Minute
+
+// watcherWait is how often an expiry that waits for the chain watcher looks again.
+const watcherWait = 2 * time.Second
 
 // Reasons of the events the TransferIntent controller emits besides the Ready condition's.
 const (
@@ -36,6 +43,10 @@ type TransferIntentReconciler struct {
 	writer
 	// Retention is how long a terminal intent is kept; DefaultIntentRetention when zero.
 	Retention time.Duration
+	// ExpiryGrace is how long past its expiry a pending intent on a watched chain waits for the
+	// chain watcher to have matched the blocks up to its expiry (a transaction mined just before
+	// the deadline makes it submitted, not expired); DefaultExpiryGrace when zero.
+	ExpiryGrace time.Duration
 
 	requeue enqueuer
 }
@@ -101,6 +112,11 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 		})
 	}
 	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
+		if r.watcherBehind(ctx, ti, now) {
+			o.setReady(v1alpha1.ReasonActive, "the intent is pending past its expiry at %s, until the chain watcher has read the blocks up to then",
+				ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+			return ctrl.Result{RequeueAfter: watcherWait}, nil
+		}
 		next, err := intent.Transition(intent.Status(phase), intent.EventExpire)
 		if err != nil {
 			return ctrl.Result{}, fmt.Errorf("expiring: %w", err) // the table allows it: a bug
@@ -132,8 +148,35 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 		err := r.Delete(ctx, ti, client.Preconditions{UID: &ti.UID})
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	o.setReady(v1alpha1.ReasonTerminal, "the intent is %s; it is deleted at %s", phase, deleteAt.UTC().Format(time.RFC3339))
+	why := ""
+	if c := meta.FindStatusCondition(ti.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
+		why = " (" + c.Message + ")"
+	}
+	o.setReady(v1alpha1.ReasonTerminal, "the intent is %s%s; it is deleted at %s", phase, why, deleteAt.UTC().Format(time.RFC3339))
 	return ctrl.Result{RequeueAfter: max(deleteAt.Sub(now.Time), time.Second)}, nil
+}
+
+// watcherBehind reports whether the intent's chain is followed by the chain watcher and its
+// recorded progress has not reached the intent's expiry yet, within the expiry grace: expiring now
+// could expire an intent whose transaction is in a block the watcher has not read.
+func (r *TransferIntentReconciler) watcherBehind(ctx context.Context, ti *v1alpha1.TransferIntent, now metav1.Time) bool {
+	grace := r.ExpiryGrace
+	if grace <= 0 {
+		grace = DefaultExpiryGrace
+	}
+	if !now.Time.Before(ti.Spec.ExpiresAt.Add(grace)) {
+		return false
+	}
+	var chains v1alpha1.ChainList
+	if err := r.List(ctx, &chains, client.InNamespace(ti.Namespace), client.MatchingFields{ChainIDField: ti.Spec.FromChain}); err != nil {
+		return false
+	}
+	for _, c := range chains.Items {
+		if w := c.Status.Watch; c.Spec.RPC != nil && w != nil && w.ProcessedBlockTime.Before(&ti.Spec.ExpiresAt) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *TransferIntentReconciler) retention() time.Duration {

@@ -8,8 +8,11 @@ import (
 // Status is an intent's lifecycle status (docs/decisions.md):
 //
 //	pending --submit--> submitted --confirm--> confirmed
-//	   |                    `------fail-----> failed
+//	   |   <----drop-----'  `------fail-----> failed
 //	   `--expire--> expired
+//
+// drop is the one way back: the transaction left the chain (a reorg) or the node before it was
+// final, so the intent waits for its transaction again, and may still expire.
 type Status string
 
 const (
@@ -40,20 +43,24 @@ const (
 	EventFail Event = "fail"
 	// EventExpire means the deadline passed while nothing was submitted.
 	EventExpire Event = "expire"
+	// EventDrop means the transaction left the canonical chain (its block was reorganised away)
+	// or the node forgot it, before it was final.
+	EventDrop Event = "drop"
 )
 
 // Events lists every event.
-var Events = []Event{EventSubmit, EventConfirm, EventFail, EventExpire}
+var Events = []Event{EventSubmit, EventConfirm, EventFail, EventExpire, EventDrop}
 
 // ErrIllegalTransition is wrapped when an event does not apply to a status. The controller treats
 // it as "nothing to do", never as a reason to overwrite the status.
 var ErrIllegalTransition = errors.New("illegal intent transition")
 
 // transitions is the whole lifecycle. A submitted intent does not expire off-chain: once its
-// transaction is on chain only the chain can say how it ended (confirm or fail).
+// transaction is on chain only the chain can say how it ended (confirm or fail), or that it is
+// not on chain after all (drop).
 var transitions = map[Status]map[Event]Status{
 	StatusPending:   {EventSubmit: StatusSubmitted, EventExpire: StatusExpired},
-	StatusSubmitted: {EventConfirm: StatusConfirmed, EventFail: StatusFailed},
+	StatusSubmitted: {EventConfirm: StatusConfirmed, EventFail: StatusFailed, EventDrop: StatusPending},
 }
 
 // Transition returns the status after ev, or ErrIllegalTransition. It is pure, so the controller,

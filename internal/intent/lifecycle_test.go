@@ -10,7 +10,7 @@ import (
 // package's own lists, so that a status or event added to or dropped from the code fails a test.
 var (
 	documentedStatuses = []Status{"pending", "submitted", "confirmed", "failed", "expired"}
-	documentedEvents   = []Event{"submit", "confirm", "fail", "expire"}
+	documentedEvents   = []Event{"submit", "confirm", "fail", "expire", "drop"}
 )
 
 func TestStatusesAndEventsAreTheDocumentedOnes(t *testing.T) {
@@ -26,7 +26,7 @@ func TestStatusesAndEventsAreTheDocumentedOnes(t *testing.T) {
 func TestTransitionTable(t *testing.T) {
 	legal := map[Status]map[Event]Status{
 		"pending":   {"submit": "submitted", "expire": "expired"},
-		"submitted": {"confirm": "confirmed", "fail": "failed"},
+		"submitted": {"confirm": "confirmed", "fail": "failed", "drop": "pending"},
 	}
 	for _, from := range documentedStatuses {
 		for _, ev := range documentedEvents {

@@ -13,6 +13,11 @@ const (
 	KindValidationFailed ProblemKind = "validation-failed"
 	// KindCurrencyError is a cross-chain request with no bridge route (HTTP 422 CurrencyError).
 	KindCurrencyError ProblemKind = "CurrencyError"
+	// KindConflict is a request that contradicts the resource's state (HTTP 409 conflict).
+	KindConflict ProblemKind = "conflict"
+	// KindUnavailable is a request a dependency (a chain's node) could not serve in time (HTTP 503
+	// service-unavailable); the client may retry.
+	KindUnavailable ProblemKind = "service-unavailable"
 )
 
 // Problem is a refusal the client can act on. The HTTP layer finds it with errors.As and never

@@ -7,6 +7,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -23,6 +24,7 @@ import (
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/chain/watcher"
 	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -71,6 +73,11 @@ type TransferOptions struct {
 	// ChainRPC bounds the reads of each Chain's JSON-RPC node (spec.rpc): per-call deadline and
 	// circuit breaker. Its Metrics are set from Options.Metrics.
 	ChainRPC chainrpc.Options
+	// Watch are the chain watcher's settings (its Metrics are set from Options.Metrics).
+	Watch watcher.Options
+	// SubmissionTimeout bounds the node lookup of a hash reported on POST
+	// /v2/transfers/{id}/submission.
+	SubmissionTimeout time.Duration
 }
 
 // DefaultOptions are the defaults of the flags. Namespace is left empty: the caller knows it.
@@ -90,6 +97,11 @@ func DefaultOptions() Options {
 				CallTimeout: chainrpc.DefaultCallTimeout, Failures: chainrpc.DefaultFailures,
 				Cooldown: chainrpc.DefaultCooldown, GasMarginPercent: chainrpc.DefaultGasMarginPercent,
 			},
+			Watch: watcher.Options{
+				Lookback: watcher.DefaultLookback, CallTimeout: watcher.DefaultCallTimeout,
+				ProgressInterval: watcher.DefaultProgressInterval,
+			},
+			SubmissionTimeout: watcher.DefaultSubmissionTimeout,
 		},
 	}
 }
@@ -125,6 +137,8 @@ type Service struct {
 	Sessions *webauth.SessionSecret
 	// Intents stores transfer intents and serves them from the informer-fed index.
 	Intents *intentstore.Store
+	// Watcher follows each Chain with an RPC endpoint (on the leader).
+	Watcher *watcher.Watcher
 }
 
 // Setup registers the whole service on mgr: the controllers, the intent store, browser sign-in
@@ -156,6 +170,10 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	s.Intents, err = intentstore.SetupWithManager(mgr, intentstore.Options{
 		Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout,
 	})
+	if err != nil {
+		return nil, err
+	}
+	submissions, err := s.setupWatcher(mgr, opts, log)
 	if err != nil {
 		return nil, err
 	}
@@ -194,16 +212,17 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		return nil, err
 	}
 	s.APIDeps = apiserver.Deps{
-		Limiter:   limiter,
-		Keys:      s.Models.Keys,
-		Tokens:    s.Models.Tokens,
-		OpenAPI:   full,
-		OpenAPIV2: v2,
-		Metrics:   apiserver.NewMetrics(opts.Metrics),
-		Web:       web,
-		Catalog:   catalog,
-		Transfers: transfers,
-		Intents:   s.Intents,
+		Limiter:     limiter,
+		Keys:        s.Models.Keys,
+		Tokens:      s.Models.Tokens,
+		OpenAPI:     full,
+		OpenAPIV2:   v2,
+		Metrics:     apiserver.NewMetrics(opts.Metrics),
+		Web:         web,
+		Catalog:     catalog,
+		Transfers:   transfers,
+		Intents:     s.Intents,
+		Submissions: submissions,
 	}
 	s.API = apiserver.New(opts.API, s.APIDeps, log.WithName("api"))
 	if err := mgr.Add(s.API.Runnable(apiListener)); err != nil {
@@ -216,4 +235,36 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		return nil, err
 	}
 	return s, nil
+}
+
+// setupWatcher adds the chain watcher (leader only) with its index of pending and submitted
+// intents, fed from the TransferIntent informer, and returns the submission checker, which shares
+// the watcher's status writer.
+func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, log logr.Logger) (*watcher.Submissions, error) {
+	index := watcher.NewIndex()
+	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
+	if err != nil {
+		return nil, fmt.Errorf("getting the TransferIntent informer: %w", err)
+	}
+	reg, err := inf.AddEventHandler(index.EventHandler())
+	if err != nil {
+		return nil, fmt.Errorf("watching TransferIntents for the chain watcher: %w", err)
+	}
+	writer := &watcher.Writer{
+		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Index: index,
+		Events: mgr.GetEventRecorder(watcher.EventReporter),
+	}
+	watchOpts := opts.Transfers.Watch
+	watchOpts.Metrics = opts.Metrics
+	s.Watcher, err = watcher.New(watcher.Watcher{
+		Namespace: opts.Namespace, Chains: s.Models.Chains, Index: index, Synced: reg.HasSynced,
+		Writer: writer, Cache: mgr.GetClient(), Options: watchOpts, Log: log.WithName("chain-watcher"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("setting up the chain watcher: %w", err)
+	}
+	if err := mgr.Add(s.Watcher); err != nil {
+		return nil, err
+	}
+	return &watcher.Submissions{Chains: s.Models.Chains, Writer: writer, Timeout: opts.Transfers.SubmissionTimeout}, nil
 }

@@ -1,0 +1,335 @@
+package watcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/go-logr/logr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// follower follows one chain: it matches each new block's transactions to the chain's pending
+// intents, then reads the receipts of its submitted intents to confirm, fail or drop them. It is
+// driven by step; it is not safe for concurrent use.
+type follower struct {
+	chain     registry.Chain
+	chainID   uint64
+	namespace string
+	node      *Node
+	index     *Index
+	writer    *Writer
+	signer    types.Signer
+	opts      Options
+	log       logr.Logger
+	metrics   *metrics
+
+	// cursor is the last block processed; placed says the first step has set it.
+	cursor uint64
+	placed bool
+	// recent holds the hashes of the last processed blocks, to notice a reorg: a new block whose
+	// parent is not the block processed at its height.
+	recent map[uint64]common.Hash
+	// last is the cursor's block, recorded as progress.
+	last Header
+	// recorded is when progress was last written; dirty says a step moved the cursor since.
+	recorded time.Time
+	dirty    bool
+	// misses counts, per submitted intent reported without a block, the steps in a row its
+	// transaction was unknown to the node.
+	misses map[string]int
+}
+
+func newFollower(chain registry.Chain, namespace string, node *Node, index *Index, writer *Writer, opts Options, log logr.Logger, m *metrics) *follower {
+	return &follower{
+		chain: chain, chainID: chain.NumericID.Uint64(), namespace: namespace, node: node, index: index, writer: writer,
+		signer: types.LatestSignerForChainID(chain.NumericID), opts: opts, log: log, metrics: m,
+		recent: map[uint64]common.Hash{}, misses: map[string]int{},
+	}
+}
+
+// confirmations is how deep a block must be for its transactions to be final on this chain: the
+// chain's finality in blocks, at least 1 (the block that holds the transaction).
+func confirmations(c registry.Chain) uint64 {
+	if c.BlockTimeSeconds <= 0 {
+		return 1
+	}
+	return max(1, uint64((c.FinalitySeconds+c.BlockTimeSeconds-1)/c.BlockTimeSeconds)) //nolint:gosec // both are validated positive
+}
+
+// lookbackBlocks is how many blocks before the head a watcher with no usable progress starts at.
+func lookbackBlocks(c registry.Chain, lookback time.Duration) uint64 {
+	bt := max(c.BlockTimeSeconds, 1)
+	return uint64(lookback / (time.Duration(bt) * time.Second)) //nolint:gosec // a positive duration
+}
+
+// step processes the blocks the node has beyond the cursor (at most Options.MaxBlocksPerStep),
+// then the receipts of the submitted intents, and records progress when it is due. It reports
+// whether the follower is still behind the head.
+func (f *follower) step(ctx context.Context) (behind bool, err error) {
+	head, err := f.node.Head(ctx)
+	if err != nil {
+		return false, err
+	}
+	if !f.placed {
+		f.start(head, nil)
+	}
+	processed := uint64(0)
+	for f.cursor < head && processed < f.opts.MaxBlocksPerStep {
+		last := min(head, f.cursor+min(f.opts.BlocksPerBatch, f.opts.MaxBlocksPerStep-processed))
+		blocks, err := f.node.Blocks(ctx, f.cursor+1, last)
+		if err != nil {
+			return false, err
+		}
+		if len(blocks) == 0 {
+			break
+		}
+		n, err := f.process(ctx, blocks)
+		processed += n
+		if err != nil {
+			return false, err
+		}
+	}
+	if err := f.followSubmitted(ctx, head); err != nil {
+		return false, err
+	}
+	f.metrics.observeHead(f.chain.ID, head, f.cursor)
+	return f.cursor < head, f.recordProgress(ctx, false)
+}
+
+// start places the cursor: at the recorded progress, unless it is older than the look-back (then
+// the look-back bounds the catch-up), or at the look-back when nothing was recorded.
+func (f *follower) start(head uint64, progress *v1alpha1.ChainWatchStatus) {
+	back := lookbackBlocks(f.chain, f.opts.Lookback)
+	floor := uint64(0)
+	if head > back {
+		floor = head - back
+	}
+	f.cursor, f.placed = floor, true
+	if progress != nil && progress.ProcessedBlock > 0 && uint64(progress.ProcessedBlock) >= floor && uint64(progress.ProcessedBlock) <= head {
+		f.cursor = uint64(progress.ProcessedBlock)
+		f.recent[f.cursor] = common.HexToHash(progress.ProcessedBlockHash)
+	}
+	f.log.Info("following the chain", "chain", f.chain.ID, "from", f.cursor+1, "head", head, "confirmations", confirmations(f.chain))
+}
+
+// process matches the blocks in order. A block whose parent is not the one processed at its
+// height means a reorg: the cursor steps back to the fork point and the rest is read again.
+func (f *follower) process(ctx context.Context, blocks []Block) (uint64, error) {
+	done := uint64(0)
+	for _, b := range blocks {
+		if want, ok := f.recent[b.Number-1]; ok && b.Number > 0 && b.ParentHash != want {
+			return done, f.rewind(ctx)
+		}
+		start := time.Now()
+		for _, m := range f.index.Match(f.chainID, f.signer, b.Txs) {
+			if err := f.submit(ctx, m, b); err != nil {
+				return done, err
+			}
+		}
+		f.metrics.observeBlock(f.chain.ID, time.Since(start), len(b.Txs))
+		f.advance(Header{Number: b.Number, Hash: b.Hash, Time: b.Time})
+		done++
+	}
+	return done, nil
+}
+
+// advance moves the cursor to h, keeping the hashes of the last blocks that a reorg could replace.
+func (f *follower) advance(h Header) {
+	f.cursor, f.last, f.dirty = h.Number, h, true
+	f.recent[h.Number] = h.Hash
+	keep := confirmations(f.chain) + reorgMargin
+	if h.Number > keep {
+		delete(f.recent, h.Number-keep)
+	}
+}
+
+// reorgMargin is how many blocks beyond the confirmation depth the follower remembers, to find the
+// fork point of a reorg deeper than the chain's finality promised.
+const reorgMargin = 64
+
+// rewind steps the cursor back while the canonical block at the cursor is not the one processed,
+// so that the blocks of the new branch are matched. Past the blocks it remembers (a reorg while
+// no watcher ran, found at the recorded progress), it steps back a whole confirmation depth and
+// margin: matching a block twice changes nothing.
+func (f *follower) rewind(ctx context.Context) error {
+	from := f.cursor
+	for f.cursor > 0 {
+		want, ok := f.recent[f.cursor]
+		if !ok {
+			f.cursor -= min(f.cursor, confirmations(f.chain)+reorgMargin)
+			break
+		}
+		h, err := f.node.HeaderByNumber(ctx, f.cursor)
+		if err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+		if err == nil && h.Hash == want {
+			break
+		}
+		delete(f.recent, f.cursor)
+		f.cursor--
+	}
+	f.log.Info("reorg: stepping back", "chain", f.chain.ID, "from", from, "to", f.cursor)
+	f.metrics.reorg(f.chain.ID)
+	return nil
+}
+
+// submit records that the block holds m's transaction.
+func (f *follower) submit(ctx context.Context, m Match, b Block) error {
+	_, changed, err := f.writer.Apply(ctx, f.key(m.Name), Observation{
+		Event: intent.EventSubmit, Hash: m.Tx.Hash(), Block: b.Number, BlockHash: b.Hash,
+		Reason: v1alpha1.ReasonIncluded,
+		Message: fmt.Sprintf("transaction %s is in block %d (%s); final at %d confirmations",
+			m.Tx.Hash().Hex(), b.Number, b.Hash.Hex(), confirmations(f.chain)),
+	})
+	if err == nil && changed {
+		f.metrics.transition(f.chain.ID, intent.EventSubmit)
+	}
+	return ignoreGone(err)
+}
+
+// followSubmitted reads the receipts of the chain's submitted intents in batches and moves each
+// on: confirmed or failed once its block is deep enough, dropped when its block left the chain.
+func (f *follower) followSubmitted(ctx context.Context, head uint64) error {
+	all := f.index.Submitted(f.chainID)
+	for len(all) > 0 {
+		n := min(len(all), int(f.opts.ReceiptsPerBatch)) //nolint:gosec // a small option
+		batch := all[:n]
+		all = all[n:]
+		hashes := make([]common.Hash, len(batch))
+		for i, s := range batch {
+			hashes[i] = s.Hash
+		}
+		receipts, err := f.node.Receipts(ctx, hashes)
+		if err != nil {
+			return err
+		}
+		for i, s := range batch {
+			if err := f.follow(ctx, s, receipts[i], head); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// follow decides on one submitted intent from its receipt (nil: none).
+func (f *follower) follow(ctx context.Context, s Submitted, r *Receipt, head uint64) error {
+	if r == nil {
+		return f.noReceipt(ctx, s, head)
+	}
+	delete(f.misses, s.Name)
+	depth := uint64(0)
+	if head >= r.BlockNumber {
+		depth = head - r.BlockNumber + 1
+	}
+	need := confirmations(f.chain)
+	obs := Observation{Hash: s.Hash, Block: r.BlockNumber, BlockHash: r.BlockHash}
+	switch {
+	case depth >= need && r.Status == types.ReceiptStatusSuccessful:
+		obs.Event, obs.Reason = intent.EventConfirm, v1alpha1.ReasonConfirmed
+		obs.Message = fmt.Sprintf("transaction %s succeeded in block %d (%s), %d blocks deep", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), depth)
+	case r.Status != types.ReceiptStatusSuccessful && depth >= need:
+		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonReverted
+		obs.Message = fmt.Sprintf("transaction %s reverted in block %d (%s), gas used %d", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), r.GasUsed)
+		if reason := f.revertReason(ctx, s); reason != "" {
+			obs.Message += ": " + reason
+		}
+	case s.Block != r.BlockNumber || s.BlockHash != r.BlockHash:
+		// Mined since it was reported, or moved to another block by a reorg: follow it there.
+		obs.Reason = v1alpha1.ReasonIncluded
+		obs.Message = fmt.Sprintf("transaction %s is in block %d (%s); final at %d confirmations", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), need)
+	default:
+		return nil // not deep enough yet
+	}
+	_, changed, err := f.writer.Apply(ctx, f.key(s.Name), obs)
+	if err == nil && changed && obs.Event != "" {
+		f.metrics.transition(f.chain.ID, obs.Event)
+	}
+	return ignoreGone(err)
+}
+
+// noReceipt decides on a submitted intent whose transaction has no receipt. Seen in a block: the
+// block must have left the chain (the canonical block at its height differs) before the intent is
+// dropped, so a node that merely lags drops nothing. Reported without a block: dropped once the
+// node has not known the transaction for Options.DropAfterMisses steps in a row.
+func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) error {
+	var msg string
+	if s.Block > 0 {
+		if s.Block <= head {
+			h, err := f.node.HeaderByNumber(ctx, s.Block)
+			if err != nil && !errors.Is(err, errNotFound) {
+				return err
+			}
+			if err == nil && h.Hash == s.BlockHash {
+				return nil // still canonical: the node has not indexed the receipt yet
+			}
+		}
+		msg = fmt.Sprintf("block %d (%s) that held transaction %s left the chain in a reorg; waiting for the transaction again", s.Block, s.BlockHash.Hex(), s.Hash.Hex())
+	} else {
+		_, err := f.node.TransactionByHash(ctx, s.Hash)
+		switch {
+		case err == nil:
+			delete(f.misses, s.Name)
+			return nil // still waiting to be mined
+		case !errors.Is(err, errNotFound):
+			return err
+		}
+		f.misses[s.Name]++
+		if f.misses[s.Name] < f.opts.DropAfterMisses {
+			return nil
+		}
+		delete(f.misses, s.Name)
+		msg = fmt.Sprintf("the node no longer knows transaction %s (dropped or replaced); waiting for the transaction again", s.Hash.Hex())
+	}
+	_, changed, err := f.writer.Apply(ctx, f.key(s.Name), Observation{Event: intent.EventDrop, Hash: s.Hash, Reason: v1alpha1.ReasonDropped, Message: msg})
+	if err == nil && changed {
+		f.metrics.transition(f.chain.ID, intent.EventDrop)
+	}
+	return ignoreGone(err)
+}
+
+// revertReason asks the node why the transaction reverted, within a short deadline.
+func (f *follower) revertReason(ctx context.Context, s Submitted) string {
+	ctx, cancel := context.WithTimeout(ctx, f.opts.CallTimeout)
+	defer cancel()
+	tx, err := f.node.TransactionByHash(ctx, s.Hash)
+	if err != nil {
+		return ""
+	}
+	return f.node.RevertReason(ctx, s.From, tx.Tx, tx.Block)
+}
+
+// recordProgress writes the cursor to the Chain's status when it moved and the last record is
+// older than Options.ProgressInterval (or force).
+func (f *follower) recordProgress(ctx context.Context, force bool) error {
+	if !f.dirty || f.last.Number == 0 || (!force && time.Since(f.recorded) < f.opts.ProgressInterval) {
+		return nil
+	}
+	if err := f.writer.RecordProgress(ctx, client.ObjectKey{Namespace: f.namespace, Name: f.chain.Name}, f.last); err != nil {
+		return err
+	}
+	f.recorded, f.dirty = time.Now(), false
+	return nil
+}
+
+func (f *follower) key(name string) client.ObjectKey {
+	return client.ObjectKey{Namespace: f.namespace, Name: name}
+}
+
+// ignoreGone treats an intent deleted meanwhile as done.
+func ignoreGone(err error) error { return client.IgnoreNotFound(err) }
+
+// sameChain reports whether the node serves the chain.
+func sameChain(id *big.Int, chain registry.Chain) bool {
+	return chain.NumericID != nil && id != nil && id.Cmp(chain.NumericID) == 0
+}

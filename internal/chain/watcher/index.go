@@ -1,0 +1,322 @@
+package watcher
+
+import (
+	"crypto/sha256"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
+	toolscache "k8s.io/client-go/tools/cache"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/caip"
+)
+
+// txKey identifies what a transaction does apart from who sent it: its recipient, value and
+// calldata (sha256 of them). The service wrote each intent's transaction exactly, so a block's
+// transaction whose key is in the index is a candidate, and its sender decides.
+type txKey [sha256.Size]byte
+
+// keyOf is the key of a transaction to `to` with value wei (at most 256 bits) and calldata.
+func keyOf(to common.Address, value *big.Int, data []byte) txKey {
+	h := sha256.New()
+	h.Write(to[:])
+	var v [32]byte
+	value.FillBytes(v[:])
+	h.Write(v[:])
+	h.Write(data)
+	var k txKey
+	h.Sum(k[:0])
+	return k
+}
+
+// keyOfTx is the key of a signed transaction; ok is false for a contract creation (no `to`) or a
+// value beyond uint256, which no intent has.
+func keyOfTx(tx *types.Transaction) (txKey, bool) {
+	to := tx.To()
+	if to == nil {
+		return txKey{}, false
+	}
+	v := tx.Value()
+	if v.Sign() < 0 || v.BitLen() > 256 {
+		return txKey{}, false
+	}
+	return keyOf(*to, v, tx.Data()), true
+}
+
+// Pending is an intent waiting for its transaction.
+type Pending struct {
+	// Name is the TransferIntent object's name; ID its API id.
+	Name, ID string
+	// From is the address that must send the transaction.
+	From common.Address
+}
+
+// Submitted is an intent whose transaction is known, followed until its receipt is final.
+type Submitted struct {
+	Name, ID string
+	From     common.Address
+	Hash     common.Hash
+	// Block and BlockHash are where the transaction was seen; zero when only its hash is known
+	// (reported by the client, not yet in a block).
+	Block     uint64
+	BlockHash common.Hash
+}
+
+// Index holds, per chain (numeric EIP-155 id), the pending intents by the key of their
+// transaction and the submitted intents by name, fed from the TransferIntent informer. Matching a
+// block costs a map lookup per transaction, whatever the number of pending intents. It is safe
+// for concurrent use.
+type Index struct {
+	mu     sync.RWMutex
+	chains map[uint64]*chainIndex
+	// where is each intent's place in the index, by object name, with the resourceVersion it was
+	// placed from: an informer event older than a write the watcher applied ahead of it is ignored.
+	where map[string]placement
+}
+
+type placement struct {
+	chain           uint64
+	key             txKey // for a pending intent
+	phase           v1alpha1.IntentPhase
+	resourceVersion string
+}
+
+type chainIndex struct {
+	pending   map[txKey][]Pending // each list is sorted by ID: the oldest intent is matched first
+	submitted map[string]Submitted
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{chains: map[uint64]*chainIndex{}, where: map[string]placement{}}
+}
+
+// EventHandler feeds the index from the TransferIntent informer.
+func (x *Index) EventHandler() toolscache.ResourceEventHandler {
+	return toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { x.observe(obj) },
+		UpdateFunc: func(_, obj any) { x.observe(obj) },
+		DeleteFunc: func(obj any) {
+			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = tomb.Obj
+			}
+			if ti, ok := obj.(*v1alpha1.TransferIntent); ok {
+				x.mu.Lock()
+				defer x.mu.Unlock()
+				x.removeLocked(ti.Name)
+			}
+		},
+	}
+}
+
+func (x *Index) observe(obj any) {
+	if ti, ok := obj.(*v1alpha1.TransferIntent); ok {
+		x.Upsert(ti)
+	}
+}
+
+// Upsert places the intent by its phase: pending intents by their transaction's key, submitted
+// ones by name; others leave the index. An object older than the one last placed is ignored, so
+// the watcher can apply its own writes ahead of the watch.
+func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if prev, ok := x.where[ti.Name]; ok && prev.resourceVersion != "" && ti.ResourceVersion != "" {
+		if c, err := resourceversion.CompareResourceVersion(ti.ResourceVersion, prev.resourceVersion); err == nil && c < 0 {
+			return
+		}
+	}
+	x.removeLocked(ti.Name)
+	chainID, ok := txChain(ti)
+	if !ok {
+		return
+	}
+	from, ok := fromAddress(ti)
+	if !ok {
+		return
+	}
+	ci := x.chains[chainID]
+	if ci == nil {
+		ci = &chainIndex{pending: map[txKey][]Pending{}, submitted: map[string]Submitted{}}
+		x.chains[chainID] = ci
+	}
+	place := placement{chain: chainID, phase: phaseOf(ti), resourceVersion: ti.ResourceVersion}
+	switch place.phase {
+	case v1alpha1.IntentPhasePending:
+		key, ok := intentKey(ti.Spec.Tx)
+		if !ok {
+			return
+		}
+		place.key = key
+		p := Pending{Name: ti.Name, ID: ti.Spec.ID, From: from}
+		list := ci.pending[key]
+		i, _ := slices.BinarySearchFunc(list, p.ID, func(e Pending, id string) int { return strings.Compare(e.ID, id) })
+		ci.pending[key] = slices.Insert(list, i, p)
+	case v1alpha1.IntentPhaseSubmitted:
+		s := Submitted{Name: ti.Name, ID: ti.Spec.ID, From: from, Hash: common.HexToHash(ti.Status.Hash)}
+		if ti.Status.BlockNumber > 0 && ti.Status.BlockHash != "" {
+			s.Block, s.BlockHash = uint64(ti.Status.BlockNumber), common.HexToHash(ti.Status.BlockHash)
+		}
+		ci.submitted[ti.Name] = s
+	default:
+		place.resourceVersion = ti.ResourceVersion // remembered so an older event cannot re-add it
+	}
+	x.where[ti.Name] = place
+}
+
+// removeLocked takes the intent out of wherever it is.
+func (x *Index) removeLocked(name string) {
+	p, ok := x.where[name]
+	if !ok {
+		return
+	}
+	delete(x.where, name)
+	ci := x.chains[p.chain]
+	if ci == nil {
+		return
+	}
+	switch p.phase {
+	case v1alpha1.IntentPhasePending:
+		list := ci.pending[p.key]
+		list = slices.DeleteFunc(list, func(e Pending) bool { return e.Name == name })
+		if len(list) == 0 {
+			delete(ci.pending, p.key)
+		} else {
+			ci.pending[p.key] = list
+		}
+	case v1alpha1.IntentPhaseSubmitted:
+		delete(ci.submitted, name)
+	}
+}
+
+// Match is a transaction of a block matched to a pending intent.
+type Match struct {
+	Pending
+	Tx *types.Transaction
+}
+
+// Match returns the pending intents of the chain that the transactions execute: a transaction
+// matches when its recipient, value and calldata are an intent's and it was sent by the intent's
+// from. The sender is recovered (signer) only for candidates, so a block costs a hash and a map
+// lookup per transaction. Each intent is matched at most once, oldest first among identical ones.
+func (x *Index) Match(chainID uint64, signer types.Signer, txs []*types.Transaction) []Match {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	ci := x.chains[chainID]
+	if ci == nil || len(ci.pending) == 0 {
+		return nil
+	}
+	var (
+		matches []Match
+		taken   map[string]bool
+	)
+	for _, tx := range txs {
+		key, ok := keyOfTx(tx)
+		if !ok {
+			continue
+		}
+		candidates := ci.pending[key]
+		if len(candidates) == 0 {
+			continue
+		}
+		sender, err := types.Sender(signer, tx)
+		if err != nil {
+			continue
+		}
+		for _, p := range candidates {
+			if p.From != sender || taken[p.Name] {
+				continue
+			}
+			if taken == nil {
+				taken = map[string]bool{}
+			}
+			taken[p.Name] = true
+			matches = append(matches, Match{Pending: p, Tx: tx})
+			break
+		}
+	}
+	return matches
+}
+
+// Submitted returns the submitted intents of the chain, in no order.
+func (x *Index) Submitted(chainID uint64) []Submitted {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	ci := x.chains[chainID]
+	if ci == nil {
+		return nil
+	}
+	out := make([]Submitted, 0, len(ci.submitted))
+	for _, s := range ci.submitted {
+		out = append(out, s)
+	}
+	return out
+}
+
+// PendingCount is the number of pending intents of the chain.
+func (x *Index) PendingCount(chainID uint64) int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	n := 0
+	if ci := x.chains[chainID]; ci != nil {
+		for _, list := range ci.pending {
+			n += len(list)
+		}
+	}
+	return n
+}
+
+// phaseOf is the intent's phase; an intent the controller has not seen yet is pending.
+func phaseOf(ti *v1alpha1.TransferIntent) v1alpha1.IntentPhase {
+	if ti.Status.Phase == "" {
+		return v1alpha1.IntentPhasePending
+	}
+	return ti.Status.Phase
+}
+
+// txChain is the numeric chain id the intent's transaction is for.
+func txChain(ti *v1alpha1.TransferIntent) (uint64, bool) {
+	if ti.Spec.Tx == nil || ti.Spec.Tx.ChainID <= 0 {
+		return 0, false
+	}
+	return uint64(ti.Spec.Tx.ChainID), true
+}
+
+// fromAddress is the address of the intent's from (CAIP-10).
+func fromAddress(ti *v1alpha1.TransferIntent) (common.Address, bool) {
+	acct, err := caip.ParseAccountID(ti.Spec.Request.From)
+	if err != nil {
+		return common.Address{}, false
+	}
+	return acct.EVMAddress()
+}
+
+// intentKey is the key of the transaction the service wrote for the intent.
+func intentKey(tx *v1alpha1.TransactionPayload) (txKey, bool) {
+	if tx == nil || !common.IsHexAddress(tx.To) {
+		return txKey{}, false
+	}
+	value, ok := new(big.Int).SetString(tx.Value, 10)
+	if !ok || value.Sign() < 0 || value.BitLen() > 256 {
+		return txKey{}, false
+	}
+	data, err := hexutil.Decode(normaliseHex(tx.Data))
+	if err != nil {
+		return txKey{}, false
+	}
+	return keyOf(common.HexToAddress(tx.To), value, data), true
+}
+
+// normaliseHex accepts "0x" (no calldata), which hexutil.Decode reads as empty.
+func normaliseHex(s string) string {
+	if s == "" {
+		return "0x"
+	}
+	return s
+}

@@ -1,0 +1,75 @@
+package watcher
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+// metrics are per chain (its CAIP-2 id).
+type metrics struct {
+	head        *prometheus.GaugeVec
+	processed   *prometheus.GaugeVec
+	blockTime   *prometheus.HistogramVec
+	txs         *prometheus.CounterVec
+	transitions *prometheus.CounterVec
+	reorgs      *prometheus.CounterVec
+	errors      *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		head: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "tis_chain_watch_head_block", Help: "Latest block number the chain's node reported to the watcher.",
+		}, []string{"chain"}),
+		processed: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "tis_chain_watch_processed_block", Help: "Last block whose transactions the watcher matched to pending intents.",
+		}, []string{"chain"}),
+		blockTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "tis_chain_watch_block_seconds",
+			Help:    "Time to match one block's transactions to pending intents and record the matches.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25},
+		}, []string{"chain"}),
+		txs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_watch_transactions_total", Help: "Transactions the watcher matched against pending intents.",
+		}, []string{"chain"}),
+		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_watch_transitions_total", Help: "Intent transitions the watcher applied, by chain and event (submit, confirm, fail, drop).",
+		}, []string{"chain", "event"}),
+		reorgs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_watch_reorgs_total", Help: "Reorgs the watcher stepped back over.",
+		}, []string{"chain"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_watch_errors_total", Help: "Watcher steps that failed (node or API server errors); the step is retried with backoff.",
+		}, []string{"chain"}),
+	}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (m *metrics) observeHead(chain string, head, processed uint64) {
+	m.head.WithLabelValues(chain).Set(float64(head))
+	m.processed.WithLabelValues(chain).Set(float64(processed))
+}
+
+func (m *metrics) observeBlock(chain string, took time.Duration, txs int) {
+	m.blockTime.WithLabelValues(chain).Observe(took.Seconds())
+	m.txs.WithLabelValues(chain).Add(float64(txs))
+}
+
+func (m *metrics) transition(chain string, ev intent.Event) {
+	m.transitions.WithLabelValues(chain, string(ev)).Inc()
+}
+
+func (m *metrics) reorg(chain string) { m.reorgs.WithLabelValues(chain).Inc() }
+
+func (m *metrics) failed(chain string) { m.errors.WithLabelValues(chain).Inc() }

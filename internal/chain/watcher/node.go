@@ -1,0 +1,265 @@
+package watcher
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
+)
+
+// Node is the JSON-RPC of one chain's node, as the watcher and the submission check use it. Every
+// call has a deadline, and no error quotes the node's URL (it may carry a credential).
+type Node struct {
+	client  *rpc.Client
+	url     string
+	timeout time.Duration
+}
+
+// Dial connects to the node at url (for http(s), only parses it) within timeout; every later call
+// is bounded by timeout too.
+func Dial(ctx context.Context, url string, timeout time.Duration) (*Node, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c, err := rpc.DialContext(ctx, url)
+	if err != nil {
+		return nil, errors.New("the RPC URL is not usable")
+	}
+	return &Node{client: c, url: url, timeout: timeout}, nil
+}
+
+// Close closes the connection.
+func (n *Node) Close() { n.client.Close() }
+
+// errNotFound is a block, transaction or receipt the node does not have.
+var errNotFound = ethereum.NotFound
+
+func (n *Node) call(ctx context.Context, result any, method string, args ...any) error {
+	ctx, cancel := context.WithTimeout(ctx, n.timeout)
+	defer cancel()
+	return chainrpc.Redact(n.client.CallContext(ctx, result, method, args...), n.url)
+}
+
+func (n *Node) batch(ctx context.Context, elems []rpc.BatchElem) error {
+	ctx, cancel := context.WithTimeout(ctx, n.timeout)
+	defer cancel()
+	if err := n.client.BatchCallContext(ctx, elems); err != nil {
+		return chainrpc.Redact(err, n.url)
+	}
+	for i := range elems {
+		elems[i].Error = chainrpc.Redact(elems[i].Error, n.url)
+	}
+	return nil
+}
+
+// ChainID is the node's chain id.
+func (n *Node) ChainID(ctx context.Context) (*big.Int, error) {
+	var id hexutil.Big
+	if err := n.call(ctx, &id, "eth_chainId"); err != nil {
+		return nil, err
+	}
+	return id.ToInt(), nil
+}
+
+// Head is the number of the node's latest block.
+func (n *Node) Head(ctx context.Context) (uint64, error) {
+	var head hexutil.Uint64
+	err := n.call(ctx, &head, "eth_blockNumber")
+	return uint64(head), err
+}
+
+// Block is what the watcher reads of a block.
+type Block struct {
+	Number     uint64
+	Hash       common.Hash
+	ParentHash common.Hash
+	Time       time.Time
+	// Txs are the block's transactions of the types go-ethereum knows; others (an L2's deposit
+	// transactions) cannot be an intent's and are left out.
+	Txs []*types.Transaction
+}
+
+type rpcBlock struct {
+	Number       hexutil.Uint64    `json:"number"`
+	Hash         common.Hash       `json:"hash"`
+	ParentHash   common.Hash       `json:"parentHash"`
+	Timestamp    hexutil.Uint64    `json:"timestamp"`
+	Transactions []json.RawMessage `json:"transactions"`
+}
+
+// Blocks reads blocks first..last (inclusive) with their transactions in one batch. It stops at
+// the first block the node does not have yet, so it may return fewer.
+func (n *Node) Blocks(ctx context.Context, first, last uint64) ([]Block, error) {
+	raw := make([]*rpcBlock, last-first+1)
+	elems := make([]rpc.BatchElem, len(raw))
+	for i := range raw {
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.Uint64(first + uint64(i)), true}, Result: &raw[i]}
+	}
+	if err := n.batch(ctx, elems); err != nil {
+		return nil, err
+	}
+	blocks := make([]Block, 0, len(raw))
+	for i, b := range raw {
+		if elems[i].Error != nil {
+			if len(blocks) > 0 {
+				break
+			}
+			return nil, elems[i].Error
+		}
+		if b == nil { // null: the node has no such block yet
+			break
+		}
+		blocks = append(blocks, decodeBlock(b))
+	}
+	return blocks, nil
+}
+
+func decodeBlock(b *rpcBlock) Block {
+	out := Block{
+		Number: uint64(b.Number), Hash: b.Hash, ParentHash: b.ParentHash,
+		Time: time.Unix(int64(b.Timestamp), 0).UTC(), //nolint:gosec // block timestamps fit in int64
+		Txs:  make([]*types.Transaction, 0, len(b.Transactions)),
+	}
+	for _, raw := range b.Transactions {
+		tx := new(types.Transaction)
+		if err := tx.UnmarshalJSON(raw); err == nil {
+			out.Txs = append(out.Txs, tx)
+		}
+	}
+	return out
+}
+
+// Header is a block's identity.
+type Header struct {
+	Number uint64
+	Hash   common.Hash
+	Time   time.Time
+}
+
+// HeaderByNumber is the canonical block at num; errNotFound when the node has none.
+func (n *Node) HeaderByNumber(ctx context.Context, num uint64) (Header, error) {
+	var h *struct {
+		Number    hexutil.Uint64 `json:"number"`
+		Hash      common.Hash    `json:"hash"`
+		Timestamp hexutil.Uint64 `json:"timestamp"`
+	}
+	if err := n.call(ctx, &h, "eth_getBlockByNumber", hexutil.Uint64(num), false); err != nil {
+		return Header{}, err
+	}
+	if h == nil {
+		return Header{}, errNotFound
+	}
+	return Header{Number: uint64(h.Number), Hash: h.Hash, Time: time.Unix(int64(h.Timestamp), 0).UTC()}, nil //nolint:gosec // see decodeBlock
+}
+
+// Receipt is what the watcher reads of a receipt.
+type Receipt struct {
+	Status      uint64
+	BlockNumber uint64
+	BlockHash   common.Hash
+	GasUsed     uint64
+}
+
+// Receipts reads the receipts of the transactions in one batch; a transaction the node has no
+// receipt for (not mined, or mined in a block that is no longer canonical) gets nil.
+func (n *Node) Receipts(ctx context.Context, hashes []common.Hash) ([]*Receipt, error) {
+	type rpcReceipt struct {
+		Status      hexutil.Uint64 `json:"status"`
+		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+		BlockHash   common.Hash    `json:"blockHash"`
+		GasUsed     hexutil.Uint64 `json:"gasUsed"`
+	}
+	results := make([]*rpcReceipt, len(hashes))
+	elems := make([]rpc.BatchElem, len(hashes))
+	for i, h := range hashes {
+		elems[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &results[i]}
+	}
+	if err := n.batch(ctx, elems); err != nil {
+		return nil, err
+	}
+	out := make([]*Receipt, len(hashes))
+	for i, r := range results {
+		if elems[i].Error != nil {
+			return nil, fmt.Errorf("receipt of %s: %w", hashes[i], elems[i].Error)
+		}
+		if r != nil {
+			out[i] = &Receipt{Status: uint64(r.Status), BlockNumber: uint64(r.BlockNumber), BlockHash: r.BlockHash, GasUsed: uint64(r.GasUsed)}
+		}
+	}
+	return out, nil
+}
+
+// Transaction is a transaction the node knows, and where it is mined (Block 0: not yet).
+type Transaction struct {
+	Tx        *types.Transaction
+	Block     uint64
+	BlockHash common.Hash
+}
+
+// TransactionByHash is the transaction with the hash; errNotFound when the node does not know it.
+func (n *Node) TransactionByHash(ctx context.Context, hash common.Hash) (Transaction, error) {
+	var raw json.RawMessage
+	if err := n.call(ctx, &raw, "eth_getTransactionByHash", hash); err != nil {
+		return Transaction{}, err
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return Transaction{}, errNotFound
+	}
+	tx := new(types.Transaction)
+	if err := tx.UnmarshalJSON(raw); err != nil {
+		return Transaction{}, fmt.Errorf("decoding transaction %s: %w", hash, err)
+	}
+	var where struct {
+		BlockNumber *hexutil.Uint64 `json:"blockNumber"`
+		BlockHash   *common.Hash    `json:"blockHash"`
+	}
+	if err := json.Unmarshal(raw, &where); err != nil {
+		return Transaction{}, fmt.Errorf("decoding transaction %s: %w", hash, err)
+	}
+	out := Transaction{Tx: tx}
+	if where.BlockNumber != nil && where.BlockHash != nil {
+		out.Block, out.BlockHash = uint64(*where.BlockNumber), *where.BlockHash
+	}
+	return out, nil
+}
+
+// RevertReason replays the transaction, sent by from, on the state before its block and decodes
+// why it reverted: Error(string), Panic(uint256), or a custom error's selector. It is a best
+// effort (transactions earlier in the block are not replayed): "" when nothing could be learnt.
+func (n *Node) RevertReason(ctx context.Context, from common.Address, tx *types.Transaction, block uint64) string {
+	if block == 0 || tx.To() == nil {
+		return ""
+	}
+	args := map[string]any{"from": from, "to": tx.To(), "gas": hexutil.Uint64(tx.Gas()), "value": (*hexutil.Big)(tx.Value()), "data": hexutil.Bytes(tx.Data())}
+	var out hexutil.Bytes
+	err := n.call(ctx, &out, "eth_call", args, hexutil.Uint64(block-1))
+	var data rpc.DataError
+	if err == nil || !errors.As(err, &data) {
+		return ""
+	}
+	revert, ok := data.ErrorData().(string)
+	if !ok {
+		return err.Error()
+	}
+	raw, decErr := hexutil.Decode(revert)
+	if decErr != nil {
+		return err.Error()
+	}
+	if reason, unpackErr := abi.UnpackRevert(raw); unpackErr == nil {
+		return reason
+	}
+	if len(raw) >= 4 {
+		return fmt.Sprintf("custom error 0x%x", raw[:4])
+	}
+	return err.Error()
+}

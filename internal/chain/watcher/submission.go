@@ -1,0 +1,150 @@
+package watcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// DefaultSubmissionTimeout bounds the node lookup of a reported hash, on the request path.
+const DefaultSubmissionTimeout = 2 * time.Second
+
+// Submissions checks a transaction hash a client reports for its intent (POST
+// /v2/transfers/{id}/submission) against the chain and records it: the transaction must be the
+// intent's exact transaction, sent by its from. The watcher then follows its receipt. Its
+// refusals are *intent.Problem values. It is safe for concurrent use and runs on every replica.
+type Submissions struct {
+	Chains *registry.ChainTable
+	Writer *Writer
+	// Timeout bounds the node lookup; DefaultSubmissionTimeout when zero.
+	Timeout time.Duration
+
+	mu    sync.Mutex
+	nodes map[string]*Node // by URL
+}
+
+// Submit records hash as the transaction of ti (the caller's own intent, read from the cache).
+// It is idempotent: reporting the hash the intent already follows changes nothing.
+func (s *Submissions) Submit(ctx context.Context, ti *v1alpha1.TransferIntent, hash common.Hash) (*v1alpha1.TransferIntent, error) {
+	phase := phaseOf(ti)
+	if ti.Status.Hash != "" && common.HexToHash(ti.Status.Hash) == hash {
+		return ti, nil // already followed
+	}
+	if phase != v1alpha1.IntentPhasePending {
+		detail := fmt.Sprintf("The intent is %s", phase)
+		if ti.Status.Hash != "" {
+			detail += " with transaction " + ti.Status.Hash
+		}
+		return nil, &intent.Problem{Kind: intent.KindConflict, Detail: detail + "; only a pending intent takes a transaction hash.",
+			Details: map[string]any{"status": string(phase)}}
+	}
+	chain, ok := s.Chains.Get(ti.Spec.FromChain)
+	if !ok || chain.RPCURL == "" || chain.NumericID == nil || ti.Spec.Tx == nil {
+		return nil, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
+			Detail: fmt.Sprintf("the service follows no node of %s, so it cannot check transactions there", ti.Spec.FromChain)}
+	}
+	found, err := s.lookup(ctx, chain, hash)
+	if err != nil {
+		return nil, err
+	}
+	if diffs := differences(ti, chain, found.Tx); len(diffs) > 0 {
+		return nil, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
+			Detail:  fmt.Sprintf("transaction %s is not this intent's transaction: its %s differ", hash.Hex(), strings.Join(diffs, ", ")),
+			Details: map[string]any{"differs": diffs}}
+	}
+	obs := Observation{Event: intent.EventSubmit, Hash: hash, Block: found.Block, BlockHash: found.BlockHash, Reason: v1alpha1.ReasonBroadcast,
+		Message: fmt.Sprintf("the client reported transaction %s; waiting for it in a block", hash.Hex())}
+	if found.Block > 0 {
+		obs.Reason = v1alpha1.ReasonIncluded
+		obs.Message = fmt.Sprintf("the client reported transaction %s, in block %d (%s); final at %d confirmations",
+			hash.Hex(), found.Block, found.BlockHash.Hex(), confirmations(chain))
+	}
+	written, changed, err := s.Writer.Apply(ctx, client.ObjectKeyFromObject(ti), obs)
+	if err != nil {
+		return nil, err
+	}
+	if !changed && (written.Status.Hash == "" || common.HexToHash(written.Status.Hash) != hash) {
+		// Another writer moved the intent first (the watcher matched another transaction, or it expired).
+		return nil, &intent.Problem{Kind: intent.KindConflict, Detail: fmt.Sprintf("The intent is now %s; only a pending intent takes a transaction hash.", phaseOf(written)),
+			Details: map[string]any{"status": string(phaseOf(written))}}
+	}
+	return written, nil
+}
+
+// lookup fetches the transaction from the chain's node within the timeout.
+func (s *Submissions) lookup(ctx context.Context, chain registry.Chain, hash common.Hash) (Transaction, error) {
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultSubmissionTimeout
+	}
+	node, err := s.node(ctx, chain.RPCURL, timeout)
+	if err == nil {
+		var found Transaction
+		found, err = node.TransactionByHash(ctx, hash)
+		if err == nil {
+			return found, nil
+		}
+	}
+	if errors.Is(err, errNotFound) {
+		return Transaction{}, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
+			Detail: fmt.Sprintf("the node of %s knows no transaction %s; send it first, or retry once it has reached the network", chain.ID, hash.Hex())}
+	}
+	return Transaction{}, &intent.Problem{Kind: intent.KindUnavailable,
+		Detail: fmt.Sprintf("the node of %s did not answer in time; retry later", chain.ID)}
+}
+
+func (s *Submissions) node(ctx context.Context, url string, timeout time.Duration) (*Node, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := s.nodes[url]; n != nil {
+		return n, nil
+	}
+	n, err := Dial(ctx, url, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if s.nodes == nil {
+		s.nodes = map[string]*Node{}
+	}
+	s.nodes[url] = n
+	return n, nil
+}
+
+// differences names what of tx differs from the intent's transaction: its chain id, recipient
+// (to), value, calldata (data) or sender (from).
+func differences(ti *v1alpha1.TransferIntent, chain registry.Chain, tx *types.Transaction) []string {
+	want := ti.Spec.Tx
+	var diffs []string
+	if tx.ChainId() != nil && tx.ChainId().Sign() != 0 && tx.ChainId().Cmp(chain.NumericID) != 0 {
+		diffs = append(diffs, "chainId")
+	}
+	if tx.To() == nil || !common.IsHexAddress(want.To) || *tx.To() != common.HexToAddress(want.To) {
+		diffs = append(diffs, "to")
+	}
+	if value, ok := new(big.Int).SetString(want.Value, 10); !ok || value.Cmp(tx.Value()) != 0 {
+		diffs = append(diffs, "value")
+	}
+	if data, err := hexutil.Decode(normaliseHex(want.Data)); err != nil || !slices.Equal(data, tx.Data()) {
+		diffs = append(diffs, "data")
+	}
+	from, okFrom := fromAddress(ti)
+	sender, err := types.Sender(types.LatestSignerForChainID(chain.NumericID), tx)
+	if !okFrom || err != nil || sender != from {
+		diffs = append(diffs, "from")
+	}
+	return diffs
+}
