@@ -3,6 +3,7 @@
 //
 //	manager [flags]                 run the operator
 //	manager keygen --env test ...   print a new API key once, then an ApiKey manifest holding its hash
+//	manager devwallet send ID       sign and send an intent's tx with a development wallet (local chains)
 package main
 
 import (
@@ -28,6 +29,9 @@ var setupLog = ctrl.Log.WithName("setup")
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "keygen" {
 		os.Exit(runKeygen(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "devwallet" {
+		os.Exit(runDevwallet(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	if err := run(); err != nil {
 		setupLog.Error(err, "manager stopped")

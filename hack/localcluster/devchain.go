@@ -20,8 +20,6 @@ import (
 // TokenDefinition local-dev-usdc.
 const (
 	devChainID       = 1337
-	devFunderKey     = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
-	devWalletKey     = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 	devBlockInterval = time.Second
 )
 
@@ -33,11 +31,11 @@ var (
 // startDevChain runs the local chain on addr, deploys the demo USDC, funds the demo wallet and
 // makes a block every second (a client's transactions land within one) until ctx ends.
 func startDevChain(ctx context.Context, addr string) (stop func(), err error) {
-	funder, err := crypto.HexToECDSA(devFunderKey)
+	funder, err := crypto.HexToECDSA(devchain.WellKnownFunderKey)
 	if err != nil {
 		return nil, err
 	}
-	wallet, err := crypto.HexToECDSA(devWalletKey)
+	wallet, err := crypto.HexToECDSA(devchain.WellKnownWalletKey)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +81,6 @@ func startDevChain(ctx context.Context, addr string) (stop func(), err error) {
 
 // devWallet is the demo wallet's address, for the banner.
 func devWallet() common.Address {
-	key, _ := crypto.HexToECDSA(devWalletKey)
+	key, _ := crypto.HexToECDSA(devchain.WellKnownWalletKey)
 	return crypto.PubkeyToAddress(key.PublicKey)
 }

@@ -45,6 +45,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/transferintent/transfer-intent-service/internal/service"
 )
 
 // managerStopGrace is how long the manager gets to shut down after SIGTERM before it is killed.
@@ -62,6 +64,9 @@ var (
 	probeAddr      string
 	manager        *managerProcess
 	managerBin     string
+	// managerArgs and managerKubeconfig start the manager again after a spec killed it.
+	managerArgs       []string
+	managerKubeconfig string
 )
 
 func TestE2E(t *testing.T) {
@@ -116,7 +121,7 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	kubeconfigPath = filepath.Join(work, "kubeconfig")
 	Expect(os.WriteFile(kubeconfigPath, kubeconfig, 0o600)).To(Succeed())
-	k8sClient, err = client.New(admin.Config(), client.Options{})
+	k8sClient, err = client.New(admin.Config(), client.Options{Scheme: service.NewScheme()})
 	Expect(err).NotTo(HaveOccurred())
 
 	namespace = "e2e-" + utilrand.String(6)
@@ -126,18 +131,21 @@ var _ = BeforeSuite(func() {
 	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}})).To(Succeed())
 
 	By("applying config/rbac into " + namespace + " and running the manager as its ServiceAccount")
-	managerKubeconfig := managerIdentity(testEnv, work)
+	managerKubeconfig = managerIdentity(testEnv, work)
 
 	By("starting the manager, watching " + namespace)
 	apiAddr = freeLocalAddr()
 	probeAddr = freeLocalAddr()
 	logPath := filepath.Join(artifacts, "manager.log")
-	manager, err = startManager(managerBin, logPath, managerKubeconfig,
+	managerArgs = []string{
 		"--namespace", namespace,
 		"--api-bind-address", apiAddr,
 		"--health-probe-bind-address", probeAddr,
 		"--metrics-bind-address", "0",
-	)
+		// Progress often enough that a kill -9 a moment after a block finds it recorded.
+		"--chain-watch-progress-interval", "200ms",
+	}
+	manager, err = startManager(managerBin, logPath, managerKubeconfig, managerArgs...)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() {
 		By("stopping the manager")
@@ -275,6 +283,16 @@ func (m *managerProcess) running() error {
 	default:
 		return nil
 	}
+}
+
+// kill ends the manager at once (SIGKILL): no shutdown hook runs, as when a node dies.
+func (m *managerProcess) kill() {
+	if m.running() != nil {
+		return
+	}
+	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
+	<-m.exited
+	_ = m.log.Close()
 }
 
 func (m *managerProcess) stop() {

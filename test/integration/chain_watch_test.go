@@ -158,7 +158,7 @@ func (w *watchedChain) mineUntil(id, status string) intentRecord {
 	Eventually(func() string {
 		w.dev.Backend.Commit()
 		return w.record(id).Status
-	}).WithTimeout(20*time.Second).WithPolling(500*time.Millisecond).Should(Equal(status))
+	}).WithTimeout(20 * time.Second).WithPolling(500 * time.Millisecond).Should(Equal(status))
 	return w.record(id)
 }
 

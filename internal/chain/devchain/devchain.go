@@ -28,6 +28,15 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 )
 
+// The well-known development accounts #0 and #1 of Hardhat and Anvil. Their keys are PUBLIC: for
+// local development chains only (make run's eip155:1337), never for value.
+const (
+	// WellKnownFunderKey is account #0, 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266.
+	WellKnownFunderKey = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+	// WellKnownWalletKey is account #1, 0x70997970C51812dc3A010C7d01b50e0d17dc79C8.
+	WellKnownWalletKey = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+)
+
 // FunderBalance is the Funder's balance at genesis: 1,000,000 ether.
 var FunderBalance = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(params.Ether))
 

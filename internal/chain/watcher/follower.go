@@ -118,7 +118,7 @@ func (f *follower) start(head uint64, progress *v1alpha1.ChainWatchStatus) {
 		f.cursor = uint64(progress.ProcessedBlock)
 		f.recent[f.cursor] = common.HexToHash(progress.ProcessedBlockHash)
 	}
-	f.log.Info("following the chain", "chain", f.chain.ID, "from", f.cursor+1, "head", head, "confirmations", confirmations(f.chain))
+	f.log.Info("following the chain", "from", f.cursor+1, "head", head, "confirmations", confirmations(f.chain))
 }
 
 // process matches the blocks in order. A block whose parent is not the one processed at its
@@ -178,7 +178,7 @@ func (f *follower) rewind(ctx context.Context) error {
 		delete(f.recent, f.cursor)
 		f.cursor--
 	}
-	f.log.Info("reorg: stepping back", "chain", f.chain.ID, "from", from, "to", f.cursor)
+	f.log.Info("reorg: stepping back", "from", from, "to", f.cursor)
 	f.metrics.reorg(f.chain.ID)
 	return nil
 }
