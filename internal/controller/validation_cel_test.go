@@ -6,6 +6,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"strings"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 )
@@ -135,12 +136,47 @@ var _ = Describe("CRD validation", func() {
 			intent.Status.Phase = v1alpha1.IntentPhasePending
 			return k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))
 		}, "illegal lifecycle transition"),
+		Entry("TransferIntent: submitted without its transaction hash", func() error {
+			intent := newIntent(uniqueName("acct"))
+			Expect(k8sClient.Create(ctx, intent)).To(Succeed())
+			expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+			before := intent.DeepCopy()
+			intent.Status.Phase = v1alpha1.IntentPhaseSubmitted
+			return k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))
+		}, "a submitted, confirmed or failed intent has its transaction hash"),
+		Entry("TransferIntent: status moved from confirmed back to submitted", func() error {
+			intent := newIntent(uniqueName("acct"))
+			Expect(k8sClient.Create(ctx, intent)).To(Succeed())
+			expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+			before := intent.DeepCopy()
+			intent.Status.Phase, intent.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
+			Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
+			before = intent.DeepCopy()
+			intent.Status.Phase = v1alpha1.IntentPhaseConfirmed
+			Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
+			before = intent.DeepCopy()
+			intent.Status.Phase = v1alpha1.IntentPhaseSubmitted
+			return k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))
+		}, "illegal lifecycle transition"),
 		Entry("TransferIntent: orderId not bytes32 hex", func() error {
 			intent := newIntent(uniqueName("acct"))
 			intent.Spec.OrderID = "0x1234"
 			return k8sClient.Create(ctx, intent)
 		}, `spec.orderId: Invalid value: "0x1234"`),
 	)
+
+	It("accepts the way back from submitted to pending (a reorg dropped the transaction)", func() {
+		intent := newIntent(uniqueName("acct"))
+		Expect(k8sClient.Create(ctx, intent)).To(Succeed())
+		expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+		before := intent.DeepCopy()
+		intent.Status.Phase, intent.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
+		intent.Status.BlockNumber, intent.Status.BlockHash = 7, "0x"+strings.Repeat("cd", 32)
+		Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
+		before = intent.DeepCopy()
+		intent.Status.Phase, intent.Status.Hash, intent.Status.BlockNumber, intent.Status.BlockHash = v1alpha1.IntentPhasePending, "", 0, ""
+		Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
+	})
 
 	It("accepts the samples' shape of every kind", func() {
 		// Guards the table above: each refusal differs from an accepted object in one field only.
