@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -245,12 +246,8 @@ func isTxHash(s string) bool {
 	if len(s) != 66 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
 		return false
 	}
-	for _, c := range s[2:] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
+	_, err := hex.DecodeString(s[2:])
+	return err == nil
 }
 
 // listTransfers is GET /v2/transfers: the caller's intents, newest first, a page at a time.

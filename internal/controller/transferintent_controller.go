@@ -111,26 +111,29 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 			ti.Status.UpdatedAt = &now
 		})
 	}
+	waitForWatcher := false
 	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
-		if r.watcherBehind(ctx, ti, now) {
-			o.setReady(v1alpha1.ReasonActive, "the intent is pending past its expiry at %s, until the chain watcher has read the blocks up to then",
-				ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
-			return ctrl.Result{RequeueAfter: watcherWait}, nil
+		if waitForWatcher = r.watcherBehind(ctx, ti, now); !waitForWatcher {
+			next, err := intent.Transition(intent.Status(phase), intent.EventExpire)
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("expiring: %w", err) // the table allows it: a bug
+			}
+			phase, since = v1alpha1.IntentPhase(next), now
+			o.update(func() {
+				ti.Status.Phase = phase
+				ti.Status.UpdatedAt = &now
+			})
+			o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
+				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		}
-		next, err := intent.Transition(intent.Status(phase), intent.EventExpire)
-		if err != nil {
-			return ctrl.Result{}, fmt.Errorf("expiring: %w", err) // the table allows it: a bug
-		}
-		phase, since = v1alpha1.IntentPhase(next), now
-		o.update(func() {
-			ti.Status.Phase = phase
-			ti.Status.UpdatedAt = &now
-		})
-		o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
-			"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	if err := r.ensureLabels(ctx, ti, phase); err != nil {
 		return ctrl.Result{}, err
+	}
+	if waitForWatcher {
+		o.setReady(v1alpha1.ReasonActive, "the intent is pending past its expiry at %s, until the chain watcher has read the blocks up to then",
+			ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+		return ctrl.Result{RequeueAfter: watcherWait}, nil
 	}
 
 	if !isTerminal(phase) {

@@ -196,3 +196,57 @@ func TestTransferIntentLifecycleEdges(t *testing.T) {
 		}
 	})
 }
+
+// A pending intent on a watched chain is not expired while the chain watcher's recorded progress
+// is behind its expiry (its transaction may be in a block not read yet), for at most the grace.
+func TestExpiryWaitsForTheChainWatcher(t *testing.T) {
+	expiresAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+	ti := lifecycleIntent(expiresAt)
+	chain := &v1alpha1.Chain{
+		ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: ti.Namespace},
+		Spec:       v1alpha1.ChainSpec{ChainID: ti.Spec.FromChain, RPC: &v1alpha1.ChainRPC{URL: "http://127.0.0.1:1"}},
+		Status: v1alpha1.ChainStatus{Watch: &v1alpha1.ChainWatchStatus{
+			ProcessedBlock: 10, ProcessedBlockTime: metav1.NewTime(expiresAt.Add(-5 * time.Second)),
+		}},
+	}
+	scheme := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	f := newLifecycleFixture(t)
+	f.client = fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&v1alpha1.TransferIntent{}, &v1alpha1.Chain{}).
+		WithIndex(&v1alpha1.Chain{}, ChainIDField, ChainByChainID).WithObjects(ti, chain).Build()
+	f.r.Client = f.client
+
+	f.clock.SetTime(expiresAt.Add(time.Second))
+	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhasePending, v1alpha1.ReasonActive, watcherWait)
+
+	// The watcher has read past the expiry: nothing came, the intent expires.
+	if err := f.client.Get(context.Background(), client.ObjectKeyFromObject(chain), chain); err != nil {
+		t.Fatal(err)
+	}
+	chain.Status.Watch.ProcessedBlockTime = metav1.NewTime(expiresAt.Add(time.Second))
+	if err := f.client.Status().Update(context.Background(), chain); err != nil {
+		t.Fatal(err)
+	}
+	res := f.reconcile(ti)
+	if err := f.get(ti); err != nil || ti.Status.Phase != v1alpha1.IntentPhaseExpired {
+		t.Fatalf("phase %q (%v) after the watcher passed the expiry, want expired (result %+v)", ti.Status.Phase, err, res)
+	}
+
+	// A watcher stuck behind does not hold an expiry past the grace.
+	stuck := lifecycleIntent(expiresAt)
+	stuck.Name = "stuck"
+	if err := f.client.Create(context.Background(), stuck); err != nil {
+		t.Fatal(err)
+	}
+	chain.Status.Watch.ProcessedBlockTime = metav1.NewTime(expiresAt.Add(-time.Hour))
+	if err := f.client.Status().Update(context.Background(), chain); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.SetTime(expiresAt.Add(DefaultExpiryGrace))
+	f.reconcile(stuck)
+	if err := f.get(stuck); err != nil || stuck.Status.Phase != v1alpha1.IntentPhaseExpired {
+		t.Fatalf("phase %q (%v) past the grace, want expired", stuck.Status.Phase, err)
+	}
+}

@@ -127,7 +127,16 @@ func (f *follower) process(ctx context.Context, blocks []Block) (uint64, error) 
 	done := uint64(0)
 	for _, b := range blocks {
 		if want, ok := f.recent[b.Number-1]; ok && b.Number > 0 && b.ParentHash != want {
-			return done, f.rewind(ctx)
+			before := f.cursor
+			if err := f.rewind(ctx); err != nil {
+				return done, err
+			}
+			if f.cursor == before {
+				// The node says block n-1 is the one processed, yet block n builds on another: nodes
+				// behind one URL that disagree. Back off rather than spin.
+				return done, fmt.Errorf("block %d does not build on block %d (%s) the node reported before", b.Number, before, want.Hex())
+			}
+			return done, nil
 		}
 		start := time.Now()
 		for _, m := range f.index.Match(f.chainID, f.signer, b.Txs) {
