@@ -266,5 +266,5 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, log logr.Logger) 
 	if err := mgr.Add(s.Watcher); err != nil {
 		return nil, err
 	}
-	return &watcher.Submissions{Chains: s.Models.Chains, Writer: writer, Timeout: opts.Transfers.SubmissionTimeout}, nil
+	return &watcher.Submissions{Chains: s.Models.Chains, Writer: writer, Index: index, Timeout: opts.Transfers.SubmissionTimeout}, nil
 }

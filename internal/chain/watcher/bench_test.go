@@ -93,7 +93,7 @@ func BenchmarkWatcherBlock(b *testing.B) {
 	start := time.Now()
 	n := 0
 	for b.Loop() {
-		if got := len(x.Match(testChainID, testSigner, decode().Txs)); got != matching {
+		if got := len(x.Match(testChainID, testSigner, time.Now(), decode().Txs)); got != matching {
 			b.Fatalf("matched %d, want %d", got, matching)
 		}
 		n++

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -139,7 +140,7 @@ func (f *follower) process(ctx context.Context, blocks []Block) (uint64, error) 
 			return done, nil
 		}
 		start := time.Now()
-		for _, m := range f.index.Match(f.chainID, f.signer, b.Txs) {
+		for _, m := range f.index.Match(f.chainID, f.signer, b.Time, b.Txs) {
 			if err := f.submit(ctx, m, b); err != nil {
 				return done, err
 			}
@@ -251,7 +252,7 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *Receipt, head uin
 		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonReverted
 		obs.Message = fmt.Sprintf("transaction %s reverted in block %d (%s), gas used %d", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), r.GasUsed)
 		if reason := f.revertReason(ctx, s); reason != "" {
-			obs.Message += ": " + reason
+			obs.Message += ": " + truncate(reason, maxReasonBytes)
 		}
 	case s.Block != r.BlockNumber || s.BlockHash != r.BlockHash:
 		// Mined since it was reported, or moved to another block by a reorg: follow it there.
@@ -274,14 +275,15 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *Receipt, head uin
 func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) error {
 	var msg string
 	if s.Block > 0 {
-		if s.Block <= head {
-			h, err := f.node.HeaderByNumber(ctx, s.Block)
-			if err != nil && !errors.Is(err, errNotFound) {
-				return err
-			}
-			if err == nil && h.Hash == s.BlockHash {
-				return nil // still canonical: the node has not indexed the receipt yet
-			}
+		if s.Block > head {
+			return nil // the node lags behind the one that reported the block: wait
+		}
+		h, err := f.node.HeaderByNumber(ctx, s.Block)
+		if err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+		if err == nil && h.Hash == s.BlockHash {
+			return nil // still canonical: the node has not indexed the receipt yet
 		}
 		msg = fmt.Sprintf("block %d (%s) that held transaction %s left the chain in a reorg; waiting for the transaction again", s.Block, s.BlockHash.Hex(), s.Hash.Hex())
 	} else {
@@ -341,4 +343,18 @@ func ignoreGone(err error) error { return client.IgnoreNotFound(err) }
 // sameChain reports whether the node serves the chain.
 func sameChain(id *big.Int, chain registry.Chain) bool {
 	return chain.NumericID != nil && id != nil && id.Cmp(chain.NumericID) == 0
+}
+
+// maxReasonBytes bounds a revert reason quoted in a condition message (a contract chooses it).
+const maxReasonBytes = 256
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -55,6 +56,9 @@ type Pending struct {
 	Name, ID string
 	// From is the address that must send the transaction.
 	From common.Address
+	// CreatedAt is when the intent was stored: a block older than that cannot hold its
+	// transaction (the client had not been given it yet).
+	CreatedAt time.Time
 }
 
 // Submitted is an intent whose transaction is known, followed until its receipt is final.
@@ -78,6 +82,10 @@ type Index struct {
 	// where is each intent's place in the index, by object name, with the resourceVersion it was
 	// placed from: an informer event older than a write the watcher applied ahead of it is ignored.
 	where map[string]placement
+	// held maps each transaction hash an intent follows or followed (submitted, confirmed,
+	// failed) to that intent's name: one transaction executes one intent, so a held hash is never
+	// matched to, or accepted for, another.
+	held map[common.Hash]string
 }
 
 type placement struct {
@@ -85,6 +93,7 @@ type placement struct {
 	key             txKey // for a pending intent
 	phase           v1alpha1.IntentPhase
 	resourceVersion string
+	hash            common.Hash // the transaction it holds, if any
 }
 
 type chainIndex struct {
@@ -94,7 +103,7 @@ type chainIndex struct {
 
 // NewIndex returns an empty index.
 func NewIndex() *Index {
-	return &Index{chains: map[uint64]*chainIndex{}, where: map[string]placement{}}
+	return &Index{chains: map[uint64]*chainIndex{}, where: map[string]placement{}, held: map[common.Hash]string{}}
 }
 
 // EventHandler feeds the index from the TransferIntent informer.
@@ -147,6 +156,10 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 		x.chains[chainID] = ci
 	}
 	place := placement{chain: chainID, phase: phaseOf(ti), resourceVersion: ti.ResourceVersion}
+	if ti.Status.Hash != "" && place.phase != v1alpha1.IntentPhasePending {
+		place.hash = common.HexToHash(ti.Status.Hash)
+		x.held[place.hash] = ti.Name
+	}
 	switch place.phase {
 	case v1alpha1.IntentPhasePending:
 		key, ok := intentKey(ti.Spec.Tx)
@@ -154,7 +167,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 			return
 		}
 		place.key = key
-		p := Pending{Name: ti.Name, ID: ti.Spec.ID, From: from}
+		p := Pending{Name: ti.Name, ID: ti.Spec.ID, From: from, CreatedAt: ti.CreationTimestamp.Time}
 		list := ci.pending[key]
 		i, _ := slices.BinarySearchFunc(list, p.ID, func(e Pending, id string) int { return strings.Compare(e.ID, id) })
 		ci.pending[key] = slices.Insert(list, i, p)
@@ -177,6 +190,9 @@ func (x *Index) removeLocked(name string) {
 		return
 	}
 	delete(x.where, name)
+	if p.hash != (common.Hash{}) && x.held[p.hash] == name {
+		delete(x.held, p.hash)
+	}
 	ci := x.chains[p.chain]
 	if ci == nil {
 		return
@@ -201,11 +217,23 @@ type Match struct {
 	Tx *types.Transaction
 }
 
-// Match returns the pending intents of the chain that the transactions execute: a transaction
-// matches when its recipient, value and calldata are an intent's and it was sent by the intent's
-// from. The sender is recovered (signer) only for candidates, so a block costs a hash and a map
-// lookup per transaction. Each intent is matched at most once, oldest first among identical ones.
-func (x *Index) Match(chainID uint64, signer types.Signer, txs []*types.Transaction) []Match {
+// createdSkew allows for the clocks of the API server and the chain's block producer.
+const createdSkew = time.Minute
+
+// HeldBy names the intent that follows or followed the transaction, or "".
+func (x *Index) HeldBy(hash common.Hash) string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.held[hash]
+}
+
+// Match returns the pending intents of the chain that the transactions of a block made at
+// blockTime execute: a transaction matches when its recipient, value and calldata are an
+// intent's, it was sent by the intent's from, the block is not older than the intent, and no
+// other intent holds the transaction already. The sender is recovered (signer) only for
+// candidates, so a block costs a hash and a map lookup per transaction. Each intent is matched at
+// most once, oldest first among identical ones.
+func (x *Index) Match(chainID uint64, signer types.Signer, blockTime time.Time, txs []*types.Transaction) []Match {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	ci := x.chains[chainID]
@@ -225,12 +253,15 @@ func (x *Index) Match(chainID uint64, signer types.Signer, txs []*types.Transact
 		if len(candidates) == 0 {
 			continue
 		}
+		if _, held := x.held[tx.Hash()]; held {
+			continue // a block read again after a restart or a rewind: its intent has it
+		}
 		sender, err := types.Sender(signer, tx)
 		if err != nil {
 			continue
 		}
 		for _, p := range candidates {
-			if p.From != sender || taken[p.Name] {
+			if p.From != sender || taken[p.Name] || blockTime.Before(p.CreatedAt.Add(-createdSkew)) {
 				continue
 			}
 			if taken == nil {

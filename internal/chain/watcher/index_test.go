@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -87,11 +88,11 @@ func TestMatchIsExact(t *testing.T) {
 		{"another recipient", signed(t, alice, 0, common.HexToAddress("0x01"), data), 0},
 	}
 	for _, c := range cases {
-		if got := x.Match(testChainID, testSigner, []*types.Transaction{c.tx}); len(got) != c.want {
+		if got := x.Match(testChainID, testSigner, time.Now(), []*types.Transaction{c.tx}); len(got) != c.want {
 			t.Errorf("%s: %d matches, want %d", c.name, len(got), c.want)
 		}
 	}
-	if got := x.Match(testChainID+1, testSigner, []*types.Transaction{cases[0].tx}); len(got) != 0 {
+	if got := x.Match(testChainID+1, testSigner, time.Now(), []*types.Transaction{cases[0].tx}); len(got) != 0 {
 		t.Errorf("a block of another chain matched %v", matchedNames(got))
 	}
 }
@@ -105,11 +106,11 @@ func TestIdenticalIntentsAreMatchedOnceEachOldestFirst(t *testing.T) {
 	x.Upsert(pendingIntent(2, alice, data))
 	x.Upsert(pendingIntent(1, alice, data))
 
-	got := matchedNames(x.Match(testChainID, testSigner, []*types.Transaction{signed(t, alice, 0, tokenAddr, data)}))
+	got := matchedNames(x.Match(testChainID, testSigner, time.Now(), []*types.Transaction{signed(t, alice, 0, tokenAddr, data)}))
 	if len(got) != 1 || got[0] != "int-01" {
 		t.Fatalf("one transaction matched %v, want [int-01]", got)
 	}
-	got = matchedNames(x.Match(testChainID, testSigner, []*types.Transaction{
+	got = matchedNames(x.Match(testChainID, testSigner, time.Now(), []*types.Transaction{
 		signed(t, alice, 0, tokenAddr, data), signed(t, alice, 1, tokenAddr, data),
 	}))
 	if len(got) != 2 || got[0] != "int-01" || got[1] != "int-02" {
@@ -136,7 +137,7 @@ func TestAnOlderEventDoesNotUndoAWriteAppliedAhead(t *testing.T) {
 	stale.ResourceVersion = "11" // e.g. the controller's label patch, delivered late
 	x.Upsert(stale)
 
-	if got := x.Match(testChainID, testSigner, []*types.Transaction{signed(t, alice, 0, tokenAddr, data)}); len(got) != 0 {
+	if got := x.Match(testChainID, testSigner, time.Now(), []*types.Transaction{signed(t, alice, 0, tokenAddr, data)}); len(got) != 0 {
 		t.Fatalf("a stale event made the submitted intent pending again: matched %v", matchedNames(got))
 	}
 	if subs := x.Submitted(testChainID); len(subs) != 1 || subs[0].Name != "int-01" {
@@ -147,7 +148,7 @@ func TestAnOlderEventDoesNotUndoAWriteAppliedAhead(t *testing.T) {
 	dropped.ResourceVersion = "13"
 	dropped.Status = v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhasePending}
 	x.Upsert(dropped)
-	if got := x.Match(testChainID, testSigner, []*types.Transaction{signed(t, alice, 0, tokenAddr, data)}); len(got) != 1 {
+	if got := x.Match(testChainID, testSigner, time.Now(), []*types.Transaction{signed(t, alice, 0, tokenAddr, data)}); len(got) != 1 {
 		t.Fatalf("a dropped intent is not pending again: matched %v", matchedNames(got))
 	}
 	if subs := x.Submitted(testChainID); len(subs) != 0 {
@@ -168,4 +169,36 @@ func TestConfirmationsFromFinality(t *testing.T) {
 
 func chainRow(blockTime, finality int64) registry.Chain {
 	return registry.Chain{ID: fmt.Sprintf("eip155:%d", testChainID), NumericID: big.NewInt(testChainID), BlockTimeSeconds: blockTime, FinalitySeconds: finality}
+}
+
+// One transaction executes one intent: after it made one intent submitted, reading its block again
+// (a restart, a rewind) does not give it to an identical pending intent, nor does a block older
+// than an intent hold that intent's transaction.
+func TestAHeldTransactionAndAnOlderBlockMatchNothing(t *testing.T) {
+	alice := newKey(t)
+	data := []byte{7}
+	tx := signed(t, alice, 0, tokenAddr, data)
+	x := NewIndex()
+	first := pendingIntent(1, alice, data)
+	first.Status = v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseConfirmed, Hash: tx.Hash().Hex()}
+	x.Upsert(first)
+	x.Upsert(pendingIntent(2, alice, data))
+	if got := x.Match(testChainID, testSigner, time.Now(), []*types.Transaction{tx}); len(got) != 0 {
+		t.Fatalf("the transaction of a confirmed intent matched %v", matchedNames(got))
+	}
+	if x.HeldBy(tx.Hash()) != "int-01" {
+		t.Fatalf("HeldBy = %q", x.HeldBy(tx.Hash()))
+	}
+
+	fresh := NewIndex()
+	later := pendingIntent(3, alice, data)
+	later.CreationTimestamp = metav1.NewTime(time.Now())
+	fresh.Upsert(later)
+	old := signed(t, alice, 1, tokenAddr, data)
+	if got := fresh.Match(testChainID, testSigner, time.Now().Add(-time.Hour), []*types.Transaction{old}); len(got) != 0 {
+		t.Fatalf("a block an hour older than the intent matched %v", matchedNames(got))
+	}
+	if got := fresh.Match(testChainID, testSigner, time.Now(), []*types.Transaction{old}); len(got) != 1 {
+		t.Fatalf("a block of now did not match the intent: %v", matchedNames(got))
+	}
 }

@@ -30,6 +30,8 @@ const DefaultSubmissionTimeout = 2 * time.Second
 type Submissions struct {
 	Chains *registry.ChainTable
 	Writer *Writer
+	// Index refuses a transaction another intent holds already; nil skips that check.
+	Index *Index
 	// Timeout bounds the node lookup; DefaultSubmissionTimeout when zero.
 	Timeout time.Duration
 
@@ -56,6 +58,12 @@ func (s *Submissions) Submit(ctx context.Context, ti *v1alpha1.TransferIntent, h
 	if !ok || chain.RPCURL == "" || chain.NumericID == nil || ti.Spec.Tx == nil {
 		return nil, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
 			Detail: fmt.Sprintf("the service follows no node of %s, so it cannot check transactions there", ti.Spec.FromChain)}
+	}
+	if s.Index != nil {
+		if holder := s.Index.HeldBy(hash); holder != "" && holder != ti.Name {
+			return nil, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
+				Detail: fmt.Sprintf("transaction %s already executes another intent", hash.Hex())}
+		}
 	}
 	found, err := s.lookup(ctx, chain, hash)
 	if err != nil {
