@@ -177,18 +177,8 @@ func (s *Server) callersIntent(w http.ResponseWriter, r *http.Request) (*v1alpha
 // and it is the intent's exact transaction from the intent's from; the watcher then follows its
 // receipt. Reporting the hash the intent already follows answers the intent again (200).
 func (s *Server) submitTransfer(w http.ResponseWriter, r *http.Request) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json.", nil)
-		return
-	}
-	body, err := s.readBody(w, r)
-	if errBodyTooLarge(err) {
-		s.problems.Write(w, r, problem.PayloadTooLarge,
-			fmt.Sprintf("The request body exceeds the limit of %d bytes.", s.opts.MaxBodyBytes), nil)
-		return
-	}
-	if err != nil {
-		s.problems.Write(w, r, problem.BadRequest, "The request body could not be read.", nil)
+	body, ok := s.readJSONBody(w, r)
+	if !ok {
 		return
 	}
 	hash, perr := decodeSubmission(body)
@@ -311,24 +301,14 @@ func (s *Server) idempotencyKey(w http.ResponseWriter, r *http.Request) (string,
 // order: media type (415), size (413), schema (400), key environment (403). It answers the
 // request itself when one fails.
 func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key registry.Key) (intent.Parsed, bool) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json.", nil)
-		return intent.Parsed{}, false
-	}
-	body, err := s.readBody(w, r)
-	if errBodyTooLarge(err) {
-		s.problems.Write(w, r, problem.PayloadTooLarge,
-			fmt.Sprintf("The request body exceeds the limit of %d bytes.", s.opts.MaxBodyBytes), nil)
-		return intent.Parsed{}, false
-	}
-	if err != nil {
-		s.problems.Write(w, r, problem.BadRequest, "The request body could not be read.", nil)
+	body, ok := s.readJSONBody(w, r)
+	if !ok {
 		return intent.Parsed{}, false
 	}
 	req, perr := decodeTransferRequest(body)
 	if perr == nil {
-		var parsed intent.Parsed
-		if parsed, err = intent.ParseRequest(req); err == nil {
+		parsed, err := intent.ParseRequest(req)
+		if err == nil {
 			return parsed, s.checkKeyEnvironment(w, r, key, parsed)
 		}
 		perr = asProblem(err)
@@ -357,6 +337,26 @@ func (s *Server) transferRoutes() map[string]http.Handler {
 		}
 	}
 	return routes
+}
+
+// readJSONBody checks the media type (415) and reads the body within the size limit (413),
+// answering the request itself when either fails.
+func (s *Server) readJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json.", nil)
+		return nil, false
+	}
+	body, err := s.readBody(w, r)
+	if errBodyTooLarge(err) {
+		s.problems.Write(w, r, problem.PayloadTooLarge,
+			fmt.Sprintf("The request body exceeds the limit of %d bytes.", s.opts.MaxBodyBytes), nil)
+		return nil, false
+	}
+	if err != nil {
+		s.problems.Write(w, r, problem.BadRequest, "The request body could not be read.", nil)
+		return nil, false
+	}
+	return body, true
 }
 
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
