@@ -33,6 +33,13 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonReachable:       "",
 	v1alpha1.ReasonUnreachable:     v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonChainIDMismatch: v1alpha1.ConditionStalled,
+	// Transaction's reasons describe the on-chain transaction, never Ready: a reverted or
+	// dropped transaction is a state of the intent, not of its reconciliation.
+	v1alpha1.ReasonIncluded:  "",
+	v1alpha1.ReasonBroadcast: "",
+	v1alpha1.ReasonConfirmed: "",
+	v1alpha1.ReasonReverted:  "",
+	v1alpha1.ReasonDropped:   "",
 }
 
 // kstatus has no "current but not served": a Ready=False reason that raises neither condition
