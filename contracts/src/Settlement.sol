@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Address} from "@openzeppelin/contracts/utils/Address.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+
+// ---- ERC-7683 (cross-chain intents) types, as the standard defines them ----
+
+/// @notice ERC-7683's order opened on chain by its user.
+struct OnchainCrossChainOrder {
+    uint32 fillDeadline;
+    bytes32 orderDataType;
+    bytes orderData;
+}
+
+/// @notice ERC-7683's token amount on a chain: token and recipient as bytes32 (left-padded addresses).
+struct Output {
+    bytes32 token;
+    uint256 amount;
+    bytes32 recipient;
+    uint256 chainId;
+}
+
+/// @notice ERC-7683's instruction to a filler: where to fill, and what to pass as originData.
+struct FillInstruction {
+    uint64 destinationChainId;
+    bytes32 destinationSettler;
+    bytes originData;
+}
+
+/// @notice ERC-7683's resolved order, emitted by Open and returned by resolve.
+struct ResolvedCrossChainOrder {
+    address user;
+    uint256 originChainId;
+    uint32 openDeadline;
+    uint32 fillDeadline;
+    bytes32 orderId;
+    Output[] maxSpent;
+    Output[] minReceived;
+    FillInstruction[] fillInstructions;
+}
+
+/// @notice The order the Transfer Intent Service builds. Every field is a static word, so
+/// abi.encode(order) is twelve 32-byte words and orderId = keccak256(abi.encode(order)) is what the
+/// service computes and stores.
+struct Order {
+    // keccak256 of the service's account name: the order belongs to one account's intent.
+    bytes32 account;
+    uint256 originChainId;
+    // The owner: sends the escrow, receives the refund.
+    address user;
+    uint256 destinationChainId;
+    address recipient;
+    // NATIVE for the chain's native token.
+    address tokenIn;
+    address tokenOut;
+    uint256 amountIn;
+    // The least the recipient must receive, in base units of tokenOut.
+    uint256 minAmountOut;
+    // Unix seconds: the last moment to open and to fill.
+    uint64 deadline;
+    bytes32 nonce;
+    // The settlement contract that fills on the destination chain (this contract for a swap).
+    address destinationSettler;
+}
+
+/// @title Settlement
+/// @notice Escrows swap and bridge orders of the Transfer Intent Service and settles them.
+///
+/// - Origin chain: the user opens an order (open), which escrows amountIn of tokenIn here.
+/// - Destination chain: any filler fills it (fill), paying at least minAmountOut of tokenOut to the
+///   recipient. A fill is recorded once per orderId.
+/// - Same-chain swap: fill also releases the escrow to the filler in the same transaction.
+/// - Bridge: the escrow is released to the filler (settle) on an EIP-712 attestation of the fill,
+///   signed by the service's attester once the fill is final on the destination chain.
+/// - After deadline + refundDelay an order that was not settled is refunded to its user (refund).
+///
+/// open and fill follow ERC-7683's IOriginSettler.open and IDestinationSettler.fill, so an ERC-7683
+/// filler can fill these orders; the trust model is in docs/settlement.md.
+contract Settlement is ReentrancyGuard, EIP712 {
+    using SafeERC20 for IERC20;
+
+    /// @notice The pseudo-address that stands for the chain's native token.
+    address public constant NATIVE = 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE;
+
+    /// @notice ERC-7683 orderDataType of Order: the EIP-712 type hash of its type string.
+    bytes32 public constant ORDER_DATA_TYPE = keccak256(
+        "Order(bytes32 account,uint256 originChainId,address user,uint256 destinationChainId,address recipient,"
+        "address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,bytes32 nonce,"
+        "address destinationSettler)"
+    );
+
+    /// @notice The EIP-712 type the attester signs: "filler filled orderId with amountOut".
+    bytes32 public constant FILL_TYPEHASH = keccak256("Fill(bytes32 orderId,address filler,uint256 amountOut)");
+
+    /// @notice The length of abi.encode(Order): twelve static words.
+    uint256 private constant ORDER_LENGTH = 12 * 32;
+
+    enum Status {
+        None,
+        Opened,
+        Settled,
+        Refunded
+    }
+
+    /// @notice A fill recorded on this (destination) chain.
+    struct FillRecord {
+        address filler;
+        uint256 amountOut;
+    }
+
+    /// @notice The only key whose attestations release bridge escrows. Immutable: a new attester
+    /// is a new deployment, so no owner key can redirect escrows.
+    address public immutable attester;
+
+    /// @notice Seconds after an order's deadline before it can be refunded, so a fill made just
+    /// before the deadline can still be attested and settled.
+    uint64 public immutable refundDelay;
+
+    /// @notice Origin-side status of each orderId.
+    mapping(bytes32 orderId => Status) public orders;
+
+    /// @notice Destination-side fills.
+    mapping(bytes32 orderId => FillRecord) public fills;
+
+    /// @notice ERC-7683's event for an opened order.
+    event Open(bytes32 indexed orderId, ResolvedCrossChainOrder resolvedOrder);
+
+    /// @notice The order itself, for fillers and the service that do not decode ERC-7683.
+    event Opened(bytes32 indexed orderId, address indexed user, Order order);
+
+    /// @notice A fill on this chain: the recipient received amountOut; filler is repaid.
+    event Filled(bytes32 indexed orderId, address indexed filler, address indexed recipient, uint256 amountOut);
+
+    /// @notice The escrow of orderId went to filler.
+    event Settled(bytes32 indexed orderId, address indexed filler, uint256 amountIn);
+
+    /// @notice The escrow of orderId went back to user.
+    event Refunded(bytes32 indexed orderId, address indexed user, uint256 amountIn);
+
+    error WrongOrderDataType();
+    error MalformedOrder();
+    error WrongChain();
+    error WrongDestination();
+    error NotOrderOwner();
+    error DeadlineMismatch();
+    error DeadlinePassed();
+    error InvalidAmount();
+    error WrongValue();
+    error AlreadyOpened(bytes32 orderId);
+    error NotOpened(bytes32 orderId);
+    error AlreadyFilled(bytes32 orderId);
+    error OrderIdMismatch();
+    error BelowMinimum(uint256 amountOut, uint256 minAmountOut);
+    error InvalidAttestation();
+    error RefundTooEarly(uint256 refundableAt);
+    error TransferShort(uint256 received, uint256 expected);
+    error ZeroAddress();
+
+    constructor(address attester_, uint64 refundDelay_) EIP712("TransferIntentSettlement", "1") {
+        if (attester_ == address(0)) revert ZeroAddress();
+        attester = attester_;
+        refundDelay = refundDelay_;
+    }
+
+    // ---- origin chain ----
+
+    /// @notice ERC-7683 IOriginSettler.open: escrows the order's amountIn from its user (the
+    /// sender), once per orderId, before its deadline.
+    function open(OnchainCrossChainOrder calldata crossChainOrder) external payable nonReentrant {
+        if (crossChainOrder.orderDataType != ORDER_DATA_TYPE) revert WrongOrderDataType();
+        Order memory order = _decode(crossChainOrder.orderData);
+        bytes32 orderId = keccak256(abi.encode(order));
+        if (order.originChainId != block.chainid) revert WrongChain();
+        if (order.user != msg.sender) revert NotOrderOwner();
+        if (crossChainOrder.fillDeadline != order.deadline) revert DeadlineMismatch();
+        if (block.timestamp > order.deadline) revert DeadlinePassed();
+        if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
+        if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
+        if (order.destinationChainId > type(uint64).max) revert WrongDestination();
+        if (order.destinationChainId == block.chainid && order.destinationSettler != address(this)) {
+            revert WrongDestination();
+        }
+        if (orders[orderId] != Status.None) revert AlreadyOpened(orderId);
+        orders[orderId] = Status.Opened;
+
+        _pullExact(order.tokenIn, msg.sender, order.amountIn);
+
+        emit Opened(orderId, order.user, order);
+        emit Open(orderId, _resolve(order, orderId));
+    }
+
+    /// @notice ERC-7683 IOriginSettler.resolve: the order as ERC-7683 fillers read it.
+    function resolve(OnchainCrossChainOrder calldata crossChainOrder)
+        external
+        pure
+        returns (ResolvedCrossChainOrder memory)
+    {
+        if (crossChainOrder.orderDataType != ORDER_DATA_TYPE) revert WrongOrderDataType();
+        Order memory order = _decode(crossChainOrder.orderData);
+        return _resolve(order, keccak256(abi.encode(order)));
+    }
+
+    /// @notice Releases a bridge order's escrow to the filler that the attester saw fill it on the
+    /// destination chain. Anyone may submit the attestation: the escrow only goes to `filler`.
+    function settle(Order calldata order, address filler, uint256 amountOut, bytes calldata signature)
+        external
+        nonReentrant
+    {
+        bytes32 orderId = keccak256(abi.encode(order));
+        if (order.originChainId != block.chainid) revert WrongChain();
+        if (orders[orderId] != Status.Opened) revert NotOpened(orderId);
+        if (amountOut < order.minAmountOut) revert BelowMinimum(amountOut, order.minAmountOut);
+        if (filler == address(0)) revert ZeroAddress();
+        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(FILL_TYPEHASH, orderId, filler, amountOut)));
+        (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(digest, signature);
+        if (err != ECDSA.RecoverError.NoError || signer != attester) revert InvalidAttestation();
+
+        orders[orderId] = Status.Settled;
+        _push(order.tokenIn, filler, order.amountIn);
+        emit Settled(orderId, filler, order.amountIn);
+    }
+
+    /// @notice Returns the escrow of an order that was not settled to its user, once the deadline
+    /// and the refund delay have passed. Anyone may call it: the escrow only goes to the user.
+    function refund(Order calldata order) external nonReentrant {
+        bytes32 orderId = keccak256(abi.encode(order));
+        if (order.originChainId != block.chainid) revert WrongChain();
+        if (orders[orderId] != Status.Opened) revert NotOpened(orderId);
+        uint256 refundableAt = uint256(order.deadline) + refundDelay;
+        if (block.timestamp <= refundableAt) revert RefundTooEarly(refundableAt);
+
+        orders[orderId] = Status.Refunded;
+        _push(order.tokenIn, order.user, order.amountIn);
+        emit Refunded(orderId, order.user, order.amountIn);
+    }
+
+    /// @notice The EIP-712 digest the attester signs for a fill (for off-chain signers and tests).
+    function fillDigest(bytes32 orderId, address filler, uint256 amountOut) external view returns (bytes32) {
+        return _hashTypedDataV4(keccak256(abi.encode(FILL_TYPEHASH, orderId, filler, amountOut)));
+    }
+
+    // ---- destination chain ----
+
+    /// @notice ERC-7683 IDestinationSettler.fill. originData is abi.encode(Order); fillerData is
+    /// abi.encode(uint256 amountOut, address repayTo) (repayTo zero means the sender). The sender
+    /// pays amountOut >= minAmountOut of tokenOut to the recipient, once per orderId, before the
+    /// deadline. On the origin chain (a swap) the order must be open, and its escrow goes to repayTo
+    /// in the same transaction.
+    function fill(bytes32 orderId, bytes calldata originData, bytes calldata fillerData)
+        external
+        payable
+        nonReentrant
+    {
+        Order memory order = _decode(originData);
+        if (keccak256(abi.encode(order)) != orderId) revert OrderIdMismatch();
+        if (order.destinationChainId != block.chainid || order.destinationSettler != address(this)) {
+            revert WrongDestination();
+        }
+        if (block.timestamp > order.deadline) revert DeadlinePassed();
+        if (fillerData.length != 64) revert MalformedOrder();
+        (uint256 amountOut, address repayTo) = abi.decode(fillerData, (uint256, address));
+        if (repayTo == address(0)) repayTo = msg.sender;
+        if (amountOut < order.minAmountOut) revert BelowMinimum(amountOut, order.minAmountOut);
+        if (fills[orderId].filler != address(0)) revert AlreadyFilled(orderId);
+        bool sameChain = order.originChainId == block.chainid;
+        if (sameChain) {
+            if (orders[orderId] != Status.Opened) revert NotOpened(orderId);
+            orders[orderId] = Status.Settled;
+        }
+        fills[orderId] = FillRecord(repayTo, amountOut);
+
+        _deliver(order.tokenOut, order.recipient, amountOut);
+        emit Filled(orderId, repayTo, order.recipient, amountOut);
+        if (sameChain) {
+            _push(order.tokenIn, repayTo, order.amountIn);
+            emit Settled(orderId, repayTo, order.amountIn);
+        }
+    }
+
+    // ---- internals ----
+
+    /// @dev Decodes exactly twelve words: abi.decode ignores trailing bytes, which would let one
+    /// order travel under several encodings.
+    function _decode(bytes calldata data) private pure returns (Order memory) {
+        if (data.length != ORDER_LENGTH) revert MalformedOrder();
+        return abi.decode(data, (Order));
+    }
+
+    function _resolve(Order memory order, bytes32 orderId) private pure returns (ResolvedCrossChainOrder memory r) {
+        r.user = order.user;
+        r.originChainId = order.originChainId;
+        r.openDeadline = uint32(order.deadline);
+        r.fillDeadline = uint32(order.deadline);
+        r.orderId = orderId;
+        r.maxSpent = new Output[](1);
+        r.maxSpent[0] = Output(_word(order.tokenOut), order.minAmountOut, _word(order.recipient), order.destinationChainId);
+        r.minReceived = new Output[](1);
+        r.minReceived[0] = Output(_word(order.tokenIn), order.amountIn, bytes32(0), order.originChainId);
+        r.fillInstructions = new FillInstruction[](1);
+        r.fillInstructions[0] =
+            FillInstruction(uint64(order.destinationChainId), _word(order.destinationSettler), abi.encode(order));
+    }
+
+    function _word(address a) private pure returns (bytes32) {
+        return bytes32(uint256(uint160(a)));
+    }
+
+    /// @dev Takes exactly amount of token from `from` into escrow: msg.value for the native token;
+    /// for an ERC-20 the balance must grow by amount (a fee-on-transfer token is refused, since the
+    /// escrow could not pay out what the order says).
+    function _pullExact(address token, address from, uint256 amount) private {
+        if (token == NATIVE) {
+            if (msg.value != amount) revert WrongValue();
+            return;
+        }
+        if (msg.value != 0) revert WrongValue();
+        uint256 before = IERC20(token).balanceOf(address(this));
+        IERC20(token).safeTransferFrom(from, address(this), amount);
+        uint256 received = IERC20(token).balanceOf(address(this)) - before;
+        if (received != amount) revert TransferShort(received, amount);
+    }
+
+    /// @dev Pays amount of token from the filler (the sender) to the recipient, who must receive
+    /// all of it.
+    function _deliver(address token, address recipient, uint256 amount) private {
+        if (token == NATIVE) {
+            if (msg.value != amount) revert WrongValue();
+            Address.sendValue(payable(recipient), amount);
+            return;
+        }
+        if (msg.value != 0) revert WrongValue();
+        uint256 before = IERC20(token).balanceOf(recipient);
+        IERC20(token).safeTransferFrom(msg.sender, recipient, amount);
+        uint256 received = IERC20(token).balanceOf(recipient) - before;
+        if (received < amount) revert TransferShort(received, amount);
+    }
+
+    /// @dev Pays amount of token out of escrow.
+    function _push(address token, address to, uint256 amount) private {
+        if (token == NATIVE) {
+            Address.sendValue(payable(to), amount);
+        } else {
+            IERC20(token).safeTransfer(to, amount);
+        }
+    }
+}
