@@ -88,6 +88,11 @@ type TransferRequest struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=65536
 	CallData string `json:"callData,omitempty"`
+	// slippageBps is the tolerance below the quoted output a swap or bridge order accepts.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	SlippageBps *int32 `json:"slippageBps,omitempty"`
 }
 
 // TransactionPayload is the transaction that executes the intent, ready for signing.
@@ -189,9 +194,48 @@ type TransferIntentStatus struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{64}$`
 	BlockHash string `json:"blockHash,omitempty"`
+	// fill is a swap's or bridge's fill on its destination chain, once the watcher saw it.
+	// +optional
+	Fill *FillStatus `json:"fill,omitempty"`
+	// refundHash is the transaction that returned a swap's or bridge's escrow to its owner.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	RefundHash string `json:"refundHash,omitempty"`
 	// updatedAt is when phase last changed.
 	// +optional
 	UpdatedAt *metav1.Time `json:"updatedAt,omitempty"`
+}
+
+// FillStatus is where and by whom an order was filled.
+type FillStatus struct {
+	// chainID is the CAIP-2 chain of the fill.
+	// +required
+	// +kubebuilder:validation:MaxLength=64
+	ChainID string `json:"chainID"`
+	// hash is the fill transaction.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	Hash string `json:"hash"`
+	// blockNumber and blockHash are the block that holds it.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	BlockNumber int64 `json:"blockNumber"`
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{64}$`
+	BlockHash string `json:"blockHash"`
+	// filler is the address the escrow is released to.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Filler string `json:"filler"`
+	// amountOut is what the recipient received, in base units of the output token.
+	// +required
+	// +kubebuilder:validation:Pattern=`^[0-9]{1,78}$`
+	AmountOut string `json:"amountOut"`
+	// attestation is the attester's EIP-712 signature of the fill (bridges), once it is final.
+	// It is not a secret: it only releases the escrow to filler.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{130}$`
+	Attestation string `json:"attestation,omitempty"`
 }
 
 // +kubebuilder:object:root=true
@@ -202,6 +246,7 @@ type TransferIntentStatus struct {
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Block",type=integer,JSONPath=`.status.blockNumber`
 // +kubebuilder:printcolumn:name="Hash",type=string,JSONPath=`.status.hash`,priority=1
+// +kubebuilder:printcolumn:name="Fill",type=string,JSONPath=`.status.fill.hash`,priority=1
 // +kubebuilder:printcolumn:name="From-Chain",type=string,JSONPath=`.spec.fromChain`
 // +kubebuilder:printcolumn:name="To-Chain",type=string,JSONPath=`.spec.toChain`
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1

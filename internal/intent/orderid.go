@@ -4,12 +4,13 @@ import (
 	"crypto/rand"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
-// OrderInputs are the fields an orderId commits to.
+// OrderInputs are the fields an orderId commits to: the settlement contract's Order.
 type OrderInputs struct {
 	// Account is the owning Account's name; it is hashed so every word is static and a contract
 	// or auditor can recompute it as keccak256(bytes(account)).
@@ -20,46 +21,40 @@ type OrderInputs struct {
 	To          common.Address
 	TokenIn     common.Address
 	TokenOut    common.Address
-	// Amount is in base units of TokenIn.
-	Amount *big.Int
+	// Amount is in base units of TokenIn; MinAmountOut in base units of TokenOut (Amount for a
+	// transfer).
+	Amount       *big.Int
+	MinAmountOut *big.Int
 	// Deadline is the effective deadline in unix seconds.
 	Deadline uint64
 	// Nonce makes two otherwise identical intents distinct.
 	Nonce [32]byte
+	// DestinationSettler is the settlement contract on the destination chain; zero for a transfer.
+	DestinationSettler common.Address
 }
 
-// orderIDArguments is the layout of the orderId preimage, ten static 32-byte words:
-// abi.encode(bytes32 keccak256(account), uint256 fromChainId, address from, uint256 toChainId,
-// address to, address tokenIn, address tokenOut, uint256 amount, uint64 deadline, bytes32 nonce).
-// The chain ids are included because one address is a different account on each chain.
-var orderIDArguments = mustArguments(
-	"bytes32", "uint256", "address", "uint256", "address", "address", "address", "uint256", "uint64", "bytes32")
-
-func mustArguments(types ...string) abi.Arguments {
-	args := make(abi.Arguments, len(types))
-	for i, t := range types {
-		typ, err := abi.NewType(t, "", nil)
-		if err != nil {
-			panic("intent: bad ABI type " + t)
-		}
-		args[i] = abi.Argument{Type: typ}
+// Order is the settlement contract's order for in.
+func (in OrderInputs) Order() settlement.Order {
+	return settlement.Order{
+		Account:       crypto.Keccak256Hash([]byte(in.Account)),
+		OriginChainId: new(big.Int).SetUint64(in.FromChainID), User: in.From,
+		DestinationChainId: new(big.Int).SetUint64(in.ToChainID), Recipient: in.To,
+		TokenIn: in.TokenIn, TokenOut: in.TokenOut, AmountIn: in.Amount, MinAmountOut: in.MinAmountOut,
+		Deadline: in.Deadline, Nonce: in.Nonce, DestinationSettler: in.DestinationSettler,
 	}
-	return args
 }
 
-// OrderID is keccak256 of the ABI encoding of in: deterministic for the same inputs, unique per
-// intent through the nonce.
+// OrderID is keccak256(abi.encode(order)), the id the settlement contract computes for the order:
+// deterministic for the same inputs, unique per intent through the nonce. Transfers, which never
+// meet the contract, get theirs the same way.
 func OrderID(in OrderInputs) (common.Hash, error) {
 	if err := checkUint256(in.Amount); err != nil {
 		return common.Hash{}, err
 	}
-	encoded, err := orderIDArguments.Pack(
-		[32]byte(crypto.Keccak256Hash([]byte(in.Account))), new(big.Int).SetUint64(in.FromChainID), in.From,
-		new(big.Int).SetUint64(in.ToChainID), in.To, in.TokenIn, in.TokenOut, in.Amount, in.Deadline, in.Nonce)
-	if err != nil {
+	if err := checkUint256(in.MinAmountOut); err != nil {
 		return common.Hash{}, err
 	}
-	return crypto.Keccak256Hash(encoded), nil
+	return settlement.ID(in.Order())
 }
 
 // NewNonce draws a random 32-byte nonce from the operating system.

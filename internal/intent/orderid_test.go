@@ -16,12 +16,13 @@ func sampleOrderInputs() OrderInputs {
 	return OrderInputs{
 		Account: "acme", FromChainID: 1, From: common.HexToAddress(alice), ToChainID: 8453, To: common.HexToAddress(bob),
 		TokenIn: common.HexToAddress(usdcMainnet), TokenOut: common.HexToAddress(usdcBase),
-		Amount: big.NewInt(1_500_500_000), Deadline: 1_900_000_000, Nonce: nonce,
+		Amount: big.NewInt(1_500_500_000), MinAmountOut: big.NewInt(1_490_011_505), Deadline: 1_900_000_000, Nonce: nonce,
+		DestinationSettler: common.HexToAddress(settlement2),
 	}
 }
 
-// TestOrderIDMatchesManualEncoding recomputes the orderId without the ABI package: ten 32-byte
-// words, each left-padded, concatenated, hashed.
+// TestOrderIDMatchesManualEncoding recomputes the orderId without the ABI package: the settlement
+// contract's Order is twelve 32-byte words, each left-padded, concatenated, hashed.
 func TestOrderIDMatchesManualEncoding(t *testing.T) {
 	in := sampleOrderInputs()
 	pad := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
@@ -31,13 +32,13 @@ func TestOrderIDMatchesManualEncoding(t *testing.T) {
 		pad(big.NewInt(1).Bytes()), pad(in.From[:]),
 		pad(big.NewInt(8453).Bytes()), pad(in.To[:]),
 		pad(in.TokenIn[:]), pad(in.TokenOut[:]),
-		pad(in.Amount.Bytes()), pad(big.NewInt(1_900_000_000).Bytes()),
-		in.Nonce[:],
+		pad(in.Amount.Bytes()), pad(in.MinAmountOut.Bytes()), pad(big.NewInt(1_900_000_000).Bytes()),
+		in.Nonce[:], pad(in.DestinationSettler[:]),
 	} {
 		preimage = append(preimage, w...)
 	}
-	if len(preimage) != 320 {
-		t.Fatalf("preimage is %d bytes, want 320", len(preimage))
+	if len(preimage) != 384 {
+		t.Fatalf("preimage is %d bytes, want 384", len(preimage))
 	}
 	want := common.BytesToHash(crypto.Keccak256(preimage))
 	got, err := OrderID(in)
@@ -70,6 +71,8 @@ func TestOrderIDCommitsToEveryInput(t *testing.T) {
 		"amount":    func(in *OrderInputs) { in.Amount = big.NewInt(1) },
 		"deadline":  func(in *OrderInputs) { in.Deadline++ },
 		"nonce":     func(in *OrderInputs) { in.Nonce[31] ^= 1 },
+		"minOut":    func(in *OrderInputs) { in.MinAmountOut = big.NewInt(1) },
+		"settler":   func(in *OrderInputs) { in.DestinationSettler = common.HexToAddress(settlement1) },
 	}
 	for name, mutate := range mutations {
 		in := sampleOrderInputs()

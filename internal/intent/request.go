@@ -23,6 +23,10 @@ type Request struct {
 	Amount   string `json:"amount"`
 	Deadline string `json:"deadline,omitempty"`
 	CallData string `json:"callData,omitempty"`
+	// SlippageBps is the tolerance below the quoted output that a swap or bridge order accepts,
+	// in basis points (0 to MaxSlippageBps); DefaultSlippageBps when absent. An extension of the
+	// contract's request, documented in the OpenAPI document.
+	SlippageBps *int `json:"slippageBps,omitempty"`
 }
 
 // Asset is either one CAIP-10 token (ID) or a pair {in, out} (Pair non-nil). The zero value is
@@ -116,6 +120,16 @@ type Parsed struct {
 	Deadline *time.Time
 	// CallData is nil when the request has none ("0x" counts as none).
 	CallData []byte
+	// SlippageBps is nil when the request has none.
+	SlippageBps *int
+}
+
+// Slippage is the request's slippage tolerance, or DefaultSlippageBps.
+func (p Parsed) Slippage() int {
+	if p.SlippageBps == nil {
+		return DefaultSlippageBps
+	}
+	return *p.SlippageBps
 }
 
 // ParseRequest checks everything that needs no catalog; a failure is a *Problem of KindBadRequest.
@@ -140,6 +154,13 @@ func ParseRequest(r Request) (Parsed, error) {
 	}
 	if p.CallData, err = parseCallData(r.CallData); err != nil {
 		return Parsed{}, err
+	}
+	if r.SlippageBps != nil {
+		if *r.SlippageBps < 0 || *r.SlippageBps > MaxSlippageBps {
+			return Parsed{}, badRequest("slippageBps", "slippageBps must be between 0 and %d basis points", MaxSlippageBps)
+		}
+		v := *r.SlippageBps
+		p.SlippageBps = &v
 	}
 	return p, nil
 }
@@ -213,6 +234,10 @@ func (p Parsed) Request() Request {
 	}
 	if p.CallData != nil {
 		r.CallData = hexutil.Encode(p.CallData)
+	}
+	if p.SlippageBps != nil {
+		v := *p.SlippageBps
+		r.SlippageBps = &v
 	}
 	return r
 }

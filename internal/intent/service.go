@@ -11,6 +11,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -102,13 +103,18 @@ type Plan struct {
 	Errors   []string
 	Warnings []string
 	// Amount is in base units of TokenIn.
-	Amount    *big.Int
-	FromChain registry.Chain
-	ToChain   registry.Chain
-	TokenIn   registry.Token
-	TokenOut  registry.Token
-	OrderID   common.Hash
-	Nonce     [32]byte
+	Amount *big.Int
+	// AmountOut and MinAmountOut are in base units of TokenOut: the quote and the least the
+	// order accepts (both Amount for a transfer). MinAmountOut is nil when the pair has no quote.
+	AmountOut, MinAmountOut *big.Int
+	SlippageBps             int
+	FromChain               registry.Chain
+	ToChain                 registry.Chain
+	TokenIn                 registry.Token
+	TokenOut                registry.Token
+	tokenOut                token
+	OrderID                 common.Hash
+	Nonce                   [32]byte
 	// Deadline is the request's deadline, or PreparedAt + IntentTTL when it has none.
 	Deadline time.Time
 	// Tx is nil when there is no route to build it for.
@@ -135,6 +141,8 @@ type SimulationResult struct {
 	Errors         []string  `json:"errors"`
 	ExpiresAt      time.Time `json:"expiresAt"`
 	Tx             *Tx       `json:"tx,omitempty"`
+	// Quote is a swap's or bridge's output and the minimum the order accepts.
+	Quote *Quote `json:"quote,omitempty"`
 	// Approval is present when the order's ERC-20 allowance toward the settlement contract is
 	// short (known when the chain has an RPC endpoint): send its tx before tx.
 	Approval *Approval `json:"approval,omitempty"`
@@ -177,6 +185,7 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 	if plan.Valid {
 		res.Tx, res.Approval = plan.Tx, plan.Approval
 	}
+	res.Quote = plan.quote(plan.tokenOut)
 	return res, nil
 }
 
@@ -199,10 +208,11 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if err := r.checkRoute(&plan); err != nil {
 		return Plan{}, err
 	}
-	if plan.OrderID, err = OrderID(r.orderInputs(account, amount, plan.Deadline, nonce)); err != nil {
+	quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
+	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
 		return Plan{}, err
 	}
-	if plan.Tx, err = r.buildTx(plan, p.CallData); err != nil {
+	if plan.Tx, err = r.buildTx(account, plan, p.CallData); err != nil {
 		return Plan{}, err
 	}
 	if err := s.price(ctx, r, &plan, p.CallData); err != nil {
@@ -230,6 +240,7 @@ func (s *Service) newPlan(p Parsed, r resolved, amount *big.Int, nonce [32]byte,
 		ToChain:        r.to,
 		TokenIn:        r.tokenIn.Token,
 		TokenOut:       r.tokenOut.Token,
+		tokenOut:       r.tokenOut,
 		Nonce:          nonce,
 		Deadline:       deadline,
 		PreparedAt:     now,
@@ -366,12 +377,19 @@ func settlementAddress(c registry.Chain) (common.Address, bool) {
 	return common.HexToAddress(c.SettlementAddress), true
 }
 
-func (r resolved) orderInputs(account string, amount *big.Int, deadline time.Time, nonce [32]byte) OrderInputs {
-	return OrderInputs{
+func (r resolved) orderInputs(account string, plan Plan, nonce [32]byte) OrderInputs {
+	in := OrderInputs{
 		Account: account, FromChainID: r.fromID, From: r.fromAddr, ToChainID: r.toID, To: r.toAddr,
-		TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, Amount: amount,
-		Deadline: unixSeconds(deadline), Nonce: nonce,
+		TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, Amount: plan.Amount, MinAmountOut: new(big.Int),
+		Deadline: unixSeconds(plan.Deadline), Nonce: nonce,
 	}
+	if plan.MinAmountOut != nil { // nil: an order with no quote, which is never built
+		in.MinAmountOut = plan.MinAmountOut
+	}
+	if plan.Type != TypeTransfer {
+		in.DestinationSettler, _ = settlementAddress(r.to)
+	}
+	return in
 }
 
 // unixSeconds floors to whole seconds: an on-chain deadline must not outlive the requested one.
@@ -380,10 +398,10 @@ func unixSeconds(t time.Time) uint64 {
 }
 
 // buildTx builds the transaction of the plan's first step. A native transfer carries the
-// client's callData to the recipient (a contract call with value); an ERC-20 transfer cannot
-// carry it (addReasons reports that); an order passes it to the settlement contract as its
-// post-fill hook. It returns nil when a swap has no settlement contract to call.
-func (r resolved) buildTx(plan Plan, callData []byte) (*Tx, error) {
+// client's callData to the recipient (a contract call with value); an ERC-20 transfer or an order
+// cannot carry it (addReasons reports that). An order is open(order) on the origin chain's
+// settlement contract. It returns nil when a swap has no settlement contract to call or no quote.
+func (r resolved) buildTx(account string, plan Plan, callData []byte) (*Tx, error) {
 	switch {
 	case plan.Type == TypeTransfer && r.tokenIn.native:
 		return &Tx{To: r.toAddr.Hex(), Data: hexutil.Encode(callData), Value: plan.Amount.String(), ChainID: r.fromID}, nil
@@ -394,14 +412,11 @@ func (r resolved) buildTx(plan Plan, callData []byte) (*Tx, error) {
 		}
 		return &Tx{To: r.tokenIn.addr.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: r.fromID}, nil
 	}
-	settlement, ok := settlementAddress(r.from)
-	if !ok {
+	contract, ok := settlementAddress(r.from)
+	if !ok || plan.MinAmountOut == nil {
 		return nil, nil
 	}
-	data, err := SubmitOrderData(Order{
-		OrderID: plan.OrderID, TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, AmountIn: plan.Amount,
-		DestChainID: r.toID, Recipient: r.toAddr, Deadline: unixSeconds(plan.Deadline), CallData: callData,
-	})
+	data, err := settlement.OpenData(r.orderInputs(account, plan, plan.Nonce).Order())
 	if err != nil {
 		return nil, err
 	}
@@ -409,7 +424,7 @@ func (r resolved) buildTx(plan Plan, callData []byte) (*Tx, error) {
 	if r.tokenIn.native {
 		value = plan.Amount.String()
 	}
-	return &Tx{To: settlement.Hex(), Data: hexutil.Encode(data), Value: value, ChainID: r.fromID}, nil
+	return &Tx{To: contract.Hex(), Data: hexutil.Encode(data), Value: value, ChainID: r.fromID}, nil
 }
 
 // estimatedTime: one block on the source for a transfer or swap; a bridge also waits for
@@ -426,6 +441,9 @@ func estimatedTime(path []Step, from, to registry.Chain) int64 {
 func addReasons(plan *Plan, p Parsed, r resolved, now time.Time) {
 	if plan.Type == TypeTransfer && !r.tokenIn.native && len(p.CallData) > 0 {
 		plan.Errors = append(plan.Errors, "callData cannot be attached to an ERC-20 transfer: transfer(address,uint256) calls no hook; use a native-token transfer or a swap/bridge order")
+	}
+	if plan.Type != TypeTransfer && len(p.CallData) > 0 {
+		plan.Errors = append(plan.Errors, "callData cannot be attached to a swap or bridge: the settlement contract delivers tokens and calls no post-fill hook")
 	}
 	if p.Deadline != nil && p.Deadline.Before(now.Add(time.Duration(plan.EstimatedTimeS)*time.Second)) {
 		plan.Errors = append(plan.Errors, fmt.Sprintf("deadline %s is earlier than the estimated settlement time of %ds",

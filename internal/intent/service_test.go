@@ -13,6 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/oklog/ulid/v2"
 	"golang.org/x/crypto/sha3"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 var testNonce = [32]byte{31: 7}
@@ -185,9 +187,11 @@ func TestSimulateBridgeTx(t *testing.T) {
 		t.Errorf("fees = %+v", plan.Fees)
 	}
 	// The expectations are assembled here word by word from the Solidity ABI specification and
-	// hashed with x/crypto's Keccak, sharing no code with OrderID, SubmitOrderData or go-ethereum's
-	// abi package. deadline = 2030-01-02T05:04:05Z = 1893560645 = 0x70dd7145; amount = 1500.5 USDC =
-	// 1,500,500,000 base units = 0x596fd020; Base's chain id 8453 = 0x2105.
+	// hashed with x/crypto's Keccak, sharing no code with OrderID, the settlement bindings or
+	// go-ethereum's abi package. deadline = 2030-01-02T05:04:05Z = 1893560645 = 0x70dd7145; amount =
+	// 1500.5 USDC = 1,500,500,000 base units = 0x596fd020; Base's chain id 8453 = 0x2105; the
+	// minimum out is 1500.5 USDC less 20 bps of bridge fees less 50 bps of slippage =
+	// 1,490,011,505 = 0x58cfc571.
 	orderPreimage := abiWords(
 		hex.EncodeToString(keccak([]byte("acme"))), // bytes32 keccak256(account)
 		"1",             // uint256 fromChainId
@@ -196,26 +200,27 @@ func TestSimulateBridgeTx(t *testing.T) {
 		bob[2:],         // address to
 		usdcMainnet[2:], // address tokenIn
 		usdcBase[2:],    // address tokenOut
-		"596fd020",      // uint256 amount
+		"596fd020",      // uint256 amountIn
+		"58cfc571",      // uint256 minAmountOut
 		"70dd7145",      // uint64 deadline
 		"07",            // bytes32 nonce (testNonce: 31 zero bytes, then 7)
+		settlement2[2:], // address destinationSettler
 	)
 	wantOrderID := "0x" + hex.EncodeToString(keccak(mustHex(t, orderPreimage)))
 	if plan.OrderID.Hex() != wantOrderID {
 		t.Errorf("orderId = %s, want %s", plan.OrderID.Hex(), wantOrderID)
 	}
-	selector := hex.EncodeToString(keccak([]byte("submitOrder(bytes32,address,address,uint256,uint256,address,uint64,bytes)"))[:4])
+	selector := hex.EncodeToString(keccak([]byte("open((uint32,bytes32,bytes))"))[:4])
+	orderDataType := hex.EncodeToString(keccak([]byte("Order(bytes32 account,uint256 originChainId,address user," +
+		"uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
+		"uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)")))
 	wantData := "0x" + selector + abiWords(
-		wantOrderID[2:], // bytes32 orderId
-		usdcMainnet[2:], // address tokenIn
-		usdcBase[2:],    // address tokenOut
-		"596fd020",      // uint256 amountIn
-		"2105",          // uint256 destChainId
-		bob[2:],         // address recipient
-		"70dd7145",      // uint64 deadline
-		"100",           // offset of the dynamic bytes callData: 8 head words x 32 = 256
-		"0",             // its length: empty
-	)
+		"20",          // offset of the dynamic tuple OnchainCrossChainOrder
+		"70dd7145",    // uint32 fillDeadline
+		orderDataType, // bytes32 orderDataType
+		"60",          // offset of orderData within the tuple: 3 head words
+		"180",         // its length: 384 bytes, the twelve words of the order
+	) + orderPreimage
 	if plan.Tx.Data != wantData {
 		t.Errorf("tx data\n got %s\nwant %s", plan.Tx.Data, wantData)
 	}
@@ -251,8 +256,11 @@ func TestSimulateNativeSwapPaysValue(t *testing.T) {
 	if !res.Valid || res.Tx == nil || res.Tx.To != settlement1 || res.Tx.Value != "2000000000000000000" {
 		t.Errorf("result %+v tx %+v", res, res.Tx)
 	}
-	if !strings.HasPrefix(res.Tx.Data, hexutil.Encode(settlementABI.Methods["submitOrder"].ID)) {
-		t.Errorf("tx data %s does not call submitOrder", res.Tx.Data)
+	if !strings.HasPrefix(res.Tx.Data, hexutil.Encode(keccak([]byte("open((uint32,bytes32,bytes))"))[:4])) {
+		t.Errorf("tx data %s does not call open", res.Tx.Data)
+	}
+	if _, err := settlement.OrderOfOpenData(hexutil.MustDecode(res.Tx.Data)); err != nil {
+		t.Errorf("tx data does not carry an order: %v", err)
 	}
 	// 2 ETH x $3150.25 x 35 bps = $22.05175, plus 180,000 x 20 gwei x 3150.25 = $11.3409.
 	if res.EstimatedFees.TotalUSD != "33.39265" {

@@ -32,27 +32,8 @@ const ERC20ABIJSON = `[{"type":"function","name":"transfer","stateMutability":"n
 "inputs":[{"name":"spender","type":"address"},{"name":"amount","type":"uint256"}],
 "outputs":[{"name":"","type":"bool"}]}]`
 
-// SettlementABIJSON is the settlement contract's entry point for swap and bridge orders:
-//
-//	function submitOrder(bytes32 orderId, address tokenIn, address tokenOut, uint256 amountIn,
-//	    uint256 destChainId, address recipient, uint64 deadline, bytes callData) payable
-//
-// msg.sender is the owner; tokenIn is pulled with transferFrom (ERC-20, after an approval) or is
-// msg.value (native pseudo-address 0xEeee...EEeE). destChainId equals the source chain for a swap.
-// deadline is in unix seconds. callData is executed with the output at the recipient on the
-// destination chain (a post-fill hook); empty means none. orderId lets the service match the
-// on-chain event to the intent.
-const SettlementABIJSON = `[{"type":"function","name":"submitOrder","stateMutability":"payable",
-"inputs":[{"name":"orderId","type":"bytes32"},{"name":"tokenIn","type":"address"},
-{"name":"tokenOut","type":"address"},{"name":"amountIn","type":"uint256"},
-{"name":"destChainId","type":"uint256"},{"name":"recipient","type":"address"},
-{"name":"deadline","type":"uint64"},{"name":"callData","type":"bytes"}],"outputs":[]}]`
-
 // The ABIs are constants: parsing them cannot fail at run time once a test has parsed them.
-var (
-	erc20ABI      = mustParseABI(ERC20ABIJSON)
-	settlementABI = mustParseABI(SettlementABIJSON)
-)
+var erc20ABI = mustParseABI(ERC20ABIJSON)
 
 func mustParseABI(def string) abi.ABI {
 	parsed, err := abi.JSON(strings.NewReader(def))
@@ -76,31 +57,6 @@ func ERC20ApproveData(spender common.Address, amount *big.Int) ([]byte, error) {
 		return nil, err
 	}
 	return erc20ABI.Pack("approve", spender, amount)
-}
-
-// Order is the argument list of submitOrder.
-type Order struct {
-	OrderID     common.Hash
-	TokenIn     common.Address
-	TokenOut    common.Address
-	AmountIn    *big.Int
-	DestChainID uint64
-	Recipient   common.Address
-	Deadline    uint64
-	CallData    []byte
-}
-
-// SubmitOrderData is the calldata of submitOrder for o.
-func SubmitOrderData(o Order) ([]byte, error) {
-	if err := checkUint256(o.AmountIn); err != nil {
-		return nil, err
-	}
-	callData := o.CallData
-	if callData == nil {
-		callData = []byte{}
-	}
-	return settlementABI.Pack("submitOrder", [32]byte(o.OrderID), o.TokenIn, o.TokenOut, o.AmountIn,
-		new(big.Int).SetUint64(o.DestChainID), o.Recipient, o.Deadline, callData)
 }
 
 // checkUint256 guards the ABI packer, which silently wraps values outside 0..2^256-1.

@@ -122,6 +122,10 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		t := metav1.NewTime(*d.Parsed.Deadline)
 		spec.Request.Deadline = &t
 	}
+	if d.Parsed.SlippageBps != nil {
+		v := int32(*d.Parsed.SlippageBps) //nolint:gosec // ParseRequest bounds it to MaxSlippageBps
+		spec.Request.SlippageBps = &v
+	}
 	for _, step := range d.Plan.ResolvedPath {
 		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
 	}
@@ -142,6 +146,10 @@ func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
 	}
 	if r.Deadline != nil {
 		out.Deadline = r.Deadline.UTC().Format(time.RFC3339)
+	}
+	if r.SlippageBps != nil {
+		v := int(*r.SlippageBps)
+		out.SlippageBps = &v
 	}
 	return out
 }

@@ -1,0 +1,89 @@
+package intent
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// Slippage tolerance of an order's minimum output, in basis points of the quoted output.
+const (
+	// DefaultSlippageBps is 0.5%, the default of the common swap interfaces (Uniswap's among
+	// them) for pairs that are not stable against each other.
+	DefaultSlippageBps = 50
+	// MaxSlippageBps refuses tolerances that amount to "any price": 10%.
+	MaxSlippageBps = 1000
+)
+
+// Quote is what a swap or bridge order promises the recipient, in display units of tokenOut.
+type Quote struct {
+	// AmountOut is the quoted output: the input at the tokens' USD prices (one for one between
+	// tokens of the same symbol), less the protocol and solver fees.
+	AmountOut string `json:"amountOut"`
+	// MinAmountOut is AmountOut less the slippage tolerance, rounded down: the least the order
+	// lets a filler deliver. The settlement contract enforces it.
+	MinAmountOut string `json:"minAmountOut"`
+	// SlippageBps is the tolerance applied, the request's or DefaultSlippageBps.
+	SlippageBps int `json:"slippageBps"`
+}
+
+// quoteOrder fills the plan's output amounts. A transfer delivers exactly its amount. An order
+// converts through the USD prices, unless both tokens have the same symbol (the same asset on two
+// chains, or wrapped and native ETH named alike): then one for one, rescaled to the output's
+// decimals. A pair it cannot price leaves the plan without a minimum and records why.
+func quoteOrder(plan *Plan, r resolved, fee StepFee, slippageBps int) {
+	plan.SlippageBps = slippageBps
+	if plan.Type == TypeTransfer {
+		plan.AmountOut, plan.MinAmountOut = plan.Amount, plan.Amount
+		return
+	}
+	if !r.hasTokenOut {
+		return // no route: checkRoute has refused the bridge
+	}
+	rate, err := conversionRate(r.tokenIn, r.tokenOut)
+	if err != nil {
+		plan.Errors = append(plan.Errors, err.Error())
+		return
+	}
+	out := new(big.Rat).Mul(new(big.Rat).SetInt(plan.Amount), rate)
+	out.Mul(out, big.NewRat(int64(BpsDenominator-fee.ProtocolBps-fee.SolverBps), BpsDenominator))
+	plan.AmountOut = floor(out)
+	minimum := out.Mul(out, big.NewRat(int64(BpsDenominator-slippageBps), BpsDenominator))
+	plan.MinAmountOut = floor(minimum)
+	if plan.MinAmountOut.Sign() == 0 {
+		plan.Errors = append(plan.Errors, fmt.Sprintf("amount %s %s is too small: the minimum output rounds to 0 %s",
+			FormatAmount(plan.Amount, r.tokenIn.Decimals), r.tokenIn.Symbol, r.tokenOut.Symbol))
+	}
+}
+
+// conversionRate is base units of tokenOut per base unit of tokenIn.
+func conversionRate(in, out token) (*big.Rat, error) {
+	scale := new(big.Rat).SetFrac(pow10(int(out.Decimals)), pow10(int(in.Decimals)))
+	if strings.EqualFold(in.Symbol, out.Symbol) {
+		return scale, nil
+	}
+	priceIn, errIn := ParseDecimal(in.PriceUSD)
+	priceOut, errOut := ParseDecimal(out.PriceUSD)
+	if errIn != nil || errOut != nil || priceIn.Sign() == 0 || priceOut.Sign() == 0 {
+		return nil, fmt.Errorf("no quote from %s to %s: both tokens need a USD price to set the order's minimum output", in.Symbol, out.Symbol)
+	}
+	rate := new(big.Rat).Quo(priceIn, priceOut)
+	return rate.Mul(rate, scale), nil
+}
+
+// floor rounds a non-negative rational down to an integer.
+func floor(r *big.Rat) *big.Int {
+	return new(big.Int).Quo(r.Num(), r.Denom())
+}
+
+// quote is the plan's Quote for a simulation; nil for a transfer or an order it could not price.
+func (p Plan) quote(tokenOut token) *Quote {
+	if p.Type == TypeTransfer || p.MinAmountOut == nil {
+		return nil
+	}
+	return &Quote{
+		AmountOut:    FormatAmount(p.AmountOut, tokenOut.Decimals),
+		MinAmountOut: FormatAmount(p.MinAmountOut, tokenOut.Decimals),
+		SlippageBps:  p.SlippageBps,
+	}
+}
