@@ -39,6 +39,13 @@ const (
 	// node forgot a reported transaction, before confirmation; the intent waits for its
 	// transaction again.
 	ReasonDropped = "Dropped"
+	// ReasonOpened: a swap's or bridge's open transaction is final: the settlement contract holds
+	// the escrow and the order waits for a fill.
+	ReasonOpened = "Opened"
+	// ReasonFilled: a filler filled the order on its destination chain; confirmed once final.
+	ReasonFilled = "Filled"
+	// ReasonRefunded: the escrow went back to its owner after the deadline; the intent failed.
+	ReasonRefunded = "Refunded"
 )
 
 // Reasons of the RPCReachable condition.

@@ -40,6 +40,8 @@ type IntentStore interface {
 	Get(ctx context.Context, account, id string) (*v1alpha1.TransferIntent, bool, error)
 	// List returns a page of the account's intents, newest first, and whether more follow.
 	List(account string, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool)
+	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
+	AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool)
 }
 
 // SubmissionRecorder checks a reported transaction hash against the intent's transaction on its
@@ -322,11 +324,12 @@ func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key
 // (some tests) answers them with 503, decided here once rather than in every handler.
 func (s *Server) transferRoutes() map[string]http.Handler {
 	routes := map[string]http.Handler{
-		"GET /v2/transfers":                  http.HandlerFunc(s.listTransfers),
-		"POST /v2/transfers":                 http.HandlerFunc(s.createTransfer),
-		"POST /v2/transfers/simulate":        http.HandlerFunc(s.simulateTransfer),
-		"GET /v2/transfers/{id}":             http.HandlerFunc(s.getTransfer),
-		"POST /v2/transfers/{id}/submission": http.HandlerFunc(s.submitTransfer),
+		"GET /v2/transfers":                    http.HandlerFunc(s.listTransfers),
+		"POST /v2/transfers":                   http.HandlerFunc(s.createTransfer),
+		"POST /v2/transfers/simulate":          http.HandlerFunc(s.simulateTransfer),
+		"GET /v2/transfers/{id}":               http.HandlerFunc(s.getTransfer),
+		"POST /v2/transfers/{id}/submission":   http.HandlerFunc(s.submitTransfer),
+		"GET /v2/orders/{orderId}/attestation": http.HandlerFunc(s.getAttestation),
 	}
 	if s.deps.Transfers == nil || s.deps.Intents == nil || s.deps.Catalog == nil {
 		unavailable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -509,6 +512,17 @@ type transferIntentJSON struct {
 	Environment  v1alpha1.Environment        `json:"environment"`
 	BlockNumber  int64                       `json:"blockNumber,omitempty"`
 	StatusDetail string                      `json:"statusDetail,omitempty"`
+	Fill         *fillJSON                   `json:"fill,omitempty"`
+	RefundHash   string                      `json:"refundHash,omitempty"`
+}
+
+// fillJSON is the OpenAPI Fill: where and by whom a swap or bridge was filled.
+type fillJSON struct {
+	ChainID     string `json:"chainId"`
+	Hash        string `json:"hash"`
+	BlockNumber int64  `json:"blockNumber,omitempty"`
+	Filler      string `json:"filler"`
+	AmountOut   string `json:"amountOut"`
 }
 
 type intentMetadataJSON struct {
@@ -535,6 +549,10 @@ func transferRecord(obj *v1alpha1.TransferIntent) transferIntentJSON {
 		rec.Tx = *obj.Spec.Tx
 	}
 	rec.BlockNumber = obj.Status.BlockNumber
+	if f := obj.Status.Fill; f != nil {
+		rec.Fill = &fillJSON{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
+	}
+	rec.RefundHash = obj.Status.RefundHash
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
 		rec.StatusDetail = c.Message
 	}

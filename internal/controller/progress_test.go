@@ -40,6 +40,9 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonConfirmed: "",
 	v1alpha1.ReasonReverted:  "",
 	v1alpha1.ReasonDropped:   "",
+	v1alpha1.ReasonOpened:    "",
+	v1alpha1.ReasonFilled:    "",
+	v1alpha1.ReasonRefunded:  "",
 }
 
 // kstatus has no "current but not served": a Ready=False reason that raises neither condition

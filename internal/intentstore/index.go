@@ -33,6 +33,9 @@ type index struct {
 	mu       sync.RWMutex
 	byName   map[string]*entry
 	accounts map[string]*accountEntries
+	// attested maps the orderId of each intent whose fill is attested to its object name: the
+	// filler asks by orderId. Only attested orders are kept, so it costs nothing per transfer.
+	attested map[string]string
 }
 
 type entry struct {
@@ -51,7 +54,7 @@ type accountEntries struct {
 }
 
 func newIndex(namespace string) *index {
-	return &index{namespace: namespace, byName: map[string]*entry{}, accounts: map[string]*accountEntries{}}
+	return &index{namespace: namespace, byName: map[string]*entry{}, accounts: map[string]*accountEntries{}, attested: map[string]string{}}
 }
 
 func compareEntryID(e *entry, id string) int { return strings.Compare(e.summary.ID, id) }
@@ -87,6 +90,9 @@ func (x *index) upsert(obj *v1alpha1.TransferIntent, onlyIfAbsent bool) {
 		return
 	}
 	x.byName[e.name] = e
+	if f := obj.Status.Fill; f != nil && f.Attestation != "" {
+		x.attested[obj.Spec.OrderID] = e.name
+	}
 	acct := x.accounts[e.account]
 	if acct == nil {
 		acct = &accountEntries{byType: map[v1alpha1.IntentType][]*entry{}}
@@ -106,6 +112,9 @@ func (x *index) remove(name string) {
 
 func (x *index) removeLocked(e *entry) {
 	delete(x.byName, e.name)
+	if x.attested[e.summary.OrderID] == e.name {
+		delete(x.attested, e.summary.OrderID)
+	}
 	acct := x.accounts[e.account]
 	if acct == nil {
 		return
@@ -135,6 +144,13 @@ func removeSorted(list []*entry, id string) []*entry {
 		return slices.Delete(list, i, i+1)
 	}
 	return list
+}
+
+// attestedOrder is the intent whose order has an attested fill, by orderId.
+func (x *index) attestedOrder(orderID string) *entry {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.byName[x.attested[orderID]]
 }
 
 func (x *index) get(name string) *entry {

@@ -180,6 +180,15 @@ func (s *Store) Get(ctx context.Context, account, id string) (*v1alpha1.Transfer
 	return &obj, true, nil
 }
 
+// AttestedOrder returns the intent whose order (by orderId, lower-case bytes32 hex) has an
+// attested fill. The object is shared: do not modify it.
+func (s *Store) AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool) {
+	if e := s.index.attestedOrder(orderID); e != nil {
+		return e.obj, true
+	}
+	return nil, false
+}
+
 // recent reports whether the id was minted within RecentWindow (or slightly in the future, for
 // clock skew between replicas).
 func (s *Store) recent(id string) bool {

@@ -24,6 +24,7 @@ import (
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/chain/watcher"
 	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
@@ -78,6 +79,9 @@ type TransferOptions struct {
 	// SubmissionTimeout bounds the node lookup of a hash reported on POST
 	// /v2/transfers/{id}/submission.
 	SubmissionTimeout time.Duration
+	// AttesterKeyFile holds the attester's hex private key (a mounted Secret); empty: bridge
+	// fills are confirmed but not attested.
+	AttesterKeyFile string
 }
 
 // DefaultOptions are the defaults of the flags. Namespace is left empty: the caller knows it.
@@ -256,6 +260,14 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, log logr.Logger) 
 	}
 	watchOpts := opts.Transfers.Watch
 	watchOpts.Metrics = opts.Metrics
+	if opts.Transfers.AttesterKeyFile != "" {
+		if watchOpts.Attester, err = settlement.LoadAttester(opts.Transfers.AttesterKeyFile); err != nil {
+			return nil, err
+		}
+		log.Info("bridge fills will be attested", "attester", watchOpts.Attester.Address().Hex())
+	} else {
+		log.Info("no --attester-key-file: bridge fills are confirmed but not attested, so fillers cannot claim their escrow")
+	}
 	s.Watcher, err = watcher.New(watcher.Watcher{
 		Namespace: opts.Namespace, Chains: s.Models.Chains, Index: index, Synced: reg.HasSynced,
 		Writer: writer, Cache: mgr.GetClient(), Options: watchOpts, Log: log.WithName("chain-watcher"),

@@ -93,13 +93,20 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 		if len(blocks) == 0 {
 			break
 		}
-		n, err := f.process(ctx, blocks)
+		logs, err := f.settlementLogs(ctx, blocks[0].Number, blocks[len(blocks)-1].Number)
+		if err != nil {
+			return false, err
+		}
+		n, err := f.process(ctx, blocks, logs)
 		processed += n
 		if err != nil {
 			return false, err
 		}
 	}
 	if err := f.followSubmitted(ctx, head); err != nil {
+		return false, err
+	}
+	if err := f.followFills(ctx, head); err != nil {
 		return false, err
 	}
 	f.metrics.observeHead(f.chain.ID, head, f.cursor)
@@ -124,7 +131,7 @@ func (f *follower) start(head uint64, progress *v1alpha1.ChainWatchStatus) {
 
 // process matches the blocks in order. A block whose parent is not the one processed at its
 // height means a reorg: the cursor steps back to the fork point and the rest is read again.
-func (f *follower) process(ctx context.Context, blocks []Block) (uint64, error) {
+func (f *follower) process(ctx context.Context, blocks []Block, logs map[uint64][]types.Log) (uint64, error) {
 	done := uint64(0)
 	for _, b := range blocks {
 		if want, ok := f.recent[b.Number-1]; ok && b.Number > 0 && b.ParentHash != want {
@@ -144,6 +151,9 @@ func (f *follower) process(ctx context.Context, blocks []Block) (uint64, error) 
 			if err := f.submit(ctx, m, b); err != nil {
 				return done, err
 			}
+		}
+		if err := f.orderEvents(ctx, b, logs[b.Number]); err != nil {
+			return done, err
 		}
 		f.metrics.observeBlock(f.chain.ID, time.Since(start), len(b.Txs))
 		f.advance(Header{Number: b.Number, Hash: b.Hash, Time: b.Time})
@@ -245,6 +255,11 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *Receipt, head uin
 	need := confirmations(f.chain)
 	obs := Observation{Hash: s.Hash, Block: r.BlockNumber, BlockHash: r.BlockHash}
 	switch {
+	case depth >= need && r.Status == types.ReceiptStatusSuccessful && s.Order:
+		// An order is confirmed by its fill (followFills), not by its opening.
+		obs.Reason = v1alpha1.ReasonOpened
+		obs.Message = fmt.Sprintf("the order was opened by transaction %s in block %d (%s), final: the settlement contract holds the escrow until a fill or the refund",
+			s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex())
 	case depth >= need && r.Status == types.ReceiptStatusSuccessful:
 		obs.Event, obs.Reason = intent.EventConfirm, v1alpha1.ReasonConfirmed
 		obs.Message = fmt.Sprintf("transaction %s succeeded in block %d (%s), %d blocks deep", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), depth)

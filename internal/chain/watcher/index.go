@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	toolscache "k8s.io/client-go/tools/cache"
 
@@ -70,6 +71,18 @@ type Submitted struct {
 	// (reported by the client, not yet in a block).
 	Block     uint64
 	BlockHash common.Hash
+	// Order is set for a swap or bridge: its transaction opens the order, and the fill, not the
+	// transaction, confirms it. OpenFinal says the opening is final (or a fill was seen): its
+	// receipt needs no more reading.
+	Order, OpenFinal bool
+}
+
+// transactionReason is the reason of the intent's Transaction condition, or "".
+func transactionReason(ti *v1alpha1.TransferIntent) string {
+	if c := meta.FindStatusCondition(ti.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
+		return c.Reason
+	}
+	return ""
 }
 
 // Index holds, per chain (numeric EIP-155 id), the pending intents by the key of their
@@ -86,6 +99,10 @@ type Index struct {
 	// failed) to that intent's name: one transaction executes one intent, so a held hash is never
 	// matched to, or accepted for, another.
 	held map[common.Hash]string
+	// orders are the swaps and bridges still to be settled, by orderId; orderOf is each one's
+	// orderId by object name.
+	orders  map[common.Hash]*OrderRef
+	orderOf map[string]common.Hash
 }
 
 type placement struct {
@@ -103,7 +120,10 @@ type chainIndex struct {
 
 // NewIndex returns an empty index.
 func NewIndex() *Index {
-	return &Index{chains: map[uint64]*chainIndex{}, where: map[string]placement{}, held: map[common.Hash]string{}}
+	return &Index{
+		chains: map[uint64]*chainIndex{}, where: map[string]placement{}, held: map[common.Hash]string{},
+		orders: map[common.Hash]*OrderRef{}, orderOf: map[string]common.Hash{},
+	}
 }
 
 // EventHandler feeds the index from the TransferIntent informer.
@@ -172,7 +192,9 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 		i, _ := slices.BinarySearchFunc(list, p.ID, func(e Pending, id string) int { return strings.Compare(e.ID, id) })
 		ci.pending[key] = slices.Insert(list, i, p)
 	case v1alpha1.IntentPhaseSubmitted:
-		s := Submitted{Name: ti.Name, ID: ti.Spec.ID, From: from, Hash: common.HexToHash(ti.Status.Hash)}
+		s := Submitted{Name: ti.Name, ID: ti.Spec.ID, From: from, Hash: common.HexToHash(ti.Status.Hash),
+			Order: ti.Spec.Type != v1alpha1.IntentTypeTransfer}
+		s.OpenFinal = s.Order && (ti.Status.Fill != nil || transactionReason(ti) == v1alpha1.ReasonOpened)
 		if ti.Status.BlockNumber > 0 && ti.Status.BlockHash != "" {
 			s.Block, s.BlockHash = uint64(ti.Status.BlockNumber), common.HexToHash(ti.Status.BlockHash)
 		}
@@ -180,6 +202,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 	default:
 		place.resourceVersion = ti.ResourceVersion // remembered so an older event cannot re-add it
 	}
+	x.placeOrderLocked(ti, place.phase)
 	x.where[ti.Name] = place
 }
 
@@ -190,6 +213,7 @@ func (x *Index) removeLocked(name string) {
 		return
 	}
 	delete(x.where, name)
+	x.removeOrderLocked(name)
 	if p.hash != (common.Hash{}) && x.held[p.hash] == name {
 		delete(x.held, p.hash)
 	}
@@ -275,7 +299,8 @@ func (x *Index) Match(chainID uint64, signer types.Signer, blockTime time.Time, 
 	return matches
 }
 
-// Submitted returns the submitted intents of the chain, in no order.
+// Submitted returns the submitted intents of the chain whose transaction's receipt is still to be
+// followed, in no order.
 func (x *Index) Submitted(chainID uint64) []Submitted {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -285,7 +310,9 @@ func (x *Index) Submitted(chainID uint64) []Submitted {
 	}
 	out := make([]Submitted, 0, len(ci.submitted))
 	for _, s := range ci.submitted {
-		out = append(out, s)
+		if !s.OpenFinal {
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -263,3 +263,17 @@ func (n *Node) RevertReason(ctx context.Context, from common.Address, tx *types.
 	}
 	return err.Error()
 }
+
+// Logs are the logs of the contract at address with one of the topics (as the first topic) in
+// the blocks first..last, in chain order.
+func (n *Node) Logs(ctx context.Context, first, last uint64, address common.Address, topics []common.Hash) ([]types.Log, error) {
+	var logs []types.Log
+	filter := map[string]any{
+		"fromBlock": hexutil.Uint64(first), "toBlock": hexutil.Uint64(last),
+		"address": address, "topics": [][]common.Hash{topics},
+	}
+	if err := n.call(ctx, &logs, "eth_getLogs", filter); err != nil {
+		return nil, err
+	}
+	return logs, nil
+}

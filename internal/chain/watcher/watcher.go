@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -60,6 +61,9 @@ type Options struct {
 	MaxBackoff time.Duration
 	// Metrics receives the watcher's metrics; nil leaves them unregistered.
 	Metrics prometheus.Registerer
+	// Attester signs the fills of bridges once final, so that fillers can claim the escrow on the
+	// origin chain; nil attests nothing (bridges are confirmed, but their fillers wait).
+	Attester *settlement.Attester
 }
 
 func (o Options) withDefaults() Options {

@@ -54,6 +54,19 @@ type Observation struct {
 	// Reason and Message become the Transaction condition; Message also notes the event.
 	Reason  string
 	Message string
+	// Order news (swaps and bridges) is about the settlement contract, not the origin
+	// transaction: when Order is set, Hash, Block and BlockHash are ignored and the intent's own
+	// transaction fields stay as they are.
+	Order *OrderNews
+}
+
+// OrderNews is what the settlement contract's events said about an order.
+type OrderNews struct {
+	// Fill, when set, replaces the recorded fill; ClearFill removes it (its block left the chain).
+	Fill      *v1alpha1.FillStatus
+	ClearFill bool
+	// RefundHash is the refund transaction.
+	RefundHash common.Hash
 }
 
 // errStale: the intent kept changing under the writer.
@@ -93,6 +106,9 @@ func (w *Writer) Apply(ctx context.Context, key client.ObjectKey, obs Observatio
 // apply changes ti's status by obs; false when obs does not apply to it: its phase does not take
 // the event, or obs is about another transaction than the one followed.
 func (w *Writer) apply(ti *v1alpha1.TransferIntent, obs Observation) bool {
+	if obs.Order != nil {
+		return w.applyOrder(ti, obs)
+	}
 	phase := phaseOf(ti)
 	hash := obs.Hash.Hex()
 	if obs.Event != intent.EventSubmit && (phase != v1alpha1.IntentPhaseSubmitted || ti.Status.Hash != hash) {
@@ -115,15 +131,53 @@ func (w *Writer) apply(ti *v1alpha1.TransferIntent, obs Observation) bool {
 	default:
 		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hash, 0, ""
 	}
+	setTransactionCondition(ti, obs, now)
+	return true
+}
+
+// applyOrder records order news. The orderId names the intent, so no transaction hash is
+// compared; a terminal intent takes no news.
+func (w *Writer) applyOrder(ti *v1alpha1.TransferIntent, obs Observation) bool {
+	phase := phaseOf(ti)
+	if intent.Status(phase).IsTerminal() {
+		return false
+	}
+	now := w.now()
+	if obs.Event != "" {
+		next, err := intent.Transition(intent.Status(phase), obs.Event)
+		if err != nil {
+			return false
+		}
+		ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhase(next), &now
+	}
+	switch {
+	case obs.Order.Fill != nil:
+		ti.Status.Fill = obs.Order.Fill.DeepCopy()
+	case obs.Order.ClearFill:
+		ti.Status.Fill = nil
+	}
+	if obs.Order.RefundHash != (common.Hash{}) {
+		ti.Status.RefundHash = obs.Order.RefundHash.Hex()
+	}
+	setTransactionCondition(ti, obs, now)
+	return true
+}
+
+// setTransactionCondition records obs as the Transaction condition: False for the reasons that
+// report a transaction that did not do its work.
+func setTransactionCondition(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) {
 	status := metav1.ConditionTrue
-	if obs.Reason == v1alpha1.ReasonReverted || obs.Reason == v1alpha1.ReasonDropped {
+	if isBadNews(obs.Reason) {
 		status = metav1.ConditionFalse
 	}
 	meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
 		Type: v1alpha1.ConditionTransaction, Status: status, Reason: obs.Reason, Message: obs.Message,
 		ObservedGeneration: ti.Generation, LastTransitionTime: now,
 	})
-	return true
+}
+
+func isBadNews(reason string) bool {
+	return reason == v1alpha1.ReasonReverted || reason == v1alpha1.ReasonDropped || reason == v1alpha1.ReasonRefunded
 }
 
 // event notes the change on the intent: Warning for a revert or a drop.
@@ -132,7 +186,7 @@ func (w *Writer) event(ti *v1alpha1.TransferIntent, from v1alpha1.IntentPhase, o
 		return
 	}
 	eventType := corev1.EventTypeNormal
-	if obs.Reason == v1alpha1.ReasonReverted || obs.Reason == v1alpha1.ReasonDropped {
+	if isBadNews(obs.Reason) {
 		eventType = corev1.EventTypeWarning
 	}
 	action := "Follow"

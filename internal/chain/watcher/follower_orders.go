@@ -1,0 +1,182 @@
+package watcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+// settlementContract is the chain's settlement contract, if it has one.
+func (f *follower) settlementContract() (common.Address, bool) {
+	if !common.IsHexAddress(f.chain.SettlementAddress) {
+		return common.Address{}, false
+	}
+	return common.HexToAddress(f.chain.SettlementAddress), true
+}
+
+// settlementLogs reads the settlement contract's order events in the blocks first..last, by block
+// number.
+func (f *follower) settlementLogs(ctx context.Context, first, last uint64) (map[uint64][]types.Log, error) {
+	contract, ok := f.settlementContract()
+	if !ok {
+		return nil, nil
+	}
+	logs, err := f.node.Logs(ctx, first, last, contract, settlement.Topics())
+	if err != nil {
+		return nil, err
+	}
+	byBlock := make(map[uint64][]types.Log, len(logs))
+	for _, l := range logs {
+		byBlock[l.BlockNumber] = append(byBlock[l.BlockNumber], l)
+	}
+	return byBlock, nil
+}
+
+// errLogsOfAnotherBlock: the logs were read from another branch than the block (a reorg between
+// the two calls); the step is tried again.
+var errLogsOfAnotherBlock = errors.New("the node's logs and blocks disagree (a reorg between two calls)")
+
+// orderEvents applies the settlement contract's events of block b to the orders they name.
+func (f *follower) orderEvents(ctx context.Context, b Block, logs []types.Log) error {
+	for _, l := range logs {
+		if l.BlockHash != b.Hash {
+			return errLogsOfAnotherBlock
+		}
+		if l.Removed {
+			continue
+		}
+		ev, ok, err := settlement.Parse(l)
+		if err != nil || !ok {
+			continue // not an order event of this contract's ABI
+		}
+		ref, ok := f.index.Order(ev.OrderID)
+		if !ok {
+			continue // not ours, or settled already
+		}
+		var obs Observation
+		switch {
+		case ev.Kind == settlement.EventOpened && ref.Origin == f.chainID && ref.Phase == v1alpha1.IntentPhasePending:
+			obs = f.opened(l, b)
+		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
+			obs = f.filled(ev, b)
+		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID:
+			obs = Observation{
+				Event: intent.EventFail, Order: &OrderNews{RefundHash: l.TxHash}, Reason: v1alpha1.ReasonRefunded,
+				Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d): the order was not filled in time",
+					ev.Party.Hex(), l.TxHash.Hex(), b.Number),
+			}
+		default:
+			continue
+		}
+		if err := f.apply(ctx, ref.Name, obs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// opened: the order was opened by a transaction the service did not write (a smart account's
+// call, say): the contract checked that its user sent it, so it is the intent's transaction.
+func (f *follower) opened(l types.Log, b Block) Observation {
+	return Observation{
+		Event: intent.EventSubmit, Hash: l.TxHash, Block: b.Number, BlockHash: b.Hash, Reason: v1alpha1.ReasonIncluded,
+		Message: fmt.Sprintf("the order was opened by transaction %s in block %d (%s)", l.TxHash.Hex(), b.Number, b.Hash.Hex()),
+	}
+}
+
+// filled records a fill on this (destination) chain; it confirms the intent once final.
+func (f *follower) filled(ev settlement.Event, b Block) Observation {
+	fill := &v1alpha1.FillStatus{
+		ChainID: f.chain.ID, Hash: ev.Log.TxHash.Hex(), BlockNumber: int64(b.Number), BlockHash: b.Hash.Hex(), //nolint:gosec // block numbers are far below 2^63
+		Filler: ev.Party.Hex(), AmountOut: ev.Amount.String(),
+	}
+	return Observation{
+		Order: &OrderNews{Fill: fill}, Reason: v1alpha1.ReasonFilled,
+		Message: fmt.Sprintf("filled on %s by %s with %s base units in transaction %s, block %d; final at %d confirmations",
+			f.chain.ID, ev.Party.Hex(), ev.Amount, ev.Log.TxHash.Hex(), b.Number, confirmations(f.chain)),
+	}
+}
+
+// followFills confirms the orders whose fill on this chain is final, attesting bridge fills, and
+// forgets fills whose block left the chain.
+func (f *follower) followFills(ctx context.Context, head uint64) error {
+	refs := f.index.Fills(f.chainID)
+	for len(refs) > 0 {
+		n := min(len(refs), int(f.opts.ReceiptsPerBatch)) //nolint:gosec // a small option
+		batch := refs[:n]
+		refs = refs[n:]
+		hashes := make([]common.Hash, len(batch))
+		for i, ref := range batch {
+			hashes[i] = ref.Fill.Hash
+		}
+		receipts, err := f.node.Receipts(ctx, hashes)
+		if err != nil {
+			return err
+		}
+		for i, ref := range batch {
+			if err := f.followFill(ctx, ref, receipts[i], head); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (f *follower) followFill(ctx context.Context, ref OrderRef, r *Receipt, head uint64) error {
+	if r == nil {
+		if ref.Fill.Block > head {
+			return nil // the node lags behind the one that reported the fill
+		}
+		h, err := f.node.HeaderByNumber(ctx, ref.Fill.Block)
+		if err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+		if err == nil && h.Hash == ref.Fill.BlockHash {
+			return nil
+		}
+		return f.apply(ctx, ref.Name, Observation{
+			Order: &OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
+			Message: fmt.Sprintf("block %d that held the fill %s left the chain in a reorg; waiting for a fill again", ref.Fill.Block, ref.Fill.Hash.Hex()),
+		})
+	}
+	if r.Status != types.ReceiptStatusSuccessful || head < r.BlockNumber || head-r.BlockNumber+1 < confirmations(f.chain) ||
+		ref.Phase != v1alpha1.IntentPhaseSubmitted {
+		return nil // not final yet, or the order's opening is not seen yet on its origin chain
+	}
+	fill := &v1alpha1.FillStatus{
+		ChainID: f.chain.ID, Hash: ref.Fill.Hash.Hex(), BlockNumber: int64(r.BlockNumber), BlockHash: r.BlockHash.Hex(), //nolint:gosec // block numbers are far below 2^63
+		Filler: ref.Fill.Filler.Hex(), AmountOut: ref.Fill.AmountOut.String(),
+	}
+	msg := fmt.Sprintf("the fill %s on %s is final (block %d)", ref.Fill.Hash.Hex(), f.chain.ID, r.BlockNumber)
+	if ref.IsBridge() {
+		if f.opts.Attester == nil {
+			msg += "; no attestation: the service has no attester key, so the filler cannot be repaid until one is configured"
+			f.log.Error(nil, "a bridge fill is final but no attester key is configured", "intent", ref.Name, "orderId", ref.OrderID.Hex())
+		} else {
+			att, err := f.opts.Attester.Attest(ref.Domain, ref.OrderID, ref.Fill.Filler, ref.Fill.AmountOut)
+			if err != nil {
+				return fmt.Errorf("attesting the fill of %s: %w", ref.Name, err)
+			}
+			fill.Attestation = hexutil.Encode(att.Signature)
+			msg += fmt.Sprintf("; attested for %s, which releases the escrow to %s", ref.Domain.Contract.Hex(), ref.Fill.Filler.Hex())
+		}
+	}
+	return f.apply(ctx, ref.Name, Observation{Event: intent.EventConfirm, Order: &OrderNews{Fill: fill}, Reason: v1alpha1.ReasonConfirmed, Message: msg})
+}
+
+// apply writes obs and counts its transition.
+func (f *follower) apply(ctx context.Context, name string, obs Observation) error {
+	_, changed, err := f.writer.Apply(ctx, f.key(name), obs)
+	if err == nil && changed && obs.Event != "" {
+		f.metrics.transition(f.chain.ID, obs.Event)
+	}
+	return ignoreGone(err)
+}
