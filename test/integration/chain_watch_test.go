@@ -30,17 +30,19 @@ import (
 // watchedChain is a dev chain served by a Chain with an RPC endpoint, its native token and an
 // ERC-20, a funded wallet, and an API key: what the chain watcher follows.
 type watchedChain struct {
-	dev     *devchain.Chain
-	caip2   string
-	token   common.Address
-	wallet  *ecdsa.PrivateKey
-	address common.Address
-	key     string
+	dev        *devchain.Chain
+	settlement common.Address
+	caip2      string
+	token      common.Address
+	wallet     *ecdsa.PrivateKey
+	address    common.Address
+	key        string
 }
 
 // newWatchedChain starts a dev chain with a fresh id and applies its Chain (one block a second,
-// final at two blocks) and tokens.
-func newWatchedChain() *watchedChain {
+// final at two blocks) and tokens; with settle, it deploys the settlement contract (attested by
+// the suite's attester, refundable a second after the deadline) and names it in the Chain.
+func newWatchedChain(settle ...bool) *watchedChain {
 	GinkgoHelper()
 	id := 700_000 + int64(utilrand.IntnRange(0, 99_999))
 	w := &watchedChain{dev: devchain.Start(GinkgoTB(), id), caip2: fmt.Sprintf("eip155:%d", id)}
@@ -51,6 +53,9 @@ func newWatchedChain() *watchedChain {
 	w.dev.SendValue(GinkgoTB(), w.address, big.NewInt(1e18))
 	w.token = w.dev.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6)
 	w.dev.Mint(GinkgoTB(), w.token, w.address, big.NewInt(1_000_000_000))
+	if len(settle) > 0 && settle[0] {
+		w.settlement = w.deploySettlement()
+	}
 
 	name := fmt.Sprintf("watched-%d", id)
 	Expect(k8sClient.Create(ctx, &v1alpha1.Chain{
@@ -58,7 +63,7 @@ func newWatchedChain() *watchedChain {
 		Spec: v1alpha1.ChainSpec{
 			ChainID: w.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: name, NativeSymbol: "ETH",
 			NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
-			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: w.dev.URL},
+			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: w.dev.URL}, SettlementAddress: settlementOf(w),
 		},
 	})).To(Succeed())
 	for _, t := range []struct {
@@ -85,9 +90,17 @@ func newWatchedChain() *watchedChain {
 type intentRecord struct {
 	ID       string `json:"id"`
 	Status   string `json:"status"`
+	OrderID  string `json:"orderId"`
 	Metadata struct {
 		Hash string `json:"hash"`
 	} `json:"metadata"`
+	Fill *struct {
+		ChainID   string `json:"chainId"`
+		Hash      string `json:"hash"`
+		Filler    string `json:"filler"`
+		AmountOut string `json:"amountOut"`
+	} `json:"fill"`
+	RefundHash   string                      `json:"refundHash"`
 	BlockNumber  int64                       `json:"blockNumber"`
 	StatusDetail string                      `json:"statusDetail"`
 	Tx           v1alpha1.TransactionPayload `json:"tx"`
@@ -132,7 +145,7 @@ func (w *watchedChain) send(p v1alpha1.TransactionPayload, edit func(*types.Dyna
 	to := common.HexToAddress(p.To)
 	gas := uint64(p.Gas) //nolint:gosec // a gas limit
 	if gas == 0 {
-		gas = 200_000
+		gas = 500_000 // an ERC-20 open() costs about 320,000 (measured): ERC-7683's Open event is large
 	}
 	inner := &types.DynamicFeeTx{
 		ChainID: w.dev.ID, Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: new(big.Int).Add(big.NewInt(1e9), new(big.Int).Mul(head.BaseFee, big.NewInt(2))),

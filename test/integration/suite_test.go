@@ -4,11 +4,19 @@
 package integration
 
 import (
+	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -17,6 +25,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
+	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/servicetest"
 )
 
@@ -28,7 +37,28 @@ var (
 	validator  *openapitest.Validator
 	readModels controller.ReadModels
 	stack      *servicetest.Stack
+	// attesterKey is the service's attester (--attester-key-file); logs is everything it logged.
+	attesterKey *ecdsa.PrivateKey
+	logs        syncBuffer
 )
+
+// syncBuffer is a bytes.Buffer safe for the service's log writer and the tests' reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
 
 func TestIntegration(t *testing.T) {
 	RegisterFailHandler(Fail)
@@ -39,10 +69,15 @@ func TestIntegration(t *testing.T) {
 // the suite.
 var _ = BeforeSuite(func() {
 	ctx = GinkgoTB().Context() // cancelled at the end of the suite
-	stack = servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(GinkgoWriter))
+	var err error
+	attesterKey, err = crypto.GenerateKey()
+	Expect(err).NotTo(HaveOccurred())
+	keyFile := filepath.Join(GinkgoT().TempDir(), "attester.key")
+	Expect(os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(attesterKey))), 0o600)).To(Succeed())
+	stack = servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(io.MultiWriter(GinkgoWriter, &logs)),
+		servicetest.WithServiceOptions(func(o *service.Options) { o.Transfers.AttesterKeyFile = keyFile }))
 	k8sClient, namespace, apiURL, readModels = stack.Client, stack.Namespace, stack.URL, stack.Models
 
-	var err error
 	validator, err = openapitest.New()
 	Expect(err).NotTo(HaveOccurred())
 })

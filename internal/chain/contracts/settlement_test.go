@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -92,12 +91,7 @@ func newChain(t *testing.T, id int64, attester common.Address) *testChain {
 
 func (c *testChain) deploySettlement(attester common.Address) common.Address {
 	c.t.Helper()
-	bin := contracts.SettlementMetaData.Bin
-	if f := os.Getenv("MUT_BIN"); f != "" {
-		b, _ := os.ReadFile(f)
-		bin = "0x" + strings.TrimSpace(string(b))
-	}
-	return c.deploy("Settlement", bin, settlementABI.PackConstructor(attester, refundDelay))
+	return c.deploy("Settlement", contracts.SettlementMetaData.Bin, settlementABI.PackConstructor(attester, refundDelay))
 }
 
 // deployHostileToken deploys a ReentrantToken.
@@ -116,13 +110,19 @@ func (c *testChain) deploy(name, bin string, constructorInput []byte) common.Add
 	return addr
 }
 
+func newKey(t *testing.T) *ecdsa.PrivateKey {
+	t.Helper()
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 // newAccount is a fresh key holding one ether for gas.
 func (c *testChain) newAccount() (*ecdsa.PrivateKey, common.Address) {
 	c.t.Helper()
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	key := newKey(c.t)
 	addr := crypto.PubkeyToAddress(key.PublicKey)
 	c.SendValue(c.t, addr, big.NewInt(params.Ether))
 	return key, addr
@@ -166,8 +166,9 @@ func (c *testChain) transactFixedGas(key *ecdsa.PrivateKey, to common.Address, c
 	return c.Mine(c.t, tx)
 }
 
-// refused asserts that sending calldata (and value) to the Settlement at `to` from key reverts with
-// the Settlement's custom error `want`, and returns the error's ABI-encoded arguments.
+// refusedAt asserts that sending calldata (and value, which may be nil) to the Settlement at `to`
+// from key reverts with the Settlement's custom error `want`, and returns the error's ABI-encoded
+// arguments. Nothing is mined: the refusal comes from the gas estimate's revert data.
 func (c *testChain) refusedAt(to common.Address, key *ecdsa.PrivateKey, value *big.Int, calldata []byte, want string) []byte {
 	c.t.Helper()
 	wantErr, ok := settlementABI.GetABI().Errors[want]
@@ -296,8 +297,16 @@ func (c *testChain) warpTo(ts uint64) {
 	if ts <= now {
 		c.t.Fatalf("cannot warp to %d: the chain is at %d", ts, now)
 	}
-	if err := c.Backend.AdjustTime(time.Duration(ts-now) * time.Second); err != nil {
-		c.t.Fatal(err)
+	// AdjustTime refuses while the transaction pool still lists a transaction, which it may for a
+	// moment after the block that included it (the pool resets to a new head asynchronously).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		err := c.Backend.AdjustTime(time.Duration(ts-now) * time.Second)
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "non-empty block") || time.Now().After(deadline) {
+			c.t.Fatalf("warping to %d: %v", ts, err)
+		}
 	}
 }
 
@@ -547,10 +556,7 @@ type swapWorld struct {
 
 func newSwapWorld(t *testing.T) *swapWorld {
 	t.Helper()
-	attester, err := crypto.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	attester := newKey(t)
 	w := &swapWorld{testChain: newChain(t, 1337, crypto.PubkeyToAddress(attester.PublicKey)), attester: attester}
 	w.user, w.userAddr = w.newAccount()
 	w.filler, w.fillAddr = w.newAccount()
@@ -572,8 +578,7 @@ func (w *swapWorld) order() contracts.Order {
 
 // The Go side (orderId, orderDataType, EIP-712 digest) computes exactly what the contract does.
 func TestGoAndContractAgreeOnOrderIdAndFillDigest(t *testing.T) {
-	attester, _ := crypto.GenerateKey()
-	attesterAddr := crypto.PubkeyToAddress(attester.PublicKey)
+	attesterAddr := crypto.PubkeyToAddress(newKey(t).PublicKey)
 	c := newChain(t, 1337, attesterAddr)
 	s := c.settlement
 
@@ -754,7 +759,7 @@ func TestFillWithNativeTokenOut(t *testing.T) {
 // A bridge: open on the origin chain, fill on the destination chain, settle on the origin chain
 // with the attester's EIP-712 attestation of the fill.
 func TestBridgeAcrossTwoChains(t *testing.T) {
-	attester, _ := crypto.GenerateKey()
+	attester := newKey(t)
 	attesterAddr := crypto.PubkeyToAddress(attester.PublicKey)
 	origin := newChain(t, 1337, attesterAddr)
 	dest := newChain(t, 31338, attesterAddr)
@@ -854,7 +859,7 @@ func TestOpenRefusals(t *testing.T) {
 			FillDeadline: uint32(o.Deadline) - 1, OrderDataType: orderDataType, OrderData: data,
 		}), "DeadlineMismatch")
 	})
-	t.Run("swap settled elsewhere", func(t *testing.T) {
+	t.Run("a swap to be filled by another contract", func(t *testing.T) {
 		other := o
 		other.DestinationSettler = common.HexToAddress("0x4444")
 		w.refused(w.user, nil, openCalldata(t, other), "WrongDestination")
@@ -1037,7 +1042,7 @@ func TestSettleAttestations(t *testing.T) {
 	valid := w.attestHere(w.attester, o, filler, amountOut)
 
 	t.Run("signed by another key", func(t *testing.T) {
-		impostor, _ := crypto.GenerateKey()
+		impostor := newKey(t)
 		w.refused(relayer, nil, settle(o, filler, amountOut, w.attestHere(impostor, o, filler, amountOut)), "InvalidAttestation")
 	})
 	t.Run("made for another order", func(t *testing.T) {
@@ -1134,7 +1139,7 @@ func (h *hostile) arm(target common.Address, calldata []byte) {
 	h.w.transact(h.w.Funder, h.addr, nil, hostileABI.PackArm(target, calldata))
 }
 
-// wantAttempt asserts that the token's hook ran `attempts` times in all and that no re-entry
+// wantAttempts asserts that the token's hook ran `attempts` times in all and that no re-entry
 // succeeded.
 func (h *hostile) wantAttempts(attempts int64) {
 	h.w.t.Helper()
@@ -1212,12 +1217,17 @@ func TestRefundPayoutCannotReenter(t *testing.T) {
 func TestSettlePayoutCannotReenter(t *testing.T) {
 	w := newSwapWorld(t)
 	h := w.deployHostile()
-	w.Mint(t, h.addr, w.userAddr, times(amountIn, 2))
+	w.Mint(t, h.addr, w.userAddr, times(amountIn, 3))
 	relayer, _ := w.newAccount()
 	dest, remote := big.NewInt(31338), common.HexToAddress("0x4444")
 
 	a := w.bridgeOrder(w.userAddr, w.recipient, h.addr, w.tokenOut, dest, remote)
 	idA, _ := w.open(w.user, a)
+	b := w.bridgeOrder(w.userAddr, w.recipient, h.addr, w.tokenOut, dest, remote)
+	idB, _ := w.open(w.user, b)
+	// A third escrow, so that a second payout from inside a payout would not fail for want of funds.
+	ballast := w.bridgeOrder(w.userAddr, w.recipient, h.addr, w.tokenOut, dest, remote)
+	w.open(w.user, ballast)
 	sigA := w.attestHere(w.attester, a, w.fillAddr, minOut)
 	settleA := settlementABI.PackSettle(a, w.fillAddr, minOut, sigA)
 	h.arm(w.settlement, settleA)
@@ -1233,8 +1243,6 @@ func TestSettlePayoutCannotReenter(t *testing.T) {
 	}
 
 	// Past its refund time an order can still be settled; the payout cannot also refund it.
-	b := w.bridgeOrder(w.userAddr, w.recipient, h.addr, w.tokenOut, dest, remote)
-	idB, _ := w.open(w.user, b)
 	w.warpTo(b.Deadline + refundDelay + 1)
 	h.arm(w.settlement, settlementABI.PackRefund(b))
 	w.transactFixedGas(relayer, w.settlement, settlementABI.PackSettle(b, w.fillAddr, minOut,
@@ -1243,7 +1251,7 @@ func TestSettlePayoutCannotReenter(t *testing.T) {
 	w.wantStatus(idB, statusSettled)
 	w.wantBalance(h.addr, w.fillAddr, times(amountIn, 2), "filler after settle(B)")
 	w.wantBalance(h.addr, w.userAddr, new(big.Int), "user")
-	w.wantBalance(h.addr, w.settlement, new(big.Int), "settlement")
+	w.wantBalance(h.addr, w.settlement, amountIn, "settlement (the ballast's escrow)")
 }
 
 // A fill whose delivery re-enters fill for the same order, or refund of another refundable order,

@@ -1,0 +1,261 @@
+// Package filler is a reference filler for local chains: it watches the settlement contracts'
+// Opened events, fills the orders it can from its own inventory at a configured price, and claims
+// the escrow of its bridge fills with the service's attestation. It is what the tests and the
+// `make run` demo use to settle orders; it is a demo, not a production solver: it takes no risk
+// management, no competition and no gas pricing into account.
+package filler
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/go-logr/logr"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+)
+
+// Chain is one chain the filler works on.
+type Chain struct {
+	Client     *ethclient.Client
+	ID         *big.Int
+	Settlement common.Address
+}
+
+// Quote decides what the filler delivers for an order: the amount of tokenOut (at least the
+// order's minimum, or the order is skipped), or false to leave it.
+type Quote func(o settlement.Order) (*big.Int, bool)
+
+// AtMinimum delivers exactly each order's minimum: the demo's pricing.
+func AtMinimum(o settlement.Order) (*big.Int, bool) { return o.MinAmountOut, true }
+
+// Filler fills orders on its chains. Step is not safe for concurrent use.
+type Filler struct {
+	Key    *ecdsa.PrivateKey
+	Chains map[uint64]*Chain
+	Quote  Quote
+	// API and APIKey reach the service's attestation endpoint, to claim bridge escrows.
+	API, APIKey string
+	HTTP        *http.Client
+	Log         logr.Logger
+
+	// Sent lists the transactions the filler sent, oldest first.
+	Sent []*types.Transaction
+
+	cursor  map[uint64]uint64
+	claims  map[common.Hash]uint64 // bridge orders filled, by orderId, to their origin chain
+	done    map[common.Hash]bool   // orders filled or skipped
+	started bool
+}
+
+// Gas limits of the filler's transactions: fixed, so that a fill can be sent right after the
+// approval it needs, before that is mined (an estimate would see no allowance yet). Generous: the
+// local chains run every fork, where an ERC-20 approval alone costs about 150,000 gas.
+const (
+	approveGas = 300_000
+	fillGas    = 800_000
+	settleGas  = 600_000
+)
+
+// Step reads the new Opened events of every chain, fills what it can, and claims the escrows of
+// its final bridge fills. It sends transactions and does not wait for them.
+func (f *Filler) Step(ctx context.Context) error {
+	if !f.started {
+		f.cursor, f.claims, f.done, f.started = map[uint64]uint64{}, map[common.Hash]uint64{}, map[common.Hash]bool{}, true
+	}
+	var errs []error
+	for id, c := range f.Chains {
+		if err := f.scan(ctx, id, c); err != nil {
+			errs = append(errs, fmt.Errorf("chain %d: %w", id, err))
+		}
+	}
+	if err := f.claim(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// scan fills the orders opened on chain id since the last step.
+func (f *Filler) scan(ctx context.Context, id uint64, c *Chain) error {
+	head, err := c.Client.BlockNumber(ctx)
+	if err != nil {
+		return err
+	}
+	from := f.cursor[id] + 1
+	if from > head {
+		return nil
+	}
+	logs, err := c.Client.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from), ToBlock: new(big.Int).SetUint64(head),
+		Addresses: []common.Address{c.Settlement}, Topics: [][]common.Hash{{settlement.Topics()[0]}},
+	})
+	if err != nil {
+		return err
+	}
+	for _, l := range logs {
+		ev, ok, err := settlement.Parse(l)
+		if err != nil || !ok || ev.Kind != settlement.EventOpened || f.done[ev.OrderID] {
+			continue
+		}
+		f.done[ev.OrderID] = true
+		if err := f.fill(ctx, ev.OrderID, *ev.Order); err != nil {
+			f.Log.Error(err, "not filled", "orderId", ev.OrderID.Hex())
+		}
+	}
+	f.cursor[id] = head
+	return nil
+}
+
+// fill delivers the order on its destination chain, approving the settlement contract first.
+func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) error {
+	dest, ok := f.Chains[o.DestinationChainId.Uint64()]
+	if !ok || dest.Settlement != o.DestinationSettler {
+		return fmt.Errorf("no inventory on chain %s", o.DestinationChainId)
+	}
+	if time.Now().Unix() >= int64(o.Deadline) { //nolint:gosec // deadlines are far below 2^63
+		return errors.New("past its deadline")
+	}
+	amount, ok := f.Quote(o)
+	if !ok || amount.Cmp(o.MinAmountOut) < 0 {
+		return fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)
+	}
+	value := new(big.Int)
+	if o.TokenOut == settlement.Native {
+		value = amount
+	} else {
+		approve := contracts.NewTestToken().PackApprove(dest.Settlement, amount)
+		if _, err := f.send(ctx, dest, o.TokenOut, approve, new(big.Int), approveGas); err != nil {
+			return fmt.Errorf("approving: %w", err)
+		}
+	}
+	data, err := settlement.FillData(o, amount, crypto.PubkeyToAddress(f.Key.PublicKey))
+	if err != nil {
+		return err
+	}
+	tx, err := f.send(ctx, dest, dest.Settlement, data, value, fillGas)
+	if err != nil {
+		return fmt.Errorf("filling: %w", err)
+	}
+	if o.OriginChainId.Cmp(o.DestinationChainId) != 0 {
+		f.claims[id] = o.OriginChainId.Uint64()
+	}
+	f.Log.Info("filled", "orderId", id.Hex(), "amountOut", amount, "tx", tx.Hash().Hex())
+	return nil
+}
+
+// send signs and sends a transaction of the filler's key.
+func (f *Filler) send(ctx context.Context, c *Chain, to common.Address, data []byte, value *big.Int, gas uint64) (*types.Transaction, error) {
+	from := crypto.PubkeyToAddress(f.Key.PublicKey)
+	nonce, err := c.Client.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	tip, err := c.Client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	head, err := c.Client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
+	tx, err := types.SignNewTx(f.Key, types.LatestSignerForChainID(c.ID), &types.DynamicFeeTx{
+		ChainID: c.ID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Client.SendTransaction(ctx, tx); err != nil {
+		return nil, err
+	}
+	f.Sent = append(f.Sent, tx)
+	return tx, nil
+}
+
+// attestationAnswer is the part of GET /v2/orders/{orderId}/attestation the filler uses.
+type attestationAnswer struct {
+	Filler string `json:"filler"`
+	Tx     struct {
+		To   string `json:"to"`
+		Data string `json:"data"`
+	} `json:"tx"`
+}
+
+// claim sends the settle transaction of every bridge fill the service has attested.
+func (f *Filler) claim(ctx context.Context) error {
+	for id, origin := range f.claims {
+		answer, ok, err := f.attestation(ctx, id)
+		if err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue // not final yet
+		}
+		c := f.Chains[origin]
+		if c == nil || !common.IsHexAddress(answer.Tx.To) || common.HexToAddress(answer.Tx.To) != c.Settlement {
+			return fmt.Errorf("attestation of %s calls %s, not the settlement contract of chain %d", id.Hex(), answer.Tx.To, origin)
+		}
+		data, err := hexutil.Decode(answer.Tx.Data)
+		if err != nil {
+			return err
+		}
+		tx, err := f.send(ctx, c, c.Settlement, data, new(big.Int), settleGas)
+		if err != nil {
+			return fmt.Errorf("claiming %s: %w", id.Hex(), err)
+		}
+		delete(f.claims, id)
+		f.Log.Info("claimed", "orderId", id.Hex(), "tx", tx.Hash().Hex())
+	}
+	return nil
+}
+
+func (f *Filler) attestation(ctx context.Context, id common.Hash) (attestationAnswer, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.API+"/v2/orders/"+id.Hex()+"/attestation", nil)
+	if err != nil {
+		return attestationAnswer{}, false, err
+	}
+	req.Header.Set("api-key", f.APIKey)
+	client := f.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return attestationAnswer{}, false, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return attestationAnswer{}, false, err
+	}
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound:
+		return attestationAnswer{}, false, nil
+	default:
+		return attestationAnswer{}, false, fmt.Errorf("attestation of %s: HTTP %d", id.Hex(), resp.StatusCode)
+	}
+	var a attestationAnswer
+	if err := json.Unmarshal(body, &a); err != nil {
+		return attestationAnswer{}, false, err
+	}
+	if common.HexToAddress(a.Filler) != crypto.PubkeyToAddress(f.Key.PublicKey) {
+		return attestationAnswer{}, false, fmt.Errorf("attestation of %s names filler %s, not this filler", id.Hex(), a.Filler)
+	}
+	return a, true, nil
+}

@@ -1,0 +1,245 @@
+package integration
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/filler"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// refundDelay is the settlement contracts' delay, in seconds, between a deadline and a refund.
+const refundDelay = 1
+
+// deploySettlement deploys the settlement contract, attested by the suite's attester.
+func (w *watchedChain) deploySettlement() common.Address {
+	GinkgoHelper()
+	binding := contracts.NewSettlement()
+	addr, tx, err := bind.DeployContract(w.dev.Transactor(w.dev.Funder), common.FromHex(contracts.SettlementMetaData.Bin),
+		w.dev.Backend.Client(), binding.PackConstructor(crypto.PubkeyToAddress(attesterKey.PublicKey), refundDelay))
+	Expect(err).NotTo(HaveOccurred())
+	w.dev.Mine(GinkgoTB(), tx)
+	return addr
+}
+
+func settlementOf(w *watchedChain) string {
+	if w.settlement == (common.Address{}) {
+		return ""
+	}
+	return w.settlement.Hex()
+}
+
+// createOrder creates a swap or bridge intent from the chain's wallet.
+func (w *watchedChain) createOrder(body string) intentRecord {
+	GinkgoHelper()
+	var r response
+	Eventually(func() int {
+		r = call(http.MethodPost, "/v2/transfers", w.key, body)
+		return r.StatusCode
+	}).WithTimeout(10*time.Second).Should(Equal(http.StatusCreated), func() string { return r.Body })
+	var rec intentRecord
+	Expect(json.Unmarshal([]byte(r.Body), &rec)).To(Succeed())
+	return rec
+}
+
+// approve lets the settlement contract pull amount of the chain's token from the wallet.
+func (w *watchedChain) approve(amount *big.Int) {
+	GinkgoHelper()
+	tx := w.send(v1alpha1.TransactionPayload{To: w.token.Hex(), Value: "0", ChainID: w.dev.ID.Int64(),
+		Data: hexutil.Encode(contracts.NewTestToken().PackApprove(w.settlement, amount))}, nil)
+	w.dev.Backend.Commit()
+	receipt, err := w.dev.Backend.Client().TransactionReceipt(context.Background(), tx.Hash())
+	Expect(err).NotTo(HaveOccurred())
+	Expect(receipt.Status).To(Equal(uint64(1)), "the approval")
+	allowance, err := bind.Call(contracts.NewTestToken().Instance(w.dev.Backend.Client(), w.token), nil,
+		contracts.NewTestToken().PackAllowance(w.address, w.settlement), contracts.NewTestToken().UnpackAllowance)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(allowance).To(Equal(amount))
+}
+
+func (w *watchedChain) balance(token, holder common.Address) *big.Int {
+	GinkgoHelper()
+	out, err := bind.Call(contracts.NewTestToken().Instance(w.dev.Backend.Client(), token), nil,
+		contracts.NewTestToken().PackBalanceOf(holder), contracts.NewTestToken().UnpackBalanceOf)
+	Expect(err).NotTo(HaveOccurred())
+	return out
+}
+
+func (w *watchedChain) fillerChain() *filler.Chain {
+	GinkgoHelper()
+	c, err := ethclient.Dial(w.dev.URL)
+	Expect(err).NotTo(HaveOccurred())
+	return &filler.Chain{Client: c, ID: w.dev.ID, Settlement: w.settlement}
+}
+
+var _ = Describe("Orders through the settlement contract", Ordered, func() {
+	var (
+		origin, dest *watchedChain
+		solver       *filler.Filler
+		solverKey    *ecdsa.PrivateKey
+		solverAddr   common.Address
+	)
+	BeforeAll(func() {
+		origin, dest = newWatchedChain(true), newWatchedChain(true)
+		var err error
+		solverKey, err = crypto.GenerateKey()
+		Expect(err).NotTo(HaveOccurred())
+		solverAddr = crypto.PubkeyToAddress(solverKey.PublicKey)
+		for _, c := range []*watchedChain{origin, dest} {
+			c.dev.SendValue(GinkgoTB(), solverAddr, big.NewInt(1e18))
+			c.dev.Mint(GinkgoTB(), c.token, solverAddr, big.NewInt(1_000_000_000))
+		}
+		solver = &filler.Filler{
+			Key:    solverKey,
+			Chains: map[uint64]*filler.Chain{origin.dev.ID.Uint64(): origin.fillerChain(), dest.dev.ID.Uint64(): dest.fillerChain()},
+			Quote:  filler.AtMinimum, API: apiURL, APIKey: origin.key, Log: GinkgoLogr,
+		}
+	})
+
+	// run mines on both chains and steps the filler until the intent reaches status.
+	run := func(w *watchedChain, id, status string) intentRecord {
+		GinkgoHelper()
+		Eventually(func() string {
+			origin.dev.Backend.Commit()
+			dest.dev.Backend.Commit()
+			Expect(solver.Step(context.Background())).To(Succeed())
+			return w.record(id).Status
+		}).WithTimeout(30 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal(status))
+		return w.record(id)
+	}
+
+	It("settles a bridge: opened by the wallet, filled on the destination, attested, released to the filler", func() {
+		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"5"}`,
+			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex()))
+		Expect(rec.Tx.To).To(Equal(origin.settlement.Hex()))
+		origin.approve(big.NewInt(5_000_000))
+		open := origin.send(rec.Tx, nil)
+		recipientBefore := dest.balance(dest.token, dest.address)
+		solverBefore := origin.balance(origin.token, solverAddr)
+
+		done := run(origin, rec.ID, "confirmed")
+		Expect(done.Metadata.Hash).To(Equal(open.Hash().Hex()), "the origin transaction")
+		Expect(done.Fill).NotTo(BeNil())
+		Expect(done.Fill.ChainID).To(Equal(dest.caip2))
+		Expect(done.Fill.Filler).To(Equal(solverAddr.Hex()))
+		// 5 TUSD less the bridge's 20 bps of fees (4.99) less 50 bps of slippage: 4.965050 TUSD.
+		Expect(done.Fill.AmountOut).To(Equal("4965050"))
+		Expect(new(big.Int).Sub(dest.balance(dest.token, dest.address), recipientBefore)).To(Equal(big.NewInt(4_965_050)))
+
+		By("serving the attestation, which the filler used to claim the escrow on the origin chain")
+		r := get("/v2/orders/"+rec.OrderID+"/attestation", dest.key)
+		Expect(r.StatusCode).To(Equal(http.StatusOK), r.Body)
+		Eventually(func() *big.Int {
+			origin.dev.Backend.Commit()
+			Expect(solver.Step(context.Background())).To(Succeed())
+			return new(big.Int).Sub(origin.balance(origin.token, solverAddr), solverBefore)
+		}).WithTimeout(10*time.Second).WithPolling(300*time.Millisecond).Should(Equal(big.NewInt(5_000_000)), "the whole escrow, once")
+
+		By("refusing the same attestation a second time on chain")
+		var att struct {
+			Tx v1alpha1.TransactionPayload `json:"tx"`
+		}
+		Expect(json.Unmarshal([]byte(r.Body), &att)).To(Succeed())
+		_, err := origin.dev.Backend.Client().EstimateGas(context.Background(), ethereumCall(solverAddr, origin.settlement, att.Tx.Data))
+		Expect(err).To(HaveOccurred(), "a replayed attestation must revert")
+	})
+
+	It("settles a same-chain swap in the fill's transaction", func() {
+		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":{"in":%q,"out":%q},"amount":"0.5"}`,
+			origin.caip2+":"+origin.address.Hex(), origin.caip2+":"+origin.address.Hex(),
+			origin.caip2+":"+registry.NativeTokenAddress, origin.caip2+":"+origin.token.Hex()))
+		Expect(rec.Tx.Value).To(Equal("500000000000000000"))
+		open := origin.send(rec.Tx, nil)
+		done := run(origin, rec.ID, "confirmed")
+		Expect(done.Metadata.Hash).To(Equal(open.Hash().Hex()))
+		Expect(done.Fill).NotTo(BeNil())
+		Expect(done.Fill.ChainID).To(Equal(origin.caip2))
+		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusNotFound),
+			"a swap releases its escrow in the fill: nothing to attest")
+	})
+
+	It("fails an order that nobody filled once its escrow is refunded after the deadline", func() {
+		solver.Quote = func(settlement.Order) (*big.Int, bool) { return nil, false } // no filler today
+		DeferCleanup(func() { solver.Quote = filler.AtMinimum })
+		deadline := time.Now().Add(20 * time.Second).UTC()
+		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"1","deadline":%q}`,
+			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex(),
+			deadline.Format(time.RFC3339)))
+		origin.approve(big.NewInt(1_000_000))
+		origin.send(rec.Tx, nil)
+		run(origin, rec.ID, "submitted")
+
+		order, err := settlement.OrderOfOpenData(hexutil.MustDecode(rec.Tx.Data))
+		Expect(err).NotTo(HaveOccurred())
+		refund, err := settlement.RefundData(order)
+		Expect(err).NotTo(HaveOccurred())
+		By("refusing the refund before the deadline")
+		_, err = origin.dev.Backend.Client().EstimateGas(context.Background(), ethereumCall(origin.address, origin.settlement, hexutil.Encode(refund)))
+		Expect(err).To(HaveOccurred())
+
+		By("refunding once the chain's clock passed the deadline and the delay")
+		head, err := origin.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
+		Expect(err).NotTo(HaveOccurred())
+		// The simulated backend refuses to move time while its pool still holds a mined transaction.
+		Eventually(func() error {
+			return origin.dev.Backend.AdjustTime(time.Duration(int64(order.Deadline)-int64(head.Time)+refundDelay+5) * time.Second) //nolint:gosec // test times
+		}).WithTimeout(5 * time.Second).Should(Succeed())
+		origin.dev.Backend.Commit()
+		tx := origin.send(v1alpha1.TransactionPayload{To: origin.settlement.Hex(), Value: "0", ChainID: rec.Tx.ChainID, Data: hexutil.Encode(refund)}, nil)
+		failed := run(origin, rec.ID, "failed")
+		Expect(failed.RefundHash).To(Equal(tx.Hash().Hex()))
+		Expect(failed.StatusDetail).To(ContainSubstring("refunded"))
+	})
+
+	It("never shows the attester key in a log, an event, a status or a metric", func() {
+		secret := hex.EncodeToString(crypto.FromECDSA(attesterKey))
+		Expect(strings.ToLower(logs.String())).NotTo(ContainSubstring(secret))
+		Expect(logs.String()).To(ContainSubstring(crypto.PubkeyToAddress(attesterKey.PublicKey).Hex()), "the address is logged, the key is not")
+
+		var events eventsv1.EventList
+		Expect(k8sClient.List(ctx, &events, client.InNamespace(namespace))).To(Succeed())
+		var intents v1alpha1.TransferIntentList
+		Expect(k8sClient.List(ctx, &intents, client.InNamespace(namespace))).To(Succeed())
+		var legacy corev1.EventList
+		Expect(k8sClient.List(ctx, &legacy, client.InNamespace(namespace))).To(Succeed())
+		for _, obj := range []any{events, intents, legacy} {
+			b, err := json.Marshal(obj)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(strings.ToLower(string(b))).NotTo(ContainSubstring(secret))
+		}
+		families, err := ctrlmetrics.Registry.Gather()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(families).NotTo(BeEmpty())
+		for _, f := range families {
+			Expect(strings.ToLower(f.String())).NotTo(ContainSubstring(secret))
+		}
+	})
+})
+
+// ethereumCall is a call of dataHex on to from from, for eth_estimateGas.
+func ethereumCall(from, to common.Address, dataHex string) ethereum.CallMsg {
+	return ethereum.CallMsg{From: from, To: &to, Data: hexutil.MustDecode(dataHex)}
+}
