@@ -115,12 +115,8 @@ func (w *Writer) apply(ti *v1alpha1.TransferIntent, obs Observation) bool {
 		return false
 	}
 	now := w.now()
-	if obs.Event != "" {
-		next, err := intent.Transition(intent.Status(phase), obs.Event)
-		if err != nil {
-			return false
-		}
-		ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhase(next), &now
+	if !transition(ti, phase, obs.Event, now) {
+		return false
 	}
 	switch {
 	case obs.Event == intent.EventDrop:
@@ -135,6 +131,20 @@ func (w *Writer) apply(ti *v1alpha1.TransferIntent, obs Observation) bool {
 	return true
 }
 
+// transition moves ti's phase by ev through the lifecycle's pure Transition (no event: no
+// move); false when the phase does not take the event.
+func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev intent.Event, now metav1.Time) bool {
+	if ev == "" {
+		return true
+	}
+	next, err := intent.Transition(intent.Status(phase), ev)
+	if err != nil {
+		return false
+	}
+	ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhase(next), &now
+	return true
+}
+
 // applyOrder records order news. The orderId names the intent, so no transaction hash is
 // compared; a terminal intent takes no news.
 func (w *Writer) applyOrder(ti *v1alpha1.TransferIntent, obs Observation) bool {
@@ -143,12 +153,8 @@ func (w *Writer) applyOrder(ti *v1alpha1.TransferIntent, obs Observation) bool {
 		return false
 	}
 	now := w.now()
-	if obs.Event != "" {
-		next, err := intent.Transition(intent.Status(phase), obs.Event)
-		if err != nil {
-			return false
-		}
-		ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhase(next), &now
+	if !transition(ti, phase, obs.Event, now) {
+		return false
 	}
 	switch {
 	case obs.Order.Fill != nil:
