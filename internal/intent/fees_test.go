@@ -29,19 +29,19 @@ func TestComputeFeesWorkedExamples(t *testing.T) {
 		},
 		{
 			name: "swap",
-			in: FeeInputs{GasUnits: GasSwap, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
+			in: FeeInputs{GasUnits: 180_000, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
 				Amount: big.NewInt(100_000_000), TokenDecimals: 6, TokenPriceUSD: usdcPrice, Bps: fees.For([]Step{StepSwap})},
 			want: Fees{GasUSD: "11.3409", ProtocolFeeBps: 30, SolverFeeBps: 5, TotalUSD: "11.6909"},
 		},
 		{
 			name: "bridge",
-			in: FeeInputs{GasUnits: GasBridge, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
+			in: FeeInputs{GasUnits: 250_000, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
 				Amount: big.NewInt(1_500_500_000), TokenDecimals: 6, TokenPriceUSD: usdcPrice, Bps: fees.For([]Step{StepBridge})},
 			want: Fees{GasUSD: "15.75125", ProtocolFeeBps: 10, SolverFeeBps: 10, TotalUSD: "18.75225"},
 		},
 		{
 			name: "swap+bridge sums bps",
-			in: FeeInputs{GasUnits: GasSwap + GasBridge, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
+			in: FeeInputs{GasUnits: 430_000, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
 				Amount: big.NewInt(100_000_000), TokenDecimals: 6, TokenPriceUSD: usdcPrice, Bps: fees.For([]Step{StepSwap, StepBridge})},
 			// 430,000 x 20 gwei = 0.0086 ETH x 3150.25 = 27.09215; 55 bps of $100 = 0.55.
 			want: Fees{GasUSD: "27.09215", ProtocolFeeBps: 40, SolverFeeBps: 15, TotalUSD: "27.64215"},
@@ -63,13 +63,13 @@ func TestComputeFeesWorkedExamples(t *testing.T) {
 		},
 		{
 			name: "unknown token price counts gas only",
-			in: FeeInputs{GasUnits: GasSwap, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
+			in: FeeInputs{GasUnits: 180_000, GasPriceWei: gwei(20), NativePriceUSD: ethPrice, NativeDecimals: 18,
 				Amount: big.NewInt(100_000_000), TokenDecimals: 6, Bps: fees.For([]Step{StepSwap})},
 			want: Fees{GasUSD: "11.3409", ProtocolFeeBps: 30, SolverFeeBps: 5, TotalUSD: "11.3409"},
 		},
 		{
 			name: "unknown native price counts gas as zero",
-			in: FeeInputs{GasUnits: GasSwap, GasPriceWei: gwei(20), NativeDecimals: 18,
+			in: FeeInputs{GasUnits: 180_000, GasPriceWei: gwei(20), NativeDecimals: 18,
 				Amount: big.NewInt(100_000_000), TokenDecimals: 6, TokenPriceUSD: usdcPrice, Bps: fees.For([]Step{StepSwap})},
 			want: Fees{GasUSD: "0.00", ProtocolFeeBps: 30, SolverFeeBps: 5, TotalUSD: "0.35"},
 		},
@@ -111,9 +111,9 @@ func TestDefaultGasUnits(t *testing.T) {
 	}{
 		{[]Step{StepTransfer}, true, nil, 21_000},
 		{[]Step{StepTransfer}, false, nil, 65_000},
-		{[]Step{StepSwap}, false, nil, 180_000},
-		{[]Step{StepBridge}, true, nil, 250_000},
-		{[]Step{StepSwap, StepBridge}, false, nil, 430_000},
+		{[]Step{StepSwap}, false, nil, 350_000},
+		{[]Step{StepBridge}, true, nil, 350_000},
+		{[]Step{StepSwap, StepBridge}, false, nil, 350_000},
 		{[]Step{StepTransfer}, true, []byte{0, 1, 2}, 21_000 + 4 + 16 + 16},
 	}
 	for _, tt := range tests {

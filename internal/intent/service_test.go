@@ -183,7 +183,8 @@ func TestSimulateBridgeTx(t *testing.T) {
 	if plan.EstimatedTimeS != 12+768+2+900 {
 		t.Errorf("estimatedTimeS = %d", plan.EstimatedTimeS)
 	}
-	if plan.Fees != (Fees{GasUSD: "15.75125", ProtocolFeeBps: 10, SolverFeeBps: 10, TotalUSD: "18.75225"}) {
+	// 350,000 gas (one open) x 20 gwei = 0.007 ETH x $3150.25 = $22.05175; 20 bps of $1500.5 = $3.001.
+	if plan.Fees != (Fees{GasUSD: "22.05175", ProtocolFeeBps: 10, SolverFeeBps: 10, TotalUSD: "25.05275"}) {
 		t.Errorf("fees = %+v", plan.Fees)
 	}
 	// The expectations are assembled here word by word from the Solidity ABI specification and
@@ -262,9 +263,9 @@ func TestSimulateNativeSwapPaysValue(t *testing.T) {
 	if _, err := settlement.OrderOfOpenData(hexutil.MustDecode(res.Tx.Data)); err != nil {
 		t.Errorf("tx data does not carry an order: %v", err)
 	}
-	// 2 ETH x $3150.25 x 35 bps = $22.05175, plus 180,000 x 20 gwei x 3150.25 = $11.3409.
-	if res.EstimatedFees.TotalUSD != "33.39265" {
-		t.Errorf("totalUsd = %s, want 33.39265", res.EstimatedFees.TotalUSD)
+	// 2 ETH x $3150.25 x 35 bps = $22.05175, plus 350,000 x 20 gwei x 3150.25 = $22.05175.
+	if res.EstimatedFees.TotalUSD != "44.1035" {
+		t.Errorf("totalUsd = %s, want 44.1035", res.EstimatedFees.TotalUSD)
 	}
 }
 
