@@ -15,6 +15,7 @@ import (
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -22,7 +23,9 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 const devwalletUsage = `Usage: manager devwallet send [flags] INTENT_ID
@@ -33,14 +36,17 @@ intent to submitted and confirmed. With --report it also reports the hash on
 POST /v2/transfers/{id}/submission.
 
 Without --key it signs with the well-known development account #1 (0x70997970C51812dc3A010C7d01b50e0d17dc79C8),
-whose key is public, and only on a local chain (chain id 1337 or 31337): never use it for value.
+whose key is public, and only on a local chain (chain id 1337, 1338 or 31337): never use it for value.
 
   export TIS_API_KEY=sk_test_...        # the key that created the intent
   manager devwallet send int_transfer_01...
 `
 
 // localChainIDs are the chain ids on which the public development key may sign.
-var localChainIDs = map[int64]bool{1337: true, 31337: true}
+var localChainIDs = map[int64]bool{1337: true, 1338: true, 31337: true}
+
+// localRPC is the node of each chain `make run` starts, the default of --rpc.
+var localRPC = map[int64]string{1337: "http://127.0.0.1:8545", 1338: "http://127.0.0.1:8546"}
 
 // runDevwallet is the devwallet subcommand; it returns the process exit code.
 func runDevwallet(args []string, stdout, stderr io.Writer) int {
@@ -53,7 +59,7 @@ func runDevwallet(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, devwalletUsage); fs.PrintDefaults() }
 	api := fs.String("api", "http://127.0.0.1:8080", "Base URL of the Transfer Intent Service API.")
 	apiKey := fs.String("api-key", os.Getenv("TIS_API_KEY"), "API key that owns the intent (default $TIS_API_KEY).")
-	rpcURL := fs.String("rpc", "http://127.0.0.1:8545", "JSON-RPC URL of the intent's chain.")
+	rpcURL := fs.String("rpc", "", "JSON-RPC URL of the intent's chain (default: make run's node of that chain, port 8545 for 1337, 8546 for 1338).")
 	keyHex := fs.String("key", "", "Hex private key to sign with (default: the public development key, local chains only).")
 	report := fs.Bool("report", false, "Also report the hash on POST /v2/transfers/{id}/submission.")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -100,6 +106,11 @@ func devwalletSend(ctx context.Context, s devwalletSettings, id string) (common.
 	if err != nil {
 		return common.Hash{}, err
 	}
+	if s.rpc == "" {
+		if s.rpc = localRPC[rec.Tx.ChainID]; s.rpc == "" {
+			return common.Hash{}, fmt.Errorf("chain %d is not one make run starts: pass --rpc", rec.Tx.ChainID)
+		}
+	}
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	if !strings.HasSuffix(strings.ToLower(rec.Request.From), strings.ToLower(from.Hex())) {
 		return common.Hash{}, fmt.Errorf("the intent is from %s, the wallet is %s", rec.Request.From, from.Hex())
@@ -116,16 +127,12 @@ func devwalletSend(ctx context.Context, s devwalletSettings, id string) (common.
 	if chainID.Int64() != rec.Tx.ChainID {
 		return common.Hash{}, fmt.Errorf("the node serves chain %v, the intent's tx is for chain %d", chainID, rec.Tx.ChainID)
 	}
-	tx, err := buildTx(ctx, node, from, chainID, rec.Tx.To, rec.Tx.Data, rec.Tx.Value, rec.Tx.Gas)
-	if err != nil {
+	if err := approveOrder(ctx, node, key, chainID, rec.Tx.To, rec.Tx.Data); err != nil {
 		return common.Hash{}, err
 	}
-	signed, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), tx)
+	signed, err := signAndSend(ctx, node, key, chainID, rec.Tx.To, rec.Tx.Data, rec.Tx.Value, rec.Tx.Gas)
 	if err != nil {
 		return common.Hash{}, err
-	}
-	if err := node.SendTransaction(ctx, signed); err != nil {
-		return common.Hash{}, fmt.Errorf("sending: %w", err)
 	}
 	if s.report {
 		body := fmt.Sprintf(`{"hash":%q}`, signed.Hash().Hex())
@@ -136,11 +143,63 @@ func devwalletSend(ctx context.Context, s devwalletSettings, id string) (common.
 	return signed.Hash(), nil
 }
 
+// signAndSend signs the transaction of the payload with key and sends it.
+func signAndSend(ctx context.Context, node *ethclient.Client, key *ecdsa.PrivateKey, chainID *big.Int, to, data, value string, gas uint64) (*types.Transaction, error) {
+	tx, err := buildTx(ctx, node, crypto.PubkeyToAddress(key.PublicKey), chainID, to, data, value, gas)
+	if err != nil {
+		return nil, err
+	}
+	signed, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), tx)
+	if err != nil {
+		return nil, err
+	}
+	if err := node.SendTransaction(ctx, signed); err != nil {
+		return nil, fmt.Errorf("sending: %w", err)
+	}
+	return signed, nil
+}
+
+// approveOrder lets the settlement contract pull an order's ERC-20 escrow when the wallet's
+// allowance is short (what a wallet does with the simulation's approval), and waits until the
+// approval is mined, so that the open that follows can be estimated. Other transactions pass.
+func approveOrder(ctx context.Context, node *ethclient.Client, key *ecdsa.PrivateKey, chainID *big.Int, to, data string) error {
+	calldata, err := hexutil.Decode(data)
+	if err != nil {
+		return nil // buildTx reports it
+	}
+	order, err := settlement.OrderOfOpenData(calldata)
+	if err != nil || order.TokenIn == settlement.Native {
+		return nil // not an order, or one paid in the native token
+	}
+	erc20 := contracts.NewTestToken()
+	spender := common.HexToAddress(to)
+	allowance, err := bind.Call(erc20.Instance(node, order.TokenIn), &bind.CallOpts{Context: ctx},
+		erc20.PackAllowance(crypto.PubkeyToAddress(key.PublicKey), spender), erc20.UnpackAllowance)
+	if err != nil {
+		return fmt.Errorf("reading the allowance: %w", err)
+	}
+	if allowance.Cmp(order.AmountIn) >= 0 {
+		return nil
+	}
+	approval, err := signAndSend(ctx, node, key, chainID, order.TokenIn.Hex(), hexutil.Encode(erc20.PackApprove(spender, order.AmountIn)), "0", 0)
+	if err != nil {
+		return fmt.Errorf("approving: %w", err)
+	}
+	receipt, err := bind.WaitMined(ctx, node, approval.Hash())
+	if err != nil {
+		return fmt.Errorf("waiting for the approval %s: %w", approval.Hash().Hex(), err)
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		return fmt.Errorf("the approval %s reverted", approval.Hash().Hex())
+	}
+	return nil
+}
+
 // signingKey is the key given, or the public development key on a local chain.
 func signingKey(hexKey string, chainID int64) (*ecdsa.PrivateKey, error) {
 	if hexKey == "" {
 		if !localChainIDs[chainID] {
-			return nil, fmt.Errorf("the public development key signs only on local chains (1337, 31337), not %d; pass --key", chainID)
+			return nil, fmt.Errorf("the public development key signs only on local chains (1337, 1338, 31337), not %d; pass --key", chainID)
 		}
 		hexKey = devchain.WellKnownWalletKey
 	}

@@ -4,6 +4,7 @@
 //	manager [flags]                 run the operator
 //	manager keygen --env test ...   print a new API key once, then an ApiKey manifest holding its hash
 //	manager devwallet send ID       sign and send an intent's tx with a development wallet (local chains)
+//	manager filler --chain ...      run the reference filler of swaps and bridges (local chains)
 package main
 
 import (
@@ -32,6 +33,9 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "devwallet" {
 		os.Exit(runDevwallet(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "filler" {
+		os.Exit(runFiller(os.Args[2:], os.Stderr))
 	}
 	if err := run(); err != nil {
 		setupLog.Error(err, "manager stopped")

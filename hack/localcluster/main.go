@@ -66,6 +66,8 @@ type options struct {
 	assetsDir       string
 	controlPlaneLog bool
 	devChainAddr    string
+	secondChainAddr string
+	attesterKeyPath string
 	managerArgs     []string
 }
 
@@ -95,7 +97,11 @@ func parseFlags(args []string) options {
 		"directory holding kube-apiserver and etcd (default $KUBEBUILDER_ASSETS, else the output of hack/control-plane.sh)")
 	fs.BoolVar(&o.controlPlaneLog, "control-plane-output", false, "show the output of kube-apiserver and etcd")
 	fs.StringVar(&o.devChainAddr, "dev-chain-address", "127.0.0.1:8545",
-		"where the local chain eip155:1337 (the Chain sample's spec.rpc) serves JSON-RPC; empty for none")
+		"where the local chain eip155:1337 (the Chain sample local-dev's spec.rpc) serves JSON-RPC; empty for no local chains")
+	fs.StringVar(&o.secondChainAddr, "second-chain-address", "127.0.0.1:8546",
+		"where the second local chain eip155:1338 (the Chain sample local-dev-2's spec.rpc), the other end of bridges, serves JSON-RPC; empty for none")
+	fs.StringVar(&o.attesterKeyPath, "attester-key-file", ".local/attester.key",
+		"where to write the attester key made for this run, which the manager signs bridge fills with")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
 		fs.PrintDefaults()
@@ -195,22 +201,30 @@ func run(o options) int {
 	if ctx.Err() != nil {
 		return 0
 	}
-	if o.devChainAddr != "" {
-		// Without it the sample Chain eip155:1337 is served on its static defaults (RPCReachable
-		// False), which is how a chain whose node is down behaves.
-		if stopChain, err := startDevChain(ctx, o.devChainAddr); err != nil {
-			log.Printf("local chain not started: %v", err)
-		} else {
-			defer stopChain()
-		}
-	}
-
-	managerArgs := append([]string{
+	managerArgs := []string{
 		"--namespace", o.namespace,
 		"--api-bind-address", o.apiAddr,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", o.probeAddr,
-	}, o.managerArgs...)
+	}
+	if o.devChainAddr != "" {
+		// Without them the sample Chains local-dev and local-dev-2 are served on their static
+		// defaults (RPCReachable False), which is how a chain whose node is down behaves.
+		chains, err := startLocalChains(ctx, o)
+		if err != nil {
+			log.Printf("local chains not started: %v", err)
+		} else {
+			defer chains.stop()
+			defer removeIfExists(o.attesterKeyPath)
+			attesterKey, err := filepath.Abs(o.attesterKeyPath)
+			if err != nil {
+				log.Print(err)
+				return 1
+			}
+			managerArgs = append(managerArgs, "--attester-key-file", attesterKey)
+		}
+	}
+	managerArgs = append(managerArgs, o.managerArgs...)
 
 	printBanner(o, kubeconfigAbs, managerArgs)
 	if o.noOperator {
@@ -219,6 +233,29 @@ func run(o options) int {
 		return 0
 	}
 	return runManager(ctx, signals, o.managerPath, managerArgs, kubeconfigAbs)
+}
+
+// startLocalChains starts the local chains with the settlement demo: their contracts, the run's
+// attester key (written where the manager reads it) and the reference filler.
+func startLocalChains(ctx context.Context, o options) (*devChains, error) {
+	ids, addrs := []int64{devChainID}, []string{o.devChainAddr}
+	if o.secondChainAddr != "" {
+		ids, addrs = append(ids, secondChainID), append(addrs, o.secondChainAddr)
+	}
+	chains, err := startDevChains(ctx, ids, addrs)
+	if err != nil {
+		return nil, err
+	}
+	if err := chains.writeAttesterKey(o.attesterKeyPath); err != nil {
+		chains.stop()
+		return nil, err
+	}
+	if err := chains.runFiller(ctx, "http://"+o.apiAddr); err != nil {
+		chains.stop()
+		removeIfExists(o.attesterKeyPath)
+		return nil, fmt.Errorf("starting the reference filler: %w", err)
+	}
+	return chains, nil
 }
 
 // resolveAssets finds the directory of kube-apiserver and etcd: the flag (or KUBEBUILDER_ASSETS),
@@ -313,6 +350,9 @@ func printBanner(o options, kubeconfig string, managerArgs []string) {
 	}
 	if o.devChainAddr != "" {
 		fmt.Fprintf(&b, "  local chain: http://%s (eip155:%d), demo wallet %s\n", o.devChainAddr, devChainID, devWallet().Hex())
+	}
+	if o.devChainAddr != "" && o.secondChainAddr != "" {
+		fmt.Fprintf(&b, "  2nd chain:   http://%s (eip155:%d), for bridges\n", o.secondChainAddr, secondChainID)
 	}
 	fmt.Fprintln(os.Stderr, b.String())
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -33,6 +34,24 @@ type Chain struct {
 	Client     *ethclient.Client
 	ID         *big.Int
 	Settlement common.Address
+}
+
+// Dial connects to a chain's node and checks that it serves chain id.
+func Dial(ctx context.Context, id uint64, rpcURL string, settlementAddr common.Address) (*Chain, error) {
+	client, err := ethclient.DialContext(ctx, rpcURL)
+	if err != nil {
+		return nil, err
+	}
+	served, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("asking %s for its chain id: %w", rpcURL, err)
+	}
+	if !served.IsUint64() || served.Uint64() != id {
+		client.Close()
+		return nil, fmt.Errorf("%s serves chain %s, not %d", rpcURL, served, id)
+	}
+	return &Chain{Client: client, ID: served, Settlement: settlementAddr}, nil
 }
 
 // Quote decides what the filler delivers for an order: the amount of tokenOut (at least the
@@ -69,6 +88,22 @@ const (
 	fillGas    = 800_000
 	settleGas  = 600_000
 )
+
+// Run steps every interval until ctx ends; a failed step is logged and retried at the next one.
+func (f *Filler) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := f.Step(ctx); err != nil && ctx.Err() == nil {
+			f.Log.Error(err, "filler step")
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
 
 // Step reads the new Opened events of every chain, fills what it can, and claims the escrows of
 // its final bridge fills. It sends transactions and does not wait for them.
@@ -132,6 +167,9 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 	if !ok || amount.Cmp(o.MinAmountOut) < 0 {
 		return fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)
 	}
+	if err := f.holds(ctx, dest, o.TokenOut, amount); err != nil {
+		return err
+	}
 	value := new(big.Int)
 	if o.TokenOut == settlement.Native {
 		value = amount
@@ -153,6 +191,27 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 		f.claims[id] = o.OriginChainId.Uint64()
 	}
 	f.Log.Info("filled", "orderId", id.Hex(), "amountOut", amount, "tx", tx.Hash().Hex())
+	return nil
+}
+
+// holds checks the filler's inventory of token on c: a fill it cannot pay would only revert
+// and cost gas.
+func (f *Filler) holds(ctx context.Context, c *Chain, token common.Address, amount *big.Int) error {
+	owner := crypto.PubkeyToAddress(f.Key.PublicKey)
+	var balance *big.Int
+	var err error
+	if token == settlement.Native {
+		balance, err = c.Client.BalanceAt(ctx, owner, nil)
+	} else {
+		erc20 := contracts.NewTestToken()
+		balance, err = bind.Call(erc20.Instance(c.Client, token), &bind.CallOpts{Context: ctx}, erc20.PackBalanceOf(owner), erc20.UnpackBalanceOf)
+	}
+	if err != nil {
+		return fmt.Errorf("reading the inventory of %s: %w", token.Hex(), err)
+	}
+	if balance.Cmp(amount) < 0 {
+		return fmt.Errorf("inventory of %s short: holds %s, the order needs %s", token.Hex(), balance, amount)
+	}
 	return nil
 }
 

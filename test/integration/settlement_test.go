@@ -37,11 +37,8 @@ const refundDelay = 1
 // deploySettlement deploys the settlement contract, attested by the suite's attester.
 func (w *watchedChain) deploySettlement() common.Address {
 	GinkgoHelper()
-	binding := contracts.NewSettlement()
-	addr, tx, err := bind.DeployContract(w.dev.Transactor(w.dev.Funder), common.FromHex(contracts.SettlementMetaData.Bin),
-		w.dev.Backend.Client(), binding.PackConstructor(crypto.PubkeyToAddress(attesterKey.PublicKey), refundDelay))
+	addr, err := w.dev.DeploySettlement(crypto.PubkeyToAddress(attesterKey.PublicKey), refundDelay)
 	Expect(err).NotTo(HaveOccurred())
-	w.dev.Mine(GinkgoTB(), tx)
 	return addr
 }
 

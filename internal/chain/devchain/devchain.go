@@ -146,11 +146,20 @@ func (c *Chain) DeployTestToken(t testing.TB, name, symbol string, decimals uint
 
 // Deploy deploys a TestToken from the Funder and mines it.
 func (c *Chain) Deploy(name, symbol string, decimals uint8) (common.Address, error) {
-	token := contracts.NewTestToken()
-	addr, tx, err := bind.DeployContract(c.Transactor(c.Funder), common.FromHex(contracts.TestTokenMetaData.Bin),
-		c.Backend.Client(), token.PackConstructor(name, symbol, decimals))
+	return c.deploy("TestToken", contracts.TestTokenMetaData.Bin, contracts.NewTestToken().PackConstructor(name, symbol, decimals))
+}
+
+// DeploySettlement deploys contracts/src/Settlement.sol from the Funder and mines it: bridge
+// escrows are released on attester's signature, refunds allowed refundDelay seconds after a
+// deadline.
+func (c *Chain) DeploySettlement(attester common.Address, refundDelay uint64) (common.Address, error) {
+	return c.deploy("Settlement", contracts.SettlementMetaData.Bin, contracts.NewSettlement().PackConstructor(attester, refundDelay))
+}
+
+func (c *Chain) deploy(name, bin string, constructorInput []byte) (common.Address, error) {
+	addr, tx, err := bind.DeployContract(c.Transactor(c.Funder), common.FromHex(bin), c.Backend.Client(), constructorInput)
 	if err != nil {
-		return common.Address{}, fmt.Errorf("deploying TestToken: %w", err)
+		return common.Address{}, fmt.Errorf("deploying %s: %w", name, err)
 	}
 	_, err = c.mine(tx)
 	return addr, err

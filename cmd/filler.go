@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/go-logr/logr/funcr"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/filler"
+)
+
+const fillerUsage = `Usage: manager filler [flags] --chain ID,RPC_URL,SETTLEMENT [--chain ...]
+
+Runs the reference filler: it watches the settlement contracts of the given chains for Opened
+events, fills each order it can pay from its own inventory (the key's tokens on the order's
+destination chain) and, for a bridge, claims the escrow on the origin chain with the service's
+attestation (GET /v2/orders/{orderId}/attestation). It is a demo for local chains, not a
+production solver: it prices every order at its own minimum plus --premium-bps, takes no risk
+into account, and skips for good an order it cannot fill when it first sees it.
+
+  manager filler --key-file filler.key --api-key "$TIS_API_KEY" \
+    --chain 1337,http://127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 \
+    --chain 1338,http://127.0.0.1:8546,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
+`
+
+// fillerSettings is what the filler subcommand's flags set.
+type fillerSettings struct {
+	api, apiKey, keyFile string
+	chains               []fillerChain
+	interval             time.Duration
+	premiumBps           uint
+}
+
+// fillerChain is one --chain flag.
+type fillerChain struct {
+	id         uint64
+	rpc        string
+	settlement common.Address
+}
+
+// chainFlags collects repeated --chain flags.
+type chainFlags struct{ chains *[]fillerChain }
+
+func (c chainFlags) String() string { return "" }
+
+func (c chainFlags) Set(v string) error {
+	parts := strings.Split(v, ",")
+	if len(parts) != 3 {
+		return errors.New("want ID,RPC_URL,SETTLEMENT")
+	}
+	id, err := strconv.ParseUint(parts[0], 10, 64)
+	if err != nil || id == 0 {
+		return fmt.Errorf("chain id %q is not a positive integer", parts[0])
+	}
+	if !strings.HasPrefix(parts[1], "http://") && !strings.HasPrefix(parts[1], "https://") {
+		return fmt.Errorf("RPC URL %q is not http(s)", parts[1])
+	}
+	if !common.IsHexAddress(parts[2]) {
+		return fmt.Errorf("settlement address %q is not an address", parts[2])
+	}
+	*c.chains = append(*c.chains, fillerChain{id: id, rpc: parts[1], settlement: common.HexToAddress(parts[2])})
+	return nil
+}
+
+// runFiller is the filler subcommand; it returns the process exit code. It runs until SIGINT or
+// SIGTERM.
+func runFiller(args []string, stderr io.Writer) int {
+	var s fillerSettings
+	fs := flag.NewFlagSet("filler", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, fillerUsage); fs.PrintDefaults() }
+	fs.StringVar(&s.api, "api", "http://127.0.0.1:8080", "Base URL of the Transfer Intent Service API (for attestations).")
+	fs.StringVar(&s.apiKey, "api-key", os.Getenv("TIS_API_KEY"), "An API key of the orders' environment (default $TIS_API_KEY).")
+	fs.StringVar(&s.keyFile, "key-file", "", "File holding the filler's hex private key; it pays gas and delivers the tokens.")
+	fs.Var(chainFlags{&s.chains}, "chain", "A chain to fill on: ID,RPC_URL,SETTLEMENT (repeat for each chain).")
+	fs.DurationVar(&s.interval, "interval", time.Second, "How often to look for new orders and attestations.")
+	fs.UintVar(&s.premiumBps, "premium-bps", 0, "Deliver this many basis points above each order's minimum.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 || len(s.chains) == 0 || s.keyFile == "" || s.apiKey == "" || s.interval <= 0 {
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	f, err := newFiller(ctx, s, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "filler: %v\n", err)
+		return 1
+	}
+	f.Log.Info("filling", "filler", crypto.PubkeyToAddress(f.Key.PublicKey).Hex(), "chains", len(f.Chains))
+	f.Run(ctx, s.interval)
+	return 0
+}
+
+// newFiller loads the key and connects to every chain, checking each node's chain id.
+func newFiller(ctx context.Context, s fillerSettings, stderr io.Writer) (*filler.Filler, error) {
+	key, err := loadFillerKey(s.keyFile)
+	if err != nil {
+		return nil, err
+	}
+	f := &filler.Filler{
+		Key: key, Chains: map[uint64]*filler.Chain{}, Quote: premium(s.premiumBps),
+		API: strings.TrimSuffix(s.api, "/"), APIKey: s.apiKey,
+		Log: funcr.New(func(prefix, args string) { fmt.Fprintln(stderr, prefix, args) }, funcr.Options{}).WithName("filler"),
+	}
+	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for _, c := range s.chains {
+		if _, dup := f.Chains[c.id]; dup {
+			return nil, fmt.Errorf("chain %d given twice", c.id)
+		}
+		chain, err := filler.Dial(dialCtx, c.id, c.rpc, c.settlement)
+		if err != nil {
+			return nil, fmt.Errorf("chain %d: %w", c.id, err)
+		}
+		f.Chains[c.id] = chain
+	}
+	return f, nil
+}
+
+// loadFillerKey reads a hex private key (with or without 0x, surrounding space ignored).
+func loadFillerKey(path string) (*ecdsa.PrivateKey, error) {
+	b, err := os.ReadFile(path) //nolint:gosec // the operator names the file
+	if err != nil {
+		return nil, err
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(b)), "0x"))
+	if err != nil {
+		// The error would quote nothing of the key, but say no more than needed.
+		return nil, fmt.Errorf("%s does not hold a hex secp256k1 private key", path)
+	}
+	return key, nil
+}
+
+// premium prices an order at its minimum plus bps basis points.
+func premium(bps uint) filler.Quote {
+	return func(o settlement.Order) (*big.Int, bool) {
+		out := new(big.Int).Mul(o.MinAmountOut, big.NewInt(int64(10_000+bps))) //nolint:gosec // a flag in basis points
+		return out.Quo(out, big.NewInt(10_000)), true
+	}
+}
