@@ -24,6 +24,8 @@ package e2e
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +38,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -67,6 +70,8 @@ var (
 	// managerArgs and managerKubeconfig start the manager again after a spec killed it.
 	managerArgs       []string
 	managerKubeconfig string
+	// attesterKey is the key the manager signs bridge fills with (--attester-key-file).
+	attesterKey *ecdsa.PrivateKey
 )
 
 func TestE2E(t *testing.T) {
@@ -137,7 +142,12 @@ var _ = BeforeSuite(func() {
 	apiAddr = freeLocalAddr()
 	probeAddr = freeLocalAddr()
 	logPath := filepath.Join(artifacts, "manager.log")
+	attesterKey, err = crypto.GenerateKey()
+	Expect(err).NotTo(HaveOccurred())
+	attesterKeyFile := filepath.Join(work, "attester.key")
+	Expect(os.WriteFile(attesterKeyFile, []byte(hex.EncodeToString(crypto.FromECDSA(attesterKey))), 0o600)).To(Succeed())
 	managerArgs = []string{
+		"--attester-key-file", attesterKeyFile,
 		"--namespace", namespace,
 		"--api-bind-address", apiAddr,
 		"--health-probe-bind-address", probeAddr,

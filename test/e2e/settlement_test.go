@@ -1,0 +1,332 @@
+package e2e
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// settlementRefundDelay is the e2e settlement contracts' delay, in seconds, between an order's
+// deadline and its refund.
+const settlementRefundDelay = 1
+
+// orderChain is a local chain with the settlement contract and a test dollar, registered with the
+// service.
+type orderChain struct {
+	dev        *devchain.Chain
+	caip2      string
+	settlement common.Address
+	tusd       common.Address
+}
+
+// newOrderChain starts a chain, deploys TUSD and the settlement contract (attested by the
+// manager's attester key) and registers the chain, ETH and TUSD with the service.
+func newOrderChain(id int64) *orderChain {
+	GinkgoHelper()
+	c := &orderChain{dev: devchain.Start(GinkgoTB(), id), caip2: fmt.Sprintf("eip155:%d", id)}
+	c.tusd = c.dev.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6)
+	var err error
+	c.settlement, err = c.dev.DeploySettlement(crypto.PubkeyToAddress(attesterKey.PublicKey), settlementRefundDelay)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8sClient.Create(context.Background(), &v1alpha1.Chain{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("e2e-orders-%d", id), Namespace: namespace},
+		Spec: v1alpha1.ChainSpec{
+			ChainID: c.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: "e2e order chain", NativeSymbol: "ETH",
+			NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
+			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: c.dev.URL}, SettlementAddress: c.settlement.Hex(),
+		},
+	})).To(Succeed())
+	c.register("eth", "ETH", common.HexToAddress(registry.NativeTokenAddress), 18, "3000")
+	c.register("tusd", "TUSD", c.tusd, 6, "1")
+	return c
+}
+
+func (c *orderChain) register(name, symbol string, addr common.Address, decimals int32, price string) {
+	GinkgoHelper()
+	Expect(k8sClient.Create(context.Background(), &v1alpha1.TokenDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("e2e-orders-%s-%s", c.dev.ID, name), Namespace: namespace},
+		Spec: v1alpha1.TokenDefinitionSpec{
+			Symbol: symbol, ChainID: c.caip2, Address: c.caip2 + ":" + addr.Hex(), Decimals: decimals, PriceUSD: price,
+		},
+	})).To(Succeed())
+}
+
+func (c *orderChain) asset(addr common.Address) string { return c.caip2 + ":" + addr.Hex() }
+
+func (c *orderChain) balance(token, holder common.Address) *big.Int {
+	GinkgoHelper()
+	erc20 := contracts.NewTestToken()
+	out, err := bind.Call(erc20.Instance(c.dev.Backend.Client(), token), nil, erc20.PackBalanceOf(holder), erc20.UnpackBalanceOf)
+	Expect(err).NotTo(HaveOccurred())
+	return out
+}
+
+// send signs the payload with key and sends it, with the payload's gas or, without one, the
+// node's estimate (as a wallet does).
+func (c *orderChain) send(key *ecdsa.PrivateKey, p v1alpha1.TransactionPayload) *types.Transaction {
+	GinkgoHelper()
+	ctx := context.Background()
+	node := c.dev.Backend.Client()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	to := common.HexToAddress(p.To)
+	value, ok := new(big.Int).SetString(p.Value, 10)
+	Expect(ok).To(BeTrue(), "tx.value %q", p.Value)
+	data := hexutil.MustDecode(p.Data)
+	gas := uint64(p.Gas) //nolint:gosec // a gas limit
+	if gas == 0 {
+		var err error
+		gas, err = node.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: value, Data: data})
+		Expect(err).NotTo(HaveOccurred(), "estimating %s", p.Data[:10])
+	}
+	nonce, err := node.PendingNonceAt(ctx, from)
+	Expect(err).NotTo(HaveOccurred())
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.dev.ID), &types.DynamicFeeTx{
+		ChainID: c.dev.ID, Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),
+		Gas: gas, To: &to, Value: value, Data: data,
+	})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(node.SendTransaction(ctx, tx)).To(Succeed())
+	return tx
+}
+
+// receipt is the receipt of a mined transaction.
+func (c *orderChain) receipt(hash string) *types.Receipt {
+	GinkgoHelper()
+	r, err := c.dev.Backend.Client().TransactionReceipt(context.Background(), common.HexToHash(hash))
+	Expect(err).NotTo(HaveOccurred(), "receipt of %s on %s", hash, c.caip2)
+	return r
+}
+
+// orderIntent is what the specs read of a swap or bridge intent.
+type orderIntent struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Status   string `json:"status"`
+	OrderID  string `json:"orderId"`
+	Metadata struct {
+		ChainID string `json:"chainId"`
+		Hash    string `json:"hash"`
+	} `json:"metadata"`
+	Fill *struct {
+		ChainID   string `json:"chainId"`
+		Hash      string `json:"hash"`
+		Filler    string `json:"filler"`
+		AmountOut string `json:"amountOut"`
+	} `json:"fill"`
+	RefundHash   string                      `json:"refundHash"`
+	StatusDetail string                      `json:"statusDetail"`
+	Tx           v1alpha1.TransactionPayload `json:"tx"`
+}
+
+// Swaps and bridges through the built binaries only: the manager follows the orders on two real
+// local chains, and `manager filler`, the reference filler, fills them and claims bridge escrows
+// with the manager's attestations. The client's side (simulate, approve, create, sign, send,
+// refund) is played by the spec, as a wallet would.
+var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
+	var (
+		origin, dest *orderChain
+		wallet       = mustKey()
+		walletAddr   = crypto.PubkeyToAddress(wallet.PublicKey)
+		fillerKey    = mustKey()
+		fillerAddr   = crypto.PubkeyToAddress(fillerKey.PublicKey)
+		key          string
+		fillerLog    string
+	)
+
+	BeforeAll(func() {
+		origin, dest = newOrderChain(31401), newOrderChain(31402)
+		origin.dev.SendValue(GinkgoTB(), walletAddr, big.NewInt(1e18))
+		origin.dev.Mint(GinkgoTB(), origin.tusd, walletAddr, big.NewInt(1_000_000_000))
+		for _, c := range []*orderChain{origin, dest} {
+			c.dev.SendValue(GinkgoTB(), fillerAddr, big.NewInt(1e18))
+			c.dev.Mint(GinkgoTB(), c.tusd, fillerAddr, big.NewInt(1_000_000_000))
+		}
+
+		ctx := context.Background()
+		Expect(k8sClient.Create(ctx, &v1alpha1.Account{
+			ObjectMeta: metav1.ObjectMeta{Name: "e2e-orders", Namespace: namespace},
+			Spec:       v1alpha1.AccountSpec{DisplayName: "e2e orders", Email: "orders@example.test"},
+		})).To(Succeed())
+		k, err := apikey.Generate(registry.EnvironmentTest)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Create(ctx, &v1alpha1.ApiKey{
+			ObjectMeta: metav1.ObjectMeta{Name: "e2e-orders", Namespace: namespace},
+			Spec: v1alpha1.ApiKeySpec{AccountRef: v1alpha1.LocalObjectReference{Name: "e2e-orders"},
+				Environment: v1alpha1.EnvironmentTest, KeyHash: k.Hash, DisplayPrefix: k.DisplayPrefix, RateLimitPerMinute: 10_000},
+		})).To(Succeed())
+		key = k.Plaintext
+
+		By("starting `manager filler` on both chains")
+		keyFile := filepath.Join(GinkgoT().TempDir(), "filler.key")
+		Expect(os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(fillerKey))), 0o600)).To(Succeed())
+		fillerLog = filepath.Join(projectRoot, "test", "artifacts", "filler.log")
+		filler, err := startManager(managerBin, fillerLog, managerKubeconfig, "filler",
+			"--api", "http://"+apiAddr, "--api-key", key, "--key-file", keyFile, "--interval", "200ms",
+			"--chain", fmt.Sprintf("%s,%s,%s", origin.dev.ID, origin.dev.URL, origin.settlement.Hex()),
+			"--chain", fmt.Sprintf("%s,%s,%s", dest.dev.ID, dest.dev.URL, dest.settlement.Hex()))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(filler.stop)
+		Eventually(func(g Gomega) {
+			g.Expect(filler.running()).To(Succeed())
+			out, err := os.ReadFile(fillerLog)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(string(out)).To(ContainSubstring(`"msg"="filling"`))
+		}).WithTimeout(20 * time.Second).Should(Succeed())
+	})
+
+	read := func(id string) orderIntent {
+		GinkgoHelper()
+		status, out, err := api(http.MethodGet, "/v2/transfers/"+id, key, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(status).To(Equal(http.StatusOK), out)
+		var rec orderIntent
+		Expect(json.Unmarshal([]byte(out), &rec)).To(Succeed())
+		return rec
+	}
+	// place plays the wallet: simulate, approve what the simulation asks, create, sign and send.
+	place := func(body string) (orderIntent, *types.Transaction) {
+		GinkgoHelper()
+		var sim struct {
+			Valid    bool     `json:"valid"`
+			Errors   []string `json:"errors"`
+			Approval *struct {
+				Tx v1alpha1.TransactionPayload `json:"tx"`
+			} `json:"approval"`
+		}
+		Eventually(func(g Gomega) {
+			status, out, err := api(http.MethodPost, "/v2/transfers/simulate", key, body)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(status).To(Equal(http.StatusOK), out)
+			g.Expect(json.Unmarshal([]byte(out), &sim)).To(Succeed())
+			g.Expect(sim.Valid).To(BeTrue(), out)
+		}).WithTimeout(20 * time.Second).Should(Succeed())
+		if sim.Approval != nil {
+			approval := origin.send(wallet, sim.Approval.Tx)
+			origin.dev.Backend.Commit()
+			Expect(origin.receipt(approval.Hash().Hex()).Status).To(Equal(types.ReceiptStatusSuccessful), "the approval")
+		}
+		status, out, err := api(http.MethodPost, "/v2/transfers", key, body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(status).To(Equal(http.StatusCreated), out)
+		var rec orderIntent
+		Expect(json.Unmarshal([]byte(out), &rec)).To(Succeed())
+		Expect(rec.Tx.To).To(Equal(origin.settlement.Hex()), "the order opens on the origin chain's settlement contract")
+		return rec, origin.send(wallet, rec.Tx)
+	}
+	// mineUntil makes blocks on both chains until the intent reads status.
+	mineUntil := func(id, status string) orderIntent {
+		GinkgoHelper()
+		var rec orderIntent
+		Eventually(func() string {
+			Expect(manager.running()).To(Succeed())
+			origin.dev.Backend.Commit()
+			dest.dev.Backend.Commit()
+			rec = read(id)
+			return rec.Status
+		}).WithTimeout(45*time.Second).WithPolling(400*time.Millisecond).Should(Equal(status), func() string { return rec.StatusDetail })
+		return rec
+	}
+
+	It("confirms a bridge filled on the other chain, with both hashes, and releases the escrow to the filler", func() {
+		fillerBefore := origin.balance(origin.tusd, fillerAddr)
+		recipientBefore := dest.balance(dest.tusd, walletAddr)
+		rec, open := place(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"5"}`,
+			origin.asset(walletAddr), dest.asset(walletAddr), origin.asset(origin.tusd)))
+		Expect(rec.Type).To(Equal("bridge"))
+
+		done := mineUntil(rec.ID, "confirmed")
+		Expect(done.Metadata.ChainID).To(Equal(origin.caip2))
+		Expect(done.Metadata.Hash).To(Equal(open.Hash().Hex()), "the origin transaction")
+		Expect(done.Fill).NotTo(BeNil())
+		Expect(done.Fill.ChainID).To(Equal(dest.caip2))
+		Expect(done.Fill.Filler).To(Equal(fillerAddr.Hex()))
+		fill := dest.receipt(done.Fill.Hash)
+		Expect(fill.Status).To(Equal(types.ReceiptStatusSuccessful), "the fill transaction on the destination chain")
+		Expect(fill.Logs).NotTo(BeEmpty())
+		Expect(fill.Logs[len(fill.Logs)-1].Address).To(Equal(dest.settlement))
+		// 5 TUSD less the bridge's 20 bps of fees, less the default 50 bps of slippage.
+		Expect(done.Fill.AmountOut).To(Equal("4965050"))
+		Expect(new(big.Int).Sub(dest.balance(dest.tusd, walletAddr), recipientBefore)).To(Equal(big.NewInt(4_965_050)))
+
+		By("the filler claiming the whole escrow on the origin chain with the attestation")
+		Eventually(func() *big.Int {
+			origin.dev.Backend.Commit()
+			return new(big.Int).Sub(origin.balance(origin.tusd, fillerAddr), fillerBefore)
+		}).WithTimeout(20*time.Second).WithPolling(300*time.Millisecond).Should(Equal(big.NewInt(5_000_000)))
+	})
+
+	It("confirms a same-chain swap filled and settled in one transaction", func() {
+		rec, open := place(fmt.Sprintf(`{"from":%q,"to":%q,"asset":{"in":%q,"out":%q},"amount":"0.001"}`,
+			origin.asset(walletAddr), origin.asset(walletAddr),
+			origin.asset(common.HexToAddress(registry.NativeTokenAddress)), origin.asset(origin.tusd)))
+		Expect(rec.Type).To(Equal("swap"))
+		done := mineUntil(rec.ID, "confirmed")
+		Expect(done.Metadata.Hash).To(Equal(open.Hash().Hex()))
+		Expect(done.Fill).NotTo(BeNil())
+		Expect(done.Fill.ChainID).To(Equal(origin.caip2))
+		Expect(origin.receipt(done.Fill.Hash).Status).To(Equal(types.ReceiptStatusSuccessful))
+		Expect(done.Fill.Hash).NotTo(Equal(done.Metadata.Hash))
+	})
+
+	It("fails an order nobody could fill once its owner takes the refund after the deadline", func() {
+		By("registering a token the filler holds none of")
+		nothing := origin.dev.DeployTestToken(GinkgoTB(), "Test Nothing", "TNIL", 6)
+		origin.register("tnil", "TNIL", nothing, 6, "1")
+		deadline := time.Now().Add(20 * time.Second).UTC()
+		body := fmt.Sprintf(`{"from":%q,"to":%q,"asset":{"in":%q,"out":%q},"amount":"2","deadline":%q}`,
+			origin.asset(walletAddr), origin.asset(walletAddr), origin.asset(origin.tusd), origin.asset(nothing),
+			deadline.Format(time.RFC3339))
+		rec, _ := place(body)
+		mineUntil(rec.ID, "submitted")
+		Eventually(func() string {
+			out, _ := os.ReadFile(fillerLog)
+			return string(out)
+		}).WithTimeout(10*time.Second).Should(ContainSubstring("inventory of "+nothing.Hex()+" short"), "see %s", fillerLog)
+
+		By("moving the origin chain's clock past the deadline and the refund delay, then refunding")
+		order, err := settlement.OrderOfOpenData(hexutil.MustDecode(rec.Tx.Data))
+		Expect(err).NotTo(HaveOccurred())
+		head, err := origin.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
+		Expect(err).NotTo(HaveOccurred())
+		// The simulated backend refuses to move time while its pool holds a transaction.
+		Eventually(func() error {
+			return origin.dev.Backend.AdjustTime(time.Duration(int64(order.Deadline)-int64(head.Time)+settlementRefundDelay+5) * time.Second) //nolint:gosec // test times
+		}).WithTimeout(5 * time.Second).Should(Succeed())
+		origin.dev.Backend.Commit()
+		refund, err := settlement.RefundData(order)
+		Expect(err).NotTo(HaveOccurred())
+		walletBefore := origin.balance(origin.tusd, walletAddr)
+		tx := origin.send(wallet, v1alpha1.TransactionPayload{To: origin.settlement.Hex(), Value: "0", Data: hexutil.Encode(refund)})
+
+		failed := mineUntil(rec.ID, "failed")
+		Expect(failed.RefundHash).To(Equal(tx.Hash().Hex()))
+		Expect(failed.Fill).To(BeNil())
+		Expect(strings.ToLower(failed.StatusDetail)).To(ContainSubstring("refunded"))
+		Expect(new(big.Int).Sub(origin.balance(origin.tusd, walletAddr), walletBefore)).To(Equal(big.NewInt(2_000_000)), "the whole escrow back")
+	})
+})
