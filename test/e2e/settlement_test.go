@@ -277,7 +277,7 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 		Eventually(func() *big.Int {
 			origin.dev.Backend.Commit()
 			return new(big.Int).Sub(origin.balance(origin.tusd, fillerAddr), fillerBefore)
-		}).WithTimeout(20*time.Second).WithPolling(300*time.Millisecond).Should(Equal(big.NewInt(5_000_000)))
+		}).WithTimeout(20 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal(big.NewInt(5_000_000)))
 	})
 
 	It("confirms a same-chain swap filled and settled in one transaction", func() {
