@@ -179,6 +179,9 @@ func (r *Reader) read(ctx context.Context, client *rpc.Client, chain registry.Ch
 	if a := q.Allowance; a != nil {
 		calls = append(calls, r.allowanceCall(a.Token, q.Holder, a.Spender))
 	}
+	if q.Contract != nil {
+		calls = append(calls, codeCall(*q.Contract))
+	}
 	if q.Tx != nil {
 		calls = append(calls, call{
 			elem: rpc.BatchElem{Method: "eth_estimateGas", Args: []any{txArgs(q.Holder, *q.Tx)}, Result: &estimate},
@@ -269,6 +272,17 @@ func (r *Reader) allowanceCall(tok registry.Token, holder, spender common.Addres
 			if allowance, err := r.token.UnpackAllowance(out); err == nil {
 				st.Allowance = allowance
 			}
+		},
+	}
+}
+
+// codeCall asks whether addr holds code; a failed element leaves it unknown (not missing).
+func codeCall(addr common.Address) call {
+	var code hexutil.Bytes
+	return call{
+		elem: rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, "latest"}, Result: &code},
+		apply: func(st *intent.ChainState, err error) {
+			st.ContractMissing = err == nil && len(code) == 0
 		},
 	}
 }

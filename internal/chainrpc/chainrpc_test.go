@@ -44,13 +44,18 @@ func newWorld(t testing.TB) *world {
 	}
 	tokenAddr := c.DeployTestToken(t, "Test USD", "TUSD", 6)
 	otherAddr := c.DeployTestToken(t, "Test EUR", "TEUR", 6)
+	// An order's simulation checks that the settlement contract holds code.
+	settler, err := c.DeploySettlement(crypto.PubkeyToAddress(holder.PublicKey), 60)
+	if err != nil {
+		t.Fatal(err)
+	}
 	caip2 := "eip155:31337"
 	return &world{
 		chain: c,
 		row: registry.Chain{ID: caip2, NumericID: big.NewInt(devChainID), Environment: registry.EnvironmentTest,
 			DisplayName: "dev", NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 1,
 			DefaultGasPriceWei: big.NewInt(7), NativeTokenPriceUSD: "3000", RPCURL: c.URL,
-			SettlementAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"},
+			SettlementAddress: settler.Hex()},
 		native: registry.Token{Symbol: "ETH", ChainID: caip2, Address: caip2 + ":" + registry.NativeTokenAddress, Decimals: 18, PriceUSD: "3000"},
 		token:  registry.Token{Name: "tusd", Symbol: "TUSD", ChainID: caip2, Address: caip2 + ":" + tokenAddr.Hex(), Decimals: 6, PriceUSD: "1"},
 		other:  registry.Token{Name: "teur", Symbol: "TEUR", ChainID: caip2, Address: caip2 + ":" + otherAddr.Hex(), Decimals: 6, PriceUSD: "1.1"},
@@ -183,3 +188,26 @@ func TestChainWithoutRPCAnswersItsDefaults(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The node says which address holds code: a deployed contract does, an account does not.
+func TestReadTellsAContractWithoutCode(t *testing.T) {
+	w := newWorld(t)
+	_, tokenAddr, _ := registry.SplitCAIP10(w.token.Address)
+	reader := newReader(t, Options{})
+	for _, tt := range []struct {
+		name    string
+		addr    common.Address
+		missing bool
+	}{
+		{"a deployed contract", common.HexToAddress(tokenAddr), false},
+		{"an account", w.holderAddr(), true},
+	} {
+		state, err := reader.Read(context.Background(), w.row, intent.ChainQuery{Holder: w.holderAddr(), Contract: &tt.addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if state.ContractMissing != tt.missing {
+			t.Errorf("%s: ContractMissing = %v, want %v", tt.name, state.ContractMissing, tt.missing)
+		}
+	}
+}

@@ -39,6 +39,8 @@ type ChainQuery struct {
 	Tx *Tx
 	// Allowance, when set, reads Holder's ERC-20 allowance toward a spender.
 	Allowance *AllowanceQuery
+	// Contract, when set, is checked to hold code: the settlement contract an order is sent to.
+	Contract *common.Address
 }
 
 // AllowanceQuery names an ERC-20 allowance: of Token, from the holder, toward Spender.
@@ -60,6 +62,8 @@ type ChainState struct {
 	EstimateError error
 	// Allowance is Holder's allowance of the queried token toward its spender, in base units.
 	Allowance *big.Int
+	// ContractMissing is true when the node answered that the queried Contract holds no code.
+	ContractMissing bool
 }
 
 // ChainData is what the simulation asks of a chain. StaticChainData answers from the chain table;

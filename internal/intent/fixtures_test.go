@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -83,6 +85,8 @@ type fakeChainData struct {
 	gasPrice    *big.Int
 	gasPriceErr error
 	estimate    uint64
+	// noCode lists the contracts the node says hold no code.
+	noCode []common.Address
 }
 
 func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery) (ChainState, error) {
@@ -93,6 +97,7 @@ func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery)
 		return ChainState{}, f.gasPriceErr
 	}
 	st := ChainState{GasPrice: f.gasPrice, GasUnits: f.estimate, Balances: map[string]*big.Int{}}
+	st.ContractMissing = q.Contract != nil && slices.Contains(f.noCode, *q.Contract)
 	for _, tok := range q.Tokens {
 		if b, ok := f.balances[tok.Address]; ok {
 			st.Balances[tok.Address] = b

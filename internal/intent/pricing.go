@@ -21,6 +21,10 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil {
 		q.Allowance = &AllowanceQuery{Token: r.tokenIn.Token, Spender: common.HexToAddress(plan.Tx.To)}
 	}
+	if plan.Type != TypeTransfer && plan.Tx != nil {
+		settler := common.HexToAddress(plan.Tx.To)
+		q.Contract = &settler
+	}
 	state, err := s.chainData.Read(ctx, r.from, q)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -29,6 +33,11 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 		// A node outage degrades the quote to the static defaults; it does not fail the request.
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s (%v): gas and balances are the chain's defaults", WarningChainUnavailable, err))
 		state = ChainState{}
+	}
+	if state.ContractMissing {
+		// open() on an address without code succeeds and does nothing: the value sent is lost.
+		plan.Errors = append(plan.Errors, fmt.Sprintf("the settlement contract %s of %s holds no code: an order sent there would lose its funds (is the Chain's settlementAddress right, and the contract deployed?)",
+			plan.Tx.To, r.from.ID))
 	}
 	gasPrice := s.gasPrice(r, plan, state, err == nil)
 	plan.GasUnits = s.gasUnits(r, plan, state, callData)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/oklog/ulid/v2"
 	"golang.org/x/crypto/sha3"
@@ -403,4 +404,25 @@ func mustHex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// An order's settlement address with no code would swallow the funds (open() on an account
+// without code succeeds and does nothing): when the node says so, the order is not valid, and a
+// transfer, which never calls the settlement contract, is not affected.
+func TestOrderToASettlementWithoutCodeIsNotValid(t *testing.T) {
+	svc := newTestService(t, func(c *Config) {
+		c.ChainData = fakeChainData{gasPrice: gwei(10), noCode: []common.Address{common.HexToAddress(settlement1)}}
+	})
+	swap := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice), Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "2"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, swap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Valid || res.Tx != nil || len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "holds no code") {
+		t.Errorf("valid %v, tx %v, errors %q; want not valid, no tx, one error about the missing code", res.Valid, res.Tx, res.Errors)
+	}
+	transfer := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", registryNative), Amount: "1"}
+	if res, err := svc.Simulate(context.Background(), "acme", mustParse(t, transfer)); err != nil || !res.Valid {
+		t.Errorf("a transfer on the same chain: valid %v, errors %q, err %v", res.Valid, res.Errors, err)
+	}
 }
