@@ -163,13 +163,9 @@ func signAndSend(ctx context.Context, node *ethclient.Client, key *ecdsa.Private
 // allowance is short (what a wallet does with the simulation's approval), and waits until the
 // approval is mined, so that the open that follows can be estimated. Other transactions pass.
 func approveOrder(ctx context.Context, node *ethclient.Client, key *ecdsa.PrivateKey, chainID *big.Int, to, data string) error {
-	calldata, err := hexutil.Decode(data)
-	if err != nil {
-		return nil // buildTx reports it
-	}
-	order, err := settlement.OrderOfOpenData(calldata)
-	if err != nil || order.TokenIn == settlement.Native {
-		return nil // not an order, or one paid in the native token
+	order, isOrder := orderOf(data)
+	if !isOrder || order.TokenIn == settlement.Native {
+		return nil // nothing to approve
 	}
 	erc20 := contracts.NewTestToken()
 	spender := common.HexToAddress(to)
@@ -193,6 +189,17 @@ func approveOrder(ctx context.Context, node *ethclient.Client, key *ecdsa.Privat
 		return fmt.Errorf("the approval %s reverted", approval.Hash().Hex())
 	}
 	return nil
+}
+
+// orderOf decodes the order of an open() calldata; false for any other calldata (a transfer, or
+// data buildTx will refuse).
+func orderOf(data string) (settlement.Order, bool) {
+	calldata, err := hexutil.Decode(data)
+	if err != nil {
+		return settlement.Order{}, false
+	}
+	order, err := settlement.OrderOfOpenData(calldata)
+	return order, err == nil
 }
 
 // signingKey is the key given, or the public development key on a local chain.
