@@ -24,7 +24,7 @@ func TestChainFlag(t *testing.T) {
 		t.Fatalf("chains %+v, want [%+v]", chains, want)
 	}
 	for _, bad := range []string{
-		"1337,http://127.0.0.1:8545",                                        // no settlement
+		"1337,http://127.0.0.1:8545",                                         // no settlement
 		"0,http://127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", // chain id 0
 		"x,http://127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", // not a number
 		"1337,127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",     // not a URL
