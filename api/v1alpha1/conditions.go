@@ -21,6 +21,10 @@ const (
 	// seen, where that transaction stands: in a block, final, reverted or gone from the chain.
 	// Its message carries the details (hash, block, revert reason).
 	ConditionTransaction = "Transaction"
+	// ConditionOrderOpened is True, with reason Opened, once a swap's or bridge's open
+	// transaction is final on its origin chain. The order is confirmed only when both it and the
+	// fill are final: a fill of an order whose opening is then reverted or dropped paid for nothing.
+	ConditionOrderOpened = "OrderOpened"
 )
 
 // Reasons of the Transaction condition of a TransferIntent.

@@ -64,6 +64,8 @@ type devChains struct {
 	attester *ecdsa.PrivateKey
 	filler   *ecdsa.PrivateKey
 	stop     func()
+	// stopFiller stops the filler and waits for it, before the chains it reads close.
+	stopFiller func()
 }
 
 // startDevChains runs a local chain for each id on its address, deploys the demo USDC and the
@@ -103,7 +105,9 @@ func startDevChains(ctx context.Context, ids []int64, addrs []string) (*devChain
 			}
 		}
 	}()
+	d.stopFiller = func() {}
 	d.stop = func() {
+		d.stopFiller()
 		cancel()
 		<-done
 		d.close()
@@ -166,18 +170,34 @@ func (d *devChains) runFiller(ctx context.Context, apiURL string) error {
 		API: apiURL, APIKey: demoAPIKey,
 		Log: funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{}).WithName("filler"),
 	}
+	closeClients := func() {
+		for _, c := range f.Chains {
+			c.Client.Close()
+		}
+	}
 	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	for _, c := range d.chains {
 		fc, err := filler.Dial(dialCtx, c.ID.Uint64(), c.URL, sampleSettlement)
 		if err != nil {
+			closeClients()
 			return err
 		}
 		f.Chains[c.ID.Uint64()] = fc
 	}
 	log.Printf("reference filler %s fills orders on the local chains (%s of USDC and 100 ETH on each)",
 		crypto.PubkeyToAddress(d.filler.PublicKey).Hex(), formatUSDC(fillerUSDC))
-	go f.Run(ctx, devBlockInterval)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.Run(runCtx, devBlockInterval)
+	}()
+	d.stopFiller = func() {
+		stop()
+		<-done
+		closeClients()
+	}
 	return nil
 }
 

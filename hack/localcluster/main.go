@@ -279,13 +279,13 @@ func resolveAssets(dir string) (string, error) {
 	return dir, nil
 }
 
-// writePrivateFile writes the kubeconfig readable by its owner only: it holds an admin's client key.
+// writePrivateFile writes a file readable by its owner only (the kubeconfig, the attester key).
 // The write goes through a temporary file so a reader never sees half a kubeconfig.
 func writePrivateFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("creating the directory of %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".kubeconfig-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

@@ -89,12 +89,18 @@ const (
 	settleGas  = 600_000
 )
 
+// stepTimeout bounds one step, so that a node or an API that hangs delays the filler, not stops it.
+const stepTimeout = 30 * time.Second
+
 // Run steps every interval until ctx ends; a failed step is logged and retried at the next one.
 func (f *Filler) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if err := f.Step(ctx); err != nil && ctx.Err() == nil {
+		stepCtx, cancel := context.WithTimeout(ctx, stepTimeout)
+		err := f.Step(stepCtx)
+		cancel()
+		if err != nil && ctx.Err() == nil {
 			f.Log.Error(err, "filler step")
 		}
 		select {

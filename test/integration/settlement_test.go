@@ -211,6 +211,42 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		Expect(failed.StatusDetail).To(ContainSubstring("refunded"))
 	})
 
+	It("confirms and attests a bridge only once its opening is final, however early the fill", func() {
+		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"3"}`,
+			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex()))
+		origin.approve(big.NewInt(3_000_000))
+		open := origin.send(rec.Tx, nil)
+		By("reporting the open while it is only in the origin chain's pool")
+		r := call(http.MethodPost, "/v2/transfers/"+rec.ID+"/submission", origin.key, fmt.Sprintf(`{"hash":%q}`, open.Hash().Hex()))
+		Expect(r.StatusCode).To(BeNumerically("<", 300), r.Body)
+		Expect(origin.record(rec.ID).Status).To(Equal("submitted"))
+
+		By("filling on the destination before the origin makes a block, straight from the order data")
+		order, err := settlement.OrderOfOpenData(hexutil.MustDecode(rec.Tx.Data))
+		Expect(err).NotTo(HaveOccurred())
+		fill, err := settlement.FillData(order, order.MinAmountOut, solverAddr)
+		Expect(err).NotTo(HaveOccurred())
+		dest.dev.Transact(GinkgoTB(), solverKey, dest.token, contracts.NewTestToken().PackApprove(dest.settlement, order.MinAmountOut))
+		dest.dev.Transact(GinkgoTB(), solverKey, dest.settlement, fill)
+		Eventually(func() bool {
+			dest.dev.Backend.Commit()
+			return origin.record(rec.ID).Fill != nil
+		}).WithTimeout(10*time.Second).WithPolling(200*time.Millisecond).Should(BeTrue(), "the fill is recorded")
+		Consistently(func() string {
+			dest.dev.Backend.Commit()
+			return origin.record(rec.ID).Status
+		}).WithTimeout(3*time.Second).WithPolling(300*time.Millisecond).Should(Equal("submitted"),
+			"a final fill of an order whose opening is not final must not confirm it")
+		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusNotFound), "nor be attested")
+
+		By("mining the opening on the origin chain until it is final")
+		Eventually(func() string {
+			origin.dev.Backend.Commit()
+			return origin.record(rec.ID).Status
+		}).WithTimeout(15*time.Second).WithPolling(300*time.Millisecond).Should(Equal("confirmed"))
+		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusOK))
+	})
+
 	It("never shows the attester key in a log, an event, a status or a metric", func() {
 		secret := hex.EncodeToString(crypto.FromECDSA(attesterKey))
 		Expect(strings.ToLower(logs.String())).NotTo(ContainSubstring(secret))

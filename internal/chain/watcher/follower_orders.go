@@ -148,8 +148,8 @@ func (f *follower) followFill(ctx context.Context, ref OrderRef, r *Receipt, hea
 		})
 	}
 	if r.Status != types.ReceiptStatusSuccessful || head < r.BlockNumber || head-r.BlockNumber+1 < confirmations(f.chain) ||
-		ref.Phase != v1alpha1.IntentPhaseSubmitted {
-		return nil // not final yet, or the order's opening is not seen yet on its origin chain
+		ref.Phase != v1alpha1.IntentPhaseSubmitted || !ref.OpenFinal {
+		return nil // not final yet, or the order's opening is not final yet on its origin chain
 	}
 	fill := &v1alpha1.FillStatus{
 		ChainID: f.chain.ID, Hash: ref.Fill.Hash.Hex(), BlockNumber: int64(r.BlockNumber), BlockHash: r.BlockHash.Hex(), //nolint:gosec // block numbers are far below 2^63

@@ -72,17 +72,10 @@ type Submitted struct {
 	Block     uint64
 	BlockHash common.Hash
 	// Order is set for a swap or bridge: its transaction opens the order, and the fill, not the
-	// transaction, confirms it. OpenFinal says the opening is final (or a fill was seen): its
-	// receipt needs no more reading.
+	// transaction, confirms it. OpenFinal says the opening is final (condition OrderOpened): its
+	// receipt needs no more reading. A fill seen earlier does not make it so: the opening could
+	// still revert or leave the chain.
 	Order, OpenFinal bool
-}
-
-// transactionReason is the reason of the intent's Transaction condition, or "".
-func transactionReason(ti *v1alpha1.TransferIntent) string {
-	if c := meta.FindStatusCondition(ti.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
-		return c.Reason
-	}
-	return ""
 }
 
 // Index holds, per chain (numeric EIP-155 id), the pending intents by the key of their
@@ -194,7 +187,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 	case v1alpha1.IntentPhaseSubmitted:
 		s := Submitted{Name: ti.Name, ID: ti.Spec.ID, From: from, Hash: common.HexToHash(ti.Status.Hash),
 			Order: ti.Spec.Type != v1alpha1.IntentTypeTransfer}
-		s.OpenFinal = s.Order && (ti.Status.Fill != nil || transactionReason(ti) == v1alpha1.ReasonOpened)
+		s.OpenFinal = s.Order && openFinal(ti)
 		if ti.Status.BlockNumber > 0 && ti.Status.BlockHash != "" {
 			s.Block, s.BlockHash = uint64(ti.Status.BlockNumber), common.HexToHash(ti.Status.BlockHash)
 		}
@@ -328,6 +321,11 @@ func (x *Index) PendingCount(chainID uint64) int {
 		}
 	}
 	return n
+}
+
+// openFinal reports whether the order's open transaction was seen final on its origin chain.
+func openFinal(ti *v1alpha1.TransferIntent) bool {
+	return meta.IsStatusConditionTrue(ti.Status.Conditions, v1alpha1.ConditionOrderOpened)
 }
 
 // phaseOf is the intent's phase; an intent the controller has not seen yet is pending.

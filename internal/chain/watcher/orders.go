@@ -19,6 +19,9 @@ type OrderRef struct {
 	// a swap).
 	Origin, Dest uint64
 	Phase        v1alpha1.IntentPhase
+	// OpenFinal says the open transaction is final on the origin chain: a fill is confirmed only
+	// then.
+	OpenFinal bool
 	// Domain is the origin settlement contract, which an attestation of the fill is for.
 	Domain settlement.Domain
 	// Fill is the recorded fill, if any.
@@ -56,7 +59,7 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 	}
 	origin := uint64(ti.Spec.Tx.ChainID) //nolint:gosec // validated positive by the CRD
 	ref := &OrderRef{
-		Name: ti.Name, OrderID: common.HexToHash(ti.Spec.OrderID), Origin: origin, Dest: destID, Phase: phase,
+		Name: ti.Name, OrderID: common.HexToHash(ti.Spec.OrderID), Origin: origin, Dest: destID, Phase: phase, OpenFinal: openFinal(ti),
 		Domain: settlement.Domain{ChainID: new(big.Int).SetUint64(origin), Contract: common.HexToAddress(ti.Spec.Tx.To)},
 	}
 	if f := ti.Status.Fill; f != nil {

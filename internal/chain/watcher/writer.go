@@ -127,6 +127,15 @@ func (w *Writer) apply(ti *v1alpha1.TransferIntent, obs Observation) bool {
 	default:
 		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hash, 0, ""
 	}
+	if obs.Reason == v1alpha1.ReasonOpened {
+		meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
+			Type: v1alpha1.ConditionOrderOpened, Status: metav1.ConditionTrue, Reason: obs.Reason, Message: obs.Message,
+			ObservedGeneration: ti.Generation, LastTransitionTime: now,
+		})
+		if ti.Status.Fill != nil {
+			return true // the Transaction condition keeps the news of the fill
+		}
+	}
 	setTransactionCondition(ti, obs, now)
 	return true
 }
