@@ -243,7 +243,7 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		Eventually(func() string {
 			origin.dev.Backend.Commit()
 			return origin.record(rec.ID).Status
-		}).WithTimeout(15*time.Second).WithPolling(300*time.Millisecond).Should(Equal("confirmed"))
+		}).WithTimeout(15 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal("confirmed"))
 		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusOK))
 	})
 
