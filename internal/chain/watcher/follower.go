@@ -93,7 +93,7 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 		if len(blocks) == 0 {
 			break
 		}
-		logs, err := f.settlementLogs(ctx, blocks[0].Number, blocks[len(blocks)-1].Number)
+		logs, err := f.settlementLogs(ctx, blocks)
 		if err != nil {
 			return false, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -22,20 +23,23 @@ func (f *follower) settlementContract() (common.Address, bool) {
 	return common.HexToAddress(f.chain.SettlementAddress), true
 }
 
-// settlementLogs reads the settlement contract's order events in the blocks first..last, by block
-// number.
-func (f *follower) settlementLogs(ctx context.Context, first, last uint64) (map[uint64][]types.Log, error) {
+// settlementLogs reads the settlement contract's order events in the blocks, by block number.
+func (f *follower) settlementLogs(ctx context.Context, blocks []Block) (map[uint64][]types.Log, error) {
 	contract, ok := f.settlementContract()
 	if !ok {
 		return nil, nil
 	}
-	logs, err := f.node.Logs(ctx, first, last, contract, settlement.Topics())
+	hashes := make([]common.Hash, len(blocks))
+	for i, b := range blocks {
+		hashes[i] = b.Hash
+	}
+	logs, err := f.node.LogsOfBlocks(ctx, hashes, contract, settlement.Topics())
 	if err != nil {
 		return nil, err
 	}
-	byBlock := make(map[uint64][]types.Log, len(logs))
-	for _, l := range logs {
-		byBlock[l.BlockNumber] = append(byBlock[l.BlockNumber], l)
+	byBlock := make(map[uint64][]types.Log, len(blocks))
+	for i, b := range blocks {
+		byBlock[b.Number] = logs[i]
 	}
 	return byBlock, nil
 }
@@ -46,15 +50,20 @@ var errLogsOfAnotherBlock = errors.New("the node's logs and blocks disagree (a r
 
 // orderEvents applies the settlement contract's events of block b to the orders they name.
 func (f *follower) orderEvents(ctx context.Context, b Block, logs []types.Log) error {
+	contract, _ := f.settlementContract()
 	for _, l := range logs {
 		if l.BlockHash != b.Hash {
 			return errLogsOfAnotherBlock
 		}
-		if l.Removed {
-			continue
+		if l.Removed || l.Address != contract {
+			continue // the node's filter is not trusted with the address
 		}
 		ev, ok, err := settlement.Parse(l)
-		if err != nil || !ok {
+		if err != nil {
+			f.log.Info("an event of the settlement contract does not decode", "tx", l.TxHash.Hex(), "index", l.Index, "error", err.Error())
+			continue
+		}
+		if !ok {
 			continue // not an order event of this contract's ABI
 		}
 		ref, ok := f.index.Order(ev.OrderID)
@@ -94,10 +103,7 @@ func (f *follower) opened(l types.Log, b Block) Observation {
 
 // filled records a fill on this (destination) chain; it confirms the intent once final.
 func (f *follower) filled(ev settlement.Event, b Block) Observation {
-	fill := &v1alpha1.FillStatus{
-		ChainID: f.chain.ID, Hash: ev.Log.TxHash.Hex(), BlockNumber: int64(b.Number), BlockHash: b.Hash.Hex(), //nolint:gosec // block numbers are far below 2^63
-		Filler: ev.Party.Hex(), AmountOut: ev.Amount.String(),
-	}
+	fill := fillStatus(f.chain.ID, ev.Log.TxHash, b.Number, b.Hash, ev.Party, ev.Amount)
 	return Observation{
 		Order: &OrderNews{Fill: fill}, Reason: v1alpha1.ReasonFilled,
 		Message: fmt.Sprintf("filled on %s by %s with %s base units in transaction %s, block %d; final at %d confirmations",
@@ -130,31 +136,50 @@ func (f *follower) followFills(ctx context.Context, head uint64) error {
 	return nil
 }
 
+// followFill decides on one recorded fill from its receipt (nil: none): forgotten when it left
+// the chain or no longer fills, confirmed when final and the opening is final too.
 func (f *follower) followFill(ctx context.Context, ref OrderRef, r *Receipt, head uint64) error {
 	if r == nil {
-		if ref.Fill.Block > head {
-			return nil // the node lags behind the one that reported the fill
-		}
-		h, err := f.node.HeaderByNumber(ctx, ref.Fill.Block)
-		if err != nil && !errors.Is(err, errNotFound) {
-			return err
-		}
-		if err == nil && h.Hash == ref.Fill.BlockHash {
-			return nil
-		}
+		return f.fillWithoutReceipt(ctx, ref, head)
+	}
+	if !f.fills(r, ref) {
+		// The same transaction mined again after a reorg need not fill again (a solver contract
+		// that catches AlreadyFilled, say): only its own Filled event counts.
 		return f.apply(ctx, ref.Name, Observation{
 			Order: &OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
-			Message: fmt.Sprintf("block %d that held the fill %s left the chain in a reorg; waiting for a fill again", ref.Fill.Block, ref.Fill.Hash.Hex()),
+			Message: fmt.Sprintf("transaction %s, now in block %d, no longer fills the order; waiting for a fill again", ref.Fill.Hash.Hex(), r.BlockNumber),
 		})
 	}
-	if r.Status != types.ReceiptStatusSuccessful || head < r.BlockNumber || head-r.BlockNumber+1 < confirmations(f.chain) ||
+	if head < r.BlockNumber || head-r.BlockNumber+1 < confirmations(f.chain) ||
 		ref.Phase != v1alpha1.IntentPhaseSubmitted || !ref.OpenFinal {
 		return nil // not final yet, or the order's opening is not final yet on its origin chain
 	}
-	fill := &v1alpha1.FillStatus{
-		ChainID: f.chain.ID, Hash: ref.Fill.Hash.Hex(), BlockNumber: int64(r.BlockNumber), BlockHash: r.BlockHash.Hex(), //nolint:gosec // block numbers are far below 2^63
-		Filler: ref.Fill.Filler.Hex(), AmountOut: ref.Fill.AmountOut.String(),
+	return f.confirmFill(ctx, ref, r)
+}
+
+// fillWithoutReceipt forgets a fill whose block left the chain; a node that lags behind the one
+// that reported the fill is waited for.
+func (f *follower) fillWithoutReceipt(ctx context.Context, ref OrderRef, head uint64) error {
+	if ref.Fill.Block > head {
+		return nil
 	}
+	h, err := f.node.HeaderByNumber(ctx, ref.Fill.Block)
+	if err != nil && !errors.Is(err, errNotFound) {
+		return err
+	}
+	if err == nil && h.Hash == ref.Fill.BlockHash {
+		return nil
+	}
+	return f.apply(ctx, ref.Name, Observation{
+		Order: &OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
+		Message: fmt.Sprintf("block %d that held the fill %s left the chain in a reorg; waiting for a fill again", ref.Fill.Block, ref.Fill.Hash.Hex()),
+	})
+}
+
+// confirmFill confirms the order with its final fill and, for a bridge, the attestation that
+// releases the escrow to the filler.
+func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *Receipt) error {
+	fill := fillStatus(f.chain.ID, ref.Fill.Hash, r.BlockNumber, r.BlockHash, ref.Fill.Filler, ref.Fill.AmountOut)
 	msg := fmt.Sprintf("the fill %s on %s is final (block %d)", ref.Fill.Hash.Hex(), f.chain.ID, r.BlockNumber)
 	if ref.IsBridge() {
 		if f.opts.Attester == nil {
@@ -170,6 +195,34 @@ func (f *follower) followFill(ctx context.Context, ref OrderRef, r *Receipt, hea
 		}
 	}
 	return f.apply(ctx, ref.Name, Observation{Event: intent.EventConfirm, Order: &OrderNews{Fill: fill}, Reason: v1alpha1.ReasonConfirmed, Message: msg})
+}
+
+// fillStatus is the status record of a fill.
+func fillStatus(chainID string, tx common.Hash, block uint64, blockHash common.Hash, filler common.Address, amountOut *big.Int) *v1alpha1.FillStatus {
+	return &v1alpha1.FillStatus{
+		ChainID: chainID, Hash: tx.Hex(), BlockNumber: int64(block), BlockHash: blockHash.Hex(), //nolint:gosec // block numbers are far below 2^63
+		Filler: filler.Hex(), AmountOut: amountOut.String(),
+	}
+}
+
+// fills reports whether the receipt carries the recorded fill: a success with the Filled event of
+// this chain's settlement contract for the order, by the same filler for the same amount.
+func (f *follower) fills(r *Receipt, ref OrderRef) bool {
+	contract, ok := f.settlementContract()
+	if !ok || r.Status != types.ReceiptStatusSuccessful {
+		return false
+	}
+	for _, l := range r.Logs {
+		if l.Address != contract {
+			continue
+		}
+		ev, ok, err := settlement.Parse(l)
+		if err == nil && ok && ev.Kind == settlement.EventFilled && ev.OrderID == ref.OrderID &&
+			ev.Party == ref.Fill.Filler && ev.Amount.Cmp(ref.Fill.AmountOut) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // apply writes obs and counts its transition.

@@ -168,6 +168,7 @@ type Receipt struct {
 	BlockNumber uint64
 	BlockHash   common.Hash
 	GasUsed     uint64
+	Logs        []types.Log
 }
 
 // Receipts reads the receipts of the transactions in one batch; a transaction the node has no
@@ -178,6 +179,7 @@ func (n *Node) Receipts(ctx context.Context, hashes []common.Hash) ([]*Receipt, 
 		BlockNumber hexutil.Uint64 `json:"blockNumber"`
 		BlockHash   common.Hash    `json:"blockHash"`
 		GasUsed     hexutil.Uint64 `json:"gasUsed"`
+		Logs        []types.Log    `json:"logs"`
 	}
 	results := make([]*rpcReceipt, len(hashes))
 	elems := make([]rpc.BatchElem, len(hashes))
@@ -193,7 +195,7 @@ func (n *Node) Receipts(ctx context.Context, hashes []common.Hash) ([]*Receipt, 
 			return nil, fmt.Errorf("receipt of %s: %w", hashes[i], elems[i].Error)
 		}
 		if r != nil {
-			out[i] = &Receipt{Status: uint64(r.Status), BlockNumber: uint64(r.BlockNumber), BlockHash: r.BlockHash, GasUsed: uint64(r.GasUsed)}
+			out[i] = &Receipt{Status: uint64(r.Status), BlockNumber: uint64(r.BlockNumber), BlockHash: r.BlockHash, GasUsed: uint64(r.GasUsed), Logs: r.Logs}
 		}
 	}
 	return out, nil
@@ -264,16 +266,24 @@ func (n *Node) RevertReason(ctx context.Context, from common.Address, tx *types.
 	return err.Error()
 }
 
-// Logs are the logs of the contract at address with one of the topics (as the first topic) in
-// the blocks first..last, in chain order.
-func (n *Node) Logs(ctx context.Context, first, last uint64, address common.Address, topics []common.Hash) ([]types.Log, error) {
-	var logs []types.Log
-	filter := map[string]any{
-		"fromBlock": hexutil.Uint64(first), "toBlock": hexutil.Uint64(last),
-		"address": address, "topics": [][]common.Hash{topics},
+// LogsOfBlocks reads, in one batch, the logs of address with one of topics in each of the blocks
+// named by hash (EIP-234's blockHash filter). A node that does not have one of the blocks answers
+// an error rather than no logs, so a lagging node behind a load balancer cannot make the watcher
+// skip events, as a block-number range could.
+func (n *Node) LogsOfBlocks(ctx context.Context, blocks []common.Hash, address common.Address, topics []common.Hash) ([][]types.Log, error) {
+	results := make([][]types.Log, len(blocks))
+	elems := make([]rpc.BatchElem, len(blocks))
+	for i, h := range blocks {
+		filter := map[string]any{"blockHash": h, "address": address, "topics": [][]common.Hash{topics}}
+		elems[i] = rpc.BatchElem{Method: "eth_getLogs", Args: []any{filter}, Result: &results[i]}
 	}
-	if err := n.call(ctx, &logs, "eth_getLogs", filter); err != nil {
+	if err := n.batch(ctx, elems); err != nil {
 		return nil, err
 	}
-	return logs, nil
+	for i := range elems {
+		if elems[i].Error != nil {
+			return nil, fmt.Errorf("logs of block %s: %w", blocks[i], elems[i].Error)
+		}
+	}
+	return results, nil
 }

@@ -1,0 +1,54 @@
+package watcher
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// A fill counts only through its own Filled event of the chain's settlement contract, for the
+// order, by the recorded filler, for the recorded amount, in a successful receipt.
+func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
+	contract := common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512")
+	orderID := common.HexToHash("0xd34ad8e6f26c542f2b616c3a506af2e6e9ffc51e091abe4c67c282b29ab2a4ca")
+	filler := common.HexToAddress("0x364d50F3542dE1252aC9af1a286c76eb81dbA15e")
+	recipient := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	f := &follower{chain: registry.Chain{ID: "eip155:1338", SettlementAddress: contract.Hex()}}
+	ref := OrderRef{OrderID: orderID, Fill: &FillRef{Filler: filler, AmountOut: big.NewInt(24_825_250)}}
+
+	filled := func(edit func(*types.Log)) *Receipt {
+		l := types.Log{
+			Address: contract,
+			Topics: []common.Hash{
+				contracts.NewSettlement().GetABI().Events["Filled"].ID, orderID,
+				common.BytesToHash(filler.Bytes()), common.BytesToHash(recipient.Bytes()),
+			},
+			Data: common.LeftPadBytes(big.NewInt(24_825_250).Bytes(), 32),
+		}
+		if edit != nil {
+			edit(&l)
+		}
+		return &Receipt{Status: types.ReceiptStatusSuccessful, Logs: []types.Log{l}}
+	}
+	if !f.fills(filled(nil), ref) {
+		t.Fatal("the order's own Filled event does not count")
+	}
+	for name, r := range map[string]*Receipt{
+		"no logs":            {Status: types.ReceiptStatusSuccessful},
+		"a reverted receipt": func() *Receipt { r := filled(nil); r.Status = types.ReceiptStatusFailed; return r }(),
+		"another contract":   filled(func(l *types.Log) { l.Address = common.HexToAddress("0x01") }),
+		"another order":      filled(func(l *types.Log) { l.Topics[1] = common.HexToHash("0x02") }),
+		"another filler":     filled(func(l *types.Log) { l.Topics[2] = common.BytesToHash(recipient.Bytes()) }),
+		"another amount":     filled(func(l *types.Log) { l.Data = common.LeftPadBytes(big.NewInt(1).Bytes(), 32) }),
+		"another event":      filled(func(l *types.Log) { l.Topics[0] = common.HexToHash("0x03") }),
+	} {
+		if f.fills(r, ref) {
+			t.Errorf("%s counts as the fill", name)
+		}
+	}
+}
