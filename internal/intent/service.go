@@ -49,6 +49,9 @@ type Config struct {
 	IntentTTL time.Duration
 	// Clock defaults to clock.RealClock; tests fix it.
 	Clock clock.PassiveClock
+	// BridgesUnavailable, when set, is why no bridge can settle (the service has no attester key):
+	// every bridge is then valid:false with this reason.
+	BridgesUnavailable string
 }
 
 // Service simulates and prepares intents. It holds no per-request state and is safe for
@@ -60,6 +63,7 @@ type Service struct {
 	quoteTTL  time.Duration
 	intentTTL time.Duration
 	clock     clock.PassiveClock
+	noBridges string
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -70,7 +74,7 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
-		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock,
+		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -207,6 +211,9 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	plan := s.newPlan(p, r, amount, nonce, now)
 	if err := r.checkRoute(&plan); err != nil {
 		return Plan{}, err
+	}
+	if s.noBridges != "" && slices.Contains(plan.ResolvedPath, StepBridge) {
+		plan.Errors = append(plan.Errors, s.noBridges)
 	}
 	quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
 	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {

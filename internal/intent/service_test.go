@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/big"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -424,5 +425,23 @@ func TestOrderToASettlementWithoutCodeIsNotValid(t *testing.T) {
 	transfer := Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob), Asset: single("eip155:1", registryNative), Amount: "1"}
 	if res, err := svc.Simulate(context.Background(), "acme", mustParse(t, transfer)); err != nil || !res.Valid {
 		t.Errorf("a transfer on the same chain: valid %v, errors %q, err %v", res.Valid, res.Errors, err)
+	}
+}
+
+// Without an attester no filler could be repaid for a bridge: bridges are not valid, swaps are.
+func TestBridgesUnavailableWithoutAnAttester(t *testing.T) {
+	const why = "bridges are unavailable: no attester key"
+	svc := newTestService(t, func(c *Config) { c.BridgesUnavailable = why })
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "10"}
+	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, bridge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Valid || res.Tx != nil || !slices.Contains(res.Errors, why) {
+		t.Errorf("bridge: valid %v, tx %v, errors %q; want not valid, with the reason", res.Valid, res.Tx, res.Errors)
+	}
+	swap := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice), Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "2"}
+	if res, err := svc.Simulate(context.Background(), "acme", mustParse(t, swap)); err != nil || !res.Valid {
+		t.Errorf("swap: valid %v, errors %q, err %v; want valid", res.Valid, res.Errors, err)
 	}
 }

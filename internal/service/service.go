@@ -164,9 +164,13 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, fmt.Errorf("setting up chain RPC: %w", err)
 	}
+	attester, err := loadAttester(opts.Transfers.AttesterKeyFile, log)
+	if err != nil {
+		return nil, err
+	}
 	transfers, err := intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,
-		ChainData: chainData,
+		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 	})
 	if err != nil {
 		return nil, err
@@ -177,7 +181,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	submissions, err := s.setupWatcher(mgr, opts, log)
+	submissions, err := s.setupWatcher(mgr, opts, attester, log)
 	if err != nil {
 		return nil, err
 	}
@@ -241,10 +245,32 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	return s, nil
 }
 
+// loadAttester loads the key that attests bridge fills; nil without a key file.
+func loadAttester(keyFile string, log logr.Logger) (*settlement.Attester, error) {
+	if keyFile == "" {
+		log.Info("no --attester-key-file: bridges are refused (valid: false), since no filler could be repaid")
+		return nil, nil
+	}
+	attester, err := settlement.LoadAttester(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("bridge fills will be attested", "attester", attester.Address().Hex())
+	return attester, nil
+}
+
+// bridgesUnavailable is why bridges cannot settle without an attester ("" with one).
+func bridgesUnavailable(attester *settlement.Attester) string {
+	if attester != nil {
+		return ""
+	}
+	return "bridges are unavailable: the service has no attester key (--attester-key-file), so a filler could never be repaid on the origin chain"
+}
+
 // setupWatcher adds the chain watcher (leader only) with its index of pending and submitted
 // intents, fed from the TransferIntent informer, and returns the submission checker, which shares
 // the watcher's status writer.
-func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, log logr.Logger) (*watcher.Submissions, error) {
+func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlement.Attester, log logr.Logger) (*watcher.Submissions, error) {
 	index := watcher.NewIndex()
 	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
 	if err != nil {
@@ -260,14 +286,7 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, log logr.Logger) 
 	}
 	watchOpts := opts.Transfers.Watch
 	watchOpts.Metrics = opts.Metrics
-	if opts.Transfers.AttesterKeyFile != "" {
-		if watchOpts.Attester, err = settlement.LoadAttester(opts.Transfers.AttesterKeyFile); err != nil {
-			return nil, err
-		}
-		log.Info("bridge fills will be attested", "attester", watchOpts.Attester.Address().Hex())
-	} else {
-		log.Info("no --attester-key-file: bridge fills are confirmed but not attested, so fillers cannot claim their escrow")
-	}
+	watchOpts.Attester = attester
 	s.Watcher, err = watcher.New(watcher.Watcher{
 		Namespace: opts.Namespace, Chains: s.Models.Chains, Index: index, Synced: reg.HasSynced,
 		Writer: writer, Cache: mgr.GetClient(), Options: watchOpts, Log: log.WithName("chain-watcher"),
