@@ -25,6 +25,11 @@ const (
 	// transaction is final on its origin chain. The order is confirmed only when both it and the
 	// fill are final: a fill of an order whose opening is then reverted or dropped paid for nothing.
 	ConditionOrderOpened = "OrderOpened"
+	// ConditionSettlementContract tells, for a Chain with spec.settlementAddress and a reachable
+	// node, whether that address holds the settlement contract and whether the contract accepts the
+	// service's attester. The chain is served either way; orders to an address without code are
+	// refused by the simulation itself.
+	ConditionSettlementContract = "SettlementContract"
 )
 
 // Reasons of the Transaction condition of a TransferIntent.
@@ -62,6 +67,20 @@ const (
 	// ReasonChainIDMismatch: the node reports another chain id than spec.chainId; its data is
 	// refused and the Chain is Stalled until spec.rpc points at the right network.
 	ReasonChainIDMismatch = "ChainIDMismatch"
+)
+
+// Reasons of the SettlementContract condition.
+const (
+	// ReasonContractVerified: the address holds a contract that answers attester(), and that
+	// attester is the service's (or the service has none, and bridges are refused).
+	ReasonContractVerified = "ContractVerified"
+	// ReasonNoContractCode: no code at spec.settlementAddress: nothing is deployed there.
+	ReasonNoContractCode = "NoContractCode"
+	// ReasonNotSettlementContract: the code at spec.settlementAddress does not answer attester().
+	ReasonNotSettlementContract = "NotSettlementContract"
+	// ReasonAttesterMismatch: the contract accepts another attester than the service's key: the
+	// service's attestations of bridge fills on it cannot be claimed.
+	ReasonAttesterMismatch = "AttesterMismatch"
 )
 
 // Reasons of the Ready condition. Each is what a person reading `kubectl describe` should learn.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -54,6 +55,11 @@ type ChainReconciler struct {
 	Probe func(ctx context.Context, url string) (chainID *big.Int, head uint64, err error)
 	// ProbeInterval is how often a Chain's node is probed again.
 	ProbeInterval time.Duration
+	// ProbeSettlement asks a node about a settlement contract (chainrpc.ProbeSettlement); nil
+	// skips the check.
+	ProbeSettlement func(ctx context.Context, url string, contract common.Address) (chainrpc.Settlement, error)
+	// Attester is the address of the service's attester key; zero when the service has none.
+	Attester common.Address
 
 	requeue enqueuer
 }
@@ -159,7 +165,59 @@ func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row 
 			chain.Status.HeadBlock = int64(head) //nolint:gosec // block numbers are far below 2^63
 		}
 	})
+	if cond.Reason == v1alpha1.ReasonReachable {
+		r.checkSettlement(ctx, chain, row, o)
+	}
 	return ctrl.Result{RequeueAfter: r.ProbeInterval}
+}
+
+// checkSettlement records in the Chain's status whether its settlementAddress holds the
+// settlement contract and whether that accepts the service's attester. A node that does not
+// answer leaves the last word in place: RPCReachable already tells about the node.
+func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.Chain, row registry.Chain, o *outcome) {
+	if row.SettlementAddress == "" || r.ProbeSettlement == nil {
+		o.update(func() { meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionSettlementContract) })
+		return
+	}
+	contract := common.HexToAddress(row.SettlementAddress)
+	s, err := r.ProbeSettlement(ctx, row.RPCURL, contract)
+	if err != nil {
+		return
+	}
+	cond := settlementCondition(contract, s, r.Attester)
+	cond.ObservedGeneration, cond.LastTransitionTime = chain.Generation, r.now()
+	if prev := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract); prev == nil || prev.Reason != cond.Reason {
+		eventType := corev1.EventTypeNormal
+		if cond.Status != metav1.ConditionTrue {
+			eventType = corev1.EventTypeWarning
+		}
+		o.event(eventType, cond.Reason, "Probe", "%s", cond.Message)
+	}
+	o.update(func() { meta.SetStatusCondition(&chain.Status.Conditions, cond) })
+}
+
+// settlementCondition is the SettlementContract condition of what the node said of contract.
+func settlementCondition(contract common.Address, s chainrpc.Settlement, attester common.Address) metav1.Condition {
+	cond := metav1.Condition{Type: v1alpha1.ConditionSettlementContract, Status: metav1.ConditionFalse}
+	switch {
+	case !s.HasCode:
+		cond.Reason = v1alpha1.ReasonNoContractCode
+		cond.Message = fmt.Sprintf("no contract at %s: swaps and bridges from this chain are refused until the settlement contract is deployed there", contract.Hex())
+	case !s.AttesterKnown:
+		cond.Reason = v1alpha1.ReasonNotSettlementContract
+		cond.Message = fmt.Sprintf("the contract at %s does not answer attester(): it is not the settlement contract", contract.Hex())
+	case attester != (common.Address{}) && s.Attester != attester:
+		cond.Reason = v1alpha1.ReasonAttesterMismatch
+		cond.Message = fmt.Sprintf("the settlement contract at %s accepts the attester %s, the service signs as %s: fillers of bridges from this chain cannot be repaid",
+			contract.Hex(), s.Attester.Hex(), attester.Hex())
+	default:
+		cond.Status, cond.Reason = metav1.ConditionTrue, v1alpha1.ReasonContractVerified
+		cond.Message = fmt.Sprintf("the settlement contract at %s accepts the attester %s", contract.Hex(), s.Attester.Hex())
+		if attester == (common.Address{}) {
+			cond.Message += "; the service has no attester key, so bridges are refused"
+		}
+	}
+	return cond
 }
 
 // row builds the chain table row of a valid Chain. note explains an RPC URL that could not be

@@ -3,8 +3,11 @@ package controller
 import (
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -68,5 +71,71 @@ var _ = Describe("Chain RPC probe", func() {
 		cond := rpcCondition(chain, v1alpha1.ReasonUnreachable)
 		Expect(cond.Message).NotTo(ContainSubstring(url), "the RPC URL may hold a credential")
 		Expect(meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionReconciling)).To(BeTrue())
+	})
+})
+
+// suiteAttester is the attester key address the suite's controllers are told the service has.
+var suiteAttester = common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")
+
+// The Chain controller checks the settlement contract at each Chain's settlementAddress on its
+// node: deployed, the settlement contract, accepting the service's attester.
+var _ = Describe("Chain settlement contract check", Ordered, func() {
+	var node *devchain.Chain
+	BeforeAll(func() { node = devchain.Start(GinkgoTB(), 31340) })
+
+	settlementCondition := func(settlementAddress string) *metav1.Condition {
+		GinkgoHelper()
+		chain := newChain("eip155:31340")
+		chain.Spec.RPC = &v1alpha1.ChainRPC{URL: node.URL}
+		chain.Spec.SettlementAddress = settlementAddress
+		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
+		DeferCleanup(func() {
+			Expect(k8sClient.Delete(ctx, chain)).To(Succeed())
+			// One Chain per chain id: the next spec's Chain must not meet this one.
+			Eventually(func() bool { return apierrors.IsNotFound(k8sClient.Get(ctx, objKey(chain), chain)) }).
+				WithTimeout(10 * time.Second).Should(BeTrue())
+		})
+		var cond *metav1.Condition
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, objKey(chain), chain)).To(Succeed())
+			cond = meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
+			g.Expect(cond).NotTo(BeNil())
+		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
+		Expect(meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "the chain is served either way")
+		return cond
+	}
+	deploy := func(attester common.Address) string {
+		GinkgoHelper()
+		addr, err := node.DeploySettlement(attester, 60)
+		Expect(err).NotTo(HaveOccurred())
+		return addr.Hex()
+	}
+
+	It("verifies a settlement contract that accepts the service's attester", func() {
+		cond := settlementCondition(deploy(suiteAttester))
+		Expect(cond.Status).To(Equal(metav1.ConditionTrue))
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonContractVerified), cond.Message)
+	})
+
+	It("reports a settlement contract of another attester", func() {
+		other := common.HexToAddress("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65")
+		cond := settlementCondition(deploy(other))
+		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonAttesterMismatch), cond.Message)
+		Expect(cond.Message).To(ContainSubstring(other.Hex()))
+		Expect(cond.Message).To(ContainSubstring(suiteAttester.Hex()))
+	})
+
+	It("reports an address without code", func() {
+		cond := settlementCondition("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")
+		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonNoContractCode), cond.Message)
+	})
+
+	It("reports code that is not the settlement contract", func() {
+		token := node.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6)
+		cond := settlementCondition(token.Hex())
+		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonNotSettlementContract), cond.Message)
 	})
 })

@@ -43,6 +43,12 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonOpened:    "",
 	v1alpha1.ReasonFilled:    "",
 	v1alpha1.ReasonRefunded:  "",
+	// SettlementContract's reasons: the chain is served and transfers work whatever they say; the
+	// condition and a Warning event tell the operator.
+	v1alpha1.ReasonContractVerified:      "",
+	v1alpha1.ReasonNoContractCode:        "",
+	v1alpha1.ReasonNotSettlementContract: "",
+	v1alpha1.ReasonAttesterMismatch:      "",
 }
 
 // kstatus has no "current but not served": a Ready=False reason that raises neither condition

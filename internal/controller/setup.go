@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -92,6 +93,13 @@ type options struct {
 	intentRetention time.Duration
 	probeInterval   time.Duration
 	probeTimeout    time.Duration
+	attester        common.Address
+}
+
+// WithAttester tells the Chain controller the address of the service's attester key, which each
+// Chain's settlement contract must accept (none by default: the service then refuses bridges).
+func WithAttester(addr common.Address) Option {
+	return func(o *options) { o.attester = addr }
 }
 
 // WithIntentRetention sets how long terminal transfer intents are kept before they are deleted
@@ -144,7 +152,12 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 	chains := &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
 		Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {
 			return chainrpc.Probe(ctx, url, o.probeTimeout)
-		}}
+		},
+		ProbeSettlement: func(ctx context.Context, url string, contract common.Address) (chainrpc.Settlement, error) {
+			return chainrpc.ProbeSettlement(ctx, url, contract, o.probeTimeout)
+		},
+		Attester: o.attester,
+	}
 	tokens := &TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}
 	accounts := &AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}
 	keys := &ApiKeyReconciler{writer: w, Keys: rm.Keys}

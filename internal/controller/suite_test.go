@@ -58,7 +58,7 @@ var _ = BeforeSuite(func() {
 	})
 	Expect(err).NotTo(HaveOccurred())
 	models = NewReadModels()
-	Expect(SetupWithManager(mgr, models)).To(Succeed())
+	Expect(SetupWithManager(mgr, models, WithAttester(suiteAttester))).To(Succeed())
 
 	var cancel context.CancelFunc
 	ctx, cancel = context.WithCancel(context.Background())

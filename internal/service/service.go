@@ -153,7 +153,15 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		return nil, errors.New("service: Options.Namespace is required")
 	}
 	s := &Service{Models: controller.NewReadModels()}
-	if err := controller.SetupWithManager(mgr, s.Models, controller.WithIntentRetention(opts.Transfers.Retention)); err != nil {
+	attester, err := loadAttester(opts.Transfers.AttesterKeyFile, log)
+	if err != nil {
+		return nil, err
+	}
+	controllerOpts := []controller.Option{controller.WithIntentRetention(opts.Transfers.Retention)}
+	if attester != nil {
+		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
+	}
+	if err := controller.SetupWithManager(mgr, s.Models, controllerOpts...); err != nil {
 		return nil, err
 	}
 	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
@@ -163,10 +171,6 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	chainData, err := chainrpc.New(rpcOpts)
 	if err != nil {
 		return nil, fmt.Errorf("setting up chain RPC: %w", err)
-	}
-	attester, err := loadAttester(opts.Transfers.AttesterKeyFile, log)
-	if err != nil {
-		return nil, err
 	}
 	transfers, err := intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,
