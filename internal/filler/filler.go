@@ -75,9 +75,23 @@ type Filler struct {
 	Sent []*types.Transaction
 
 	cursor  map[uint64]uint64
-	claims  map[common.Hash]uint64 // bridge orders filled, by orderId, to their origin chain
-	done    map[common.Hash]bool   // orders filled or skipped
+	claims  map[common.Hash]claim            // bridge orders filled, by orderId
+	retry   map[common.Hash]settlement.Order // orders whose fill failed for a passing reason
+	done    map[common.Hash]bool             // orders filled or skipped
 	started bool
+}
+
+// skip is the error of an order the filler leaves for good: not on its chains, past its deadline,
+// below its price or beyond its inventory. Any other error of a fill is tried again.
+type skip struct{ error }
+
+// scanWindow is how far back the first scan of a chain looks for open orders.
+const scanWindow = 1_000
+
+// claim is a bridge fill whose escrow the filler is owed on the origin chain.
+type claim struct {
+	order     settlement.Order
+	amountOut *big.Int
 }
 
 // Gas limits of the filler's transactions: fixed, so that a fill can be sent right after the
@@ -115,9 +129,14 @@ func (f *Filler) Run(ctx context.Context, interval time.Duration) {
 // its final bridge fills. It sends transactions and does not wait for them.
 func (f *Filler) Step(ctx context.Context) error {
 	if !f.started {
-		f.cursor, f.claims, f.done, f.started = map[uint64]uint64{}, map[common.Hash]uint64{}, map[common.Hash]bool{}, true
+		f.cursor, f.claims, f.retry, f.done = map[uint64]uint64{}, map[common.Hash]claim{}, map[common.Hash]settlement.Order{}, map[common.Hash]bool{}
+		f.started = true
 	}
 	var errs []error
+	for id, o := range f.retry {
+		delete(f.retry, id)
+		f.try(ctx, id, o)
+	}
 	for id, c := range f.Chains {
 		if err := f.scan(ctx, id, c); err != nil {
 			errs = append(errs, fmt.Errorf("chain %d: %w", id, err))
@@ -136,6 +155,9 @@ func (f *Filler) scan(ctx context.Context, id uint64, c *Chain) error {
 		return err
 	}
 	from := f.cursor[id] + 1
+	if f.cursor[id] == 0 && head > scanWindow {
+		from = head - scanWindow
+	}
 	if from > head {
 		return nil
 	}
@@ -151,27 +173,40 @@ func (f *Filler) scan(ctx context.Context, id uint64, c *Chain) error {
 		if err != nil || !ok || ev.Kind != settlement.EventOpened || f.done[ev.OrderID] {
 			continue
 		}
-		f.done[ev.OrderID] = true
-		if err := f.fill(ctx, ev.OrderID, *ev.Order); err != nil {
-			f.Log.Error(err, "not filled", "orderId", ev.OrderID.Hex())
-		}
+		f.try(ctx, ev.OrderID, *ev.Order)
 	}
 	f.cursor[id] = head
 	return nil
+}
+
+// try fills the order, or skips it for good, or keeps it for the next step.
+func (f *Filler) try(ctx context.Context, id common.Hash, o settlement.Order) {
+	err := f.fill(ctx, id, o)
+	var skipped skip
+	switch {
+	case err == nil:
+		f.done[id] = true
+	case errors.As(err, &skipped):
+		f.done[id] = true
+		f.Log.Info("not filled", "orderId", id.Hex(), "reason", err.Error())
+	default:
+		f.retry[id] = o
+		f.Log.Error(err, "not filled yet; trying again at the next step", "orderId", id.Hex())
+	}
 }
 
 // fill delivers the order on its destination chain, approving the settlement contract first.
 func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) error {
 	dest, ok := f.Chains[o.DestinationChainId.Uint64()]
 	if !ok || dest.Settlement != o.DestinationSettler {
-		return fmt.Errorf("no inventory on chain %s", o.DestinationChainId)
+		return skip{fmt.Errorf("no inventory on chain %s", o.DestinationChainId)}
 	}
 	if time.Now().Unix() >= int64(o.Deadline) { //nolint:gosec // deadlines are far below 2^63
-		return errors.New("past its deadline")
+		return skip{errors.New("past its deadline")}
 	}
 	amount, ok := f.Quote(o)
 	if !ok || amount.Cmp(o.MinAmountOut) < 0 {
-		return fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)
+		return skip{fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)}
 	}
 	if err := f.holds(ctx, dest, o.TokenOut, amount); err != nil {
 		return err
@@ -194,7 +229,7 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 		return fmt.Errorf("filling: %w", err)
 	}
 	if o.OriginChainId.Cmp(o.DestinationChainId) != 0 {
-		f.claims[id] = o.OriginChainId.Uint64()
+		f.claims[id] = claim{order: o, amountOut: amount}
 	}
 	f.Log.Info("filled", "orderId", id.Hex(), "amountOut", amount, "tx", tx.Hash().Hex())
 	return nil
@@ -216,7 +251,7 @@ func (f *Filler) holds(ctx context.Context, c *Chain, token common.Address, amou
 		return fmt.Errorf("reading the inventory of %s: %w", token.Hex(), err)
 	}
 	if balance.Cmp(amount) < 0 {
-		return fmt.Errorf("inventory of %s short: holds %s, the order needs %s", token.Hex(), balance, amount)
+		return skip{fmt.Errorf("inventory of %s short: holds %s, the order needs %s", token.Hex(), balance, amount)}
 	}
 	return nil
 }
@@ -252,38 +287,53 @@ func (f *Filler) send(ctx context.Context, c *Chain, to common.Address, data []b
 
 // attestationAnswer is the part of GET /v2/orders/{orderId}/attestation the filler uses.
 type attestationAnswer struct {
-	Filler string `json:"filler"`
-	Tx     struct {
-		To   string `json:"to"`
-		Data string `json:"data"`
-	} `json:"tx"`
+	Filler    string `json:"filler"`
+	AmountOut string `json:"amountOut"`
+	Signature string `json:"signature"`
 }
 
-// claim sends the settle transaction of every bridge fill the service has attested.
+// claim sends the settle transaction of every bridge fill the service has attested. The
+// transaction is built here from the order the filler filled, not taken from the answer: the
+// service vouches for the fill, not for what the filler signs. A failed claim is tried again at
+// the next step without holding up the others.
 func (f *Filler) claim(ctx context.Context) error {
-	for id, origin := range f.claims {
-		answer, ok, err := f.attestation(ctx, id)
-		if err != nil || !ok {
-			if err != nil {
-				return err
-			}
-			continue // not final yet
+	var errs []error
+	for id, c := range f.claims {
+		if err := f.claimOne(ctx, id, c); err != nil {
+			errs = append(errs, fmt.Errorf("claiming %s: %w", id.Hex(), err))
 		}
-		c := f.Chains[origin]
-		if c == nil || !common.IsHexAddress(answer.Tx.To) || common.HexToAddress(answer.Tx.To) != c.Settlement {
-			return fmt.Errorf("attestation of %s calls %s, not the settlement contract of chain %d", id.Hex(), answer.Tx.To, origin)
-		}
-		data, err := hexutil.Decode(answer.Tx.Data)
-		if err != nil {
-			return err
-		}
-		tx, err := f.send(ctx, c, c.Settlement, data, new(big.Int), settleGas)
-		if err != nil {
-			return fmt.Errorf("claiming %s: %w", id.Hex(), err)
-		}
-		delete(f.claims, id)
-		f.Log.Info("claimed", "orderId", id.Hex(), "tx", tx.Hash().Hex())
 	}
+	return errors.Join(errs...)
+}
+
+func (f *Filler) claimOne(ctx context.Context, id common.Hash, c claim) error {
+	answer, ok, err := f.attestation(ctx, id)
+	if err != nil || !ok {
+		return err // !ok: not final yet
+	}
+	sig, err := hexutil.Decode(answer.Signature)
+	if err != nil || len(sig) != 65 {
+		return fmt.Errorf("the attestation's signature %q is not 65 bytes of hex", answer.Signature)
+	}
+	if answer.AmountOut != c.amountOut.String() {
+		return fmt.Errorf("the attestation is for amountOut %s, the filler delivered %s", answer.AmountOut, c.amountOut)
+	}
+	origin := f.Chains[c.order.OriginChainId.Uint64()]
+	if origin == nil {
+		return fmt.Errorf("no client for the origin chain %s", c.order.OriginChainId)
+	}
+	data, err := settlement.SettleData(c.order, settlement.Attestation{
+		OrderID: id, Filler: crypto.PubkeyToAddress(f.Key.PublicKey), AmountOut: c.amountOut, Signature: sig,
+	})
+	if err != nil {
+		return err
+	}
+	tx, err := f.send(ctx, origin, origin.Settlement, data, new(big.Int), settleGas)
+	if err != nil {
+		return err
+	}
+	delete(f.claims, id)
+	f.Log.Info("claimed", "orderId", id.Hex(), "tx", tx.Hash().Hex())
 	return nil
 }
 
