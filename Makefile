@@ -99,6 +99,7 @@ $(GOLANGCI_LINT): hack/tools/go.mod hack/tools/go.sum
 test: manifests generate fmt vet lint ## Run all tests: unit, envtest, browser, brief fuzzing and end-to-end (the first run builds the control plane, ~5 min).
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
+	export REDIS_SERVER="$$(hack/redis.sh)"; \
 	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \

@@ -72,11 +72,21 @@ func parseFlags() config {
 	flag.Int64Var(&site.MaxBodyBytes, "max-body-bytes", site.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
 	flag.DurationVar(&api.ShutdownTimeout, "api-shutdown-timeout", api.ShutdownTimeout, "Time allowed for in-flight API requests at shutdown.")
 	flag.BoolVar(&api.AccessLog, "access-log", api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
+	redisOpts := &c.service.Redis
+	// The URL may hold a password: its default is read from $REDIS_URL after parsing, so that
+	// -help never prints it.
+	flag.StringVar(&redisOpts.URL, "redis-url", "",
+		"Redis holding the rate-limit windows and sign-in throttle shared by all replicas, redis://[:password@]host:port/db (default $REDIS_URL; empty: each replica counts its own).")
+	flag.DurationVar(&redisOpts.Timeout, "redis-timeout", redisOpts.Timeout,
+		"Deadline of each Redis call on the request path; past it the replica counts on its own until Redis answers again.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	if redisOpts.URL == "" {
+		redisOpts.URL = os.Getenv("REDIS_URL")
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	return c
 }

@@ -64,7 +64,7 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		if limit <= 0 {
 			limit = registry.DefaultRateLimitPerMinute
 		}
-		d := s.deps.Limiter.Allow(key.ID, limit, s.deps.Clock.Now())
+		d := s.deps.Limiter.Allow(r.Context(), key.ID, limit, s.deps.Clock.Now())
 		h := w.Header()
 		h["Ratelimit-Policy"] = s.policyHeader(d.Limit)
 		h["Ratelimit"] = []string{rateLimitHeader(d)}

@@ -6,6 +6,7 @@
 package ratelimit
 
 import (
+	"context"
 	"time"
 )
 
@@ -27,12 +28,14 @@ type Decision struct {
 	RetryAfter time.Duration
 }
 
-// Limiter admits or refuses requests per key. The in-memory SlidingWindow serves one replica; a
-// shared implementation (for example on Redis) can replace it for several replicas.
+// Limiter admits or refuses requests per key. The in-memory SlidingWindow serves one replica;
+// Shared counts in Redis for every replica, and falls back to a SlidingWindow while Redis does not
+// answer.
 type Limiter interface {
 	// Allow counts a request on key at now when fewer than limit requests were admitted in the
-	// Window before now, and reports the decision.
-	Allow(key string, limit int, now time.Time) Decision
+	// Window before now, and reports the decision. It answers within its own deadline whatever
+	// the state of a store behind it.
+	Allow(ctx context.Context, key string, limit int, now time.Time) Decision
 }
 
 // Seconds rounds d up to whole seconds, at least 1, as Retry-After needs: a client that waits the

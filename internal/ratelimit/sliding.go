@@ -42,8 +42,8 @@ type keyWindow struct {
 	evicted bool     // removed from the map: an Allow that still holds it must fetch a new one
 }
 
-// Allow implements Limiter.
-func (s *SlidingWindow) Allow(key string, limit int, now time.Time) Decision {
+// Allow implements Limiter; it never waits, so ctx is unused.
+func (s *SlidingWindow) Allow(_ context.Context, key string, limit int, now time.Time) Decision {
 	if limit < 1 {
 		limit = 1
 	}

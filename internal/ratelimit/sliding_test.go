@@ -18,7 +18,7 @@ func TestSlidingWindowIsExact(t *testing.T) {
 	l := NewSlidingWindow()
 	// 50 requests spread over the first 49 seconds: all admitted.
 	for i := range 50 {
-		d := l.Allow("k", 50, t0.Add(time.Duration(i)*time.Second))
+		d := l.Allow(bg, "k", 50, t0.Add(time.Duration(i)*time.Second))
 		if !d.Allowed {
 			t.Fatalf("request %d refused", i+1)
 		}
@@ -27,7 +27,7 @@ func TestSlidingWindowIsExact(t *testing.T) {
 		}
 	}
 	// The 51st inside the window is refused until the oldest (t0) leaves at t0+60s.
-	d := l.Allow("k", 50, t0.Add(59*time.Second+999*time.Millisecond))
+	d := l.Allow(bg, "k", 50, t0.Add(59*time.Second+999*time.Millisecond))
 	if d.Allowed {
 		t.Fatal("51st request inside the window was admitted")
 	}
@@ -35,14 +35,14 @@ func TestSlidingWindowIsExact(t *testing.T) {
 		t.Fatalf("RetryAfter = %v (%ds), want 1ms (1s)", d.RetryAfter, Seconds(d.RetryAfter))
 	}
 	// At exactly t0+60s the first request is out of the window: one slot, and only one.
-	if d := l.Allow("k", 50, t0.Add(60*time.Second)); !d.Allowed {
+	if d := l.Allow(bg, "k", 50, t0.Add(60*time.Second)); !d.Allowed {
 		t.Fatal("first request after the oldest left the window was refused")
 	}
-	if d := l.Allow("k", 50, t0.Add(60*time.Second)); d.Allowed {
+	if d := l.Allow(bg, "k", 50, t0.Add(60*time.Second)); d.Allowed {
 		t.Fatal("second request at t0+60s was admitted; only one slot had freed")
 	}
 	// The next slot frees when the request of t0+1s leaves.
-	d = l.Allow("k", 50, t0.Add(60*time.Second+500*time.Millisecond))
+	d = l.Allow(bg, "k", 50, t0.Add(60*time.Second+500*time.Millisecond))
 	if d.Allowed || d.RetryAfter != 500*time.Millisecond {
 		t.Fatalf("got %+v, want refused with RetryAfter 500ms", d)
 	}
@@ -57,7 +57,7 @@ func TestSlidingWindowNoBoundaryBurst(t *testing.T) {
 		if i >= 50 {
 			at = t0.Add(61 * time.Second)
 		}
-		if l.Allow("k", 50, at).Allowed {
+		if l.Allow(bg, "k", 50, at).Allowed {
 			admitted++
 		}
 	}
@@ -69,16 +69,16 @@ func TestSlidingWindowNoBoundaryBurst(t *testing.T) {
 func TestSlidingWindowKeysAreIndependentAndLimitsPerKey(t *testing.T) {
 	l := NewSlidingWindow()
 	for range 3 {
-		l.Allow("a", 3, t0)
+		l.Allow(bg, "a", 3, t0)
 	}
-	if l.Allow("a", 3, t0).Allowed {
+	if l.Allow(bg, "a", 3, t0).Allowed {
 		t.Fatal("key a: 4th request admitted with limit 3")
 	}
-	if !l.Allow("b", 3, t0).Allowed {
+	if !l.Allow(bg, "b", 3, t0).Allowed {
 		t.Fatal("key b refused because of key a")
 	}
 	// Raising a key's limit takes effect at once.
-	if !l.Allow("a", 5, t0).Allowed {
+	if !l.Allow(bg, "a", 5, t0).Allowed {
 		t.Fatal("key a refused after its limit was raised to 5")
 	}
 }
@@ -91,7 +91,7 @@ func TestSlidingWindowConcurrentExactlyLimit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := l.Allow("k", 50, t0.Add(time.Duration(i)*time.Millisecond))
+			d := l.Allow(bg, "k", 50, t0.Add(time.Duration(i)*time.Millisecond))
 			if d.Allowed {
 				admitted.Add(1)
 			} else {
@@ -112,7 +112,7 @@ func TestSlidingWindowMemoryIsBounded(t *testing.T) {
 	l := NewSlidingWindow()
 	// A million requests within one second on a key with a huge limit: at most 1000 buckets (1 per ms).
 	for i := range 1_000_000 {
-		l.Allow("hot", 1<<30, t0.Add(time.Duration(i)*time.Microsecond))
+		l.Allow(bg, "hot", 1<<30, t0.Add(time.Duration(i)*time.Microsecond))
 	}
 	w := l.window("hot")
 	if len(w.buckets) > 1024 || w.total != 1_000_000 {
@@ -122,8 +122,8 @@ func TestSlidingWindowMemoryIsBounded(t *testing.T) {
 
 func TestEvictIdle(t *testing.T) {
 	l := NewSlidingWindow()
-	l.Allow("old", 50, t0)
-	l.Allow("new", 50, t0.Add(30*time.Second))
+	l.Allow(bg, "old", 50, t0)
+	l.Allow(bg, "new", 50, t0.Add(30*time.Second))
 	if n := l.EvictIdle(t0.Add(60 * time.Second)); n != 1 || l.Len() != 1 {
 		t.Fatalf("evicted %d, left %d; want 1 and 1", n, l.Len())
 	}
@@ -153,7 +153,7 @@ func BenchmarkAllowParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := int(n.Add(1))
 		for pb.Next() {
-			l.Allow(keys[i%len(keys)], 1<<30, time.Now())
+			l.Allow(bg, keys[i%len(keys)], 1<<30, time.Now())
 			i++
 		}
 	})
@@ -162,7 +162,7 @@ func BenchmarkAllowParallel(b *testing.B) {
 // An Allow racing an eviction must count into the live window, not the evicted one.
 func TestAllowAfterEvictionCountsIntoTheNewWindow(t *testing.T) {
 	l := NewSlidingWindow()
-	l.Allow("k", 2, t0)
+	l.Allow(bg, "k", 2, t0)
 	now := t0.Add(2 * Window)
 	// The race: an Allow has looked the idle window up, and before it locks it the janitor evicts
 	// it. The hook runs EvictIdle at exactly that moment, once.
@@ -172,24 +172,24 @@ func TestAllowAfterEvictionCountsIntoTheNewWindow(t *testing.T) {
 			evictions = l.EvictIdle(now)
 		}
 	}
-	if !l.Allow("k", 2, now).Allowed {
+	if !l.Allow(bg, "k", 2, now).Allowed {
 		t.Fatal("first request after the eviction refused")
 	}
 	l.beforeLock = nil
 	if evictions != 1 {
 		t.Fatalf("the hook evicted %d windows, want 1: the race was not recreated", evictions)
 	}
-	if !l.Allow("k", 2, now).Allowed {
+	if !l.Allow(bg, "k", 2, now).Allowed {
 		t.Fatal("second request refused with limit 2")
 	}
-	if l.Allow("k", 2, now).Allowed {
+	if l.Allow(bg, "k", 2, now).Allowed {
 		t.Fatal("third request admitted with limit 2: the racing request was counted into the evicted window")
 	}
 }
 
 func TestJanitorEvicts(t *testing.T) {
 	l := NewSlidingWindow()
-	l.Allow("k", 1, t0)
+	l.Allow(bg, "k", 1, t0)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
@@ -202,3 +202,6 @@ func TestJanitorEvicts(t *testing.T) {
 		t.Fatalf("janitor: %v", err)
 	}
 }
+
+// bg is the context of the tests' calls: the in-process window never waits.
+var bg = context.Background()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -57,6 +58,18 @@ type Options struct {
 	// Metrics receives the API's request metrics (controller-runtime's metrics.Registry in the
 	// operator); nil leaves them unregistered, as tests want.
 	Metrics prometheus.Registerer
+	// Redis, when its URL is set, holds the rate-limit windows and the sign-in throttle shared by
+	// every replica; without it each replica counts its own.
+	Redis RedisOptions
+}
+
+// RedisOptions reach the Redis shared by the replicas.
+type RedisOptions struct {
+	// URL is redis://[:password@]host:port/db (rediss:// for TLS); it may hold a password and
+	// is never logged.
+	URL string
+	// Timeout bounds each call on the request path; past it the replica counts on its own.
+	Timeout time.Duration
 }
 
 // TransferOptions are the settings of simulation, creation and the intent lifecycle.
@@ -107,7 +120,26 @@ func DefaultOptions() Options {
 			},
 			SubmissionTimeout: watcher.DefaultSubmissionTimeout,
 		},
+		Redis: RedisOptions{Timeout: ratelimit.DefaultRedisTimeout},
 	}
+}
+
+// sharedStore connects to the Redis of opts, or returns nil without a URL. The client keeps to
+// each call's deadline (go-redis ignores context deadlines unless told).
+func sharedStore(opts RedisOptions, log logr.Logger) (*ratelimit.RedisStore, error) {
+	if opts.URL == "" {
+		log.Info("no --redis-url: rate limits and sign-in throttling are counted per replica")
+		return nil, nil
+	}
+	ro, err := redis.ParseURL(opts.URL)
+	if err != nil {
+		// The parser's error may quote the URL, and with it a password.
+		return nil, errors.New("--redis-url is not a redis:// or rediss:// URL")
+	}
+	ro.ContextTimeoutEnabled = true
+	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout, ro.PoolTimeout = opts.Timeout, opts.Timeout, opts.Timeout, opts.Timeout
+	log.Info("rate limits and sign-in throttling are shared in Redis", "redis", ro.Addr, "db", ro.DB)
+	return &ratelimit.RedisStore{Client: redis.NewClient(ro), Prefix: "tis:", Timeout: opts.Timeout}, nil
 }
 
 // NewScheme returns the scheme of the service's manager and clients: the built-in kinds and ours.
@@ -202,7 +234,12 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Log:       log.WithName("sessions"),
 	}
 	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
+	shared, err := sharedStore(opts.Redis, log)
+	if err != nil {
+		return nil, err
+	}
 	web, err := webauth.New(opts.Web, webauth.Deps{
+		Shared:      shared,
 		Accounts:    s.Models.Accounts,
 		Keys:        s.Models.Keys,
 		Reader:      mgr.GetClient(),
@@ -219,9 +256,15 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	}
 	// The rate limiter forgets keys idle for a whole window, so deleted and rarely used keys do
 	// not hold memory for the life of the process.
-	limiter := ratelimit.NewSlidingWindow()
-	if err := mgr.Add(&ratelimit.Janitor{Limiter: limiter, Interval: ratelimit.Window, Clock: clock.RealClock{}}); err != nil {
+	local := ratelimit.NewSlidingWindow()
+	if err := mgr.Add(&ratelimit.Janitor{Limiter: local, Interval: ratelimit.Window, Clock: clock.RealClock{}}); err != nil {
 		return nil, err
+	}
+	var limiter ratelimit.Limiter = local
+	if shared != nil {
+		if limiter, err = ratelimit.NewShared(shared, local, ratelimit.SharedOptions{Metrics: opts.Metrics, Log: log.WithName("ratelimit")}); err != nil {
+			return nil, err
+		}
 	}
 	s.APIDeps = apiserver.Deps{
 		Limiter:     limiter,

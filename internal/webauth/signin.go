@@ -83,11 +83,13 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	now := h.deps.Clock.Now()
 	accountKey := "email:" + strings.ToLower(strings.TrimSpace(req.Email))
 	addressKey := "address:" + h.clientAddress(r)
-	wait, ok := h.accountThrottle.Acquire(accountKey, now)
+	ctx := r.Context()
+	wait, accountSlot, ok := h.accountThrottle.Acquire(ctx, accountKey, now)
+	var addressSlot Slot
 	if ok {
 		var addressOK bool
-		if wait, addressOK = h.addressThrottle.Acquire(addressKey, now); !addressOK {
-			h.accountThrottle.Release(accountKey, now)
+		if wait, addressSlot, addressOK = h.addressThrottle.Acquire(ctx, addressKey, now); !addressOK {
+			h.accountThrottle.Release(ctx, accountKey, accountSlot)
 			ok = false
 		}
 	}
@@ -104,8 +106,8 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	account, valid, err := h.checkPassword(r.Context(), req.Email, req.Password)
 	if err != nil {
 		// Not the person's failure: give the attempt back.
-		h.accountThrottle.Release(accountKey, now)
-		h.addressThrottle.Release(addressKey, now)
+		h.accountThrottle.Release(ctx, accountKey, accountSlot)
+		h.addressThrottle.Release(ctx, addressKey, addressSlot)
 		h.internalError(w, r, "checking a password", err)
 		return
 	}
@@ -115,8 +117,8 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		h.problems.Write(w, r, problem.Unauthorized, wrongCredentials, nil)
 		return
 	}
-	h.accountThrottle.Reset(accountKey)
-	h.addressThrottle.Release(addressKey, now)
+	h.accountThrottle.Reset(ctx, accountKey)
+	h.addressThrottle.Release(ctx, addressKey, addressSlot)
 	h.setSessionCookie(w, r, keys[0], account.Name)
 	h.log.V(1).Info("signed in", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
 	if form {

@@ -42,6 +42,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -111,6 +112,9 @@ type Deps struct {
 	Events events.EventRecorder
 	// Clock is the time source of sessions, expiry checks and throttling; clock.RealClock when nil.
 	Clock clock.PassiveClock
+	// Shared, when set, counts failed sign-ins in Redis for every replica; otherwise each replica
+	// counts its own.
+	Shared *ratelimit.RedisStore
 }
 
 // Handler serves the pages and the /auth endpoints. Mount it as apiserver.Deps.Web.
@@ -122,8 +126,8 @@ type Handler struct {
 	// basePath is the path of BaseURL without its trailing slash ("" or e.g. "/api").
 	basePath        string
 	secureCookies   bool
-	accountThrottle *Throttle
-	addressThrottle *Throttle
+	accountThrottle Attempts
+	addressThrottle Attempts
 	crossOrigin     *http.CrossOriginProtection
 	pages           *pages
 	mux             *http.ServeMux
@@ -157,9 +161,13 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 		problems:        problem.NewWriter(opts.BaseURL, opts.ProblemBaseURL),
 		basePath:        strings.TrimRight(base.Path, "/"),
 		secureCookies:   base.Scheme == "https",
-		accountThrottle: NewThrottle(opts.AccountFailures),
-		addressThrottle: NewThrottle(opts.AddressFailures),
+		accountThrottle: localAttempts{NewThrottle(opts.AccountFailures)},
+		addressThrottle: localAttempts{NewThrottle(opts.AddressFailures)},
 		crossOrigin:     http.NewCrossOriginProtection(),
+	}
+	if deps.Shared != nil {
+		h.accountThrottle = NewSharedAttempts(deps.Shared, opts.AccountFailures, "signin:", log.WithName("throttle"))
+		h.addressThrottle = NewSharedAttempts(deps.Shared, opts.AddressFailures, "signin:", log.WithName("throttle"))
 	}
 	// Behind a proxy the Host header may not be the public host; the base URL's origin is ours.
 	if err := h.crossOrigin.AddTrustedOrigin(base.Scheme + "://" + base.Host); err != nil {

@@ -1,0 +1,86 @@
+package webauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+)
+
+// Attempts counts sign-in attempts per key (an email, a client address) in a sliding window.
+// An attempt takes a slot before the password is checked (Acquire) and gives it back when it does
+// not count as a failure (Release); a success forgets the key's failures (Reset).
+type Attempts interface {
+	Acquire(ctx context.Context, key string, now time.Time) (retryAfter time.Duration, slot Slot, ok bool)
+	Release(ctx context.Context, key string, slot Slot)
+	Reset(ctx context.Context, key string)
+}
+
+// Slot is one counted attempt: in the replica's Throttle (at) or in Redis (hit).
+type Slot struct {
+	at  time.Time
+	hit ratelimit.Hit
+}
+
+// localAttempts counts in this replica's memory.
+type localAttempts struct{ t *Throttle }
+
+func (l localAttempts) Acquire(_ context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
+	wait, ok := l.t.Acquire(key, now)
+	return wait, Slot{at: now}, ok
+}
+
+func (l localAttempts) Release(_ context.Context, key string, s Slot) { l.t.Release(key, s.at) }
+func (l localAttempts) Reset(_ context.Context, key string)           { l.t.Reset(key) }
+
+// sharedAttempts counts in Redis, so that every replica sees the same failures. While Redis does
+// not answer (each call has the store's deadline), the replica counts in its own Throttle, as the
+// API's rate limit does: an attacker spreading guesses then gets at most replicas × the limit.
+type sharedAttempts struct {
+	store  *ratelimit.RedisStore
+	policy ThrottlePolicy
+	prefix string
+	local  localAttempts
+	log    logr.Logger
+}
+
+// NewSharedAttempts counts the policy's attempts in store under prefix.
+func NewSharedAttempts(store *ratelimit.RedisStore, policy ThrottlePolicy, prefix string, log logr.Logger) Attempts {
+	return &sharedAttempts{store: store, policy: policy, prefix: prefix, local: localAttempts{NewThrottle(policy)}, log: log}
+}
+
+// redisKey names key in Redis by its hash: emails and client addresses stay out of Redis.
+func (s *sharedAttempts) redisKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return s.prefix + hex.EncodeToString(sum[:16])
+}
+
+func (s *sharedAttempts) Acquire(ctx context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
+	d, hit, err := s.store.Take(ctx, s.redisKey(key), s.policy.Limit, s.policy.Window)
+	if err != nil {
+		s.log.Info("Redis does not answer: sign-in attempts are counted on this replica", "error", err.Error())
+		return s.local.Acquire(ctx, key, now)
+	}
+	return d.RetryAfter, Slot{hit: hit}, d.Allowed
+}
+
+func (s *sharedAttempts) Release(ctx context.Context, key string, slot Slot) {
+	if slot.hit == "" {
+		s.local.Release(ctx, key, slot)
+		return
+	}
+	if err := s.store.Give(ctx, s.redisKey(key), slot.hit); err != nil {
+		s.log.Info("Redis does not answer: an attempt stays counted until it leaves the window", "error", err.Error())
+	}
+}
+
+func (s *sharedAttempts) Reset(ctx context.Context, key string) {
+	s.local.Reset(ctx, key)
+	if err := s.store.Clear(ctx, s.redisKey(key)); err != nil {
+		s.log.Info("Redis does not answer: failed attempts stay counted until they leave the window", "error", err.Error())
+	}
+}
