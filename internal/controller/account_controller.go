@@ -135,7 +135,7 @@ func (r *AccountReconciler) SetupWithManager(mgr ctrl.Manager) error {
 				client.InNamespace(obj.GetNamespace()))
 		}), builder.WithPredicates(secretDataChanged)).
 		WatchesRawSource(&r.requeue).
-		WithOptions(controllerOptions()).
-		Named("account").
+		WithOptions(r.controllerOptions()).
+		Named(r.controllerName("account")).
 		Complete(r)
 }

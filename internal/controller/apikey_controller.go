@@ -126,7 +126,7 @@ func (r *ApiKeyReconciler) ensureOwnedBy(ctx context.Context, key *v1alpha1.ApiK
 	if err := apikey.SetOwner(key, account); err != nil {
 		return fmt.Errorf("owner-referencing Account %s: %w", account.Name, err)
 	}
-	if equality.Semantic.DeepEqual(before.OwnerReferences, key.OwnerReferences) || !r.leads() {
+	if equality.Semantic.DeepEqual(before.OwnerReferences, key.OwnerReferences) || r.project {
 		return nil
 	}
 	if err := r.Patch(ctx, key, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
@@ -144,8 +144,8 @@ func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 				client.InNamespace(obj.GetNamespace()))
 		})).
 		WatchesRawSource(&r.requeue).
-		WithOptions(controllerOptions()).
-		Named("apikey").
+		WithOptions(r.controllerOptions()).
+		Named(r.controllerName("apikey")).
 		Complete(r)
 }
 

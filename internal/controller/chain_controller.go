@@ -132,6 +132,9 @@ func (r *ChainReconciler) publish(ctx context.Context, req ctrl.Request, chain *
 // which block; the chain is served either way. The URL may hold a credential: it appears in no
 // message (chainrpc's errors quote it as <rpc url>).
 func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row registry.Chain, o *outcome) ctrl.Result {
+	if r.project {
+		return ctrl.Result{} // the probe feeds the status only: the leader's reconciler probes
+	}
 	if row.RPCURL == "" || r.Probe == nil {
 		o.update(func() {
 			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
@@ -285,7 +288,7 @@ func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ChainList{}, ChainRPCSecretField, []string{obj.GetName()}, client.InNamespace(obj.GetNamespace()))
 		}), builder.WithPredicates(secretDataChanged)).
 		WatchesRawSource(&r.requeue).
-		WithOptions(controllerOptions()).
-		Named("chain").
+		WithOptions(r.controllerOptions()).
+		Named(r.controllerName("chain")).
 		Complete(r)
 }

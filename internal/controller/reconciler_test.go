@@ -109,7 +109,9 @@ func TestApiKeyExpiryIsRequeuedAtExpiresAt(t *testing.T) {
 	}
 }
 
-func TestNonLeaderFillsReadModelsWithoutWriting(t *testing.T) {
+// The projection fills the read model and writes nothing; the reconciler of the same kind writes
+// the status; only the reconciler waits for the leader election.
+func TestProjectionFillsReadModelsWithoutWriting(t *testing.T) {
 	chain := &v1alpha1.Chain{
 		ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: testNamespace, Generation: 1},
 		Spec: v1alpha1.ChainSpec{
@@ -120,29 +122,34 @@ func TestNonLeaderFillsReadModelsWithoutWriting(t *testing.T) {
 	}
 	c := fakeClient(t, chain)
 	recorder := events.NewFakeRecorder(10)
-	leader := false
 	chains := registry.NewChainTable()
-	r := &ChainReconciler{writer: writer{Client: c, Recorder: recorder, IsLeader: func() bool { return leader }}, Chains: chains}
+	projection := &ChainReconciler{writer: writer{Client: c, Recorder: recorder, project: true}, Chains: chains}
 
-	if _, err := r.Reconcile(context.Background(), request("sepolia")); err != nil {
+	if _, err := projection.Reconcile(context.Background(), request("sepolia")); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := chains.Get("eip155:11155111"); !ok {
-		t.Error("a non-leader did not publish the chain")
+		t.Error("the projection did not publish the chain")
 	}
 	if cond := readyOf(t, c, chain); cond != nil {
-		t.Errorf("a non-leader wrote the status: %+v", cond)
+		t.Errorf("the projection wrote the status: %+v", cond)
 	}
 	if len(recorder.Events) != 0 {
-		t.Errorf("a non-leader emitted an event: %s", <-recorder.Events)
+		t.Errorf("the projection emitted an event: %s", <-recorder.Events)
+	}
+	if *projection.controllerOptions().NeedLeaderElection || projection.controllerName("chain") != "chain-projection" {
+		t.Errorf("the projection waits for the election (%v) or is named %q", *projection.controllerOptions().NeedLeaderElection, projection.controllerName("chain"))
 	}
 
-	leader = true
-	if _, err := r.Reconcile(context.Background(), request("sepolia")); err != nil {
+	reconciler := &ChainReconciler{writer: writer{Client: c, Recorder: recorder}, Chains: chains}
+	if _, err := reconciler.Reconcile(context.Background(), request("sepolia")); err != nil {
 		t.Fatal(err)
 	}
 	if cond := readyOf(t, c, chain); cond == nil || cond.Reason != v1alpha1.ReasonValid {
-		t.Errorf("the leader did not write the status: %+v", cond)
+		t.Errorf("the reconciler did not write the status: %+v", cond)
+	}
+	if !*reconciler.controllerOptions().NeedLeaderElection {
+		t.Error("the reconciler that writes runs without the leader election")
 	}
 }
 

@@ -3,9 +3,16 @@
 //
 // The read models are in memory, so deleting an object needs no finalizer: the reconcile of a
 // deleted object (NotFound) withdraws it, and a restarted operator rebuilds every read model from
-// the watch. Every replica runs the reconcilers, so that each one's read models are complete and
-// it can serve HTTP; only the elected leader writes to the API server (status, events, owner
-// references), and on election it reconciles everything once more to catch up.
+// the watch.
+//
+// Each kind with a read model has two controllers fed by the same informers and running the same
+// decisions. Its projection runs on every replica, publishes into the read models and writes
+// nothing, so that every replica serves /v2 fully. Its reconciler runs on the elected leader only,
+// as kubebuilder's and Flux's do, and writes status, events and metadata. No write path asks
+// whether it leads: a projection has no way to write, a reconciler runs only where it may.
+// The projections are controllers rather than bare informer handlers because their objects depend
+// on each other (a token on its chain, a key on its account, a chain on its RPC Secret) and a
+// controller's queue re-runs dependents and retries failed reads.
 package controller
 
 import (
@@ -25,7 +32,6 @@ import (
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -135,60 +141,58 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 			return fmt.Errorf("indexing %T by %s: %w", ix.Object, ix.Field, err)
 		}
 	}
-	elected := mgr.Elected()
-	w := writer{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder(EventReporter),
-		Clock:    clock.RealClock{},
-		IsLeader: func() bool {
-			select {
-			case <-elected:
-				return true
-			default:
-				return false
-			}
-		},
+	w := writer{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder(EventReporter), Clock: clock.RealClock{}}
+	projection := writer{Client: mgr.GetClient(), Clock: clock.RealClock{}, project: true}
+	newChains := func(w writer) *ChainReconciler {
+		return &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
+			Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {
+				return chainrpc.Probe(ctx, url, o.probeTimeout)
+			},
+			ProbeSettlement: func(ctx context.Context, url string, contract common.Address) (chainrpc.Settlement, error) {
+				return chainrpc.ProbeSettlement(ctx, url, contract, o.probeTimeout)
+			},
+			Attester: o.attester,
+		}
 	}
-	chains := &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
-		Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {
-			return chainrpc.Probe(ctx, url, o.probeTimeout)
-		},
-		ProbeSettlement: func(ctx context.Context, url string, contract common.Address) (chainrpc.Settlement, error) {
-			return chainrpc.ProbeSettlement(ctx, url, contract, o.probeTimeout)
-		},
-		Attester: o.attester,
-	}
-	tokens := &TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}
-	accounts := &AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}
-	keys := &ApiKeyReconciler{writer: w, Keys: rm.Keys}
-	intents := &TransferIntentReconciler{writer: w, Retention: o.intentRetention}
-	for _, c := range []struct {
+	// Each read model's kind runs twice: its projection on every replica (the read models every
+	// replica serves from), its reconciler on the leader (status, events, metadata). The transfer
+	// intents' read model is the intent store's informer handler, so their reconciler runs alone.
+	controllers := []struct {
 		kind  string
 		setup func(ctrl.Manager) error
-	}{
-		{"Chain", chains.SetupWithManager},
-		{"TokenDefinition", tokens.SetupWithManager},
-		{"Account", accounts.SetupWithManager},
-		{"ApiKey", keys.SetupWithManager},
-		{"TransferIntent", intents.SetupWithManager},
-	} {
+	}{{"TransferIntent", (&TransferIntentReconciler{writer: w, Retention: o.intentRetention}).SetupWithManager}}
+	for _, w := range []writer{projection, w} {
+		controllers = append(controllers, []struct {
+			kind  string
+			setup func(ctrl.Manager) error
+		}{
+			{"Chain", newChains(w).SetupWithManager},
+			{"TokenDefinition", (&TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}).SetupWithManager},
+			{"Account", (&AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}).SetupWithManager},
+			{"ApiKey", (&ApiKeyReconciler{writer: w, Keys: rm.Keys}).SetupWithManager},
+		}...)
+	}
+	for _, c := range controllers {
 		if err := c.setup(mgr); err != nil {
 			return fmt.Errorf("setting up the %s controller: %w", c.kind, err)
 		}
 	}
-	return mgr.Add(&leaderResync{cache: mgr.GetCache(), reader: mgr.GetClient(), targets: []resyncTarget{
-		{&v1alpha1.ChainList{}, &chains.requeue},
-		{&v1alpha1.TokenDefinitionList{}, &tokens.requeue},
-		{&v1alpha1.AccountList{}, &accounts.requeue},
-		{&v1alpha1.ApiKeyList{}, &keys.requeue},
-		{&v1alpha1.TransferIntentList{}, &intents.requeue},
-	}})
+	return nil
 }
 
-// controllerOptions are the options of every controller: they run without leadership (see the
-// package comment).
-func controllerOptions() controller.Options {
-	return controller.Options{NeedLeaderElection: ptr.To(false)}
+// controllerOptions run a projection on every replica and a reconciler that writes on the elected
+// leader only (controller-runtime's default). A reconciler started on election lists every object
+// first, so statuses decided while another replica led are caught up without a resync.
+func (w *writer) controllerOptions() controller.Options {
+	return controller.Options{NeedLeaderElection: ptr.To(!w.project)}
+}
+
+// controllerName names the projection of a kind apart from its reconciler (metrics, logs).
+func (w *writer) controllerName(kind string) string {
+	if w.project {
+		return kind + "-projection"
+	}
+	return kind
 }
 
 // enqueuer is a source that hands its controller's work queue to code outside the informer
@@ -267,34 +271,4 @@ var secretDataChanged = predicate.Funcs{
 		return !ok1 || !ok2 || !equality.Semantic.DeepEqual(before.Data, after.Data) ||
 			!equality.Semantic.DeepEqual(before.StringData, after.StringData)
 	},
-}
-
-// leaderResync reconciles every object once more when this replica is elected, so that the
-// status of objects reconciled while it was not the leader is written.
-type leaderResync struct {
-	cache   cache.Cache
-	reader  client.Reader
-	targets []resyncTarget
-}
-
-type resyncTarget struct {
-	list  client.ObjectList
-	queue *enqueuer
-}
-
-// NeedLeaderElection makes the manager start it once elected.
-func (l *leaderResync) NeedLeaderElection() bool { return true }
-
-// Start enqueues every object of every kind.
-func (l *leaderResync) Start(ctx context.Context) error {
-	if !l.cache.WaitForCacheSync(ctx) {
-		return nil // stopping
-	}
-	for _, t := range l.targets {
-		if err := l.reader.List(ctx, t.list); err != nil {
-			return fmt.Errorf("listing %T for the leader resync: %w", t.list, err)
-		}
-		t.queue.add(requestsOf(t.list))
-	}
-	return nil
 }

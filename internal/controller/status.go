@@ -19,17 +19,17 @@ import (
 )
 
 // writer is what every reconciler needs to write to the API server: the client, the event
-// recorder, the clock and whether this replica leads.
+// recorder and the clock.
 type writer struct {
 	client.Client
 	// Recorder emits Kubernetes events about the objects.
 	Recorder events.EventRecorder
 	// Clock is the time source of conditions and expiry; clock.RealClock{} when nil.
 	Clock clock.PassiveClock
-	// IsLeader reports whether this replica may write (status, events, metadata). Every replica
-	// reconciles, so that its read models are complete and it can serve HTTP; only the leader
-	// writes. nil means always.
-	IsLeader func() bool
+	// project marks the read-model projection of a kind (see the package comment): it runs on
+	// every replica, publishes into the read models and writes nothing to the API server. It is
+	// fixed when the controller is built, never asked of the leader election at run time.
+	project bool
 }
 
 func (w *writer) now() metav1.Time {
@@ -38,8 +38,6 @@ func (w *writer) now() metav1.Time {
 	}
 	return metav1.NewTime(w.Clock.Now())
 }
-
-func (w *writer) leads() bool { return w.IsLeader == nil || w.IsLeader() }
 
 // warningReasons says which Ready=False reasons are failures (Warning) rather than states a person
 // chose or expects (Normal).
@@ -162,7 +160,7 @@ func (o *outcome) setNotReady(reason, format string, args ...any) {
 func (o *outcome) update(fn func()) { o.updates = append(o.updates, fn) }
 
 // event records an event about a status change, emitted in finish after the status patch (so a
-// failed patch, retried, does not repeat it), by the leader only.
+// failed patch, retried, does not repeat it), by the reconciler that writes.
 func (o *outcome) event(eventType, reason, action, format string, args ...any) {
 	o.events = append(o.events, queuedEvent{eventType, reason, action, fmt.Sprintf(format, args...)})
 }
@@ -188,8 +186,8 @@ func (o *outcome) finish(ctx context.Context, retErr error) error {
 		setProgressConditions(&o.status.Conditions, cond)
 		o.status.ObservedGeneration = o.obj.GetGeneration()
 	}
-	if !o.w.leads() {
-		return retErr
+	if o.w.project {
+		return retErr // decided for the read model only; the leader's reconciler writes it
 	}
 	if !equality.Semantic.DeepEqual(before, o.obj) {
 		patch := client.MergeFrom(before)

@@ -128,7 +128,7 @@ func (r *TokenDefinitionReconciler) SetupWithManager(mgr ctrl.Manager) error {
 				client.InNamespace(chain.Namespace))
 		})).
 		WatchesRawSource(&r.requeue).
-		WithOptions(controllerOptions()).
-		Named("tokendefinition").
+		WithOptions(r.controllerOptions()).
+		Named(r.controllerName("tokendefinition")).
 		Complete(r)
 }

@@ -145,7 +145,7 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 		return ctrl.Result{RequeueAfter: ti.Spec.ExpiresAt.Sub(now.Time)}, nil
 	}
 	deleteAt := since.Add(r.retention())
-	if !now.Time.Before(deleteAt) && r.leads() {
+	if !now.Time.Before(deleteAt) {
 		r.event(ti, corev1.EventTypeNormal, EventReasonRetentionElapsed, "Delete",
 			"the intent has been %s since %s, longer than the retention of %s", phase, since.UTC().Format(time.RFC3339), r.retention())
 		err := r.Delete(ctx, ti, client.Preconditions{UID: &ti.UID})
@@ -198,9 +198,9 @@ func phaseSince(ti *v1alpha1.TransferIntent) metav1.Time {
 	return ti.CreationTimestamp
 }
 
-// event emits an event about the intent, from the leader only (like every write).
+// event emits an event about the intent.
 func (r *TransferIntentReconciler) event(ti *v1alpha1.TransferIntent, eventType, reason, action, note string, args ...any) {
-	if r.Recorder != nil && r.leads() {
+	if r.Recorder != nil {
 		r.Recorder.Eventf(ti, nil, eventType, reason, action, note, args...)
 	}
 }
@@ -215,7 +215,7 @@ func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1a
 			stale = true
 		}
 	}
-	if !stale || !r.leads() {
+	if !stale {
 		return nil
 	}
 	before := intent.DeepCopy()
@@ -237,7 +237,6 @@ func (r *TransferIntentReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.TransferIntent{}).
 		WatchesRawSource(&r.requeue).
-		WithOptions(controllerOptions()).
 		Named("transferintent").
 		Complete(r)
 }

@@ -29,7 +29,6 @@ type lifecycleFixture struct {
 	clock    *clocktesting.FakePassiveClock
 	recorder *events.FakeRecorder
 	r        *TransferIntentReconciler
-	leader   bool
 }
 
 func newLifecycleFixture(t *testing.T, objs ...client.Object) *lifecycleFixture {
@@ -43,10 +42,9 @@ func newLifecycleFixture(t *testing.T, objs ...client.Object) *lifecycleFixture 
 			WithObjects(objs...).Build(),
 		clock:    clocktesting.NewFakePassiveClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)),
 		recorder: events.NewFakeRecorder(20),
-		leader:   true,
 	}
 	f.r = &TransferIntentReconciler{
-		writer:    writer{Client: f.client, Recorder: f.recorder, Clock: f.clock, IsLeader: func() bool { return f.leader }},
+		writer:    writer{Client: f.client, Recorder: f.recorder, Clock: f.clock},
 		Retention: 72 * time.Hour,
 	}
 	return f
@@ -174,16 +172,6 @@ func TestTransferIntentLifecycleEdges(t *testing.T) {
 		ti.CreationTimestamp = metav1.NewTime(start.Add(-71 * time.Hour))
 		f := newLifecycleFixture(t, ti)
 		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseConfirmed, v1alpha1.ReasonTerminal, time.Hour)
-	})
-
-	t.Run("a replica that does not lead writes nothing", func(t *testing.T) {
-		ti := lifecycleIntent(start.Add(-time.Second))
-		f := newLifecycleFixture(t, ti)
-		f.leader = false
-		f.reconcile(ti)
-		if err := f.get(ti); err != nil || ti.Status.Phase != "" || len(ti.Labels) != 0 || f.nextEvent() != "" {
-			t.Fatalf("non-leader wrote: phase %q labels %v", ti.Status.Phase, ti.Labels)
-		}
 	})
 
 	t.Run("an account name too long for a label is left out of the labels", func(t *testing.T) {
