@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// The installer `make build-installer` writes (hack/render-deploy.sh over config/default) is
+// accepted whole by a real API server: applied server-side as a dry run (so the suite's own
+// manager keeps its RBAC), with the Prometheus Operator's kind known. Its production settings are
+// there: three replicas with anti-affinity, leader election, a PodDisruptionBudget, network
+// policies, a ServiceMonitor, the settings ConfigMap and the trial Redis behind REDIS_URL.
+var _ = Describe("The installer", func() {
+	It("is accepted by the API server and carries the production settings", func() {
+		By("rendering it as make build-installer does")
+		render := exec.Command(filepath.Join(projectRoot, "hack", "render-deploy.sh"), "registry.example.com/transfer-intent-service:e2e")
+		render.Dir = projectRoot
+		render.Env = append(os.Environ(), "KUSTOMIZE="+kubectlPath()+" kustomize")
+		var stderr bytes.Buffer
+		render.Stderr = &stderr
+		installer, err := render.Output()
+		Expect(err).NotTo(HaveOccurred(), "hack/render-deploy.sh: %s", stderr.String())
+		path := writeTemp("install.yaml", string(installer))
+
+		By("applying it server-side (dry run) after the ServiceMonitor CRD and its namespace")
+		out, err := kubectl("apply", "--server-side", "-f", filepath.Join(projectRoot, "test", "e2e", "testdata", "servicemonitor-crd.yaml"))
+		Expect(err).NotTo(HaveOccurred(), out)
+		Eventually(func() error {
+			_, err := runKubectl("get", "crd", "servicemonitors.monitoring.coreos.com", "-o", "jsonpath={.status.conditions[?(@.type=='Established')].status}")
+			return err
+		}).Should(Succeed())
+		out, err = kubectl("create", "namespace", "transfer-intent-system")
+		if err != nil {
+			Expect(out).To(ContainSubstring("AlreadyExists"))
+		}
+		out, err = kubectl("apply", "--server-side", "--dry-run=server", "-f", path)
+		Expect(err).NotTo(HaveOccurred(), out)
+		objects := decodeAll(installer)
+		Expect(strings.Count(out, "serverside-applied (server dry run)")).To(Equal(len(objects)), out)
+
+		By("reading the production settings in it")
+		byKind := map[string][]*unstructured.Unstructured{}
+		for _, o := range objects {
+			byKind[o.GetKind()] = append(byKind[o.GetKind()], o)
+		}
+		Expect(byKind["PodDisruptionBudget"]).To(HaveLen(1))
+		Expect(byKind["NetworkPolicy"]).To(HaveLen(3))
+		Expect(byKind["ServiceMonitor"]).To(HaveLen(1))
+		manager := find(byKind["Deployment"], "transfer-intent-controller-manager")
+		replicas, _, _ := unstructured.NestedFieldNoCopy(manager.Object, "spec", "replicas")
+		Expect(replicas).To(BeNumerically("==", 3))
+		_, found, _ := unstructured.NestedMap(manager.Object, "spec", "template", "spec", "affinity", "podAntiAffinity")
+		Expect(found).To(BeTrue(), "pod anti-affinity")
+		containers, _, _ := unstructured.NestedSlice(manager.Object, "spec", "template", "spec", "containers")
+		container := containers[0].(map[string]any)
+		Expect(container["args"]).To(ContainElements("--leader-elect", "--base-url=$(BASE_URL)", "--problem-base-url=$(PROBLEM_BASE_URL)"))
+		var env []string
+		for _, e := range container["env"].([]any) {
+			env = append(env, e.(map[string]any)["name"].(string))
+		}
+		Expect(env).To(ContainElements("BASE_URL", "PROBLEM_BASE_URL", "REDIS_URL"))
+		Expect(container["resources"]).To(HaveKey("requests"))
+		Expect(container["resources"]).To(HaveKey("limits"))
+		Expect(find(byKind["Deployment"], "transfer-intent-redis")).NotTo(BeNil())
+	})
+})
+
+// kubectlPath is the kubectl the suite uses.
+func kubectlPath() string {
+	bin := filepath.Join(assetsDir, "kubectl")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	return "kubectl"
+}
+
+// decodeAll reads every object of a multi-document YAML stream.
+func decodeAll(data []byte) []*unstructured.Unstructured {
+	GinkgoHelper()
+	var objects []*unstructured.Unstructured
+	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	for {
+		var o map[string]any
+		err := decoder.Decode(&o)
+		if errors.Is(err, io.EOF) {
+			return objects
+		}
+		Expect(err).NotTo(HaveOccurred())
+		if len(o) > 0 {
+			objects = append(objects, &unstructured.Unstructured{Object: o})
+		}
+	}
+}
+
+func find(objects []*unstructured.Unstructured, name string) *unstructured.Unstructured {
+	GinkgoHelper()
+	for _, o := range objects {
+		if o.GetName() == name {
+			return o
+		}
+	}
+	Fail("no object named " + name)
+	return nil
+}
