@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -49,6 +50,9 @@ type config struct {
 	metricsSecure bool
 	probeAddr     string
 	leaderElect   bool
+	leaseDuration time.Duration
+	renewDeadline time.Duration
+	retryPeriod   time.Duration
 	enableHTTP2   bool
 	// trustedProxies is --trusted-proxies as written; run parses it into service.Web.
 	trustedProxies string
@@ -61,7 +65,11 @@ func parseFlags() config {
 		"Address of the metrics endpoint, e.g. :8443 (https) or :8080 (http); 0 disables it.")
 	flag.BoolVar(&c.metricsSecure, "metrics-secure", true, "Serve metrics over https with authentication and authorization.")
 	flag.StringVar(&c.probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz probes.")
-	flag.BoolVar(&c.leaderElect, "leader-elect", false, "Elect a leader among replicas; only the leader writes status and events.")
+	flag.BoolVar(&c.leaderElect, "leader-elect", false, "Elect a leader among replicas; only the leader runs the reconcilers and the chain watcher.")
+	flag.DurationVar(&c.leaseDuration, "leader-elect-lease-duration", 15*time.Second,
+		"How long a replica waits after the leader's last renewal before taking the lease (kill -9 of the leader costs this much).")
+	flag.DurationVar(&c.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it stops leading.")
+	flag.DurationVar(&c.retryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to take, and the leader to renew, the lease.")
 	flag.BoolVar(&c.enableHTTP2, "enable-http2", false, "Allow HTTP/2 on the metrics server (off: HTTP/2 rapid-reset and stream-cancel CVEs).")
 	flag.StringVar(&c.service.Namespace, "namespace", defaultNamespace(), "Namespace whose resources this instance serves.")
 	api := &c.service.API
@@ -138,5 +146,6 @@ func newManager(c config) (ctrl.Manager, error) {
 	opts.Metrics = metricsOpts
 	opts.HealthProbeBindAddress = c.probeAddr
 	opts.LeaderElection = c.leaderElect
+	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = &c.leaseDuration, &c.renewDeadline, &c.retryPeriod
 	return ctrl.NewManager(restConfig, opts)
 }

@@ -157,7 +157,12 @@ func ManagerOptions(namespace string) ctrl.Options {
 	return ctrl.Options{
 		Scheme:           NewScheme(),
 		LeaderElectionID: LeaderElectionID,
-		Cache:            cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
+		// The Lease lives with the resources the instance serves, in or out of a cluster.
+		LeaderElectionNamespace: namespace,
+		// The process ends when the manager stops, so the lease can be handed over at once
+		// instead of after its duration.
+		LeaderElectionReleaseOnCancel: true,
+		Cache:                         cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
 	}
 }
 
