@@ -232,7 +232,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 					return 0
 				}
 				return resp.StatusCode
-			}).WithTimeout(time.Second - time.Since(disabled)).WithPolling(20*time.Millisecond).
+			}).WithTimeout(time.Second-time.Since(disabled)).WithPolling(20*time.Millisecond).
 				Should(Equal(http.StatusForbidden), "replica %s within 1 s of the disable", r.name)
 		}
 		_, _ = fmt.Fprintf(GinkgoWriter, "a disabled key was refused by all three replicas %s after the disable\n", time.Since(disabled))
@@ -318,12 +318,12 @@ var _ = Describe("Three replicas", Ordered, func() {
 				_ = json.NewDecoder(resp.Body).Decode(&body)
 				b, _ := json.Marshal(body)
 				return string(b)
-			}).WithTimeout(2*time.Second - time.Since(leased)).WithPolling(50 * time.Millisecond).Should(ContainSubstring("AFTER"), r.name)
+			}).WithTimeout(2*time.Second-time.Since(leased)).WithPolling(50*time.Millisecond).Should(ContainSubstring("AFTER"), r.name)
 		}
 		Eventually(func() bool {
 			Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(token), token)).To(Succeed())
 			return meta.IsStatusConditionTrue(token.Status.Conditions, v1alpha1.ConditionReady)
-		}).WithTimeout(2*time.Second - time.Since(leased)).WithPolling(50 * time.Millisecond).Should(BeTrue(), "the new leader reconciles")
+		}).WithTimeout(2*time.Second-time.Since(leased)).WithPolling(50*time.Millisecond).Should(BeTrue(), "the new leader reconciles")
 
 		close(stop)
 		wg.Wait()
