@@ -119,7 +119,7 @@ test-e2e: manifests generate fmt vet ## Run only the end-to-end tests (local con
 
 .PHONY: bench
 bench: ## Run the Go benchmarks, then the loopback load test of GET /v2/tokens against a bare handler.
-	@$(WITH_ASSETS) $(GO) test -run='^$$' -bench=. -benchmem $(UNIT_PACKAGES)
+	@$(WITH_ASSETS) export REDIS_SERVER="$$(hack/redis.sh)"; $(GO) test -run='^$$' -bench=. -benchmem $(UNIT_PACKAGES)
 	@echo "==> loopback load: the full /v2 stack against a bare net/http handler serving the same bytes"
 	$(GO) run ./hack/bench $(BENCH_ARGS)
 
