@@ -22,11 +22,11 @@ func BenchmarkTokensOverHTTPByLimiter(b *testing.B) {
 	srv := redistest.Start(b)
 	client := srv.Client()
 	b.Cleanup(func() { _ = client.Close() })
-	shared, err := ratelimit.NewShared(&ratelimit.RedisStore{Client: client, Prefix: "bench:"}, ratelimit.NewSlidingWindow(),
-		ratelimit.SharedOptions{Log: logr.Discard()})
+	store, err := ratelimit.NewRedisStore(client, "bench:", ratelimit.StoreOptions{Log: logr.Discard()})
 	if err != nil {
 		b.Fatal(err)
 	}
+	shared := ratelimit.NewShared(store, ratelimit.NewSlidingWindow())
 	for _, bc := range []struct {
 		name    string
 		limiter ratelimit.Limiter

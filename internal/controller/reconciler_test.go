@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -123,7 +124,7 @@ func TestProjectionFillsReadModelsWithoutWriting(t *testing.T) {
 	c := fakeClient(t, chain)
 	recorder := events.NewFakeRecorder(10)
 	chains := registry.NewChainTable()
-	projection := &ChainReconciler{writer: writer{Client: c, Recorder: recorder, project: true}, Chains: chains}
+	projection := &ChainReconciler{writer: writer{Client: readOnly{c}, Recorder: recorder, project: true}, Chains: chains}
 
 	if _, err := projection.Reconcile(context.Background(), request("sepolia")); err != nil {
 		t.Fatal(err)
@@ -136,6 +137,12 @@ func TestProjectionFillsReadModelsWithoutWriting(t *testing.T) {
 	}
 	if len(recorder.Events) != 0 {
 		t.Errorf("the projection emitted an event: %s", <-recorder.Events)
+	}
+	if err := projection.Status().Patch(context.Background(), chain, client.MergeFrom(chain.DeepCopy())); !errors.Is(err, errProjectionWrite) {
+		t.Errorf("a projection's status write gave %v; want it refused", err)
+	}
+	if err := projection.Delete(context.Background(), chain); !errors.Is(err, errProjectionWrite) {
+		t.Errorf("a projection's delete gave %v; want it refused", err)
 	}
 	if *projection.controllerOptions().NeedLeaderElection || projection.controllerName("chain") != "chain-projection" {
 		t.Errorf("the projection waits for the election (%v) or is named %q", *projection.controllerOptions().NeedLeaderElection, projection.controllerName("chain"))

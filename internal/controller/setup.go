@@ -142,7 +142,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 		}
 	}
 	w := writer{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder(EventReporter), Clock: clock.RealClock{}}
-	projection := writer{Client: mgr.GetClient(), Clock: clock.RealClock{}, project: true}
+	projection := writer{Client: readOnly{mgr.GetClient()}, Clock: clock.RealClock{}, project: true}
 	newChains := func(w writer) *ChainReconciler {
 		return &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
 			Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {
@@ -199,9 +199,11 @@ func (w *writer) controllerName(kind string) string {
 // events: the read models' change listeners and the leader resync. Requests added before the
 // controller started are kept and handed over when it starts.
 type enqueuer struct {
-	mu      sync.Mutex
-	queue   workqueue.TypedRateLimitingInterface[reconcile.Request]
-	pending []reconcile.Request
+	mu    sync.Mutex
+	queue workqueue.TypedRateLimitingInterface[reconcile.Request]
+	// pending is a set: a leader-only controller never starts on a follower, and its listeners
+	// keep adding; a set stays bounded by the number of objects.
+	pending map[reconcile.Request]struct{}
 }
 
 // Start implements source.Source.
@@ -209,7 +211,7 @@ func (e *enqueuer) Start(_ context.Context, queue workqueue.TypedRateLimitingInt
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.queue = queue
-	for _, req := range e.pending {
+	for req := range e.pending {
 		queue.Add(req)
 	}
 	e.pending = nil
@@ -222,7 +224,12 @@ func (e *enqueuer) add(reqs []reconcile.Request) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.queue == nil {
-		e.pending = append(e.pending, reqs...)
+		if e.pending == nil {
+			e.pending = map[reconcile.Request]struct{}{}
+		}
+		for _, req := range reqs {
+			e.pending[req] = struct{}{}
+		}
 		return
 	}
 	for _, req := range reqs {

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"github.com/sony/gobreaker/v2"
 )
 
 // DefaultRedisTimeout bounds each call to Redis on the request path.
@@ -36,8 +39,14 @@ if n < limit then
   n = n + 1
   admitted = 1
 end
+-- A slot frees when the oldest hit leaves; after the limit was lowered, more hits than the limit
+-- may be counted, and one frees only when the (n - limit + 1)-th oldest leaves.
+local freeing = 0
+if admitted == 0 then
+  freeing = n - limit
+end
 local reset = 0
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local oldest = redis.call('ZRANGE', KEYS[1], freeing, freeing, 'WITHSCORES')
 if oldest[2] then
   reset = tonumber(oldest[2]) + window - now
 end
@@ -46,11 +55,101 @@ return {admitted, n, reset, now}
 
 // RedisStore keeps sliding windows in Redis, shared by every replica. Each call has its own
 // deadline (Timeout); an error means Redis did not answer in time, never that a request was
-// refused.
+// refused. After Failures failed calls in a row the store stops asking Redis for Cooldown
+// (ErrUnavailable at once), so that an outage costs each request nothing; then one call tries
+// again, and its success ends the outage. Build it with NewRedisStore.
 type RedisStore struct {
 	Client  redis.UniversalClient
 	Prefix  string
 	Timeout time.Duration
+
+	breaker *gobreaker.CircuitBreaker[any]
+}
+
+// ErrUnavailable is the answer of a store that leaves Redis alone after failures.
+var ErrUnavailable = errors.New("redis: not asked during the cooldown after failures")
+
+// Defaults of the store's circuit breaker.
+const (
+	DefaultFailures = 3
+	DefaultCooldown = time.Second
+)
+
+// StoreOptions configures NewRedisStore; zero values take the defaults.
+type StoreOptions struct {
+	Timeout  time.Duration
+	Failures uint32
+	Cooldown time.Duration
+	// Metrics registers tis_ratelimit_store_errors_total and tis_ratelimit_degraded; nil for none.
+	Metrics prometheus.Registerer
+	// Log gets one line when the store stops asking Redis and one when it asks again.
+	Log logr.Logger
+}
+
+// NewRedisStore keeps its windows in client under prefix.
+func NewRedisStore(client redis.UniversalClient, prefix string, opts StoreOptions) (*RedisStore, error) {
+	if opts.Failures == 0 {
+		opts.Failures = DefaultFailures
+	}
+	if opts.Cooldown <= 0 {
+		opts.Cooldown = DefaultCooldown
+	}
+	errorsTotal := prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "tis_ratelimit_store_errors_total",
+		Help: "Calls to Redis (rate limits, sign-in throttling) that failed or missed their deadline; each fell back to the replica's own count.",
+	})
+	degraded := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "tis_ratelimit_degraded",
+		Help: "1 while rate limits and sign-in throttling are counted per replica because Redis does not answer.",
+	})
+	if opts.Metrics != nil {
+		for _, c := range []prometheus.Collector{errorsTotal, degraded} {
+			if err := opts.Metrics.Register(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s := &RedisStore{Client: client, Prefix: prefix, Timeout: opts.Timeout}
+	s.breaker = gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
+		Name:        "redis",
+		MaxRequests: 1,
+		Timeout:     opts.Cooldown,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= opts.Failures },
+		// A request its client abandoned says nothing about Redis.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		IsSuccessful: func(err error) bool {
+			if err != nil && !errors.Is(err, context.Canceled) {
+				errorsTotal.Inc()
+			}
+			return err == nil
+		},
+		OnStateChange: func(_ string, _, to gobreaker.State) {
+			switch to {
+			case gobreaker.StateOpen:
+				degraded.Set(1)
+				opts.Log.Info("Redis does not answer: rate limits and sign-in throttling are counted per replica until it does")
+			case gobreaker.StateClosed:
+				degraded.Set(0)
+				opts.Log.Info("Redis answers again: rate limits and sign-in throttling are shared across replicas")
+			default:
+			}
+		},
+	})
+	return s, nil
+}
+
+// guard runs one call to Redis through the breaker, within the deadline.
+func (s *RedisStore) guard(ctx context.Context, call func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
+	if s.breaker == nil {
+		return call(ctx)
+	}
+	_, err := s.breaker.Execute(func() (any, error) { return nil, call(ctx) })
+	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+		return ErrUnavailable
+	}
+	return err
 }
 
 // Hit identifies one counted hit, so that it can be given back.
@@ -66,9 +165,12 @@ func (s *RedisStore) Take(ctx context.Context, key string, limit int, window tim
 	if err != nil {
 		return Decision{}, "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout())
-	defer cancel()
-	res, err := takeScript.Run(ctx, s.Client, []string{s.Prefix + key}, limit, window.Milliseconds(), id).Int64Slice()
+	var res []int64
+	err = s.guard(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = takeScript.Run(ctx, s.Client, []string{s.Prefix + key}, limit, window.Milliseconds(), id).Int64Slice()
+		return err
+	})
 	if err != nil {
 		return Decision{}, "", fmt.Errorf("redis: %w", err)
 	}
@@ -86,23 +188,12 @@ func (s *RedisStore) Take(ctx context.Context, key string, limit int, window tim
 
 // Give gives back a hit Take counted (an attempt that did not fail after all).
 func (s *RedisStore) Give(ctx context.Context, key string, hit Hit) error {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout())
-	defer cancel()
-	return s.Client.ZRem(ctx, s.Prefix+key, string(hit)).Err()
+	return s.guard(ctx, func(ctx context.Context) error { return s.Client.ZRem(ctx, s.Prefix+key, string(hit)).Err() })
 }
 
 // Clear forgets every hit on key.
 func (s *RedisStore) Clear(ctx context.Context, key string) error {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout())
-	defer cancel()
-	return s.Client.Del(ctx, s.Prefix+key).Err()
-}
-
-// Ping checks that Redis answers within the deadline.
-func (s *RedisStore) Ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout())
-	defer cancel()
-	return s.Client.Ping(ctx).Err()
+	return s.guard(ctx, func(ctx context.Context) error { return s.Client.Del(ctx, s.Prefix+key).Err() })
 }
 
 func (s *RedisStore) timeout() time.Duration {

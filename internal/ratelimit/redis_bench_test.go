@@ -19,10 +19,11 @@ func BenchmarkDecision(b *testing.B) {
 	srv := redistest.Start(b)
 	client := srv.Client()
 	b.Cleanup(func() { _ = client.Close() })
-	shared, err := NewShared(&RedisStore{Client: client, Prefix: "bench:"}, NewSlidingWindow(), SharedOptions{Log: logr.Discard()})
+	store, err := NewRedisStore(client, "bench:", StoreOptions{Log: logr.Discard()})
 	if err != nil {
 		b.Fatal(err)
 	}
+	shared := NewShared(store, NewSlidingWindow())
 	for _, bc := range []struct {
 		name    string
 		limiter Limiter

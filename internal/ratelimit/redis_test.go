@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/transferintent/transfer-intent-service/internal/redistest"
@@ -19,12 +18,32 @@ func newShared(t *testing.T, srv *redistest.Server, reg prometheus.Registerer) *
 	t.Helper()
 	client := srv.Client()
 	t.Cleanup(func() { _ = client.Close() })
-	s, err := NewShared(&RedisStore{Client: client, Prefix: "test:", Timeout: 100 * time.Millisecond},
-		NewSlidingWindow(), SharedOptions{Cooldown: 200 * time.Millisecond, Metrics: reg, Log: logr.Discard()})
+	store, err := NewRedisStore(client, "test:", StoreOptions{Timeout: 100 * time.Millisecond, Cooldown: 200 * time.Millisecond,
+		Metrics: reg, Log: logr.Discard()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return NewShared(store, NewSlidingWindow())
+}
+
+// metric is the value of a gathered counter or gauge.
+func metric(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name && len(f.GetMetric()) == 1 {
+			m := f.GetMetric()[0]
+			if m.GetCounter() != nil {
+				return m.GetCounter().GetValue()
+			}
+			return m.GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }
 
 // Three replicas, one Redis: 120 concurrent requests on one key with a limit of 50 admit exactly
@@ -101,53 +120,88 @@ func TestRedisStoreWindowSlidesAndGivesBack(t *testing.T) {
 	}
 }
 
-// Redis gone or stalled: every decision still comes within the deadline, from the replica's own
-// window (the limit holds per replica); the errors are counted; once Redis is back the limiter
-// counts there again by itself.
+// Redis stalled or gone: every decision still comes within the deadline, from the replica's own
+// window (the limit holds per replica); the errors are counted and the degraded gauge is set; once
+// Redis is back the limiter counts there again by itself.
 func TestSharedFallsBackWithinTheDeadlineAndRecovers(t *testing.T) {
 	srv := redistest.Start(t)
 	reg := prometheus.NewRegistry()
 	s := newShared(t, srv, reg)
 	fake := clocktesting.NewFakeClock(time.Now())
-	decide := func() (Decision, time.Duration) {
+	decide := func(key string) (Decision, time.Duration) {
 		start := time.Now()
-		d := s.Allow(context.Background(), "key", 3, fake.Now())
+		d := s.Allow(context.Background(), key, 3, fake.Now())
 		return d, time.Since(start)
 	}
+	client := srv.Client()
+	defer func() { _ = client.Close() }()
 
-	for name, outage := range map[string]struct{ begin, end func() }{
-		"paused (SIGSTOP)": {srv.Pause, srv.Resume},
-		"killed":           {srv.Stop, srv.Restart},
+	for _, outage := range []struct {
+		name       string
+		begin, end func()
+	}{
+		{"paused (SIGSTOP): connections accepted, never answered", srv.Pause, srv.Resume},
+		{"killed: connections refused", srv.Stop, srv.Restart},
 	} {
 		fake.Step(2 * Window) // the fallback's window starts empty
+		errorsBefore := metric(t, reg, "tis_ratelimit_store_errors_total")
 		outage.begin()
 		admitted := 0
 		for range 5 {
-			d, took := decide()
-			if took > 500*time.Millisecond {
-				t.Fatalf("%s: a decision took %s", name, took)
+			d, took := decide("key")
+			if took > 300*time.Millisecond {
+				t.Fatalf("%s: a decision took %s; the deadline is 100ms", outage.name, took)
 			}
 			if d.Allowed {
 				admitted++
 			}
 		}
 		if admitted != 3 {
-			t.Errorf("%s: the fallback admitted %d of 5; want the limit, 3", name, admitted)
+			t.Errorf("%s: the fallback admitted %d of 5; want the limit, 3", outage.name, admitted)
 		}
-		if testutil.ToFloat64(s.errors) < 1 {
-			t.Errorf("%s: no store error counted", name)
+		if metric(t, reg, "tis_ratelimit_store_errors_total") <= errorsBefore || metric(t, reg, "tis_ratelimit_degraded") != 1 {
+			t.Errorf("%s: errors %v, degraded %v; want errors counted and degraded 1", outage.name,
+				metric(t, reg, "tis_ratelimit_store_errors_total"), metric(t, reg, "tis_ratelimit_degraded"))
 		}
 		outage.end()
-		client := srv.Client()
+		// A key no call touched during the outage: only a decision made after it counts there.
 		deadline := time.Now().Add(5 * time.Second)
-		for client.ZCard(context.Background(), "test:key").Val() == 0 {
+		for client.ZCard(context.Background(), "test:after").Val() == 0 {
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: the limiter never counted in Redis again", name)
+				t.Fatalf("%s: the limiter never counted in Redis again", outage.name)
 			}
-			decide()
+			decide("after")
 			time.Sleep(50 * time.Millisecond)
 		}
+		if metric(t, reg, "tis_ratelimit_degraded") != 0 {
+			t.Errorf("%s: still degraded after recovering", outage.name)
+		}
 		_ = client.FlushAll(context.Background()).Err()
-		_ = client.Close()
+	}
+}
+
+// After the limit is lowered below the hits counted, a refusal waits for the hit whose leaving
+// brings the count under the new limit, not for the oldest.
+func TestRetryAfterWhenTheLimitWasLowered(t *testing.T) {
+	srv := redistest.Start(t)
+	client := srv.Client()
+	defer func() { _ = client.Close() }()
+	store := &RedisStore{Client: client, Prefix: "test:"}
+	ctx := context.Background()
+	const window = 2 * time.Second
+	for i := range 4 {
+		if d, _, err := store.Take(ctx, "k", 10, window); err != nil || !d.Allowed {
+			t.Fatalf("hit %d: %+v %v", i, d, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	d, _, err := store.Take(ctx, "k", 2, window)
+	if err != nil || d.Allowed {
+		t.Fatalf("with 4 hits and a limit of 2: %+v %v; want refused", d, err)
+	}
+	// The third hit (200 ms after the first) must leave: about window - 200 ms from the first's
+	// age now (400 ms), i.e. about 1.8 s, not the 1.6 s the oldest would give.
+	if d.RetryAfter < 1700*time.Millisecond || d.RetryAfter > window {
+		t.Errorf("RetryAfter %s; want about 1.8s", d.RetryAfter)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"time"
 
@@ -126,7 +127,7 @@ func DefaultOptions() Options {
 
 // sharedStore connects to the Redis of opts, or returns nil without a URL. The client keeps to
 // each call's deadline (go-redis ignores context deadlines unless told).
-func sharedStore(opts RedisOptions, log logr.Logger) (*ratelimit.RedisStore, error) {
+func sharedStore(opts RedisOptions, namespace string, metrics prometheus.Registerer, log logr.Logger) (*ratelimit.RedisStore, error) {
 	if opts.URL == "" {
 		log.Info("no --redis-url: rate limits and sign-in throttling are counted per replica")
 		return nil, nil
@@ -139,7 +140,10 @@ func sharedStore(opts RedisOptions, log logr.Logger) (*ratelimit.RedisStore, err
 	ro.ContextTimeoutEnabled = true
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout, ro.PoolTimeout = opts.Timeout, opts.Timeout, opts.Timeout, opts.Timeout
 	log.Info("rate limits and sign-in throttling are shared in Redis", "redis", ro.Addr, "db", ro.DB)
-	return &ratelimit.RedisStore{Client: redis.NewClient(ro), Prefix: "tis:", Timeout: opts.Timeout}, nil
+	// The namespace keeps instances (staging, prod) that share one Redis apart.
+	return ratelimit.NewRedisStore(redis.NewClient(ro), "tis:"+namespace+":", ratelimit.StoreOptions{
+		Timeout: opts.Timeout, Metrics: metrics, Log: log.WithName("redis"),
+	})
 }
 
 // NewScheme returns the scheme of the service's manager and clients: the built-in kinds and ours.
@@ -239,7 +243,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Log:       log.WithName("sessions"),
 	}
 	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
-	shared, err := sharedStore(opts.Redis, log)
+	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +271,8 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	}
 	var limiter ratelimit.Limiter = local
 	if shared != nil {
-		if limiter, err = ratelimit.NewShared(shared, local, ratelimit.SharedOptions{Metrics: opts.Metrics, Log: log.WithName("ratelimit")}); err != nil {
+		limiter = ratelimit.NewShared(shared, local)
+		if err := mgr.Add(closeOnStop{shared.Client}); err != nil {
 			return nil, err
 		}
 	}
@@ -351,3 +356,14 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 	}
 	return &watcher.Submissions{Chains: s.Models.Chains, Writer: writer, Index: index, Timeout: opts.Transfers.SubmissionTimeout}, nil
 }
+
+// closeOnStop closes a client when the manager stops.
+type closeOnStop struct{ c io.Closer }
+
+func (c closeOnStop) Start(ctx context.Context) error {
+	<-ctx.Done()
+	return c.c.Close()
+}
+
+// NeedLeaderElection is false: every replica holds its own client.
+func (closeOnStop) NeedLeaderElection() bool { return false }

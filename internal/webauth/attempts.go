@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"time"
 
-	"github.com/go-logr/logr"
-
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 )
 
@@ -38,19 +36,19 @@ func (l localAttempts) Release(_ context.Context, key string, s Slot) { l.t.Rele
 func (l localAttempts) Reset(_ context.Context, key string)           { l.t.Reset(key) }
 
 // sharedAttempts counts in Redis, so that every replica sees the same failures. While Redis does
-// not answer (each call has the store's deadline), the replica counts in its own Throttle, as the
-// API's rate limit does: an attacker spreading guesses then gets at most replicas × the limit.
+// not answer (each call has the store's deadline, and the store stops asking for a cooldown after
+// failures, saying so once in the log), the replica counts in its own Throttle, as the API's rate
+// limit does: an attacker spreading guesses then gets at most replicas × the limit.
 type sharedAttempts struct {
 	store  *ratelimit.RedisStore
 	policy ThrottlePolicy
 	prefix string
 	local  localAttempts
-	log    logr.Logger
 }
 
 // NewSharedAttempts counts the policy's attempts in store under prefix.
-func NewSharedAttempts(store *ratelimit.RedisStore, policy ThrottlePolicy, prefix string, log logr.Logger) Attempts {
-	return &sharedAttempts{store: store, policy: policy, prefix: prefix, local: localAttempts{NewThrottle(policy)}, log: log}
+func NewSharedAttempts(store *ratelimit.RedisStore, policy ThrottlePolicy, prefix string) Attempts {
+	return &sharedAttempts{store: store, policy: policy, prefix: prefix, local: localAttempts{NewThrottle(policy)}}
 }
 
 // redisKey names key in Redis by its hash: emails and client addresses stay out of Redis.
@@ -62,7 +60,6 @@ func (s *sharedAttempts) redisKey(key string) string {
 func (s *sharedAttempts) Acquire(ctx context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
 	d, hit, err := s.store.Take(ctx, s.redisKey(key), s.policy.Limit, s.policy.Window)
 	if err != nil {
-		s.log.Info("Redis does not answer: sign-in attempts are counted on this replica", "error", err.Error())
 		return s.local.Acquire(ctx, key, now)
 	}
 	return d.RetryAfter, Slot{hit: hit}, d.Allowed
@@ -73,14 +70,12 @@ func (s *sharedAttempts) Release(ctx context.Context, key string, slot Slot) {
 		s.local.Release(ctx, key, slot)
 		return
 	}
-	if err := s.store.Give(ctx, s.redisKey(key), slot.hit); err != nil {
-		s.log.Info("Redis does not answer: an attempt stays counted until it leaves the window", "error", err.Error())
-	}
+	// Should Redis not answer, the attempt stays counted until it leaves the window.
+	_ = s.store.Give(ctx, s.redisKey(key), slot.hit)
 }
 
 func (s *sharedAttempts) Reset(ctx context.Context, key string) {
 	s.local.Reset(ctx, key)
-	if err := s.store.Clear(ctx, s.redisKey(key)); err != nil {
-		s.log.Info("Redis does not answer: failed attempts stay counted until they leave the window", "error", err.Error())
-	}
+	// Should Redis not answer, the failures stay counted until they leave the window.
+	_ = s.store.Clear(ctx, s.redisKey(key))
 }

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
-
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/redistest"
 )
@@ -21,8 +19,8 @@ func TestSharedAttemptsCountAcrossReplicas(t *testing.T) {
 	store := &ratelimit.RedisStore{Client: client, Prefix: "test:", Timeout: 100 * time.Millisecond}
 	policy := ThrottlePolicy{Limit: 5, Window: 15 * time.Minute}
 	replicas := []Attempts{
-		NewSharedAttempts(store, policy, "signin:", logr.Discard()),
-		NewSharedAttempts(store, policy, "signin:", logr.Discard()),
+		NewSharedAttempts(store, policy, "signin:"),
+		NewSharedAttempts(store, policy, "signin:"),
 	}
 	ctx, now := context.Background(), time.Now()
 	const key = "email:alice@example.com"

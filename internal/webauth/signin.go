@@ -83,7 +83,8 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	now := h.deps.Clock.Now()
 	accountKey := "email:" + strings.ToLower(strings.TrimSpace(req.Email))
 	addressKey := "address:" + h.clientAddress(r)
-	ctx := r.Context()
+	// Giving an attempt back must not depend on the client still waiting for the answer.
+	ctx := context.WithoutCancel(r.Context())
 	wait, accountSlot, ok := h.accountThrottle.Acquire(ctx, accountKey, now)
 	var addressSlot Slot
 	if ok {

@@ -166,8 +166,8 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 		crossOrigin:     http.NewCrossOriginProtection(),
 	}
 	if deps.Shared != nil {
-		h.accountThrottle = NewSharedAttempts(deps.Shared, opts.AccountFailures, "signin:", log.WithName("throttle"))
-		h.addressThrottle = NewSharedAttempts(deps.Shared, opts.AddressFailures, "signin:", log.WithName("throttle"))
+		h.accountThrottle = NewSharedAttempts(deps.Shared, opts.AccountFailures, "signin:")
+		h.addressThrottle = NewSharedAttempts(deps.Shared, opts.AddressFailures, "signin:")
 	}
 	// Behind a proxy the Host header may not be the public host; the base URL's origin is ours.
 	if err := h.crossOrigin.AddTrustedOrigin(base.Scheme + "://" + base.Host); err != nil {

@@ -32,6 +32,7 @@ const (
 	replicaLease  = 4 * time.Second
 	replicaRenew  = 3 * time.Second
 	replicaRetry  = 500 * time.Millisecond
+	redisTimeout  = 300 * time.Millisecond
 	demoEmail     = "replicas@example.com"
 	demoPassword  = "demo-password"
 	demoHashBcryp = "$2a$10$d.waZrjlgdDTq1jPfafFJenk7lDZdzYZdwMP3E3590eMfoWUcfYhW" // of demo-password
@@ -49,10 +50,23 @@ type replica struct {
 
 func (r *replica) url(path string) string { return "http://" + r.api + path }
 
-// leads reports whether the replica's log says it acquired the lease.
+// leads reports whether the replica runs and its log says it acquired the lease (a replica loses
+// the lease only by exiting: controller-runtime stops the manager then).
 func (r *replica) leads() bool {
+	if r.proc.running() != nil {
+		return false
+	}
 	out, err := os.ReadFile(r.logPath)
 	return err == nil && strings.Contains(strings.ToLower(string(out)), "successfully acquired lease")
+}
+
+// remaining is what is left of budget since start; the spec fails at once when nothing is left,
+// rather than letting Gomega fall back to its default timeout.
+func remaining(start time.Time, budget time.Duration) time.Duration {
+	GinkgoHelper()
+	left := budget - time.Since(start)
+	Expect(left).To(BeNumerically(">", 0), "the %s budget is spent", budget)
+	return left
 }
 
 // The manager as a cluster runs it: three processes against one control plane and one real
@@ -147,7 +161,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 			"--leader-elect-lease-duration", replicaLease.String(), "--leader-elect-renew-deadline", replicaRenew.String(),
 			"--leader-elect-retry-period", replicaRetry.String()}
 		if withRedis {
-			args = append(args, "--redis-url", redis.URL())
+			args = append(args, "--redis-url", redis.URL(), "--redis-timeout", redisTimeout.String())
 		}
 		var err error
 		r.proc, err = startManager(managerBin, r.logPath, kubeconfigPath, args...)
@@ -232,7 +246,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 					return 0
 				}
 				return resp.StatusCode
-			}).WithTimeout(time.Second-time.Since(disabled)).WithPolling(20*time.Millisecond).
+			}).WithTimeout(remaining(disabled, time.Second)).WithPolling(20*time.Millisecond).
 				Should(Equal(http.StatusForbidden), "replica %s within 1 s of the disable", r.name)
 		}
 		_, _ = fmt.Fprintf(GinkgoWriter, "a disabled key was refused by all three replicas %s after the disable\n", time.Since(disabled))
@@ -302,7 +316,9 @@ var _ = Describe("Three replicas", Ordered, func() {
 		leased := time.Now()
 		took := leased.Sub(leader.killedAt)
 		_, _ = fmt.Fprintf(GinkgoWriter, "replica %s took the lease %s after the kill (lease duration %s)\n", next.name, took, replicaLease)
-		Expect(took).To(BeNumerically("<=", replicaLease+2*replicaRetry), "the lease is taken within its duration")
+		// The lease expires a lease duration after the leader's last renewal (at most a retry period
+		// before the kill); candidates look every retry period with client-go's jitter of 1.2.
+		Expect(took).To(BeNumerically("<=", replicaLease+replicaRetry*22/10+500*time.Millisecond), "the lease is taken within its duration")
 
 		By("serving the token applied after the kill on every survivor, with its status written, within 2 s of the new lease")
 		for _, r := range survivors {
@@ -318,12 +334,12 @@ var _ = Describe("Three replicas", Ordered, func() {
 				_ = json.NewDecoder(resp.Body).Decode(&body)
 				b, _ := json.Marshal(body)
 				return string(b)
-			}).WithTimeout(2*time.Second-time.Since(leased)).WithPolling(50*time.Millisecond).Should(ContainSubstring("AFTER"), r.name)
+			}).WithTimeout(remaining(leased, 2*time.Second)).WithPolling(50*time.Millisecond).Should(ContainSubstring("AFTER"), r.name)
 		}
 		Eventually(func() bool {
 			Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(token), token)).To(Succeed())
 			return meta.IsStatusConditionTrue(token.Status.Conditions, v1alpha1.ConditionReady)
-		}).WithTimeout(2*time.Second-time.Since(leased)).WithPolling(50*time.Millisecond).Should(BeTrue(), "the new leader reconciles")
+		}).WithTimeout(remaining(leased, 2*time.Second)).WithPolling(50*time.Millisecond).Should(BeTrue(), "the new leader reconciles")
 
 		close(stop)
 		wg.Wait()
@@ -332,10 +348,10 @@ var _ = Describe("Three replicas", Ordered, func() {
 		replicas = survivors
 	})
 
-	It("keeps answering within the deadline while Redis is down, and shares the limit again once it is back", func() {
+	It("keeps answering within the deadline while Redis hangs, and shares the limit again once it is back", func() {
 		_, key := newKey(5)
 		servedByAll(key) // one request per survivor
-		redis.Stop()
+		redis.Pause()    // SIGSTOP: connections are accepted and never answered, the worst outage
 		slowest := time.Duration(0)
 		admitted := 0
 		for i := range 20 {
@@ -347,11 +363,11 @@ var _ = Describe("Three replicas", Ordered, func() {
 				admitted++
 			}
 		}
-		_, _ = fmt.Fprintf(GinkgoWriter, "with Redis down: slowest answer %s, %d of 20 admitted on %d replicas\n", slowest, admitted, len(replicas))
-		Expect(slowest).To(BeNumerically("<", time.Second))
+		_, _ = fmt.Fprintf(GinkgoWriter, "with Redis hung: slowest answer %s, %d of 20 admitted on %d replicas\n", slowest, admitted, len(replicas))
+		Expect(slowest).To(BeNumerically("<", redisTimeout+500*time.Millisecond), "no request waits for Redis longer than the deadline")
 		Expect(admitted).To(BeNumerically("<=", 5*len(replicas)), "each replica keeps the limit on its own")
 
-		redis.Restart()
+		redis.Resume()
 		Eventually(func() []int {
 			_, fresh := newKey(50)
 			spent := servedByAll(fresh)
