@@ -14,16 +14,16 @@ const routeUnmatched = "unmatched"
 // limit before their own router, so an unknown /v2 path is 401 without a key and 404 with one.
 func (s *Server) routes() http.Handler {
 	v2 := http.NewServeMux()
-	s.handle(v2, "GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2))
-	s.handle(v2, "GET /v2/tokens", http.HandlerFunc(s.listTokens))
+	s.handle(v2, "GET /v2/openapi.json", s.strictQuery("GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2)))
+	s.handle(v2, "GET /v2/tokens", s.strictQuery("GET /v2/tokens", http.HandlerFunc(s.listTokens)))
 	for pattern, h := range s.transferRoutes() {
-		s.handle(v2, pattern, h)
+		s.handle(v2, pattern, s.strictQuery(pattern, h))
 	}
 
 	root := http.NewServeMux()
 	s.handle(root, "GET /health", http.HandlerFunc(s.health))
 	s.handle(root, "GET /openapi.json", openapi.Handler(s.deps.OpenAPI))
-	v2Chain := s.requireReady(s.authGate(s.rateLimit(v2)))
+	v2Chain := s.requireReady(s.nameRoute(v2, s.authGate(s.rateLimit(v2))))
 	root.Handle("/v2/", v2Chain)
 	if s.deps.Web != nil {
 		// Sessions, sign-in and key management read the accounts, the keys and the session
@@ -43,6 +43,17 @@ func (s *Server) routes() http.Handler {
 		}
 		root.ServeHTTP(w, r)
 	}))
+}
+
+// nameRoute names the request's route before the gate and the rate limit answer it, so that a
+// 401 or a 429 is counted and logged under the operation it was meant for, not as unmatched.
+func (s *Server) nameRoute(mux *http.ServeMux, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern != "" {
+			stateFrom(r.Context()).route = pattern
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // SetRoute names the request's route in metrics and logs, for a handler mounted under a prefix

@@ -22,6 +22,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/strictjson"
 )
 
 // TransferService is the transfer domain. *intent.Service implements it.
@@ -330,6 +331,11 @@ func (s *Server) transferRoutes() map[string]http.Handler {
 		"GET /v2/transfers/{id}":               http.HandlerFunc(s.getTransfer),
 		"POST /v2/transfers/{id}/submission":   http.HandlerFunc(s.submitTransfer),
 		"GET /v2/orders/{orderId}/attestation": http.HandlerFunc(s.getAttestation),
+		// Without it GET /v2/transfers/simulate would read "simulate" as an intent id (400).
+		"GET /v2/transfers/simulate": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", "POST")
+			s.problems.Write(w, r, problem.MethodNotAllowed, "GET is not allowed here; allowed: POST.", nil)
+		}),
 	}
 	if s.deps.Transfers == nil || s.deps.Intents == nil || s.deps.Catalog == nil {
 		unavailable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -345,8 +351,10 @@ func (s *Server) transferRoutes() map[string]http.Handler {
 // readJSONBody checks the media type (415) and reads the body within the size limit (413),
 // answering the request itself when either fails.
 func (s *Server) readJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json.", nil)
+	// Two Content-Type headers are ambiguous: refuse rather than pick one.
+	types := r.Header.Values("Content-Type")
+	if mt, _, err := mime.ParseMediaType(strings.Join(types, ",")); len(types) != 1 || err != nil || mt != "application/json" {
+		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json, in one Content-Type header.", nil)
 		return nil, false
 	}
 	body, err := s.readBody(w, r)
@@ -357,6 +365,10 @@ func (s *Server) readJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 	}
 	if err != nil {
 		s.problems.Write(w, r, problem.BadRequest, "The request body could not be read.", nil)
+		return nil, false
+	}
+	if err := strictjson.Check(body); err != nil {
+		s.problems.Write(w, r, problem.BadRequest, "The request body is not valid JSON: "+err.Error()+".", nil)
 		return nil, false
 	}
 	return body, true

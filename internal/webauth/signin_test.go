@@ -247,3 +247,15 @@ func TestParseTrustedProxies(t *testing.T) {
 		t.Fatalf("empty: %v %v", got, err)
 	}
 }
+
+// A sign-in body that names the password twice is refused, not read as whichever came last.
+func TestSignInRefusesDuplicateMembers(t *testing.T) {
+	h := newHarness(t)
+	alice := h.addAccount("alice")
+	resp, body := h.do(jsonRequest(http.MethodPost, "/auth/sign-in",
+		fmt.Sprintf(`{"email":%q,"password":"wrong","password":%q}`, alice.email, alice.password), ""))
+	p := assertProblem(t, resp, body, problem.BadRequest)
+	if !strings.Contains(p.Detail, "duplicate") {
+		t.Errorf("detail %q does not say duplicate", p.Detail)
+	}
+}

@@ -44,6 +44,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/strictjson"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=apikeys,verbs=create;patch;delete
@@ -280,6 +281,10 @@ func (h *Handler) decodeJSON(w http.ResponseWriter, r *http.Request, v any, memb
 			return false
 		}
 		h.problems.Write(w, r, problem.BadRequest, "The body could not be read.", nil)
+		return false
+	}
+	if err := strictjson.Check(body); err != nil {
+		h.problems.Write(w, r, problem.BadRequest, "The body is not valid JSON: "+err.Error()+".", nil)
 		return false
 	}
 	// Decoding into a map first catches what encoding/json lets through: unknown members in any

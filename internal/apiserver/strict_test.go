@@ -1,0 +1,89 @@
+package apiserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+)
+
+// One strict parser for every input: what a loose one would guess at is refused with a 400 (or
+// 405/415) that names the culprit.
+func TestStrictInputs(t *testing.T) {
+	h := newTransferHarness(t)
+	key := http.Header{APIKeyHeader: {testKeyA}}
+	jsonKey := http.Header{APIKeyHeader: {testKeyA}, "Content-Type": {"application/json"}}
+	body := usdcTransfer().String()
+	duplicate := strings.Replace(body, `{`, `{"amount":"1",`, 1) // amount twice: which one counts?
+	for _, tc := range []struct {
+		name, method, path string
+		header             http.Header
+		body               string
+		status             int
+		detail             string
+	}{
+		{"duplicate member", http.MethodPost, "/v2/transfers/simulate", jsonKey, duplicate, 400, "duplicate"},
+		{"duplicate nested member", http.MethodPost, "/v2/transfers/simulate", jsonKey,
+			`{"from":"a","to":"b","asset":{"in":"x","in":"y","out":"z"},"amount":"1"}`, 400, "duplicate"},
+		{"two Content-Types", http.MethodPost, "/v2/transfers/simulate",
+			http.Header{APIKeyHeader: {testKeyA}, "Content-Type": {"application/json", "text/plain"}}, body, 415, ""},
+		{"semicolon in the query", http.MethodGet, "/v2/transfers?type=swap;x=1", key, "", 400, "query"},
+		{"bad escape in the query", http.MethodGet, "/v2/transfers?type=swap%ZZ", key, "", 400, "query"},
+		{"limit with a trailing semicolon", http.MethodGet, "/v2/transfers?limit=2;", key, "", 400, "query"},
+		{"unknown query parameter", http.MethodGet, "/v2/transfers?colour=red", key, "", 400, "colour"},
+		{"unknown query parameter on tokens", http.MethodGet, "/v2/tokens?chain=eip155:1", key, "", 400, "chain"},
+		{"chain id spelt with a leading zero", http.MethodGet, "/v2/tokens?chain-id=eip155:01", key, "", 400, "chain-id"},
+		{"GET on simulate", http.MethodGet, "/v2/transfers/simulate", key, "", 405, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, raw := h.do(t, tc.method, tc.path, tc.header, tc.body)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, raw)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != problem.ContentType {
+				t.Errorf("Content-Type %q, want a problem", ct)
+			}
+			if !strings.Contains(strings.ToLower(string(raw)), tc.detail) {
+				t.Errorf("the problem does not name %q: %s", tc.detail, raw)
+			}
+			if tc.status == http.StatusMethodNotAllowed && resp.Header.Get("Allow") == "" {
+				t.Error("405 without Allow")
+			}
+		})
+	}
+}
+
+// A request refused by the rate limit (or the key check) is counted under the operation it was
+// meant for, not as unmatched.
+func TestRefusalsAreCountedUnderTheirRoute(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	keys := &fakeKeys{keys: map[string]registry.Key{
+		hashOf(testKeyA): {ID: "key-a", Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1},
+	}}
+	opts := DefaultOptions()
+	opts.BaseURL, opts.ProblemBaseURL = testBaseURL, testProblemURL
+	s := New(opts, Deps{Keys: keys, Tokens: &fakeTokens{tokens: sampleTokens()}, Metrics: NewMetrics(reg),
+		Clock: clocktesting.NewFakeClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))}, logr.Discard())
+	s.MarkReady()
+	for _, want := range []int{http.StatusOK, http.StatusTooManyRequests} {
+		req := httptest.NewRequest(http.MethodGet, "/v2/tokens", nil)
+		req.Header.Set(APIKeyHeader, testKeyA)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Fatalf("status %d, want %d", rec.Code, want)
+		}
+	}
+	if n := testutil.ToFloat64(s.deps.Metrics.requests.WithLabelValues("GET /v2/tokens", "GET", "429")); n != 1 {
+		t.Errorf("429s counted under GET /v2/tokens: %v, want 1", n)
+	}
+}
