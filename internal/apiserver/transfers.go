@@ -33,14 +33,20 @@ type TransferService interface {
 	Prepare(ctx context.Context, account string, p intent.Parsed, nonce [32]byte) (intent.Plan, error)
 }
 
+// ownerOf is whose intents a key sees: its account's, in its environment only.
+func ownerOf(key registry.Key) intentstore.Owner {
+	return intentstore.Owner{Account: key.Account, Environment: v1alpha1.Environment(key.Environment)}
+}
+
 // IntentStore stores intents and serves them from memory. *intentstore.Store implements it.
 type IntentStore interface {
 	// Create stores a new intent, or returns the one created earlier with the same idempotency key.
 	Create(ctx context.Context, req intentstore.CreateRequest) (intentstore.Created, error)
-	// Get returns the account's intent with the id; another account's intent is not found.
-	Get(ctx context.Context, account, id string) (*v1alpha1.TransferIntent, bool, error)
-	// List returns a page of the account's intents, newest first, and whether more follow.
-	List(account string, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool)
+	// Get returns the owner's intent with the id; another account's, or another environment's,
+	// intent is not found.
+	Get(ctx context.Context, owner intentstore.Owner, id string) (*v1alpha1.TransferIntent, bool, error)
+	// List returns a page of the owner's intents, newest first, and whether more follow.
+	List(owner intentstore.Owner, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool)
 	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
 	AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool)
 }
@@ -88,7 +94,7 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.deps.Intents.Create(r.Context(), intentstore.CreateRequest{
-		Account:        key.Account,
+		Owner:          ownerOf(key),
 		IdempotencyKey: idemKey,
 		RequestHash:    intentstore.RequestHash(parsed),
 		Build: func(ctx context.Context) (*v1alpha1.TransferIntent, error) {
@@ -162,7 +168,7 @@ func (s *Server) callersIntent(w http.ResponseWriter, r *http.Request) (*v1alpha
 			"Path parameter id must be an intent id: int_transfer_ followed by a ULID.", problem.Details{"parameter": "id"})
 		return nil, false
 	}
-	obj, found, err := s.deps.Intents.Get(r.Context(), key.Account, id)
+	obj, found, err := s.deps.Intents.Get(r.Context(), ownerOf(key), id)
 	if err != nil {
 		s.log.Error(err, "reading a transfer intent", "correlationId", problem.CorrelationID(r.Context()), "id", id)
 		s.problems.Write(w, r, problem.InternalError, "The intent could not be read; retry later.", nil)
@@ -273,7 +279,7 @@ func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	if p.limit == 0 {
 		p.limit = defaultPageLimit
 	}
-	items, more := s.deps.Intents.List(key.Account, typ, after, p.limit)
+	items, more := s.deps.Intents.List(ownerOf(key), typ, after, p.limit)
 	if more && len(items) > 0 {
 		s.setNextLink(w, r, encodeCursor(items[len(items)-1].ID))
 	}

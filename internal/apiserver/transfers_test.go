@@ -176,7 +176,7 @@ func TestInvalidIntentsAreValidFalseAndNotStored(t *testing.T) {
 			}
 		})
 	}
-	if items, _ := h.store.List("alice", "", "", 100); len(items) != 0 {
+	if items, _ := h.store.List(intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "", "", 100); len(items) != 0 {
 		t.Fatalf("invalid intents were stored: %v", items)
 	}
 }
@@ -554,7 +554,7 @@ func TestIdempotencyClaimInProgressThenAbandoned(t *testing.T) {
 	now := metav1.NewMicroTime(h.clock.Now())
 	claim := &coordinationv1.Lease{
 		ObjectMeta: metav1.ObjectMeta{
-			Namespace: testNamespace, Name: intentstore.ClaimName(intentstore.IdempotencyKeyHash("alice", "stuck")),
+			Namespace: testNamespace, Name: intentstore.ClaimName(intentstore.IdempotencyKeyHash(intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "stuck")),
 			Annotations: map[string]string{intentstore.AnnotationRequestHash: intentstore.RequestHash(parsed), intentstore.AnnotationAccount: "alice"},
 		},
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, AcquireTime: &now},
@@ -706,5 +706,40 @@ func TestTransfersUnconfigured(t *testing.T) {
 		hdr.Set("Content-Type", "application/json")
 		resp, body := h.do(t, rq.method, rq.path, hdr, usdcTransfer().String())
 		assertProblem(t, resp, body, problem.ServiceUnavailable, rq.path)
+	}
+}
+
+// Test and live are kept apart as Stripe keeps its modes apart: an account's live key neither
+// lists, reads nor idempotency-matches the intents its test key created, and the other way round.
+func TestTestAndLiveIntentsAreApart(t *testing.T) {
+	h := newTransferHarness(t)
+	aliceLive := testKey("live", "D")
+	h.keys.keys[hashOf(aliceLive)] = registry.Key{ID: "key-d", Account: "alice", Environment: registry.EnvironmentLive, RateLimitPerMinute: 1000}
+	liveBody := transferBody{"from": caip10(mainnet, aliceAddr), "to": caip10(mainnet, bobAddr), "asset": caip10(mainnet, usdcMainnet), "amount": "1"}
+
+	resp, raw := h.post(t, "/v2/transfers", testKeyA, usdcTransfer().String(), "Idempotency-Key", "same-key")
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("test create: %d %s", resp.StatusCode, raw)
+	}
+	testIntent := decodeJSON[struct{ ID string }](t, raw)
+	resp, raw = h.post(t, "/v2/transfers", aliceLive, liveBody.String(), "Idempotency-Key", "same-key")
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("live create under the test key's Idempotency-Key: %d %s; want a new intent", resp.StatusCode, raw)
+	}
+	liveIntent := decodeJSON[struct{ ID string }](t, raw)
+	if liveIntent.ID == testIntent.ID {
+		t.Fatal("the live key's request replayed the test key's intent")
+	}
+
+	for _, c := range []struct {
+		key, sees, hidden string
+	}{{testKeyA, testIntent.ID, liveIntent.ID}, {aliceLive, liveIntent.ID, testIntent.ID}} {
+		resp, raw := h.do(t, http.MethodGet, "/v2/transfers", http.Header{APIKeyHeader: {c.key}}, "")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(raw), c.sees) || strings.Contains(string(raw), c.hidden) {
+			t.Errorf("list: %d %s; want %s and not %s", resp.StatusCode, raw, c.sees, c.hidden)
+		}
+		if resp, _ := h.do(t, http.MethodGet, "/v2/transfers/"+c.hidden, http.Header{APIKeyHeader: {c.key}}, ""); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("reading the other environment's intent: %d, want 404", resp.StatusCode)
+		}
 	}
 }

@@ -56,7 +56,7 @@ func TestCreateKeepsClaimWhenOutcomeUnknown(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := 0
-			req := CreateRequest{Account: "alice", IdempotencyKey: "order-1", RequestHash: "sha256:" + strings.Repeat("ab", 32),
+			req := CreateRequest{Owner: Owner{Account: "alice"}, IdempotencyKey: "order-1", RequestHash: "sha256:" + strings.Repeat("ab", 32),
 				Build: func(context.Context) (*v1alpha1.TransferIntent, error) {
 					n++
 					return testIntent("alice", n, v1alpha1.IntentTypeTransfer), nil

@@ -40,7 +40,7 @@ type index struct {
 
 type entry struct {
 	name    string
-	account string
+	owner   Owner
 	summary Summary
 	// obj is the informer's object (or the one Create stored): shared, never modified.
 	obj *v1alpha1.TransferIntent
@@ -70,7 +70,7 @@ func (x *index) newEntry(obj *v1alpha1.TransferIntent) *entry {
 	if err != nil || id != obj.Spec.ID || obj.Spec.AccountRef.Name == "" || obj.Spec.Tx == nil {
 		return nil
 	}
-	return &entry{name: obj.Name, account: obj.Spec.AccountRef.Name, summary: SummaryOf(obj), obj: obj}
+	return &entry{name: obj.Name, owner: OwnerOf(obj), summary: SummaryOf(obj), obj: obj}
 }
 
 // upsert indexes obj. With onlyIfAbsent an object already indexed is kept: Create's copy must not
@@ -93,10 +93,10 @@ func (x *index) upsert(obj *v1alpha1.TransferIntent, onlyIfAbsent bool) {
 	if f := obj.Status.Fill; f != nil && f.Attestation != "" {
 		x.attested[obj.Spec.OrderID] = e.name
 	}
-	acct := x.accounts[e.account]
+	acct := x.accounts[e.owner.key()]
 	if acct == nil {
 		acct = &accountEntries{byType: map[v1alpha1.IntentType][]*entry{}}
-		x.accounts[e.account] = acct
+		x.accounts[e.owner.key()] = acct
 	}
 	acct.all = insertSorted(acct.all, e)
 	acct.byType[e.summary.Type] = insertSorted(acct.byType[e.summary.Type], e)
@@ -115,14 +115,14 @@ func (x *index) removeLocked(e *entry) {
 	if x.attested[e.summary.OrderID] == e.name {
 		delete(x.attested, e.summary.OrderID)
 	}
-	acct := x.accounts[e.account]
+	acct := x.accounts[e.owner.key()]
 	if acct == nil {
 		return
 	}
 	acct.all = removeSorted(acct.all, e.summary.ID)
 	acct.byType[e.summary.Type] = removeSorted(acct.byType[e.summary.Type], e.summary.ID)
 	if len(acct.all) == 0 {
-		delete(x.accounts, e.account)
+		delete(x.accounts, e.owner.key())
 	}
 }
 
@@ -161,10 +161,10 @@ func (x *index) get(name string) *entry {
 
 // page returns up to limit summaries of the account, newest first, of one type or all (typ ""),
 // starting after the id before (exclusive; "" for the first page), and whether more follow.
-func (x *index) page(account string, typ v1alpha1.IntentType, before string, limit int) ([]Summary, bool) {
+func (x *index) page(owner Owner, typ v1alpha1.IntentType, before string, limit int) ([]Summary, bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	acct := x.accounts[account]
+	acct := x.accounts[owner.key()]
 	if acct == nil || limit <= 0 {
 		return []Summary{}, false
 	}

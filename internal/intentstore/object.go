@@ -165,9 +165,26 @@ func RequestHash(p intent.Parsed) string {
 	return hashOf(b)
 }
 
-// IdempotencyKeyHash scopes an Idempotency-Key to its account: two accounts may use the same key.
-func IdempotencyKeyHash(account, key string) string {
-	return hashOf([]byte(account + "\x00" + key))
+// Owner is who sees an intent: an account, in one environment. A test key and a live key of the
+// same account see, list, read and idempotency-match only the intents of their own environment,
+// as Stripe keeps its test and live modes apart.
+type Owner struct {
+	Account     string
+	Environment v1alpha1.Environment
+}
+
+// OwnerOf is the owner of a stored intent.
+func OwnerOf(obj *v1alpha1.TransferIntent) Owner {
+	return Owner{Account: obj.Spec.AccountRef.Name, Environment: obj.Spec.Environment}
+}
+
+// key is the owner as one map key.
+func (o Owner) key() string { return o.Account + "\x00" + string(o.Environment) }
+
+// IdempotencyKeyHash scopes an Idempotency-Key to its owner: two accounts, or one account's test
+// and live keys, may use the same key.
+func IdempotencyKeyHash(owner Owner, key string) string {
+	return hashOf([]byte(owner.Account + "\x00" + string(owner.Environment) + "\x00" + key))
 }
 
 // ClaimName is the name of the Lease that claims an idempotency key hash.

@@ -150,19 +150,20 @@ func (s *Store) Len() int { return s.index.count() }
 // List returns up to limit summaries of the account's intents, newest first, only of type typ
 // unless it is empty, after the intent with id `after` (exclusive, "" for the first page); more
 // says whether another page follows.
-func (s *Store) List(account string, typ v1alpha1.IntentType, after string, limit int) (items []Summary, more bool) {
-	return s.index.page(account, typ, after, limit)
+func (s *Store) List(owner Owner, typ v1alpha1.IntentType, after string, limit int) (items []Summary, more bool) {
+	return s.index.page(owner, typ, after, limit)
 }
 
-// Get returns the account's intent with the id. The object is shared: do not modify it. An
-// intent of another account is not found, exactly like an unknown one.
-func (s *Store) Get(ctx context.Context, account, id string) (*v1alpha1.TransferIntent, bool, error) {
+// Get returns the owner's intent with the id. The object is shared: do not modify it. An intent
+// of another account, or of the account's other environment, is not found, exactly like an
+// unknown one.
+func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.TransferIntent, bool, error) {
 	name, err := intent.ObjectNameFromID(id)
 	if err != nil {
 		return nil, false, nil //nolint:nilerr // a malformed id names no intent: not found, like an unknown one
 	}
 	if e := s.index.get(name); e != nil {
-		if e.account != account {
+		if e.owner != owner {
 			return nil, false, nil
 		}
 		return e.obj, true, nil
@@ -174,7 +175,7 @@ func (s *Store) Get(ctx context.Context, account, id string) (*v1alpha1.Transfer
 	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &obj); err != nil {
 		return nil, false, client.IgnoreNotFound(err)
 	}
-	if s.index.newEntry(&obj) == nil || obj.Spec.AccountRef.Name != account {
+	if s.index.newEntry(&obj) == nil || OwnerOf(&obj) != owner {
 		return nil, false, nil
 	}
 	return &obj, true, nil
@@ -213,7 +214,8 @@ func (s *Store) ListFromCache(ctx context.Context, account string) ([]v1alpha1.T
 
 // CreateRequest is one request to create an intent.
 type CreateRequest struct {
-	Account string
+	// Owner is the key's account and environment; the intent Build makes must be theirs.
+	Owner Owner
 	// IdempotencyKey is the client's Idempotency-Key header; empty for none.
 	IdempotencyKey string
 	// RequestHash is RequestHash of the parsed request; it tells a retry from another request
@@ -244,7 +246,7 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Created, error) 
 		}
 		return Created{Intent: obj, New: true}, nil
 	}
-	keyHash := IdempotencyKeyHash(req.Account, req.IdempotencyKey)
+	keyHash := IdempotencyKeyHash(req.Owner, req.IdempotencyKey)
 	// Concurrent retries of one request on this replica share one attempt. The flight key
 	// includes the body, so a concurrent request with another body runs on its own and meets
 	// the claim.
@@ -300,10 +302,10 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 		}
 		exists := err == nil
 		if exists {
-			if claim.Annotations[AnnotationRequestHash] != req.RequestHash || claim.Annotations[AnnotationAccount] != req.Account {
+			if claim.Annotations[AnnotationRequestHash] != req.RequestHash || claim.Annotations[AnnotationAccount] != req.Owner.Account {
 				return Created{}, ErrIdempotencyKeyReused
 			}
-			if obj, found, err := s.holder(ctx, &claim, req.Account); err != nil || found {
+			if obj, found, err := s.holder(ctx, &claim, req.Owner); err != nil || found {
 				return Created{Intent: obj}, err
 			}
 			if s.opts.Clock.Since(claimTime(&claim)) < s.opts.ClaimTimeout {
@@ -345,7 +347,7 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 
 // holder returns the intent a claim names, from the index or (created a moment ago on another
 // replica) from the API server.
-func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, account string) (*v1alpha1.TransferIntent, bool, error) {
+func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, owner Owner) (*v1alpha1.TransferIntent, bool, error) {
 	if claim.Spec.HolderIdentity == nil {
 		return nil, false, nil
 	}
@@ -355,7 +357,7 @@ func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, account
 		return nil, false, nil //nolint:nilerr // a claim we did not write: treat it as abandoned
 	}
 	if e := s.index.get(objName); e != nil {
-		if e.account != account {
+		if e.owner != owner {
 			return nil, false, nil
 		}
 		return e.obj, true, nil
@@ -367,7 +369,7 @@ func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, account
 		}
 		return nil, false, fmt.Errorf("reading TransferIntent %s: %w", objName, err)
 	}
-	if obj.Spec.AccountRef.Name != account {
+	if OwnerOf(&obj) != owner {
 		return nil, false, nil
 	}
 	return &obj, true, nil
@@ -380,7 +382,7 @@ func (s *Store) newClaim(name string, req CreateRequest, holder string) *coordin
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: s.opts.Namespace,
 			Labels:      map[string]string{LabelClaim: ClaimKindIdempotencyKey},
-			Annotations: map[string]string{AnnotationRequestHash: req.RequestHash, AnnotationAccount: req.Account},
+			Annotations: map[string]string{AnnotationRequestHash: req.RequestHash, AnnotationAccount: req.Owner.Account},
 		},
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, AcquireTime: &now, RenewTime: &now, LeaseDurationSeconds: &seconds},
 	}

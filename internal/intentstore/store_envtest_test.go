@@ -101,7 +101,7 @@ func intentsWithKey(account, key string) []v1alpha1.TransferIntent {
 	GinkgoHelper()
 	var list v1alpha1.TransferIntentList
 	Expect(k8sClient.List(ctx, &list, client.InNamespace(namespace))).To(Succeed())
-	want := intentstore.IdempotencyKeyHash(account, key)
+	want := intentstore.IdempotencyKeyHash(intentstore.Owner{Account: account, Environment: v1alpha1.EnvironmentTest}, key)
 	var out []v1alpha1.TransferIntent
 	for _, it := range list.Items {
 		if it.Spec.IdempotencyKeyHash == want {
@@ -204,7 +204,7 @@ var _ = Describe("Transfer intents through the API", func() {
 		By("owner-referencing the claim to the intent, so garbage collection removes it with the intent")
 		var claim coordinationv1.Lease
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace,
-			Name: intentstore.ClaimName(intentstore.IdempotencyKeyHash(accountA, key))}, &claim)).To(Succeed())
+			Name: intentstore.ClaimName(intentstore.IdempotencyKeyHash(intentstore.Owner{Account: accountA, Environment: v1alpha1.EnvironmentTest}, key))}, &claim)).To(Succeed())
 		Expect(*claim.Spec.HolderIdentity).To(Equal(stored[0].Spec.ID))
 		Expect(claim.OwnerReferences).To(ConsistOf(HaveField("UID", stored[0].UID)))
 
