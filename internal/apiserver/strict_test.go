@@ -87,3 +87,19 @@ func TestRefusalsAreCountedUnderTheirRoute(t *testing.T) {
 		t.Errorf("429s counted under GET /v2/tokens: %v, want 1", n)
 	}
 }
+
+// A problem quotes a short excerpt of the input, never all of it: a 60 KB amount used to come
+// back twice in a 120 KB answer.
+func TestProblemsQuoteOnlyAnExcerpt(t *testing.T) {
+	h := newTransferHarness(t, func(c *transferConfig) {
+		c.opts = func(o *Options) { o.MaxBodyBytes = 1 << 20 }
+	})
+	body := usdcTransfer().with("amount", strings.Repeat("9", 60_000)+"x").String()
+	resp, raw := h.post(t, "/v2/transfers/simulate", testKeyA, body)
+	if resp.StatusCode/100 != 4 {
+		t.Fatalf("status %d: %.200s", resp.StatusCode, raw)
+	}
+	if len(raw) > 2048 {
+		t.Fatalf("a %d-byte problem for a 60 KB amount: %.300s…", len(raw), raw)
+	}
+}

@@ -5,8 +5,10 @@ package problem
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 )
 
 // Type is one entry of the catalogue: the short name that ends the type URI, its title and status.
@@ -106,11 +108,46 @@ func (w Writer) Body(r *http.Request, t Type, detail string, details Details) Bo
 		Type:          w.TypeURI(t),
 		Title:         t.Title,
 		Status:        t.Status,
-		Detail:        detail,
+		Detail:        Bound(detail, MaxDetailBytes),
 		Instance:      w.BaseURL + r.URL.RequestURI(),
 		CorrelationID: CorrelationID(r.Context()),
-		Details:       details,
+		Details:       boundDetails(details),
 	}
+}
+
+// Bounds of what a problem may carry of the client's input: a message that quotes a 60 KB amount
+// must not answer 60 KB, nor twice that.
+const (
+	MaxDetailBytes       = 512
+	MaxDetailsValueBytes = 256
+)
+
+// Bound cuts s to at most max bytes, at a rune boundary, marking the cut with "…".
+func Bound(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func boundDetails(details Details) Details {
+	var out Details
+	for k, v := range details {
+		if str, ok := v.(string); ok && len(str) > MaxDetailsValueBytes {
+			if out == nil {
+				out = maps.Clone(details)
+			}
+			out[k] = Bound(str, MaxDetailsValueBytes)
+		}
+	}
+	if out == nil {
+		return details
+	}
+	return out
 }
 
 // Write answers the request with problem t. Headers already set on rw (Retry-After, Allow,

@@ -284,7 +284,7 @@ func (h *Handler) decodeJSON(w http.ResponseWriter, r *http.Request, v any, memb
 		return false
 	}
 	if err := strictjson.Check(body); err != nil {
-		h.problems.Write(w, r, problem.BadRequest, "The body is not valid JSON: "+err.Error()+".", nil)
+		h.problems.Write(w, r, problem.BadRequest, "The body must be a JSON object: "+err.Error()+".", nil)
 		return false
 	}
 	// Decoding into a map first catches what encoding/json lets through: unknown members in any
