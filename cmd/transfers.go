@@ -16,6 +16,7 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 	fs.DurationVar(&o.QuoteTTL, "quote-ttl", o.QuoteTTL, "How long a simulation's fees are quoted for (its expiresAt).")
 	fs.DurationVar(&o.IntentTTL, "intent-ttl", o.IntentTTL,
 		"Deadline of an intent created without one; it expires (and its on-chain order lapses) after this.")
+	fs.DurationVar(&o.MaxDeadline, "max-deadline", o.MaxDeadline, "How far ahead a request's deadline may be; a later one is refused (422).")
 	fs.DurationVar(&o.Retention, "intent-retention", o.Retention,
 		"How long a confirmed, failed or expired intent is kept before it is deleted.")
 	fs.DurationVar(&o.ClaimTimeout, "idempotency-claim-timeout", o.ClaimTimeout,

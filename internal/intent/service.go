@@ -26,6 +26,9 @@ const (
 	// DefaultIntentTTL is the deadline of an intent created without one. It is also the on-chain
 	// order deadline, so an intent that expired off-chain cannot be executed on chain afterwards.
 	DefaultIntentTTL = time.Hour
+	// DefaultMaxDeadline is how far ahead a request's deadline may be: an order open for years
+	// holds its escrow, and its quote, long past any meaning.
+	DefaultMaxDeadline = 30 * 24 * time.Hour
 )
 
 // WarningBalanceNotVerified is the warning when no chain data could tell the holder's balance.
@@ -49,6 +52,8 @@ type Config struct {
 	IntentTTL time.Duration
 	// Clock defaults to clock.RealClock; tests fix it.
 	Clock clock.PassiveClock
+	// MaxDeadline defaults to DefaultMaxDeadline.
+	MaxDeadline time.Duration
 	// BridgesUnavailable, when set, is why no bridge can settle (the service has no attester key):
 	// every bridge is then valid:false with this reason.
 	BridgesUnavailable string
@@ -57,13 +62,14 @@ type Config struct {
 // Service simulates and prepares intents. It holds no per-request state and is safe for
 // concurrent use.
 type Service struct {
-	catalog   Catalog
-	chainData ChainData
-	fees      FeeSchedule
-	quoteTTL  time.Duration
-	intentTTL time.Duration
-	clock     clock.PassiveClock
-	noBridges string
+	catalog     Catalog
+	chainData   ChainData
+	fees        FeeSchedule
+	quoteTTL    time.Duration
+	intentTTL   time.Duration
+	clock       clock.PassiveClock
+	noBridges   string
+	maxDeadline time.Duration
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -75,6 +81,7 @@ func NewService(cfg Config) (*Service, error) {
 	s := &Service{
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
+		maxDeadline: cfg.MaxDeadline,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -90,6 +97,9 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if s.intentTTL <= 0 {
 		s.intentTTL = DefaultIntentTTL
+	}
+	if s.maxDeadline <= 0 {
+		s.maxDeadline = DefaultMaxDeadline
 	}
 	if s.clock == nil {
 		s.clock = clock.RealClock{}
@@ -207,6 +217,12 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	}
 	if p.Deadline != nil && !p.Deadline.After(now) {
 		return Plan{}, validationFailed("deadline", "deadline %s has passed", p.Deadline.UTC().Format(time.RFC3339))
+	}
+	if p.Deadline != nil && p.Deadline.After(now.Add(s.maxDeadline)) {
+		return Plan{}, validationFailed("deadline", "deadline %s is more than %s ahead", p.Deadline.UTC().Format(time.RFC3339), s.maxDeadline)
+	}
+	if err := r.checkParties(p); err != nil {
+		return Plan{}, err
 	}
 	plan := s.newPlan(p, r, amount, nonce, now)
 	if err := r.checkRoute(&plan); err != nil {
@@ -345,6 +361,22 @@ func parseAmountField(s string, tok token) (*big.Int, error) {
 	return amount, nil
 }
 
+// checkParties refuses what no one means: the zero address on either side (tokens sent there
+// are burnt), and a transfer to its own sender (it moves nothing and costs gas). A swap to one's
+// own address is the usual swap, and a bridge's ends are on two chains.
+func (r resolved) checkParties(p Parsed) error {
+	var zero common.Address
+	switch {
+	case r.fromAddr == zero:
+		return validationFailed("from", "from is the zero address, which no one can sign for")
+	case r.toAddr == zero:
+		return validationFailed("to", "to is the zero address: tokens sent there are lost")
+	case p.Type() == TypeTransfer && p.From == p.To:
+		return validationFailed("to", "to is the sender itself: the transfer would move nothing and only cost gas")
+	}
+	return nil
+}
+
 // checkRoute refuses a bridge without a route (CurrencyError) and records a swap without a
 // settlement contract as a valid:false reason: the swap is well-formed and priceable, and the
 // route appears as soon as the operator configures the chain's settlement contract.
@@ -455,9 +487,6 @@ func addReasons(plan *Plan, p Parsed, r resolved, now time.Time) {
 	if p.Deadline != nil && p.Deadline.Before(now.Add(time.Duration(plan.EstimatedTimeS)*time.Second)) {
 		plan.Errors = append(plan.Errors, fmt.Sprintf("deadline %s is earlier than the estimated settlement time of %ds",
 			p.Deadline.UTC().Format(time.RFC3339), plan.EstimatedTimeS))
-	}
-	if plan.Type == TypeTransfer && p.From == p.To {
-		plan.Warnings = append(plan.Warnings, "from and to are the same account: the transfer moves nothing and only costs gas")
 	}
 	// When the chain reported the allowance, Approval says exactly what is missing (or nothing is).
 	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil && !plan.allowanceKnown {

@@ -364,15 +364,35 @@ func TestSimulateUnpricedToken(t *testing.T) {
 	}
 }
 
-func TestSimulateSelfTransferWarns(t *testing.T) {
+// What no one means is refused with 422 naming the field: a transfer to its own sender (in any
+// spelling of the address), the zero address on either side, a deadline beyond the horizon.
+func TestObviousMistakesAreRefused(t *testing.T) {
 	svc := newTestService(t, nil)
-	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", strings.ToLower(alice)), Asset: single("eip155:1", usdcMainnet), Amount: "1"}
-	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
-	if err != nil {
-		t.Fatal(err)
+	zero := "0x0000000000000000000000000000000000000000"
+	for name, tc := range map[string]struct {
+		req   Request
+		field string
+	}{
+		"transfer to itself": {Request{From: acct("eip155:1", alice), To: acct("eip155:1", strings.ToLower(alice)),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1"}, "to"},
+		"to the zero address": {Request{From: acct("eip155:1", alice), To: acct("eip155:1", zero),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1"}, "to"},
+		"from the zero address": {Request{From: acct("eip155:1", zero), To: acct("eip155:1", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1"}, "from"},
+		"deadline in the year 9999": {Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1", Deadline: "9999-12-31T23:59:59Z"}, "deadline"},
+		"deadline just past the 30-day horizon": {Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
+			Asset: single("eip155:1", usdcMainnet), Amount: "1", Deadline: fixedNow.Add(DefaultMaxDeadline + time.Minute).Format(time.RFC3339)}, "deadline"},
+	} {
+		_, err := svc.Simulate(context.Background(), "acme", mustParse(t, tc.req))
+		var p *Problem
+		if !errors.As(err, &p) || p.Kind != KindValidationFailed || p.Field != tc.field {
+			t.Errorf("%s: err %v; want validation-failed on %s", name, err, tc.field)
+		}
 	}
-	if !res.Valid || !contains(res.Warnings, "same account") {
-		t.Errorf("valid %v warnings %v", res.Valid, res.Warnings)
+	swapToSelf := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice), Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "1"}
+	if _, err := svc.Simulate(context.Background(), "acme", mustParse(t, swapToSelf)); err != nil {
+		t.Errorf("a swap to one's own address is the usual swap: %v", err)
 	}
 }
 

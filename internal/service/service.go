@@ -79,6 +79,8 @@ type TransferOptions struct {
 	QuoteTTL time.Duration
 	// IntentTTL is the deadline of an intent created without one.
 	IntentTTL time.Duration
+	// MaxDeadline is how far ahead a request's deadline may be.
+	MaxDeadline time.Duration
 	// Retention is how long a confirmed, failed or expired intent is kept before it is deleted.
 	Retention time.Duration
 	// ClaimTimeout is how long an unfinished Idempotency-Key claim blocks retries.
@@ -108,6 +110,7 @@ func DefaultOptions() Options {
 		Transfers: TransferOptions{
 			QuoteTTL:     intent.DefaultQuoteTTL,
 			IntentTTL:    intent.DefaultIntentTTL,
+			MaxDeadline:  intent.DefaultMaxDeadline,
 			Retention:    controller.DefaultIntentRetention,
 			ClaimTimeout: intentstore.DefaultClaimTimeout,
 			Fees:         intent.DefaultFeeSchedule(),
@@ -214,7 +217,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		return nil, fmt.Errorf("setting up chain RPC: %w", err)
 	}
 	transfers, err := intent.NewService(intent.Config{
-		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,
+		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL, MaxDeadline: opts.Transfers.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 	})
 	if err != nil {
