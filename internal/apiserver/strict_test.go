@@ -1,9 +1,11 @@
 package apiserver
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,7 +13,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -101,5 +107,53 @@ func TestProblemsQuoteOnlyAnExcerpt(t *testing.T) {
 	}
 	if len(raw) > 2048 {
 		t.Fatalf("a %d-byte problem for a 60 KB amount: %.300s…", len(raw), raw)
+	}
+}
+
+// A Kubernetes API that stalls costs a create its write timeout and a 503 with Retry-After, never
+// a hang or a 500; once it answers again, the retry with the same Idempotency-Key stores exactly
+// one intent.
+func TestStalledAPIServerAnswers503WithinTheDeadline(t *testing.T) {
+	var stalled atomic.Bool
+	stalled.Store(true)
+	h := newTransferHarness(t, func(c *transferConfig) {
+		c.store = func(o *intentstore.Options) { o.WriteTimeout = 300 * time.Millisecond }
+		c.funcs = &interceptor.Funcs{Create: func(ctx context.Context, kube client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			if stalled.Load() {
+				<-ctx.Done() // a stalled API server: nothing comes back before the deadline
+				return ctx.Err()
+			}
+			return kube.Create(ctx, obj, opts...)
+		}}
+	})
+	for _, idem := range []string{"", "stall-1"} {
+		start := time.Now()
+		header := []string{}
+		if idem != "" {
+			header = []string{"Idempotency-Key", idem}
+		}
+		resp, raw := h.post(t, "/v2/transfers", testKeyA, usdcTransfer().String(), header...)
+		took := time.Since(start)
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("Idempotency-Key %q: %d (Retry-After %q) %s; want 503 with Retry-After", idem, resp.StatusCode, resp.Header.Get("Retry-After"), raw)
+		}
+		if took > 2*time.Second {
+			t.Errorf("Idempotency-Key %q: the 503 took %s; the write timeout is 300ms", idem, took)
+		}
+	}
+	stalled.Store(false)
+	h.clock.Step(intentstore.DefaultClaimTimeout) // the stalled attempt's claim is abandoned
+	for range 2 {
+		resp, raw := h.post(t, "/v2/transfers", testKeyA, usdcTransfer().String(), "Idempotency-Key", "stall-1")
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("retry after recovery: %d %s", resp.StatusCode, raw)
+		}
+	}
+	var list v1alpha1.TransferIntentList
+	if err := h.kube.List(context.Background(), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 1 {
+		t.Errorf("%d intents stored; want exactly one for the retried Idempotency-Key", len(list.Items))
 	}
 }

@@ -107,6 +107,14 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 			"The Idempotency-Key was already used with a different request body; use a new key for a new request.",
 			problem.Details{"header": IdempotencyKeyHeader})
 		return
+	case errors.Is(err, intentstore.ErrUnavailable):
+		// Bounded: the store gave up within its write timeout. The outcome is unknown, so the
+		// client retries, with its Idempotency-Key to be safe.
+		s.log.Info("transfer not stored: the Kubernetes API did not answer in time", "correlationId", problem.CorrelationID(r.Context()), "error", err.Error())
+		w.Header().Set("Retry-After", "5")
+		s.problems.Write(w, r, problem.ServiceUnavailable,
+			"The intent store did not answer in time; retry after the Retry-After seconds with the same Idempotency-Key.", nil)
+		return
 	case errors.Is(err, intentstore.ErrIdempotencyInProgress):
 		w.Header().Set("Retry-After", "1")
 		s.problems.Write(w, r, problem.Conflict,

@@ -100,6 +100,7 @@ type transferConfig struct {
 	funcs     *interceptor.Funcs
 	transfers func(*intent.Service) TransferService
 	opts      func(*Options)
+	store     func(*intentstore.Options)
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -140,9 +141,11 @@ func (h *transferHarness) replica(t testing.TB) *transferHarness {
 func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	t.Helper()
 	var err error
-	h.store, err = intentstore.New(h.kube, h.kube, h.kube, intentstore.Options{
-		Namespace: testNamespace, Clock: h.clock,
-	})
+	storeOpts := intentstore.Options{Namespace: testNamespace, Clock: h.clock}
+	if cfg.store != nil {
+		cfg.store(&storeOpts)
+	}
+	h.store, err = intentstore.New(h.kube, h.kube, h.kube, storeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -68,7 +70,19 @@ type Options struct {
 	RecentWindow time.Duration
 	// Clock is the time source of claim ages; clock.RealClock{} by default.
 	Clock clock.PassiveClock
+	// WriteTimeout bounds a whole Create (its claim and its writes), well under the HTTP server's
+	// write timeout, so that a stalled API server costs a client seconds and a 503, not a hang.
+	// Default DefaultWriteTimeout.
+	WriteTimeout time.Duration
 }
+
+// DefaultWriteTimeout bounds a Create.
+const DefaultWriteTimeout = 5 * time.Second
+
+// ErrUnavailable wraps a failure of the Kubernetes API (a missed deadline, a refused or reset
+// connection, a 503, 504 or 429 from it): the request may be retried, with its Idempotency-Key,
+// once the API server answers again. The intent may or may not have been stored.
+var ErrUnavailable = errors.New("the Kubernetes API did not answer in time")
 
 // Store creates intents and serves them from memory. It is safe for concurrent use.
 type Store struct {
@@ -100,6 +114,9 @@ func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	return &Store{
 		writer: writer, live: live, cached: cached, opts: opts,
@@ -236,7 +253,26 @@ type Created struct {
 // Create stores a new intent, or returns the one an earlier request with the same idempotency
 // key created. See the package documentation for the idempotency protocol.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Created, error) {
+	c, err := s.createWithin(ctx, req)
+	if err != nil && unavailable(err) {
+		return c, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return c, err
+}
+
+// unavailable reports whether err says the Kubernetes API could not be reached in time, rather
+// than that it refused the request.
+func unavailable(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) ||
+		apierrors.IsServiceUnavailable(err) || apierrors.IsTooManyRequests(err) ||
+		utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || (errors.As(err, &netErr) && netErr.Timeout())
+}
+
+func (s *Store) createWithin(ctx context.Context, req CreateRequest) (Created, error) {
 	if req.IdempotencyKey == "" {
+		ctx, cancel := context.WithTimeout(ctx, s.opts.WriteTimeout)
+		defer cancel()
 		obj, err := s.build(ctx, req, "")
 		if err != nil {
 			return Created{}, err
@@ -255,7 +291,7 @@ func (s *Store) Create(ctx context.Context, req CreateRequest) (Created, error) 
 		ran = true
 		// The attempt must not stop half-way because the client that started it went away: the
 		// claim would wait ClaimTimeout for an intent that never comes.
-		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ClaimTimeout/2)
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(s.opts.WriteTimeout, s.opts.ClaimTimeout/2))
 		defer cancel()
 		return s.createClaimed(actx, req, keyHash)
 	})
