@@ -26,6 +26,12 @@ type TokenSource interface {
 	OnChange(fn func())
 }
 
+// APIHealth tells whether the Kubernetes API server answers (*apihealth.Checker).
+type APIHealth interface {
+	// State is "ok", or why the API server does not answer.
+	State() string
+}
+
 // Deps are what the handlers read from. Nil optional fields get defaults in New.
 type Deps struct {
 	Keys   KeyIndex
@@ -47,6 +53,8 @@ type Deps struct {
 	// Intents stores and lists transfer intents (*intentstore.Store). Without Catalog,
 	// Transfers and Intents the /v2/transfers routes answer 503.
 	Intents IntentStore
+	// APIHealth, when set, adds the Kubernetes API server's reachability to /health.
+	APIHealth APIHealth
 	// Submissions checks and records the transaction hash a client reports for its intent
 	// (POST /v2/transfers/{id}/submission; *watcher.Submissions). Nil answers that route with 503.
 	Submissions SubmissionRecorder

@@ -16,6 +16,14 @@ type healthBody struct {
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	body := healthBody{Status: "ok", Checks: map[string]string{"cache": "ok"}}
 	status := http.StatusOK
+	if s.deps.APIHealth != nil {
+		// Reads are still served from the cache while the API server is away: degraded, not down.
+		if state := s.deps.APIHealth.State(); state != "ok" {
+			body.Status, body.Checks["kubernetes-api"] = "degraded", state
+		} else {
+			body.Checks["kubernetes-api"] = "ok"
+		}
+	}
 	if !s.ready.Load() {
 		body.Status, body.Checks["cache"] = "unavailable", "not synced"
 		status = http.StatusServiceUnavailable

@@ -157,3 +157,22 @@ func TestStalledAPIServerAnswers503WithinTheDeadline(t *testing.T) {
 		t.Errorf("%d intents stored; want exactly one for the retried Idempotency-Key", len(list.Items))
 	}
 }
+
+type fakeAPIHealth string
+
+func (f fakeAPIHealth) State() string { return string(f) }
+
+// /health says when the Kubernetes API server does not answer: degraded, still 200, since reads
+// are served from the cache.
+func TestHealthReportsTheAPIServer(t *testing.T) {
+	for _, state := range []string{"ok", "unreachable: context deadline exceeded"} {
+		h := newTransferHarness(t)
+		h.srv.deps.APIHealth = fakeAPIHealth(state)
+		resp, raw := h.do(t, http.MethodGet, "/health", nil, "")
+		body := decodeJSON[healthBody](t, raw)
+		wantStatus := map[bool]string{true: "ok", false: "degraded"}[state == "ok"]
+		if resp.StatusCode != http.StatusOK || body.Status != wantStatus || body.Checks["kubernetes-api"] != state {
+			t.Errorf("API server %q: %d %s", state, resp.StatusCode, raw)
+		}
+	}
+}

@@ -19,12 +19,14 @@ import (
 	"github.com/redis/go-redis/v9"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/apihealth"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/chain/watcher"
@@ -279,7 +281,12 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 			return nil, err
 		}
 	}
+	apiHealth, err := newAPIHealth(mgr)
+	if err != nil {
+		return nil, err
+	}
 	s.APIDeps = apiserver.Deps{
+		APIHealth:   apiHealth,
 		Limiter:     limiter,
 		Keys:        s.Models.Keys,
 		Tokens:      s.Models.Tokens,
@@ -370,3 +377,22 @@ func (c closeOnStop) Start(ctx context.Context) error {
 
 // NeedLeaderElection is false: every replica holds its own client.
 func (closeOnStop) NeedLeaderElection() bool { return false }
+
+// newAPIHealth follows the API server's reachability on every replica, for /health and /readyz.
+func newAPIHealth(mgr ctrl.Manager) (*apihealth.Checker, error) {
+	clientset, err := kubernetes.NewForConfig(mgr.GetConfig())
+	if err != nil {
+		return nil, fmt.Errorf("building the API server probe: %w", err)
+	}
+	rest := clientset.Discovery().RESTClient()
+	checker := &apihealth.Checker{Probe: func(ctx context.Context) error {
+		return rest.Get().AbsPath("/version").Do(ctx).Error()
+	}}
+	if err := mgr.Add(checker); err != nil {
+		return nil, err
+	}
+	if err := mgr.AddReadyzCheck("kubernetes-api", checker.Check); err != nil {
+		return nil, err
+	}
+	return checker, nil
+}
