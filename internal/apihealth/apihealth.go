@@ -6,11 +6,11 @@ package apihealth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/utils/clock"
 )
 
@@ -32,6 +32,9 @@ type Checker struct {
 	Timeout  time.Duration
 	Grace    time.Duration
 	Clock    clock.PassiveClock
+	// Log gets a line when the API server stops answering (with the error) and when it answers
+	// again; the error never reaches /health, which anyone may read.
+	Log logr.Logger
 
 	mu       sync.Mutex
 	lastOK   time.Time
@@ -86,8 +89,14 @@ func (c *Checker) ProbeOnce(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err == nil {
+		if c.failing {
+			c.Log.Info("the Kubernetes API server answers again")
+		}
 		c.lastOK, c.failing, c.lastErr, c.probedOK = c.Clock.Now(), false, nil, true
 		return
+	}
+	if !c.failing {
+		c.Log.Info("the Kubernetes API server does not answer: creates answer 503 until it does", "error", err.Error())
 	}
 	c.failing, c.lastErr = true, err
 }
@@ -99,7 +108,8 @@ func (c *Checker) State() string {
 	if !c.failing {
 		return "ok"
 	}
-	return fmt.Sprintf("unreachable: %v", c.lastErr)
+	// A fixed phrase: the error can name the API server's address or the service account.
+	return "unreachable"
 }
 
 // Check is the /readyz check: an error once the API server has not answered for Grace.

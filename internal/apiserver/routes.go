@@ -14,7 +14,8 @@ const routeUnmatched = "unmatched"
 // limit before their own router, so an unknown /v2 path is 401 without a key and 404 with one.
 func (s *Server) routes() http.Handler {
 	v2 := http.NewServeMux()
-	s.handle(v2, "GET /v2/openapi.json", s.strictQuery("GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2)))
+	// The documents stay lenient, like /openapi.json: tools add cache-busting parameters.
+	s.handle(v2, "GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2))
 	s.handle(v2, "GET /v2/tokens", s.strictQuery("GET /v2/tokens", http.HandlerFunc(s.listTokens)))
 	for pattern, h := range s.transferRoutes() {
 		s.handle(v2, pattern, s.strictQuery(pattern, h))

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/strictjson"
 )
@@ -112,11 +114,15 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 		// client retries, with its Idempotency-Key to be safe.
 		s.log.Info("transfer not stored: the Kubernetes API did not answer in time", "correlationId", problem.CorrelationID(r.Context()), "error", err.Error())
 		w.Header().Set("Retry-After", "5")
-		s.problems.Write(w, r, problem.ServiceUnavailable,
-			"The intent store did not answer in time; retry after the Retry-After seconds with the same Idempotency-Key.", nil)
+		detail := "The intent store did not answer in time; retry after the Retry-After seconds with the same Idempotency-Key."
+		if idemKey == "" {
+			detail = "The intent store did not answer in time, and the intent may have been stored: list your intents before " +
+				"retrying, or send an Idempotency-Key so that a retry is safe."
+		}
+		s.problems.Write(w, r, problem.ServiceUnavailable, detail, nil)
 		return
 	case errors.Is(err, intentstore.ErrIdempotencyInProgress):
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.Seconds(intentstore.RetryAfter(err))))
 		s.problems.Write(w, r, problem.Conflict,
 			"A request with this Idempotency-Key is still being processed; retry after the Retry-After seconds.",
 			problem.Details{"header": IdempotencyKeyHeader})
@@ -177,6 +183,11 @@ func (s *Server) callersIntent(w http.ResponseWriter, r *http.Request) (*v1alpha
 		return nil, false
 	}
 	obj, found, err := s.deps.Intents.Get(r.Context(), ownerOf(key), id)
+	if errors.Is(err, intentstore.ErrUnavailable) {
+		w.Header().Set("Retry-After", "5")
+		s.problems.Write(w, r, problem.ServiceUnavailable, "The intent store did not answer in time; retry after the Retry-After seconds.", nil)
+		return nil, false
+	}
 	if err != nil {
 		s.log.Error(err, "reading a transfer intent", "correlationId", problem.CorrelationID(r.Context()), "id", id)
 		s.problems.Write(w, r, problem.InternalError, "The intent could not be read; retry later.", nil)

@@ -43,7 +43,7 @@ const (
 
 // Defaults of Options.
 const (
-	DefaultClaimTimeout = 30 * time.Second
+	DefaultClaimTimeout = 15 * time.Second
 	DefaultRecentWindow = 10 * time.Second
 )
 
@@ -74,6 +74,22 @@ type Options struct {
 	// write timeout, so that a stalled API server costs a client seconds and a 503, not a hang.
 	// Default DefaultWriteTimeout.
 	WriteTimeout time.Duration
+}
+
+// inProgress is ErrIdempotencyInProgress with the time until the claim may be taken over.
+type inProgress struct{ retryAfter time.Duration }
+
+func (inProgress) Error() string { return ErrIdempotencyInProgress.Error() }
+func (inProgress) Unwrap() error { return ErrIdempotencyInProgress }
+
+// RetryAfter is how long a client should wait after ErrIdempotencyInProgress: until the claim may
+// be taken over, or one second when that is not known.
+func RetryAfter(err error) time.Duration {
+	var p inProgress
+	if errors.As(err, &p) && p.retryAfter > 0 {
+		return p.retryAfter
+	}
+	return time.Second
 }
 
 // DefaultWriteTimeout bounds a Create.
@@ -189,8 +205,13 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 		return nil, false, nil
 	}
 	var obj v1alpha1.TransferIntent
+	ctx, cancel := context.WithTimeout(ctx, min(s.opts.WriteTimeout, 2*time.Second))
+	defer cancel()
 	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &obj); err != nil {
-		return nil, false, client.IgnoreNotFound(err)
+		if err = client.IgnoreNotFound(err); err != nil && unavailable(err) {
+			return nil, false, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		return nil, false, err
 	}
 	if s.index.newEntry(&obj) == nil || OwnerOf(&obj) != owner {
 		return nil, false, nil
@@ -344,8 +365,8 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 			if obj, found, err := s.holder(ctx, &claim, req.Owner); err != nil || found {
 				return Created{Intent: obj}, err
 			}
-			if s.opts.Clock.Since(claimTime(&claim)) < s.opts.ClaimTimeout {
-				return Created{}, ErrIdempotencyInProgress
+			if age := s.opts.Clock.Since(claimTime(&claim)); age < s.opts.ClaimTimeout {
+				return Created{}, inProgress{retryAfter: s.opts.ClaimTimeout - age}
 			}
 		}
 		if draft == nil {

@@ -109,7 +109,7 @@ func (w Writer) Body(r *http.Request, t Type, detail string, details Details) Bo
 		Title:         t.Title,
 		Status:        t.Status,
 		Detail:        Bound(detail, MaxDetailBytes),
-		Instance:      w.BaseURL + r.URL.RequestURI(),
+		Instance:      w.BaseURL + boundURI(r),
 		CorrelationID: CorrelationID(r.Context()),
 		Details:       boundDetails(details),
 	}
@@ -132,6 +132,22 @@ func Bound(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// MaxInstanceBytes bounds the request URI a problem's instance repeats; a longer one is reduced
+// to its path (itself bounded), since the query is the client's input.
+const MaxInstanceBytes = 512
+
+func boundURI(r *http.Request) string {
+	uri := r.URL.RequestURI()
+	if len(uri) <= MaxInstanceBytes {
+		return uri
+	}
+	path := r.URL.EscapedPath()
+	if len(path) > MaxInstanceBytes {
+		path = path[:MaxInstanceBytes]
+	}
+	return path
 }
 
 func boundDetails(details Details) Details {

@@ -385,7 +385,7 @@ func newAPIHealth(mgr ctrl.Manager) (*apihealth.Checker, error) {
 		return nil, fmt.Errorf("building the API server probe: %w", err)
 	}
 	rest := clientset.Discovery().RESTClient()
-	checker := &apihealth.Checker{Probe: func(ctx context.Context) error {
+	checker := &apihealth.Checker{Log: mgr.GetLogger().WithName("apihealth"), Probe: func(ctx context.Context) error {
 		return rest.Get().AbsPath("/version").Do(ctx).Error()
 	}}
 	if err := mgr.Add(checker); err != nil {

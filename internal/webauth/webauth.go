@@ -259,6 +259,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // mediaType returns the request's media type without parameters, "" when there is none.
 func mediaType(r *http.Request) string {
+	// Two Content-Type headers are ambiguous: no media type.
+	if len(r.Header.Values("Content-Type")) != 1 {
+		return ""
+	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil {
 		return ""

@@ -139,7 +139,7 @@ var _ = Describe("Token definitions applied with kubectl", func() {
 
 var _ = Describe("The API's own documents and health", func() {
 	It("serves /health and /openapi.json without a key, and /v2/openapi.json only with one", func() {
-		Expect(get("/health", "").Body).To(Equal(`{"status":"ok","checks":{"cache":"ok"}}`))
+		Expect(get("/health", "").Body).To(Equal(`{"status":"ok","checks":{"cache":"ok","kubernetes-api":"ok"}}`))
 		Expect(get("/openapi.json", "").StatusCode).To(Equal(http.StatusOK))
 		Expect(get("/v2/openapi.json", "").StatusCode).To(Equal(http.StatusUnauthorized))
 		account := newAccount()
