@@ -64,18 +64,7 @@ var _ = Describe("Following intents on chain", Ordered, func() {
 				Spec:       v1alpha1.TokenDefinitionSpec{Symbol: t.symbol, ChainID: caip2, Address: caip2 + ":" + t.address, Decimals: t.decimals},
 			})).To(Succeed())
 		}
-		Expect(k8sClient.Create(ctx, &v1alpha1.Account{
-			ObjectMeta: metav1.ObjectMeta{Name: "e2e-chain-watch", Namespace: namespace},
-			Spec:       v1alpha1.AccountSpec{DisplayName: "e2e chain watch", Email: "watch@example.test"},
-		})).To(Succeed())
-		k, err := apikey.Generate(registry.EnvironmentTest)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(k8sClient.Create(ctx, &v1alpha1.ApiKey{
-			ObjectMeta: metav1.ObjectMeta{Name: "e2e-chain-watch", Namespace: namespace},
-			Spec: v1alpha1.ApiKeySpec{AccountRef: v1alpha1.LocalObjectReference{Name: "e2e-chain-watch"},
-				Environment: v1alpha1.EnvironmentTest, KeyHash: k.Hash, DisplayPrefix: k.DisplayPrefix, RateLimitPerMinute: 10_000},
-		})).To(Succeed())
-		key = k.Plaintext
+		key = newAccountWithKey("e2e-chain-watch", "watch@example.test")
 	})
 
 	// create creates an intent of amount of asset from the wallet.
@@ -191,4 +180,23 @@ func mustKey() *ecdsa.PrivateKey {
 		panic(err)
 	}
 	return k
+}
+
+// newAccountWithKey creates an Account and a test key of it with room for a spec's polling, and
+// returns the key.
+func newAccountWithKey(name, email string) string {
+	GinkgoHelper()
+	ctx := context.Background()
+	Expect(k8sClient.Create(ctx, &v1alpha1.Account{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec:       v1alpha1.AccountSpec{DisplayName: name, Email: email},
+	})).To(Succeed())
+	k, err := apikey.Generate(registry.EnvironmentTest)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8sClient.Create(ctx, &v1alpha1.ApiKey{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec: v1alpha1.ApiKeySpec{AccountRef: v1alpha1.LocalObjectReference{Name: name},
+			Environment: v1alpha1.EnvironmentTest, KeyHash: k.Hash, DisplayPrefix: k.DisplayPrefix, RateLimitPerMinute: 10_000},
+	})).To(Succeed())
+	return k.Plaintext
 }

@@ -24,7 +24,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
@@ -167,19 +166,7 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 			c.dev.Mint(GinkgoTB(), c.tusd, fillerAddr, big.NewInt(1_000_000_000))
 		}
 
-		ctx := context.Background()
-		Expect(k8sClient.Create(ctx, &v1alpha1.Account{
-			ObjectMeta: metav1.ObjectMeta{Name: "e2e-orders", Namespace: namespace},
-			Spec:       v1alpha1.AccountSpec{DisplayName: "e2e orders", Email: "orders@example.test"},
-		})).To(Succeed())
-		k, err := apikey.Generate(registry.EnvironmentTest)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(k8sClient.Create(ctx, &v1alpha1.ApiKey{
-			ObjectMeta: metav1.ObjectMeta{Name: "e2e-orders", Namespace: namespace},
-			Spec: v1alpha1.ApiKeySpec{AccountRef: v1alpha1.LocalObjectReference{Name: "e2e-orders"},
-				Environment: v1alpha1.EnvironmentTest, KeyHash: k.Hash, DisplayPrefix: k.DisplayPrefix, RateLimitPerMinute: 10_000},
-		})).To(Succeed())
-		key = k.Plaintext
+		key = newAccountWithKey("e2e-orders", "orders@example.test")
 
 		By("starting `manager filler` on both chains")
 		keyFile := filepath.Join(GinkgoT().TempDir(), "filler.key")
