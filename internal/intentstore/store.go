@@ -162,6 +162,10 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("watching TransferIntents: %w", err)
 	}
 	s.synced = reg.HasSynced
+	janitor := &ClaimJanitor{Store: s, List: mgr.GetAPIReader(), Log: mgr.GetLogger().WithName("claim-janitor")}
+	if err := mgr.Add(janitor); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -13,6 +13,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -260,5 +262,41 @@ var _ = Describe("Transfer intents through the API", func() {
 		got := call(replica2, http.MethodGet, "/v2/transfers/"+id, keyB, nil)
 		Expect(got.status).To(Equal(http.StatusOK), string(got.body))
 		Expect(decode[record](got).ID).To(Equal(id))
+	})
+})
+
+// Claims nobody owns are collected: adopted by their intent when it exists, deleted when it does
+// not and no request can still be creating it; young or owned claims are left alone.
+var _ = Describe("The claim janitor", func() {
+	It("adopts or deletes unowned claims old enough, and leaves the others", func() {
+		created := decode[record](call(replica1, http.MethodPost, "/v2/transfers", keyA, transferRequest("5")))
+		Expect(created.ID).NotTo(BeEmpty())
+		old := metav1.NewMicroTime(time.Now().Add(-time.Hour))
+		young := metav1.NewMicroTime(time.Now())
+		claim := func(name, holder string, at metav1.MicroTime) *coordinationv1.Lease {
+			GinkgoHelper()
+			l := &coordinationv1.Lease{
+				ObjectMeta: metav1.ObjectMeta{Name: intentstore.ClaimNamePrefix + name, Namespace: namespace,
+					Labels: map[string]string{intentstore.LabelClaim: intentstore.ClaimKindIdempotencyKey}},
+				Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, AcquireTime: &at},
+			}
+			Expect(k8sClient.Create(ctx, l)).To(Succeed())
+			return l
+		}
+		orphan := claim("janitor-orphan", intent.NewIntentID(time.Now().Add(-time.Hour)), old)
+		unadopted := claim("janitor-unadopted", created.ID, old)
+		fresh := claim("janitor-fresh", intent.NewIntentID(time.Now()), young)
+
+		janitor := &intentstore.ClaimJanitor{Store: store, List: k8sClient, Log: GinkgoLogr}
+		adopted, deleted, err := janitor.Sweep(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(adopted).To(BeNumerically(">=", 1))
+		Expect(deleted).To(BeNumerically(">=", 1))
+
+		Expect(apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(orphan), orphan))).To(BeTrue(), "the orphan is deleted")
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(unadopted), unadopted)).To(Succeed())
+		Expect(unadopted.OwnerReferences).To(ConsistOf(HaveField("Name", HavePrefix(intent.IntentObjectNamePrefix))), "the claim of an existing intent is adopted")
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(fresh), fresh)).To(Succeed())
+		Expect(fresh.OwnerReferences).To(BeEmpty(), "a young claim may belong to a request still running")
 	})
 })
