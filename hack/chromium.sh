@@ -19,19 +19,9 @@ if [[ -x "$CHROMIUM" ]]; then
   exit 0
 fi
 
-command -v apt-get >/dev/null 2>&1 ||
-  die "$CHROMIUM is missing and there is no apt-get here; install Chromium with your package manager and set CHROMIUM_PATH to it"
-
-SUDO=()
-if [[ "$(id -u)" != 0 ]]; then
-  command -v sudo >/dev/null 2>&1 || die "installing chromium needs root (or sudo): run as root: apt-get update && apt-get install -y chromium"
-  SUDO=(sudo)
-fi
-
-log "installing Debian's chromium package (apt-get update; apt-get install chromium)"
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get update -q >&2
-"${SUDO[@]}" apt-get install -y -q --no-install-recommends chromium fonts-dejavu-core >&2
+# shellcheck source=hack/lib/apt.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
+apt_install "Chromium (or set CHROMIUM_PATH)" chromium fonts-dejavu-core
 
 [[ -x "$CHROMIUM" ]] || die "apt-get installed chromium but $CHROMIUM is not there"
 log "installed $("$CHROMIUM" --version 2>/dev/null || echo chromium)"

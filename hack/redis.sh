@@ -22,19 +22,9 @@ if command -v redis-server >/dev/null 2>&1; then
   exit 0
 fi
 
-command -v apt-get >/dev/null 2>&1 ||
-  die "redis-server is missing and there is no apt-get here; install Redis 7 and set REDIS_SERVER to its redis-server"
-
-SUDO=()
-if [[ "$(id -u)" != 0 ]]; then
-  command -v sudo >/dev/null 2>&1 || die "installing redis-server needs root (or sudo): run as root: apt-get update && apt-get install -y redis-server"
-  SUDO=(sudo)
-fi
-
-log "installing Debian's redis-server package (apt-get update; apt-get install redis-server)"
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get update -q >&2
-"${SUDO[@]}" apt-get install -y -q --no-install-recommends redis-server >&2
+# shellcheck source=hack/lib/apt.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
+apt_install "redis-server (or set REDIS_SERVER)" redis-server
 
 command -v redis-server >/dev/null 2>&1 || die "apt-get installed redis-server but it is not on PATH"
 log "installed $(redis-server --version)"
