@@ -28,9 +28,38 @@ type AccountSpec struct {
 	Disabled bool `json:"disabled,omitempty"`
 }
 
-// AccountStatus reports whether the account is usable.
+// AccountStatus reports whether the account is usable, and which of its browser sessions ended
+// before they expired.
 type AccountStatus struct {
 	CommonStatus `json:",inline"`
+
+	// signedOutSessions are the browser sessions of the account that were signed out before they
+	// expired; every replica refuses them. An entry is dropped once its session would have expired.
+	// Written by the service at sign-out.
+	// +optional
+	// +listType=map
+	// +listMapKey=session
+	// +kubebuilder:validation:MaxItems=100
+	SignedOutSessions []SignedOutSession `json:"signedOutSessions,omitempty"`
+
+	// sessionsNotBefore ends every browser session of the account issued at or before it. The
+	// service sets it when signedOutSessions is full; an operator may set it to sign the account
+	// out everywhere.
+	// +optional
+	SessionsNotBefore *metav1.Time `json:"sessionsNotBefore,omitempty"`
+}
+
+// SignedOutSession is one browser session ended by sign-out.
+type SignedOutSession struct {
+	// session is the hex SHA-256 (first 32 digits) of the session's id; the id itself is never
+	// stored.
+	// +required
+	// +kubebuilder:validation:Pattern=`^[0-9a-f]{32}$`
+	Session string `json:"session"`
+
+	// expires is when the session would have ended by itself.
+	// +required
+	Expires metav1.Time `json:"expires"`
 }
 
 // +kubebuilder:object:root=true

@@ -117,7 +117,7 @@ func TestCreateRequiresSession(t *testing.T) {
 	h := newHarness(t)
 	alice := h.addAccount("alice")
 	good := h.signIn(alice)
-	forged := sealSession([]byte("another key, not the server's, 32+ bytes"), newSession("alice", h.clock.Now(), time.Hour))
+	forged := sealSession([]byte("another key, not the server's, 32+ bytes"), newSession("alice", []byte("hash"), h.clock.Now(), time.Hour))
 	tampered := strings.Replace(good, "v1.", "v1.x", 1)
 
 	cases := []struct{ name, cookie string }{
@@ -143,16 +143,20 @@ func TestCreateRequiresSession(t *testing.T) {
 }
 
 func TestSessionEndsWithAccountAndExpiry(t *testing.T) {
-	t.Run("expiry", func(t *testing.T) {
+	t.Run("lifetime: a session used every 20 minutes ends after 8 hours", func(t *testing.T) {
 		h := newHarness(t)
 		cookie := h.signIn(h.addAccount("alice"))
-		h.clock.Step(12*time.Hour - time.Second)
-		if resp, body := h.do(request{method: http.MethodGet, path: "/auth/api-keys", cookie: cookie}); resp.StatusCode != http.StatusOK {
-			t.Fatalf("just before expiry: %d %s", resp.StatusCode, body)
+		for elapsed := time.Duration(0); elapsed < 8*time.Hour-20*time.Minute; elapsed += 20 * time.Minute {
+			h.clock.Step(20 * time.Minute)
+			var status int
+			if cookie, status = h.useSession(cookie); status != http.StatusOK {
+				t.Fatalf("used after %s: %d", elapsed+20*time.Minute, status)
+			}
 		}
-		h.clock.Step(time.Second)
-		resp, body := h.do(request{method: http.MethodGet, path: "/auth/api-keys", cookie: cookie})
-		assertProblem(t, resp, body, problem.Unauthorized)
+		h.clock.Step(20 * time.Minute) // 8 h after sign-in
+		if _, status := h.useSession(cookie); status != http.StatusUnauthorized {
+			t.Fatalf("8 h after sign-in: %d, want 401", status)
+		}
 	})
 	t.Run("account disabled", func(t *testing.T) {
 		h := newHarness(t)

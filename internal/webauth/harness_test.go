@@ -23,6 +23,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
@@ -90,7 +91,11 @@ type harness struct {
 	http     *http.Client
 }
 
-type harnessOption func(*Options)
+// harnessOption is a func(*Options) that changes the handler's options, or a withInterceptor.
+type harnessOption any
+
+// withInterceptor makes the harness's Kubernetes client go through funcs (to fail its calls).
+type withInterceptor interceptor.Funcs
 
 func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	t.Helper()
@@ -104,7 +109,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h := &harness{
 		t:        t,
 		clock:    clocktesting.NewFakeClock(time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)),
-		client:   fake.NewClientBuilder().WithScheme(scheme).Build(),
+		client:   fakeClient(scheme, opts),
 		accounts: registry.NewAccounts(),
 		keys:     registry.NewKeyIndex(),
 		events:   events.NewFakeRecorder(100),
@@ -116,15 +121,19 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	o := DefaultOptions()
 	o.BaseURL = h.srv.URL
 	o.ProblemBaseURL = testProblemURL
-	for _, fn := range opts {
-		fn(&o)
+	for _, opt := range opts {
+		if fn, ok := opt.(func(*Options)); ok {
+			fn(&o)
+		}
 	}
 	log := logr.New(h.logs)
 	web, err := New(o, Deps{
 		Accounts:    h.accounts,
 		Keys:        h.keys,
 		Reader:      h.client,
+		APIReader:   h.client,
 		Writer:      h.client,
+		Status:      h.client.Status(),
 		Namespace:   testNamespace,
 		SessionKeys: StaticSessionKeys{testSessionKey},
 		Events:      h.events,
@@ -151,6 +160,16 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	return h
+}
+
+func fakeClient(scheme *runtime.Scheme, opts []harnessOption) client.WithWatch {
+	b := fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&v1alpha1.Account{})
+	for _, opt := range opts {
+		if funcs, ok := opt.(withInterceptor); ok {
+			b = b.WithInterceptorFuncs(interceptor.Funcs(funcs))
+		}
+	}
+	return b.Build()
 }
 
 // testAccount is an Account object, its password Secret and its directory entries.
@@ -288,6 +307,19 @@ func (h *harness) createKey(cookie, body string) created {
 		h.t.Fatal(err)
 	}
 	return c
+}
+
+// useSession lists the account's keys with the session cookie and returns the cookie to use
+// next (the refreshed one when the answer set it) and the status.
+func (h *harness) useSession(cookie string) (string, int) {
+	h.t.Helper()
+	resp, _ := h.do(request{method: http.MethodGet, path: "/auth/api-keys", cookie: cookie})
+	for _, c := range resp.Cookies() {
+		if c.Name == CookieName {
+			cookie = c.Value
+		}
+	}
+	return cookie, resp.StatusCode
 }
 
 // v2Status calls GET /v2/tokens with the key and returns the status.

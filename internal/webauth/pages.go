@@ -121,7 +121,7 @@ func (h *Handler) signInPage(w http.ResponseWriter, r *http.Request) {
 
 // keysPage shows the signed-in account's keys, or sends the browser to /sign-in.
 func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request) {
-	account, ok, err := h.session(r)
+	account, ok, err := h.session(w, r)
 	if err != nil {
 		h.unavailable(w, r, err)
 		return

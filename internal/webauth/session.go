@@ -1,15 +1,22 @@
 package webauth
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -27,8 +34,15 @@ type Session struct {
 	// IssuedAt and ExpiresAt are Unix seconds.
 	IssuedAt  int64 `json:"iat"`
 	ExpiresAt int64 `json:"exp"`
-	// Nonce makes every session value unique, so two sign-ins in the same second differ.
+	// Nonce makes every session value unique, so two sign-ins in the same second differ; it is
+	// the session's id, which sign-out revokes (by its hash, see sessionID).
 	Nonce string `json:"nonce"`
+	// Seen is the Unix second of the session's last use, for the idle timeout. It is refreshed
+	// (a new cookie with the same session) at most once a minute.
+	Seen int64 `json:"seen"`
+	// Password is the fingerprint of the password hash the session was signed in with: a new
+	// password ends every session signed in with the old one.
+	Password string `json:"pwd"`
 }
 
 const (
@@ -39,8 +53,8 @@ const (
 	clockSkew = time.Minute
 )
 
-// newSession starts a session for the account at now.
-func newSession(account string, now time.Time, ttl time.Duration) Session {
+// newSession starts a session for the account at now, signed in with the password hash.
+func newSession(account string, passwordHash []byte, now time.Time, ttl time.Duration) Session {
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce) // crypto/rand.Read never fails (Go 1.24+)
 	return Session{
@@ -48,7 +62,23 @@ func newSession(account string, now time.Time, ttl time.Duration) Session {
 		IssuedAt:  now.Unix(),
 		ExpiresAt: now.Add(ttl).Unix(),
 		Nonce:     base64.RawURLEncoding.EncodeToString(nonce),
+		Seen:      now.Unix(),
+		Password:  passwordFingerprint(passwordHash),
 	}
+}
+
+// sessionID is what the Account's status records of a signed-out session: a hash of its nonce,
+// so that the status never holds a part of a live cookie.
+func sessionID(s Session) string {
+	sum := sha256.Sum256([]byte("session:" + s.Nonce))
+	return hex.EncodeToString(sum[:16])
+}
+
+// passwordFingerprint identifies a password hash without revealing it. The bcrypt hash is salted
+// and slow, and the cookie carries only 64 bits of its SHA-256: nothing to guess a password with.
+func passwordFingerprint(hash []byte) string {
+	sum := sha256.Sum256(append([]byte("password:"), hash...))
+	return hex.EncodeToString(sum[:8])
 }
 
 // sealSession encodes and signs s with key.
@@ -86,7 +116,7 @@ func openSession(keys [][]byte, value string, now time.Time) (Session, bool) {
 		return Session{}, false
 	}
 	var s Session
-	if err := json.Unmarshal(payload, &s); err != nil || s.Account == "" {
+	if err := json.Unmarshal(payload, &s); err != nil || s.Account == "" || s.Nonce == "" || s.Password == "" {
 		return Session{}, false
 	}
 	if now.Unix() >= s.ExpiresAt || time.Unix(s.IssuedAt, 0).After(now.Add(clockSkew)) {
@@ -109,39 +139,101 @@ func cutLast(s string, sep byte) (before, after string, found bool) {
 	return s[:i], s[i+1:], true
 }
 
-// session returns the signed-in account of the request. ok is false without a valid session, or
-// when the account is gone, disabled, or was created after the session (a deleted Account created
-// again under the same name does not inherit the old one's sessions). err is set only when the
-// session keys cannot be read.
-func (h *Handler) session(r *http.Request) (account registry.Account, ok bool, err error) {
-	c, cerr := r.Cookie(CookieName)
-	if cerr != nil || c.Value == "" {
-		return account, false, nil //nolint:nilerr // no cookie is no session, not an error
+// session returns the signed-in account of the request and refreshes the session's idle clock.
+// ok is false without a valid session; see sessionOf for what ends one. err is set only when
+// something needed to decide cannot be read (the session keys, the Account, its password).
+func (h *Handler) session(w http.ResponseWriter, r *http.Request) (account registry.Account, ok bool, err error) {
+	account, s, ok, err := h.sessionOf(r)
+	if err != nil || !ok {
+		return account, ok, err
 	}
-	keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
-	if err != nil {
-		return account, false, err
-	}
-	s, valid := openSession(keys, c.Value, h.deps.Clock.Now())
-	if !valid {
-		return account, false, nil
-	}
-	account, found := h.deps.Accounts.Get(s.Account)
-	if !found || account.Disabled || account.CreatedAt.Unix() > s.IssuedAt {
-		return registry.Account{}, false, nil
+	if now := h.deps.Clock.Now(); now.Unix()-s.Seen >= int64(seenRefresh/time.Second) {
+		keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
+		if err != nil {
+			return registry.Account{}, false, err
+		}
+		s.Seen = now.Unix()
+		h.writeSessionCookie(w, r, keys[0], s)
 	}
 	return account, true, nil
 }
 
-// setSessionCookie starts a session for the account. The cookie is HttpOnly (no script reads it),
-// SameSite=Strict (no other site's page or link sends it) and Secure over TLS.
-func (h *Handler) setSessionCookie(w http.ResponseWriter, r *http.Request, key []byte, account string) {
-	s := newSession(account, h.deps.Clock.Now(), h.opts.SessionTTL)
+// seenRefresh is how stale a session's Seen may get before a request refreshes it: a cookie is
+// not rewritten on every request, and the idle timeout is kept to within a minute.
+const seenRefresh = time.Minute
+
+// sessionOf returns the request's session and its account. A session ends when
+//   - its cookie is missing, forged, expired (--session-ttl) or idle (--session-idle-timeout);
+//   - its account is gone, disabled, or was created after it (a deleted Account created again
+//     under the same name does not inherit the old one's sessions);
+//   - it was signed out (Account status signedOutSessions, sessionsNotBefore), on any replica;
+//   - the account's password changed since it was signed in.
+//
+// Revocations are read from the Account object in the cache on every call, so that they hold on
+// every replica as soon as the watch delivers them, and across restarts.
+func (h *Handler) sessionOf(r *http.Request) (registry.Account, Session, bool, error) {
+	c, cerr := r.Cookie(CookieName)
+	if cerr != nil || c.Value == "" {
+		return registry.Account{}, Session{}, false, nil //nolint:nilerr // no cookie is no session, not an error
+	}
+	keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
+	if err != nil {
+		return registry.Account{}, Session{}, false, err
+	}
+	now := h.deps.Clock.Now()
+	s, valid := openSession(keys, c.Value, now)
+	if !valid || now.Sub(time.Unix(s.Seen, 0)) >= h.opts.SessionIdleTimeout {
+		return registry.Account{}, Session{}, false, nil
+	}
+	account, found := h.deps.Accounts.Get(s.Account)
+	if !found || account.Disabled || account.CreatedAt.Unix() > s.IssuedAt {
+		return registry.Account{}, Session{}, false, nil
+	}
+	live, err := h.sessionLive(r.Context(), account, s)
+	if err != nil || !live {
+		return registry.Account{}, Session{}, false, err
+	}
+	return account, s, true, nil
+}
+
+// sessionLive checks s against its Account's revocations and password.
+func (h *Handler) sessionLive(ctx context.Context, account registry.Account, s Session) (bool, error) {
+	if h.revoked.has(sessionID(s)) {
+		return false, nil
+	}
+	var obj v1alpha1.Account
+	err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &obj)
+	if err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	if nb := obj.Status.SessionsNotBefore; nb != nil && s.IssuedAt <= nb.Unix() {
+		return false, nil
+	}
+	id := sessionID(s)
+	if slices.ContainsFunc(obj.Status.SignedOutSessions, func(o v1alpha1.SignedOutSession) bool { return o.Session == id }) {
+		return false, nil
+	}
+	hash, err := h.passwordHash(ctx, account)
+	if err != nil || len(hash) == 0 {
+		return false, err
+	}
+	return hmac.Equal([]byte(passwordFingerprint(hash)), []byte(s.Password)), nil
+}
+
+// setSessionCookie starts a session for the account, signed in with the password hash.
+func (h *Handler) setSessionCookie(w http.ResponseWriter, r *http.Request, key []byte, account string, passwordHash []byte) {
+	h.writeSessionCookie(w, r, key, newSession(account, passwordHash, h.deps.Clock.Now(), h.opts.SessionTTL))
+}
+
+// writeSessionCookie sets the cookie of s. The cookie is HttpOnly (no script reads it),
+// SameSite=Strict (no other site's page or link sends it) and Secure over TLS; the browser keeps
+// it until the session expires.
+func (h *Handler) writeSessionCookie(w http.ResponseWriter, r *http.Request, key []byte, s Session) {
 	http.SetCookie(w, &http.Cookie{
 		Name:     CookieName,
 		Value:    sealSession(key, s),
 		Path:     h.cookiePath(),
-		MaxAge:   int(h.opts.SessionTTL / time.Second),
+		MaxAge:   max(1, int(s.ExpiresAt-h.deps.Clock.Now().Unix())),
 		HttpOnly: true,
 		Secure:   h.secureCookies || r.TLS != nil,
 		SameSite: http.SameSiteStrictMode,

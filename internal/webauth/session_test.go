@@ -20,7 +20,7 @@ func TestSessionCodec(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	current := []byte(strings.Repeat("c", 32))
 	previous := []byte(strings.Repeat("p", 32))
-	s := newSession("alice", now, 12*time.Hour)
+	s := newSession("alice", []byte("hash"), now, 12*time.Hour)
 	value := sealSession(current, s)
 
 	if got, ok := openSession([][]byte{current, previous}, value, now); !ok || got != s {

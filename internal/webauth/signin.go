@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
@@ -104,7 +104,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	account, valid, err := h.checkPassword(r.Context(), req.Email, req.Password)
+	account, hash, valid, err := h.checkPassword(r.Context(), req.Email, req.Password)
 	if err != nil {
 		// Not the person's failure: give the attempt back.
 		h.accountThrottle.Release(ctx, accountKey, accountSlot)
@@ -120,7 +120,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	h.accountThrottle.Reset(ctx, accountKey)
 	h.addressThrottle.Release(ctx, addressKey, addressSlot)
-	h.setSessionCookie(w, r, keys[0], account.Name)
+	h.setSessionCookie(w, r, keys[0], account.Name, hash)
 	h.log.V(1).Info("signed in", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
 	if form {
 		h.redirect(w, "/keys")
@@ -142,22 +142,21 @@ func (req *signInRequest) validate() string {
 	return ""
 }
 
-// checkPassword returns the account when the password is its password. Every path that does not
-// find a real hash compares against dummyHash, so the answer takes the same time.
-func (h *Handler) checkPassword(ctx context.Context, email, password string) (registry.Account, bool, error) {
+// checkPassword returns the account, and the hash its password matched, when the password is the
+// account's. Every path that does not find a real hash compares against dummyHash, so the answer
+// takes the same time.
+func (h *Handler) checkPassword(ctx context.Context, email, password string) (registry.Account, []byte, bool, error) {
 	account, found := h.deps.Accounts.ByEmail(email)
 	var hash []byte
-	if found && !account.Disabled && account.PasswordSecret != nil {
-		var secret corev1.Secret
-		err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.PasswordSecret.Name}, &secret)
-		if err != nil && !apierrors.IsNotFound(err) {
-			return account, false, err
+	if found && !account.Disabled {
+		var err error
+		if hash, err = h.passwordHash(ctx, account); err != nil {
+			return account, nil, false, err
 		}
-		hash = secret.Data[account.PasswordSecret.Key]
 	}
 	if len(hash) == 0 {
 		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		return account, false, nil
+		return account, nil, false, nil
 	}
 	if err := bcrypt.CompareHashAndPassword(hash, []byte(password)); err != nil {
 		if !errors.Is(err, bcrypt.ErrMismatchedHashAndPassword) {
@@ -165,16 +164,40 @@ func (h *Handler) checkPassword(ctx context.Context, email, password string) (re
 			// to the person signing in; the operator's log tells why.
 			h.log.Info("the password hash of an account is unusable", "account", account.Name, "error", err.Error())
 		}
-		return account, false, nil
+		return account, nil, false, nil
 	}
-	return account, true, nil
+	return account, hash, true, nil
 }
 
-// signOut clears the session cookie: 303 to /sign-in for the page's form, 204 otherwise.
-//
-// The session is stateless, so a copy of the cookie taken before sign-out stays valid until it
-// expires; disabling the Account, or rotating the session keys, ends every session at once.
+// passwordHash reads the account's password hash from its Secret (in the cache): nil when the
+// account has none or the Secret or key is missing.
+func (h *Handler) passwordHash(ctx context.Context, account registry.Account) ([]byte, error) {
+	if account.PasswordSecret == nil {
+		return nil, nil
+	}
+	var secret corev1.Secret
+	err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.PasswordSecret.Name}, &secret)
+	if err != nil {
+		return nil, client.IgnoreNotFound(err)
+	}
+	return secret.Data[account.PasswordSecret.Key], nil
+}
+
+// signOut ends the request's session on every replica (see revoke.go) and clears the cookie: 303
+// to /sign-in for the page's form, 204 otherwise. A request without a live session only clears
+// the cookie. When the end cannot be recorded, the answer is 503 and the cookie is kept, so that
+// the person retries rather than believing a copy of the cookie is dead.
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
+	account, s, live, err := h.sessionOf(r)
+	if err == nil && live {
+		err = h.endSession(r.Context(), account.Name, s)
+	}
+	if err != nil {
+		h.log.Error(err, "ending a session at sign-out", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
+		w.Header().Set("Retry-After", "5")
+		h.problems.Write(w, r, problem.ServiceUnavailable, "The session could not be ended right now; retry shortly.", nil)
+		return
+	}
 	h.clearSessionCookie(w, r)
 	if mediaType(r) == "application/x-www-form-urlencoded" {
 		h.redirect(w, "/sign-in")

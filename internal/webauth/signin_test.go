@@ -126,7 +126,7 @@ func TestFailedSignInsAreIndistinguishable(t *testing.T) {
 		var ds []time.Duration
 		for range 3 {
 			start := time.Now()
-			if _, _, err := h.web.checkPassword(t.Context(), email, "wrong"); err != nil {
+			if _, _, _, err := h.web.checkPassword(t.Context(), email, "wrong"); err != nil {
 				t.Fatal(err)
 			}
 			ds = append(ds, time.Since(start))
@@ -149,12 +149,12 @@ func TestSignInFormSetsSessionCookieAndRedirects(t *testing.T) {
 		t.Fatalf("form sign-in: %d Location=%q %s", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
 	c := sessionCookie(t, resp)
-	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.MaxAge != 12*60*60 || c.Secure {
-		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, Path=/, Max-Age=43200, not Secure over http", c)
+	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.MaxAge != 8*60*60 || c.Secure {
+		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, Path=/, Max-Age=28800, not Secure over http", c)
 	}
 	s, ok := openSession([][]byte{testSessionKey}, c.Value, h.clock.Now())
 	if !ok || s.Account != "alice" || s.IssuedAt != h.clock.Now().Unix() ||
-		s.ExpiresAt != h.clock.Now().Add(12*time.Hour).Unix() || len(s.Nonce) < 16 {
+		s.ExpiresAt != h.clock.Now().Add(8*time.Hour).Unix() || len(s.Nonce) < 16 {
 		t.Fatalf("session %+v ok=%v", s, ok)
 	}
 	// Two sign-ins in the same second get different sessions.

@@ -7,9 +7,12 @@
 // api-key header and nothing else (a session cookie never replaces it).
 //
 // Security decisions, in one place:
-//   - The session is a stateless cookie (see session.go) signed with HMAC-SHA256 by a key from a
-//     Secret, so every replica accepts it; the account is looked up in the Accounts read model on
-//     every request, so disabling or deleting the Account ends its sessions at once.
+//   - The session is a cookie (see session.go) signed with HMAC-SHA256 by a key from a Secret, so
+//     every replica accepts it; it lasts --session-ttl (8 h) at most and --session-idle-timeout
+//     (30 min) unused. The account is looked up on every request, so disabling or deleting the
+//     Account ends its sessions at once; sign-out is recorded on the Account's status
+//     (revoke.go), and a new password ends the sessions of the old one, on every replica and
+//     across restarts.
 //   - State-changing requests pass net/http's CrossOriginProtection (Sec-Fetch-Site, then Origin
 //     against Host): a cross-site POST or DELETE is 403 `forbidden`. The cookie is also
 //     SameSite=Strict, and JSON endpoints refuse other media types (415), which a cross-site form
@@ -56,8 +59,10 @@ type Options struct {
 	// (internal/service) sets it from its one Site value. The base URL's path, if any, prefixes
 	// the links and redirects of the pages.
 	problem.Site
-	// SessionTTL is how long a session lasts after sign-in (--session-ttl).
+	// SessionTTL is how long a session lasts after sign-in (--session-ttl), however it is used.
 	SessionTTL time.Duration
+	// SessionIdleTimeout ends a session unused for this long (--session-idle-timeout).
+	SessionIdleTimeout time.Duration
 	// AccountFailures throttles failed sign-ins per email; AddressFailures per client address.
 	AccountFailures ThrottlePolicy
 	AddressFailures ThrottlePolicy
@@ -69,10 +74,11 @@ type Options struct {
 // DefaultOptions are the defaults of the flags.
 func DefaultOptions() Options {
 	return Options{
-		Site:            problem.DefaultSite(),
-		SessionTTL:      12 * time.Hour,
-		AccountFailures: ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
-		AddressFailures: ThrottlePolicy{Limit: 20, Window: 15 * time.Minute},
+		Site:               problem.DefaultSite(),
+		SessionTTL:         8 * time.Hour,
+		SessionIdleTimeout: 30 * time.Minute,
+		AccountFailures:    ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
+		AddressFailures:    ThrottlePolicy{Limit: 20, Window: 15 * time.Minute},
 	}
 }
 
@@ -103,6 +109,10 @@ type Deps struct {
 	Keys     KeyStore
 	// Reader reads Secrets (password hashes) and Accounts: the manager's cache.
 	Reader client.Reader
+	// APIReader reads an Account from the API server itself before a sign-out is recorded on
+	// its status (mgr.GetAPIReader()); Status writes that status (mgr.GetClient().Status()).
+	APIReader client.Reader
+	Status    client.SubResourceWriter
 	// Writer creates, patches and deletes ApiKeys: the manager's client, whose writes go to the
 	// API server directly.
 	Writer client.Writer
@@ -131,13 +141,16 @@ type Handler struct {
 	addressThrottle Attempts
 	crossOrigin     *http.CrossOriginProtection
 	pages           *pages
-	mux             *http.ServeMux
+	// revoked are the sessions this replica signed out, refused before its cache shows it.
+	revoked revokedSet
+	mux     *http.ServeMux
 }
 
 // New builds the handler.
 func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
-	if deps.Accounts == nil || deps.Keys == nil || deps.Reader == nil || deps.Writer == nil || deps.SessionKeys == nil {
-		return nil, errors.New("webauth: Accounts, Keys, Reader, Writer and SessionKeys are required")
+	if deps.Accounts == nil || deps.Keys == nil || deps.Reader == nil || deps.APIReader == nil || deps.Writer == nil ||
+		deps.Status == nil || deps.SessionKeys == nil {
+		return nil, errors.New("webauth: Accounts, Keys, Reader, APIReader, Writer, Status and SessionKeys are required")
 	}
 	if deps.Namespace == "" {
 		return nil, errors.New("webauth: Namespace is required")
@@ -147,6 +160,10 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 	}
 	if opts.SessionTTL <= 0 {
 		return nil, fmt.Errorf("webauth: session TTL %s must be positive", opts.SessionTTL)
+	}
+	if opts.SessionIdleTimeout < 2*seenRefresh || opts.SessionIdleTimeout > opts.SessionTTL {
+		return nil, fmt.Errorf("webauth: session idle timeout %s must be at least %s and at most the session TTL %s",
+			opts.SessionIdleTimeout, 2*seenRefresh, opts.SessionTTL)
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultOptions().MaxBodyBytes
@@ -217,7 +234,7 @@ type signedInHandler func(w http.ResponseWriter, r *http.Request, account regist
 // signedIn answers 401 unless the request carries a valid session of a usable account.
 func (h *Handler) signedIn(next signedInHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		account, ok, err := h.session(r)
+		account, ok, err := h.session(w, r)
 		if err != nil {
 			h.unavailable(w, r, err)
 			return

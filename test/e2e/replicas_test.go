@@ -254,6 +254,48 @@ var _ = Describe("Three replicas", Ordered, func() {
 		_, _ = fmt.Fprintf(GinkgoWriter, "a disabled key was refused by all three replicas %s after the disable\n", time.Since(disabled))
 	})
 
+	It("ends a session signed out through one replica on all three: a saved copy of the cookie is refused", func() {
+		resp, err := http.Post(replicas[1].url("/auth/sign-in"), "application/json",
+			strings.NewReader(fmt.Sprintf(`{"email":%q,"password":%q}`, demoEmail, demoPassword)))
+		Expect(err).NotTo(HaveOccurred())
+		_ = resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusNoContent))
+		var saved *http.Cookie
+		for _, c := range resp.Cookies() {
+			if c.Name == "session" {
+				saved = c
+			}
+		}
+		Expect(saved).NotTo(BeNil())
+		listKeys := func(r *replica) int {
+			req, err := http.NewRequest(http.MethodGet, r.url("/auth/api-keys"), nil)
+			Expect(err).NotTo(HaveOccurred())
+			req.AddCookie(saved)
+			resp, err := (&http.Client{Timeout: 5 * time.Second}).Do(req)
+			if err != nil {
+				return 0
+			}
+			_ = resp.Body.Close()
+			return resp.StatusCode
+		}
+		for _, r := range replicas {
+			Expect(listKeys(r)).To(Equal(http.StatusOK), "replica %s before the sign-out", r.name)
+		}
+		req, err := http.NewRequest(http.MethodPost, replicas[1].url("/auth/sign-out"), nil)
+		Expect(err).NotTo(HaveOccurred())
+		req.AddCookie(saved)
+		resp, err = http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		_ = resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusNoContent))
+		signedOut := time.Now()
+		for _, r := range replicas {
+			Eventually(listKeys).WithArguments(r).WithTimeout(remaining(signedOut, time.Second)).
+				WithPolling(20*time.Millisecond).Should(Equal(http.StatusUnauthorized), "replica %s within 1 s of the sign-out", r.name)
+		}
+		_, _ = fmt.Fprintf(GinkgoWriter, "a signed-out session was refused by all three replicas %s after the sign-out\n", time.Since(signedOut))
+	})
+
 	It("hands the lease over when the leader is killed, and the survivors never stop answering", func() {
 		var leader *replica
 		Eventually(func() *replica {

@@ -1,0 +1,100 @@
+package webauth
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=accounts/status,verbs=get;patch
+
+// maxSignedOutSessions bounds the Account's signedOutSessions (the CRD's MaxItems). When it is
+// full, sessionsNotBefore moves to now instead: every session of the account ends, which is safe,
+// and the list starts over.
+const maxSignedOutSessions = 100
+
+// revokeTimeout bounds the write of a sign-out, well under the HTTP write timeout.
+const revokeTimeout = 5 * time.Second
+
+// endSession records on the Account's status that s was signed out, so that every replica, and
+// this one after a restart, refuses it. The write is a merge patch with optimistic locking, retried
+// on conflict: two sign-outs of one account at the same time both land. This replica also refuses
+// the session at once, before its own cache has seen the write.
+func (h *Handler) endSession(ctx context.Context, account string, s Session) error {
+	ctx, cancel := context.WithTimeout(ctx, revokeTimeout)
+	defer cancel()
+	id, expires := sessionID(s), time.Unix(s.ExpiresAt, 0)
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var obj v1alpha1.Account
+		if err := h.deps.APIReader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account}, &obj); err != nil {
+			return client.IgnoreNotFound(err) // no account, no session to end
+		}
+		before := obj.DeepCopy()
+		if !recordSignOut(&obj.Status, id, expires, h.deps.Clock.Now()) {
+			return nil
+		}
+		return h.deps.Status.Patch(ctx, &obj, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	})
+	if err != nil {
+		return fmt.Errorf("recording the sign-out on Account %s: %w", account, err)
+	}
+	h.revoked.add(id, expires, h.deps.Clock.Now())
+	return nil
+}
+
+// recordSignOut adds session id (which would expire at expires) to status, dropping the entries
+// whose sessions have expired by now. It returns false when there is nothing to write.
+func recordSignOut(status *v1alpha1.AccountStatus, id string, expires, now time.Time) bool {
+	kept := status.SignedOutSessions[:0:0]
+	for _, e := range status.SignedOutSessions {
+		if e.Session == id {
+			return false // signed out already
+		}
+		if e.Expires.After(now) {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) >= maxSignedOutSessions {
+		status.SessionsNotBefore = &metav1.Time{Time: now}
+		status.SignedOutSessions = nil
+		return true
+	}
+	status.SignedOutSessions = append(kept, v1alpha1.SignedOutSession{Session: id, Expires: metav1.Time{Time: expires}})
+	return true
+}
+
+// revokedSet holds the sessions this replica signed out until its cache shows the Account's
+// status: a copy of the cookie used at once on the same replica is refused too.
+type revokedSet struct {
+	mu      sync.Mutex
+	entries map[string]time.Time // session id -> when the session expires
+}
+
+func (r *revokedSet) add(id string, expires, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.entries == nil {
+		r.entries = map[string]time.Time{}
+	}
+	for k, exp := range r.entries {
+		if exp.Before(now) {
+			delete(r.entries, k)
+		}
+	}
+	r.entries[id] = expires
+}
+
+func (r *revokedSet) has(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.entries[id]
+	return ok
+}
