@@ -196,6 +196,27 @@ func (s *RedisStore) Clear(ctx context.Context, key string) error {
 	return s.guard(ctx, func(ctx context.Context) error { return s.Client.Del(ctx, s.Prefix+key).Err() })
 }
 
+// Close marks key closed for d (a key that expires by itself).
+func (s *RedisStore) Close(ctx context.Context, key string, d time.Duration) error {
+	return s.guard(ctx, func(ctx context.Context) error {
+		return s.Client.Set(ctx, s.Prefix+key, 1, max(d, time.Millisecond)).Err()
+	})
+}
+
+// ClosedFor returns how long key stays closed; 0 when it is not.
+func (s *RedisStore) ClosedFor(ctx context.Context, key string) (time.Duration, error) {
+	var d time.Duration
+	err := s.guard(ctx, func(ctx context.Context) error {
+		var err error
+		d, err = s.Client.PTTL(ctx, s.Prefix+key).Result()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("redis: %w", err)
+	}
+	return max(d, 0), nil // -2: no key, -1: no expiry (never set so)
+}
+
 func (s *RedisStore) timeout() time.Duration {
 	if s.Timeout <= 0 {
 		return DefaultRedisTimeout

@@ -82,24 +82,40 @@ func passwordFingerprint(hash []byte) string {
 }
 
 // sealSession encodes and signs s with key.
-func sealSession(key []byte, s Session) string {
-	payload, _ := json.Marshal(s)
-	signed := sessionVersion + "." + base64.RawURLEncoding.EncodeToString(payload)
-	return signed + "." + base64.RawURLEncoding.EncodeToString(mac(key, signed))
-}
+func sealSession(key []byte, s Session) string { return seal(key, sessionVersion, s) }
 
 // openSession verifies value with any of keys and returns its session when it is valid at now.
 func openSession(keys [][]byte, value string, now time.Time) (Session, bool) {
-	if len(value) > maxCookieValue {
+	var s Session
+	if !open(keys, sessionVersion, value, &s) || s.Account == "" || s.Nonce == "" || s.Password == "" {
 		return Session{}, false
 	}
-	signed, sig, ok := cutLast(value, '.')
-	if !ok || !strings.HasPrefix(signed, sessionVersion+".") {
+	if now.Unix() >= s.ExpiresAt || time.Unix(s.IssuedAt, 0).After(now.Add(clockSkew)) {
 		return Session{}, false
+	}
+	return s, true
+}
+
+// seal encodes v as "<version>.<payload>.<mac>": payload is the base64url (unpadded) JSON of v,
+// mac the base64url HMAC-SHA256 of "<version>.<payload>" under key.
+func seal(key []byte, version string, v any) string {
+	payload, _ := json.Marshal(v)
+	signed := version + "." + base64.RawURLEncoding.EncodeToString(payload)
+	return signed + "." + base64.RawURLEncoding.EncodeToString(mac(key, signed))
+}
+
+// open verifies a sealed value of the version with any of keys and decodes its payload into v.
+func open(keys [][]byte, version, value string, v any) bool {
+	if len(value) > maxCookieValue {
+		return false
+	}
+	signed, sig, ok := cutLast(value, '.')
+	if !ok || !strings.HasPrefix(signed, version+".") {
+		return false
 	}
 	got, err := base64.RawURLEncoding.DecodeString(sig)
 	if err != nil {
-		return Session{}, false
+		return false
 	}
 	verified := false
 	for _, k := range keys {
@@ -109,20 +125,10 @@ func openSession(keys [][]byte, value string, now time.Time) (Session, bool) {
 		}
 	}
 	if !verified {
-		return Session{}, false
+		return false
 	}
-	payload, err := base64.RawURLEncoding.DecodeString(signed[len(sessionVersion)+1:])
-	if err != nil {
-		return Session{}, false
-	}
-	var s Session
-	if err := json.Unmarshal(payload, &s); err != nil || s.Account == "" || s.Nonce == "" || s.Password == "" {
-		return Session{}, false
-	}
-	if now.Unix() >= s.ExpiresAt || time.Unix(s.IssuedAt, 0).After(now.Add(clockSkew)) {
-		return Session{}, false
-	}
-	return s, true
+	payload, err := base64.RawURLEncoding.DecodeString(signed[len(version)+1:])
+	return err == nil && json.Unmarshal(payload, v) == nil
 }
 
 func mac(key []byte, msg string) []byte {

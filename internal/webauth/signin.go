@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
@@ -81,46 +83,51 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 
 	now := h.deps.Clock.Now()
-	accountKey := "email:" + strings.ToLower(strings.TrimSpace(req.Email))
-	addressKey := "address:" + h.clientAddress(r)
+	email := strings.ToLower(strings.TrimSpace(req.Email))
+	address := h.clientAddress(r)
+	accountKey, clientKey, addressKey := "account:"+email, "client:"+email+"|"+address, "address:"+address
 	// Giving an attempt back must not depend on the client still waiting for the answer.
 	ctx := context.WithoutCancel(r.Context())
-	wait, accountSlot, ok := h.accountThrottle.Acquire(ctx, accountKey, now)
+	if known, _ := h.deps.Accounts.ByEmail(email); !h.knownDevice(r, keys, known.Name) {
+		if wait := h.accountBackoff.Closed(ctx, accountKey, now); wait > 0 {
+			h.throttled(w, r, address, wait, "Too many failed sign-ins to this account from elsewhere; retry after %d seconds, or from a browser that signed in to it before.")
+			return
+		}
+	}
+	wait, clientSlot, ok := h.clientThrottle.Acquire(ctx, clientKey, now)
 	var addressSlot Slot
 	if ok {
 		var addressOK bool
 		if wait, addressSlot, addressOK = h.addressThrottle.Acquire(ctx, addressKey, now); !addressOK {
-			h.accountThrottle.Release(ctx, accountKey, accountSlot)
+			h.clientThrottle.Release(ctx, clientKey, clientSlot)
 			ok = false
 		}
 	}
 	if !ok {
-		// Audit trail of guessing. The typed email is not logged: people type passwords there.
-		h.log.Info("sign-in throttled", "clientAddress", addressKey, "correlationId", problem.CorrelationID(r.Context()))
-		retry := ratelimit.Seconds(wait)
-		w.Header().Set("Retry-After", strconv.Itoa(retry))
-		h.problems.Write(w, r, problem.RateLimited,
-			"Too many failed sign-ins; retry after "+strconv.Itoa(retry)+" seconds.", nil)
+		h.throttled(w, r, address, wait, "Too many failed sign-ins; retry after %d seconds.")
 		return
 	}
 
 	account, hash, valid, err := h.checkPassword(r.Context(), req.Email, req.Password)
 	if err != nil {
 		// Not the person's failure: give the attempt back.
-		h.accountThrottle.Release(ctx, accountKey, accountSlot)
+		h.clientThrottle.Release(ctx, clientKey, clientSlot)
 		h.addressThrottle.Release(ctx, addressKey, addressSlot)
 		h.internalError(w, r, "checking a password", err)
 		return
 	}
 	if !valid {
-		h.log.V(1).Info("sign-in refused", "account", account.Name, "clientAddress", addressKey,
+		h.accountBackoff.Failed(ctx, accountKey, now)
+		h.log.V(1).Info("sign-in refused", "account", account.Name, "clientAddress", address,
 			"correlationId", problem.CorrelationID(r.Context()))
 		h.problems.Write(w, r, problem.Unauthorized, wrongCredentials, nil)
 		return
 	}
-	h.accountThrottle.Reset(ctx, accountKey)
+	h.clientThrottle.Reset(ctx, clientKey)
 	h.addressThrottle.Release(ctx, addressKey, addressSlot)
+	h.accountBackoff.Reset(ctx, accountKey)
 	h.setSessionCookie(w, r, keys[0], account.Name, hash)
+	h.setDeviceCookie(w, r, keys[0], account.Name)
 	h.log.V(1).Info("signed in", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
 	if form {
 		h.redirect(w, "/keys")
@@ -128,6 +135,15 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// throttled answers 429 with Retry-After; detail has one %d for the seconds.
+func (h *Handler) throttled(w http.ResponseWriter, r *http.Request, address string, wait time.Duration, detail string) {
+	// Audit trail of guessing. The typed email is not logged: people type passwords there.
+	h.log.Info("sign-in throttled", "clientAddress", address, "correlationId", problem.CorrelationID(r.Context()))
+	retry := ratelimit.Seconds(wait)
+	w.Header().Set("Retry-After", strconv.Itoa(retry))
+	h.problems.Write(w, r, problem.RateLimited, fmt.Sprintf(detail, retry), nil)
 }
 
 func (req *signInRequest) validate() string {

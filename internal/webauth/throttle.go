@@ -66,6 +66,13 @@ func (t *Throttle) Release(key string, at time.Time) {
 	t.attempts[key] = list
 }
 
+// count returns how many attempts on key are in the window before now.
+func (t *Throttle) count(key string, now time.Time) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.liveLocked(key, now))
+}
+
 // Reset forgets every attempt on key.
 func (t *Throttle) Reset(key string) {
 	t.mu.Lock()

@@ -17,8 +17,10 @@
 //     against Host): a cross-site POST or DELETE is 403 `forbidden`. The cookie is also
 //     SameSite=Strict, and JSON endpoints refuse other media types (415), which a cross-site form
 //     cannot send.
-//   - Failed sign-ins are throttled per email and per client address (throttle.go); every failure
-//     has the same answer and costs one bcrypt comparison, known email or not.
+//   - Failed sign-ins are limited per (email, client address) and per client address (throttle.go),
+//     and slowed per account by a short, growing closure that a browser which signed in to the
+//     account before does not meet (backoff.go, device.go): nobody elsewhere can lock the owner
+//     out. Every failure has the same answer and costs one bcrypt comparison, known email or not.
 //   - A new key is shown once: only its sha256 hash is written to the ApiKey, and no log line,
 //     event or error carries the key.
 package webauth
@@ -63,9 +65,12 @@ type Options struct {
 	SessionTTL time.Duration
 	// SessionIdleTimeout ends a session unused for this long (--session-idle-timeout).
 	SessionIdleTimeout time.Duration
-	// AccountFailures throttles failed sign-ins per email; AddressFailures per client address.
-	AccountFailures ThrottlePolicy
+	// ClientFailures limits failed sign-ins per (email, client address), AddressFailures per
+	// client address; AccountBackoff slows guessing at one account from anywhere (see
+	// BackoffPolicy) without locking its owner out.
+	ClientFailures  ThrottlePolicy
 	AddressFailures ThrottlePolicy
+	AccountBackoff  BackoffPolicy
 	// TrustedProxies are the addresses of reverse proxies whose X-Forwarded-For is believed when
 	// finding the client address (--trusted-proxies). Empty: the peer address is the client.
 	TrustedProxies []netip.Prefix
@@ -77,8 +82,9 @@ func DefaultOptions() Options {
 		Site:               problem.DefaultSite(),
 		SessionTTL:         8 * time.Hour,
 		SessionIdleTimeout: 30 * time.Minute,
-		AccountFailures:    ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
+		ClientFailures:     ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
 		AddressFailures:    ThrottlePolicy{Limit: 20, Window: 15 * time.Minute},
+		AccountBackoff:     BackoffPolicy{Free: 10, Window: 15 * time.Minute, Base: time.Second, Max: 5 * time.Minute},
 	}
 }
 
@@ -137,8 +143,9 @@ type Handler struct {
 	// basePath is the path of BaseURL without its trailing slash ("" or e.g. "/api").
 	basePath        string
 	secureCookies   bool
-	accountThrottle Attempts
+	clientThrottle  Attempts
 	addressThrottle Attempts
+	accountBackoff  Backoff
 	crossOrigin     *http.CrossOriginProtection
 	pages           *pages
 	// revoked are the sessions this replica signed out, refused before its cache shows it.
@@ -179,13 +186,15 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 		problems:        problem.NewWriter(opts.BaseURL, opts.ProblemBaseURL),
 		basePath:        strings.TrimRight(base.Path, "/"),
 		secureCookies:   base.Scheme == "https",
-		accountThrottle: localAttempts{NewThrottle(opts.AccountFailures)},
+		clientThrottle:  localAttempts{NewThrottle(opts.ClientFailures)},
 		addressThrottle: localAttempts{NewThrottle(opts.AddressFailures)},
+		accountBackoff:  newLocalBackoff(opts.AccountBackoff),
 		crossOrigin:     http.NewCrossOriginProtection(),
 	}
 	if deps.Shared != nil {
-		h.accountThrottle = NewSharedAttempts(deps.Shared, opts.AccountFailures, "signin:")
+		h.clientThrottle = NewSharedAttempts(deps.Shared, opts.ClientFailures, "signin:")
 		h.addressThrottle = NewSharedAttempts(deps.Shared, opts.AddressFailures, "signin:")
+		h.accountBackoff = NewSharedBackoff(deps.Shared, opts.AccountBackoff, "signin:")
 	}
 	// Behind a proxy the Host header may not be the public host; the base URL's origin is ours.
 	if err := h.crossOrigin.AddTrustedOrigin(base.Scheme + "://" + base.Host); err != nil {
