@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -81,6 +82,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		r = r.WithContext(problem.WithCarrier(r.Context(), st))
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
+		body := r.Body
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler { //nolint:errorlint // sentinel compared as net/http does
@@ -95,7 +97,30 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			s.record(r, sw.status(), st, time.Since(start))
 		}()
 		next.ServeHTTP(sw, r)
+		if sw.status() == http.StatusRequestEntityTooLarge {
+			linger(sw, r, body)
+		}
 	})
+}
+
+// Bounds of reading an oversized body after its 413.
+const (
+	lingerBytes   = 16 << 20
+	lingerTimeout = 2 * time.Second
+)
+
+// linger sends the 413 and then reads and throws away the rest of the body, up to lingerBytes and
+// lingerTimeout, before net/http closes the connection (nginx's lingering close). Closing a socket
+// with unread data makes the kernel send a reset, and a client that sends its whole body before
+// reading (Python's urllib, many SDKs) then meets "connection reset" instead of the 413.
+func linger(w http.ResponseWriter, r *http.Request, body io.Reader) {
+	if r.ContentLength > lingerBytes {
+		return // more than we would read: the reset cannot be avoided
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	_ = rc.SetReadDeadline(time.Now().Add(lingerTimeout))
+	_, _ = io.CopyN(io.Discard, body, lingerBytes)
 }
 
 func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration) {
