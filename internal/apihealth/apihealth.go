@@ -27,11 +27,17 @@ const (
 // answer. It runs on every replica (NeedLeaderElection is false).
 type Checker struct {
 	// Probe asks the API server something cheap (its /version); required.
-	Probe    func(ctx context.Context) error
-	Interval time.Duration
-	Timeout  time.Duration
-	Grace    time.Duration
-	Clock    clock.PassiveClock
+	Probe func(ctx context.Context) error
+	// Subject names what is probed in the log and in Check's error; "the Kubernetes API server"
+	// when empty. A Checker follows Redis the same way.
+	Subject string
+	// Consequence is logged when the subject stops answering; "creates answer 503 until it does"
+	// when empty (the Kubernetes API server's).
+	Consequence string
+	Interval    time.Duration
+	Timeout     time.Duration
+	Grace       time.Duration
+	Clock       clock.PassiveClock
 	// Log gets a line when the API server stops answering (with the error) and when it answers
 	// again; the error never reaches /health, which anyone may read.
 	Log logr.Logger
@@ -78,6 +84,12 @@ func (c *Checker) defaults() {
 	if c.Clock == nil {
 		c.Clock = clock.RealClock{}
 	}
+	if c.Subject == "" {
+		c.Subject = "the Kubernetes API server"
+	}
+	if c.Consequence == "" {
+		c.Consequence = "creates answer 503 until it does"
+	}
 }
 
 // ProbeOnce asks the API server once and records the answer.
@@ -90,13 +102,13 @@ func (c *Checker) ProbeOnce(ctx context.Context) {
 	defer c.mu.Unlock()
 	if err == nil {
 		if c.failing {
-			c.Log.Info("the Kubernetes API server answers again")
+			c.Log.Info(c.Subject + " answers again")
 		}
 		c.lastOK, c.failing, c.lastErr, c.probedOK = c.Clock.Now(), false, nil, true
 		return
 	}
 	if !c.failing {
-		c.Log.Info("the Kubernetes API server does not answer: creates answer 503 until it does", "error", err.Error())
+		c.Log.Info(c.Subject+" does not answer: "+c.Consequence, "error", err.Error())
 	}
 	c.failing, c.lastErr = true, err
 }
@@ -126,5 +138,5 @@ func (c *Checker) Check(*http.Request) error {
 	if c.Clock == nil || c.Clock.Since(since) < c.Grace {
 		return nil
 	}
-	return errors.New("the Kubernetes API server has not answered for " + c.Clock.Since(since).Round(time.Second).String())
+	return errors.New(c.Subject + " has not answered for " + c.Clock.Since(since).Round(time.Second).String())
 }

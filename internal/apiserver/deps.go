@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -55,6 +56,10 @@ type Deps struct {
 	Intents IntentStore
 	// APIHealth, when set, adds the Kubernetes API server's reachability to /health.
 	APIHealth APIHealth
+	// Dependencies, when set, adds the other dependencies' states to /health ("redis", "chain
+	// eip155:1"...): each "ok" or a fixed phrase saying why not. Any other than "ok" makes the
+	// service "degraded"; none of them makes it unready (a replica serves without them).
+	Dependencies func(ctx context.Context) map[string]string
 	// Submissions checks and records the transaction hash a client reports for its intent
 	// (POST /v2/transfers/{id}/submission; *watcher.Submissions). Nil answers that route with 503.
 	Submissions SubmissionRecorder

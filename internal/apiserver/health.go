@@ -13,7 +13,7 @@ type healthBody struct {
 
 // health needs no key (so do /openapi.json and the probes). It is 200 when the service can answer /v2 and 503 when not,
 // so a load balancer can use it as a readiness probe.
-func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	body := healthBody{Status: "ok", Checks: map[string]string{"cache": "ok"}}
 	status := http.StatusOK
 	if s.deps.APIHealth != nil {
@@ -22,6 +22,14 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 			body.Status, body.Checks["kubernetes-api"] = "degraded", state
 		} else {
 			body.Checks["kubernetes-api"] = "ok"
+		}
+	}
+	if s.deps.Dependencies != nil {
+		for name, state := range s.deps.Dependencies(r.Context()) {
+			body.Checks[name] = state
+			if state != "ok" && body.Status == "ok" {
+				body.Status = "degraded"
+			}
 		}
 	}
 	if !s.ready.Load() {

@@ -176,3 +176,29 @@ func TestHealthReportsTheAPIServer(t *testing.T) {
 		}
 	}
 }
+
+// /health names each dependency's state; one that does not answer makes the service degraded, still
+// 200, since the replica serves without it.
+func TestHealthReportsDependencies(t *testing.T) {
+	for _, tc := range []struct {
+		states map[string]string
+		want   string
+	}{
+		{map[string]string{"redis": "ok", "chain eip155:1": "ok"}, "ok"},
+		{map[string]string{"redis": "unreachable", "chain eip155:1": "ok"}, "degraded"},
+		{map[string]string{"redis": "ok", "chain eip155:1": "unreachable"}, "degraded"},
+	} {
+		h := newTransferHarness(t)
+		h.srv.deps.Dependencies = func(context.Context) map[string]string { return tc.states }
+		resp, raw := h.do(t, http.MethodGet, "/health", nil, "")
+		body := decodeJSON[healthBody](t, raw)
+		if resp.StatusCode != http.StatusOK || body.Status != tc.want {
+			t.Fatalf("states %v: %d %s, want 200 %s", tc.states, resp.StatusCode, raw, tc.want)
+		}
+		for name, state := range tc.states {
+			if body.Checks[name] != state {
+				t.Errorf("checks[%q] = %q, want %q", name, body.Checks[name], state)
+			}
+		}
+	}
+}

@@ -287,19 +287,24 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
+	dependencies, err := dependencyHealth(mgr, opts.Namespace, shared)
+	if err != nil {
+		return nil, err
+	}
 	s.APIDeps = apiserver.Deps{
-		APIHealth:   apiHealth,
-		Limiter:     limiter,
-		Keys:        s.Models.Keys,
-		Tokens:      s.Models.Tokens,
-		OpenAPI:     full,
-		OpenAPIV2:   v2,
-		Metrics:     apiserver.NewMetrics(opts.Metrics),
-		Web:         web,
-		Catalog:     catalog,
-		Transfers:   transfers,
-		Intents:     s.Intents,
-		Submissions: submissions,
+		APIHealth:    apiHealth,
+		Dependencies: dependencies,
+		Limiter:      limiter,
+		Keys:         s.Models.Keys,
+		Tokens:       s.Models.Tokens,
+		OpenAPI:      full,
+		OpenAPIV2:    v2,
+		Metrics:      apiserver.NewMetrics(opts.Metrics),
+		Web:          web,
+		Catalog:      catalog,
+		Transfers:    transfers,
+		Intents:      s.Intents,
+		Submissions:  submissions,
 	}
 	s.API = apiserver.New(opts.API, s.APIDeps, log.WithName("api"))
 	if err := mgr.Add(s.API.Runnable(apiListener)); err != nil {

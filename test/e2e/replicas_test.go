@@ -410,8 +410,29 @@ var _ = Describe("Three replicas", Ordered, func() {
 		_, _ = fmt.Fprintf(GinkgoWriter, "with Redis hung: slowest answer %s, %d of 20 admitted on %d replicas\n", slowest, admitted, len(replicas))
 		Expect(slowest).To(BeNumerically("<", redisTimeout+500*time.Millisecond), "no request waits for Redis longer than the deadline")
 		Expect(admitted).To(BeNumerically("<=", 5*len(replicas)), "each replica keeps the limit on its own")
+		redisHealth := func(r *replica) string {
+			resp, err := (&http.Client{Timeout: 5 * time.Second}).Get(r.url("/health"))
+			if err != nil {
+				return err.Error()
+			}
+			defer func() { _ = resp.Body.Close() }()
+			var body struct {
+				Status string            `json:"status"`
+				Checks map[string]string `json:"checks"`
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&body)
+			return fmt.Sprintf("%d %s redis=%s", resp.StatusCode, body.Status, body.Checks["redis"])
+		}
+		for _, r := range replicas {
+			Eventually(redisHealth).WithArguments(r).WithTimeout(10*time.Second).WithPolling(200*time.Millisecond).
+				Should(Equal("200 degraded redis=unreachable"), "replica %s reports Redis on /health", r.name)
+		}
 
 		redis.Resume()
+		for _, r := range replicas {
+			Eventually(redisHealth).WithArguments(r).WithTimeout(10*time.Second).WithPolling(200*time.Millisecond).
+				Should(Equal("200 ok redis=ok"), "replica %s reports Redis back", r.name)
+		}
 		Eventually(func() []int {
 			_, fresh := newKey(50)
 			spent := servedByAll(fresh)
