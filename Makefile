@@ -14,6 +14,9 @@ ETCD_VERSION ?= 3.6.16
 RUN_ARGS ?=
 # Flags for hack/bench in `make bench`, for example BENCH_ARGS="-duration 10s -concurrency 64".
 BENCH_ARGS ?=
+# Flags for hack/benchscale in `make bench-scale`, for example BENCH_SCALE_ARGS="-n 5000 -create-duration 10s",
+# or "-before /tmp/manager-old" to measure an older build in the same run.
+BENCH_SCALE_ARGS ?=
 LOCALCLUSTER_ARGS ?=
 
 # Every recipe runs in bash, stops at the first failing command, and a pipeline fails when any
@@ -122,6 +125,10 @@ bench: ## Run the Go benchmarks, then the loopback load test of GET /v2/tokens a
 	@$(WITH_ASSETS) export REDIS_SERVER="$$(hack/redis.sh)"; $(GO) test -run='^$$' -bench=. -benchmem $(UNIT_PACKAGES)
 	@echo "==> loopback load: the full /v2 stack against a bare net/http handler serving the same bytes"
 	$(GO) run ./hack/bench $(BENCH_ARGS)
+
+.PHONY: bench-scale
+bench-scale: build ## Scale harness (not in `make test`): N intents (default 100,000) in a local control plane, bin/manager started over them; memory, start-up, reads, creates.
+	@$(WITH_ASSETS) $(GO) run ./hack/benchscale -manager $(LOCALBIN)/manager $(BENCH_SCALE_ARGS)
 
 .PHONY: verify
 verify: manifests generate fmt ## Regenerate code and manifests and fail if that changed any file (run by CI).
