@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/kubeapi"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=transferintents,verbs=get;list;watch;create
@@ -212,7 +211,7 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 	ctx, cancel := context.WithTimeout(ctx, min(s.opts.WriteTimeout, 2*time.Second))
 	defer cancel()
 	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &obj); err != nil {
-		if err = client.IgnoreNotFound(err); err != nil && unavailable(err) {
+		if err = client.IgnoreNotFound(err); err != nil && kubeapi.Unreachable(err) {
 			return nil, false, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		return nil, false, err
@@ -279,19 +278,10 @@ type Created struct {
 // key created. See the package documentation for the idempotency protocol.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Created, error) {
 	c, err := s.createWithin(ctx, req)
-	if err != nil && unavailable(err) {
+	if err != nil && kubeapi.Unreachable(err) {
 		return c, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return c, err
-}
-
-// unavailable reports whether err says the Kubernetes API could not be reached in time, rather
-// than that it refused the request.
-func unavailable(err error) bool {
-	var netErr net.Error
-	return errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) ||
-		apierrors.IsServiceUnavailable(err) || apierrors.IsTooManyRequests(err) ||
-		utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) || (errors.As(err, &netErr) && netErr.Timeout())
 }
 
 func (s *Store) createWithin(ctx context.Context, req CreateRequest) (Created, error) {

@@ -2,6 +2,7 @@ package webauth
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -71,14 +72,15 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 	if !ok {
 		return
 	}
-	ctx := r.Context()
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.WriteTimeout)
+	defer cancel()
 	var owner v1alpha1.Account
 	if err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err != nil {
 		if apierrors.IsNotFound(err) {
 			h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
 			return
 		}
-		h.internalError(w, r, "reading the Account", err, "account", account.Name)
+		h.writeFailed(w, r, "reading the Account", err, "account", account.Name)
 		return
 	}
 	if !owner.DeletionTimestamp.IsZero() {
@@ -99,7 +101,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 		return
 	}
 	if err := h.deps.Writer.Create(ctx, obj); err != nil {
-		h.internalError(w, r, "creating an ApiKey", err, "account", account.Name, "keyId", obj.Name)
+		h.writeFailed(w, r, "creating an ApiKey", err, "account", account.Name, "keyId", obj.Name)
 		return
 	}
 	// Usable on /v2 at once on this replica; other replicas learn it from the watch.
@@ -189,13 +191,15 @@ func (h *Handler) disableKey(w http.ResponseWriter, r *http.Request, account reg
 	}
 	obj := &v1alpha1.ApiKey{ObjectMeta: metav1.ObjectMeta{Namespace: h.deps.Namespace, Name: id}}
 	patch := client.RawPatch(types.MergePatchType, []byte(`{"spec":{"disabled":true}}`))
-	if err := h.deps.Writer.Patch(r.Context(), obj, patch); err != nil {
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.WriteTimeout)
+	defer cancel()
+	if err := h.deps.Writer.Patch(ctx, obj, patch); err != nil {
 		if apierrors.IsNotFound(err) {
 			h.deps.Keys.Delete(id)
 			h.keyNotFound(w, r, id)
 			return
 		}
-		h.internalError(w, r, "disabling an ApiKey", err, "keyId", id)
+		h.writeFailed(w, r, "disabling an ApiKey", err, "keyId", id)
 		return
 	}
 	entry := registryKey(obj, h.deps.Clock.Now())
@@ -213,8 +217,10 @@ func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request, account regi
 		return
 	}
 	obj := &v1alpha1.ApiKey{ObjectMeta: metav1.ObjectMeta{Namespace: h.deps.Namespace, Name: id}}
-	if err := h.deps.Writer.Delete(r.Context(), obj); err != nil && !apierrors.IsNotFound(err) {
-		h.internalError(w, r, "deleting an ApiKey", err, "keyId", id)
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.WriteTimeout)
+	defer cancel()
+	if err := h.deps.Writer.Delete(ctx, obj); err != nil && !apierrors.IsNotFound(err) {
+		h.writeFailed(w, r, "deleting an ApiKey", err, "keyId", id)
 		return
 	}
 	h.deps.Keys.Delete(id)

@@ -21,15 +21,12 @@ import (
 // and the list starts over.
 const maxSignedOutSessions = 100
 
-// revokeTimeout bounds the write of a sign-out, well under the HTTP write timeout.
-const revokeTimeout = 5 * time.Second
-
 // endSession records on the Account's status that s was signed out, so that every replica, and
 // this one after a restart, refuses it. The write is a merge patch with optimistic locking, retried
 // on conflict: two sign-outs of one account at the same time both land. This replica also refuses
 // the session at once, before its own cache has seen the write.
 func (h *Handler) endSession(ctx context.Context, account string, s Session) error {
-	ctx, cancel := context.WithTimeout(ctx, revokeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, h.opts.WriteTimeout)
 	defer cancel()
 	id, expires := sessionID(s), time.Unix(s.ExpiresAt, 0)
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {

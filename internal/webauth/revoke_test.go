@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,4 +178,60 @@ func (r replica) status(t *testing.T, cookie string) int {
 	rec := httptest.NewRecorder()
 	r.web.ServeHTTP(rec, req)
 	return rec.Code
+}
+
+// A stalled Kubernetes API costs a key's creation, disabling, deletion or a sign-out its write
+// timeout and a 503 with Retry-After, never a hang or a 500 (the defect: 15–41 s, then 500).
+func TestStalledAPIServerIs503OnAuthWrites(t *testing.T) {
+	var stalled atomic.Bool
+	wait := func(ctx context.Context) error {
+		if stalled.Load() {
+			<-ctx.Done() // a stalled API server: nothing comes back before the deadline
+			return ctx.Err()
+		}
+		return nil
+	}
+	h := newHarness(t, func(o *Options) { o.WriteTimeout = 300 * time.Millisecond }, withInterceptor(interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			if err := wait(ctx); err != nil {
+				return err
+			}
+			return c.Create(ctx, obj, opts...)
+		},
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+			if err := wait(ctx); err != nil {
+				return err
+			}
+			return c.Patch(ctx, obj, p, opts...)
+		},
+		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			if err := wait(ctx); err != nil {
+				return err
+			}
+			return c.Delete(ctx, obj, opts...)
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			if err := wait(ctx); err != nil {
+				return err
+			}
+			return c.SubResource(sub).Patch(ctx, obj, p, opts...)
+		},
+	}))
+	cookie := h.signIn(h.addAccount("alice"))
+	key := h.createKey(cookie, `{"name":"k"}`)
+	stalled.Store(true)
+	for _, r := range []request{
+		jsonRequest(http.MethodPost, "/auth/api-key/create", `{"name":"x"}`, cookie),
+		jsonRequest(http.MethodPost, "/auth/api-keys/"+key.ID+"/disable", "", cookie),
+		{method: http.MethodDelete, path: "/auth/api-keys/" + key.ID, cookie: cookie},
+		{method: http.MethodPost, path: "/auth/sign-out", cookie: cookie},
+	} {
+		start := time.Now()
+		resp, body := h.do(r)
+		took := time.Since(start)
+		assertProblem(t, resp, body, problem.ServiceUnavailable)
+		if resp.Header.Get("Retry-After") == "" || took > 2*time.Second {
+			t.Errorf("%s %s: Retry-After %q after %s; want one within the 300ms write timeout", r.method, r.path, resp.Header.Get("Retry-After"), took)
+		}
+	}
 }

@@ -46,6 +46,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/kubeapi"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -71,6 +72,9 @@ type Options struct {
 	ClientFailures  ThrottlePolicy
 	AddressFailures ThrottlePolicy
 	AccountBackoff  BackoffPolicy
+	// WriteTimeout bounds each call to the Kubernetes API behind an /auth request (a key's
+	// creation, disabling or deletion, a sign-out), well under the HTTP write timeout.
+	WriteTimeout time.Duration
 	// TrustedProxies are the addresses of reverse proxies whose X-Forwarded-For is believed when
 	// finding the client address (--trusted-proxies). Empty: the peer address is the client.
 	TrustedProxies []netip.Prefix
@@ -82,6 +86,7 @@ func DefaultOptions() Options {
 		Site:               problem.DefaultSite(),
 		SessionTTL:         8 * time.Hour,
 		SessionIdleTimeout: 30 * time.Minute,
+		WriteTimeout:       5 * time.Second,
 		ClientFailures:     ThrottlePolicy{Limit: 5, Window: 15 * time.Minute},
 		AddressFailures:    ThrottlePolicy{Limit: 20, Window: 15 * time.Minute},
 		AccountBackoff:     BackoffPolicy{Free: 10, Window: 15 * time.Minute, Base: time.Second, Max: 5 * time.Minute},
@@ -164,6 +169,9 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 	}
 	if deps.Clock == nil {
 		deps.Clock = clock.RealClock{}
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultOptions().WriteTimeout
 	}
 	if opts.SessionTTL <= 0 {
 		return nil, fmt.Errorf("webauth: session TTL %s must be positive", opts.SessionTTL)
@@ -261,6 +269,18 @@ func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error)
 	h.log.Error(err, "reading the session keys", "correlationId", problem.CorrelationID(r.Context()))
 	w.Header().Set("Retry-After", "5")
 	h.problems.Write(w, r, problem.ServiceUnavailable, "Sessions cannot be checked right now; retry shortly.", nil)
+}
+
+// writeFailed answers a failed call to the Kubernetes API: 503 with Retry-After when the API
+// server could not be reached in time (the client may retry), 500 otherwise. Either way it logs.
+func (h *Handler) writeFailed(w http.ResponseWriter, r *http.Request, msg string, err error, kv ...any) {
+	if !kubeapi.Unreachable(err) {
+		h.internalError(w, r, msg, err, kv...)
+		return
+	}
+	h.log.Error(err, msg, append(kv, "correlationId", problem.CorrelationID(r.Context()))...)
+	w.Header().Set("Retry-After", "5")
+	h.problems.Write(w, r, problem.ServiceUnavailable, "The Kubernetes API did not answer in time; retry shortly.", nil)
 }
 
 // internalError logs err and answers 500 without telling the client what failed.
