@@ -38,8 +38,14 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "filler" {
 		os.Exit(runFiller(os.Args[2:], os.Stderr))
 	}
-	if err := run(); err != nil {
+	err := run()
+	if err != nil {
 		setupLog.Error(err, "manager stopped")
+	}
+	if logOutput != nil {
+		_ = logOutput.Stop() // flushes the buffered log
+	}
+	if err != nil {
 		os.Exit(1)
 	}
 }
@@ -95,7 +101,10 @@ func parseFlags() config {
 	if redisOpts.URL == "" {
 		redisOpts.URL = os.Getenv("REDIS_URL")
 	}
+	logOutput = newLogOutput(os.Stderr)
+	opts.DestWriter = logOutput
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	c.service.AccessLog = newAccessLogger(&opts, logOutput)
 	return c
 }
 

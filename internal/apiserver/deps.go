@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/utils/clock"
 
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -54,6 +55,10 @@ type Deps struct {
 	// Intents stores and lists transfer intents (*intentstore.Store). Without Catalog,
 	// Transfers and Intents the /v2/transfers routes answer 503.
 	Intents IntentStore
+	// AccessLog, when it has a sink, receives the access log line of each request (the operator
+	// gives it an unsampled logger, so that no request goes unrecorded under load); otherwise the
+	// server's logger does.
+	AccessLog logr.Logger
 	// APIHealth, when set, adds the Kubernetes API server's reachability to /health.
 	APIHealth APIHealth
 	// Dependencies, when set, adds the other dependencies' states to /health ("redis", "chain

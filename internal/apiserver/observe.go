@@ -125,7 +125,7 @@ func linger(w http.ResponseWriter, r *http.Request, body io.Reader) {
 
 func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration) {
 	s.metrics.observe(st.route, r.Method, status, d)
-	log := s.log
+	log := s.access
 	if !s.opts.AccessLog && status < 500 {
 		log = log.V(1)
 	}

@@ -56,6 +56,7 @@ type Server struct {
 	deps     Deps
 	problems problem.Writer
 	log      logr.Logger
+	access   logr.Logger
 	metrics  *Metrics
 	ready    atomic.Bool
 	tokens   *tokenSnapshot
@@ -80,7 +81,11 @@ func New(opts Options, deps Deps, log logr.Logger) *Server {
 		deps:     deps,
 		problems: problem.NewWriter(opts.BaseURL, opts.ProblemBaseURL),
 		log:      log,
+		access:   log,
 		metrics:  deps.Metrics,
+	}
+	if deps.AccessLog.GetSink() != nil {
+		s.access = deps.AccessLog
 	}
 	s.tokens = newTokenSnapshot(deps.Tokens)
 	s.handler = s.routes()

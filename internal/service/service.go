@@ -64,6 +64,9 @@ type Options struct {
 	// Redis, when its URL is set, holds the rate-limit windows and the sign-in throttle shared by
 	// every replica; without it each replica counts its own.
 	Redis RedisOptions
+	// AccessLog, when set, writes the API's access log (apiserver.Deps.AccessLog); otherwise the
+	// API's logger does.
+	AccessLog logr.Logger
 }
 
 // RedisOptions reach the Redis shared by the replicas.
@@ -294,6 +297,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	s.APIDeps = apiserver.Deps{
 		APIHealth:    apiHealth,
 		Dependencies: dependencies,
+		AccessLog:    opts.AccessLog,
 		Limiter:      limiter,
 		Keys:         s.Models.Keys,
 		Tokens:       s.Models.Tokens,

@@ -1,0 +1,427 @@
+// Command benchbinary measures the built manager binary, as it ships (JSON logs with the access
+// log on, written to a file), under an external load generator (wrk), against a bare net/http
+// server in this process that serves the same bytes, in one run, and prints both and their ratio.
+// `make bench-binary` runs it.
+//
+// It starts a local control plane (KUBEBUILDER_ASSETS), applies config/samples, creates API keys
+// whose limits are far above the load (so the limiter's cost is measured, not its refusals), and
+// runs the manager against it.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/service"
+)
+
+const namespace = "bench"
+
+// keys is how many API keys the load spreads over: each allows 100,000 requests a minute (the
+// CRD's maximum), so together they allow far more than this machine serves.
+const keys = 64
+
+type config struct {
+	manager     string
+	duration    time.Duration
+	connections int
+	threads     int
+	rounds      int
+	logPath     string
+	wrk         string
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.manager, "manager", "bin/manager", "The manager binary to measure.")
+	flag.DurationVar(&c.duration, "duration", 10*time.Second, "Measured time of each wrk run.")
+	flag.IntVar(&c.connections, "connections", 32, "wrk connections.")
+	flag.IntVar(&c.threads, "threads", 2, "wrk threads.")
+	flag.IntVar(&c.rounds, "rounds", 2, "Runs of each server, interleaved, so drift affects both alike.")
+	flag.StringVar(&c.logPath, "log", "", "Where the manager writes its log (default: a temporary file).")
+	flag.StringVar(&c.wrk, "wrk", "wrk", "The wrk binary (hack/wrk.sh installs it).")
+	flag.Parse()
+	if err := run(c); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-binary:", err)
+		os.Exit(1)
+	}
+}
+
+func run(c config) error {
+	if _, err := exec.LookPath(c.wrk); err != nil {
+		return errors.New("wrk is not installed: run hack/wrk.sh")
+	}
+	work, err := os.MkdirTemp("", "benchbinary-")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.RemoveAll(work) }()
+	env := &envtest.Environment{CRDDirectoryPaths: []string{"config/crd/bases"}, ErrorIfCRDPathMissing: true}
+	if _, err := env.Start(); err != nil {
+		return fmt.Errorf("starting the control plane: %w", err)
+	}
+	defer func() { _ = env.Stop() }()
+	admin, err := env.AddUser(envtest.User{Name: "bench", Groups: []string{"system:masters"}}, &rest.Config{QPS: 200, Burst: 400})
+	if err != nil {
+		return err
+	}
+	kube, err := client.New(admin.Config(), client.Options{Scheme: service.NewScheme()})
+	if err != nil {
+		return err
+	}
+	plaintexts, err := setUp(kube)
+	if err != nil {
+		return err
+	}
+	kubeconfig, err := admin.KubeConfig()
+	if err != nil {
+		return err
+	}
+	kubeconfigPath := filepath.Join(work, "kubeconfig")
+	if err := os.WriteFile(kubeconfigPath, kubeconfig, 0o600); err != nil {
+		return err
+	}
+	if c.logPath == "" {
+		c.logPath = filepath.Join(work, "manager.log")
+	}
+	api, stop, err := startManager(c, kubeconfigPath)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	tokens := request{method: http.MethodGet, path: "/v2/tokens"}
+	simulate := request{method: http.MethodPost, path: "/v2/transfers/simulate", body: simulateBody}
+	for _, r := range []request{tokens, simulate} {
+		if err := compare(c, api, r, plaintexts); err != nil {
+			return err
+		}
+	}
+	info, err := os.Stat(c.logPath)
+	if err == nil {
+		fmt.Printf("the manager's log (access log on, JSON, as shipped) grew to %d bytes\n", info.Size())
+	}
+	return nil
+}
+
+// simulateBody is a USDC transfer on the sample Sepolia chain, which has no node configured: the
+// simulation's cost without the node's round trip.
+const simulateBody = `{"from":"eip155:11155111:0x70997970C51812dc3A010C7d01b50e0d17dc79C8",` +
+	`"to":"eip155:11155111:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",` +
+	`"asset":"eip155:11155111:0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238","amount":"1.5"}`
+
+// setUp applies config/samples into the bench namespace and creates the keys; it returns them.
+func setUp(kube client.Client) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}); err != nil {
+		return nil, err
+	}
+	files, err := filepath.Glob("config/samples/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "kustomization.yaml") {
+			continue
+		}
+		if err := applyFile(ctx, kube, f); err != nil {
+			return nil, err
+		}
+	}
+	var plaintexts []string
+	for i := range keys {
+		k, err := apikey.Generate(registry.EnvironmentTest)
+		if err != nil {
+			return nil, err
+		}
+		obj := k.Object(namespace, "demo", fmt.Sprintf("bench-%d", i), nil)
+		obj.Spec.RateLimitPerMinute = 100_000
+		if err := kube.Create(ctx, obj); err != nil {
+			return nil, fmt.Errorf("creating an ApiKey: %w", err)
+		}
+		plaintexts = append(plaintexts, k.Plaintext)
+	}
+	return plaintexts, nil
+}
+
+func applyFile(ctx context.Context, kube client.Client, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	dec := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
+	for {
+		var obj unstructured.Unstructured
+		if err := dec.Decode(&obj.Object); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if len(obj.Object) == 0 {
+			continue
+		}
+		obj.SetNamespace(namespace)
+		if err := kube.Create(ctx, &obj); err != nil {
+			return fmt.Errorf("%s: creating %s %s: %w", path, obj.GetKind(), obj.GetName(), err)
+		}
+	}
+}
+
+// startManager runs the manager as it ships (default flags: JSON logs, access log on) with its
+// log in a file, and waits until it serves the sample tokens.
+func startManager(c config, kubeconfig string) (string, func(), error) {
+	api, probe := freeAddr(), freeAddr()
+	logFile, err := os.Create(c.logPath)
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(c.manager, "--kubeconfig", kubeconfig, "--namespace", namespace,
+		"--api-bind-address", api, "--health-probe-bind-address", probe, "--metrics-bind-address", "0")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+		_ = logFile.Close()
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get("http://" + probe + "/readyz")
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("the manager was not ready within 60 s; its log: %s", c.logPath)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return "http://" + api, stop, nil
+}
+
+type request struct {
+	method, path, body string
+}
+
+// compare measures r against the manager and against a bare server answering r's bytes.
+func compare(c config, api string, r request, keys []string) error {
+	status, contentType, body, err := fetchUntilStable(api, r, keys[0])
+	if err != nil {
+		return err
+	}
+	bare, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		_, _ = io.Copy(io.Discard, req.Body)
+		w.Header().Set("Content-Type", contentType)
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	})}
+	go func() { _ = srv.Serve(bare) }()
+	defer func() { _ = srv.Close() }()
+
+	script, err := wrkScript(r, keys)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(script) }()
+	fmt.Printf("%s %s (%d bytes, status %d), wrk -t%d -c%d -d%s, %d keys, %d rounds\n",
+		r.method, r.path, len(body), status, c.threads, c.connections, c.duration, len(keys), c.rounds)
+	var bestBare, bestFull wrkResult
+	for i := range c.rounds {
+		b, err := runWrk(c, script, "http://"+bare.Addr().String()+r.path)
+		if err != nil {
+			return err
+		}
+		f, err := runWrk(c, script, api+r.path)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  round %d bare    %s\n  round %d binary  %s\n", i+1, b, i+1, f)
+		if f.non2xx > 0 || f.errors > 0 {
+			return fmt.Errorf("the manager answered %d non-2xx and %d errors", f.non2xx, f.errors)
+		}
+		bestBare, bestFull = best(bestBare, b), best(bestFull, f)
+	}
+	fmt.Printf("  ratio binary/bare = %.2f (requests/s %.0f / %.0f); p99 %s / %s\n\n",
+		bestFull.rps/bestBare.rps, bestFull.rps, bestBare.rps, bestFull.p99, bestBare.p99)
+	return nil
+}
+
+// fetchUntilStable asks once the answer is what the load will meet: the manager's read models
+// fill from the watch after /readyz.
+func fetchUntilStable(api string, r request, key string) (int, string, []byte, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		req, err := http.NewRequest(r.method, api+r.path, strings.NewReader(r.body))
+		if err != nil {
+			return 0, "", nil, err
+		}
+		req.Header.Set("api-key", key)
+		if r.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, "", nil, err
+		}
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err != nil {
+			return 0, "", nil, err
+		}
+		if resp.StatusCode == http.StatusOK && !bytes.Equal(body, []byte("[]")) {
+			return resp.StatusCode, resp.Header.Get("Content-Type"), body, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, "", nil, fmt.Errorf("%s %s: %d %s", r.method, r.path, resp.StatusCode, body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// wrkScript writes a Lua script that sends r, each request with the next key.
+func wrkScript(r request, keys []string) (string, error) {
+	var b strings.Builder
+	b.WriteString("local keys = {")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(strconv.Quote(k))
+	}
+	b.WriteString("}\nlocal i = 0\n")
+	fmt.Fprintf(&b, "local body = %s\n", strconv.Quote(r.body))
+	fmt.Fprintf(&b, "request = function()\n  i = i + 1\n  local h = {[\"api-key\"] = keys[(i %% #keys) + 1]}\n")
+	if r.body != "" {
+		b.WriteString("  h[\"Content-Type\"] = \"application/json\"\n")
+		fmt.Fprintf(&b, "  return wrk.format(%q, nil, h, body)\n", r.method)
+	} else {
+		fmt.Fprintf(&b, "  return wrk.format(%q, nil, h, nil)\n", r.method)
+	}
+	b.WriteString("end\n")
+	f, err := os.CreateTemp("", "bench-*.lua")
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = f.Close() }()
+	_, err = f.WriteString(b.String())
+	return f.Name(), err
+}
+
+type wrkResult struct {
+	rps            float64
+	p50, p99       time.Duration
+	non2xx, errors int
+}
+
+func (r wrkResult) String() string {
+	return fmt.Sprintf("%8.0f req/s  p50 %-9s p99 %-9s non-2xx %d  errors %d", r.rps, r.p50, r.p99, r.non2xx, r.errors)
+}
+
+func best(a, b wrkResult) wrkResult {
+	if b.rps > a.rps {
+		return b
+	}
+	return a
+}
+
+var (
+	rpsLine     = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+	latencyLine = regexp.MustCompile(`^\s+(50|99)%\s+([0-9.]+)(us|ms|s)\s*$`)
+	non2xxLine  = regexp.MustCompile(`Non-2xx or 3xx responses:\s+(\d+)`)
+	errorsLine  = regexp.MustCompile(`Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)`)
+)
+
+func runWrk(c config, script, url string) (wrkResult, error) {
+	out, err := exec.Command(c.wrk, "-t", strconv.Itoa(c.threads), "-c", strconv.Itoa(c.connections),
+		"-d", c.duration.String(), "--latency", "-s", script, url).CombinedOutput()
+	if err != nil {
+		return wrkResult{}, fmt.Errorf("wrk: %w: %s", err, out)
+	}
+	var r wrkResult
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if m := rpsLine.FindStringSubmatch(line); m != nil {
+			r.rps, _ = strconv.ParseFloat(m[1], 64)
+		}
+		if m := latencyLine.FindStringSubmatch(line); m != nil {
+			d := parseWrkDuration(m[2], m[3])
+			if m[1] == "50" {
+				r.p50 = d
+			} else {
+				r.p99 = d
+			}
+		}
+		if m := non2xxLine.FindStringSubmatch(line); m != nil {
+			r.non2xx, _ = strconv.Atoi(m[1])
+		}
+		if m := errorsLine.FindStringSubmatch(line); m != nil {
+			for _, s := range m[1:] {
+				n, _ := strconv.Atoi(s)
+				r.errors += n
+			}
+		}
+	}
+	if r.rps == 0 {
+		return r, fmt.Errorf("no Requests/sec in wrk's output: %s", out)
+	}
+	return r, nil
+}
+
+func parseWrkDuration(v, unit string) time.Duration {
+	f, _ := strconv.ParseFloat(v, 64)
+	switch unit {
+	case "us":
+		return time.Duration(f * float64(time.Microsecond)).Round(time.Microsecond)
+	case "ms":
+		return time.Duration(f * float64(time.Millisecond)).Round(time.Microsecond)
+	default:
+		return time.Duration(f * float64(time.Second)).Round(time.Millisecond)
+	}
+}
+
+func freeAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().String()
+}
