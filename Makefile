@@ -80,10 +80,13 @@ fmt: ## Run go fmt against the code.
 vet: ## Run go vet against the code.
 	$(GO) vet ./...
 
-# Fuzz targets of the request parsers, each run briefly by `make test` (go test runs one -fuzz
-# target per invocation). Bounded by iterations, not time: a short timed run can fail with
-# "context deadline exceeded" on a loaded machine. Longer runs: make fuzz FUZZTIME=5m.
-FUZZ_TARGETS = internal/intent:FuzzParseAmount internal/caip:FuzzParseAccountID internal/intent:FuzzAssetJSON
+# Fuzz targets of the request parsers and of the whole HTTP handler (test/faults), each run
+# briefly by `make test` (go test runs one -fuzz target per invocation). Bounded by iterations, not
+# time: a short timed run can fail with "context deadline exceeded" on a loaded machine. An entry
+# may end in its own iteration count for that brief run (the handler target serves a whole HTTP
+# request each time); FUZZTIME given to make applies to every target: make fuzz FUZZTIME=10m.
+FUZZ_TARGETS = internal/intent:FuzzParseAmount internal/caip:FuzzParseAccountID internal/intent:FuzzAssetJSON \
+	test/faults:FuzzHandler:10000x
 FUZZTIME ?= 50000x
 
 # golangci-lint is pinned in the tools module hack/tools (its dependencies stay out of go.mod) and
@@ -111,9 +114,11 @@ test: manifests generate fmt vet lint ## Run all tests: unit, envtest, browser, 
 	$(E2E_TEST)
 
 .PHONY: fuzz
-fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) for FUZZTIME each.
+fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP handler (test/faults) for FUZZTIME each.
 	@for entry in $(FUZZ_TARGETS); do \
-		$(GO) test ./$${entry%%:*}/ -run='^$$' -fuzz="^$${entry#*:}$$" -fuzztime=$(FUZZTIME); \
+		target=$${entry#*:}; fuzztime=$(FUZZTIME); \
+		case "$$target" in *:*) [ "$(origin FUZZTIME)" != file ] || fuzztime=$${target#*:}; target=$${target%%:*};; esac; \
+		$(GO) test ./$${entry%%:*}/ -run='^$$' -fuzz="^$$target$$" -fuzztime=$$fuzztime; \
 	done
 
 .PHONY: test-e2e
