@@ -8,12 +8,16 @@ import (
 	"log"
 	"math/big"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
+	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr/funcr"
 
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/filler"
 )
@@ -58,7 +62,8 @@ type localChain struct {
 	addr string
 }
 
-// devChains are the local chains and the keys of the settlement demo, all gone when stop returns.
+// devChains are the local chains and the keys of the settlement demo; stop stops them and closes
+// their databases.
 type devChains struct {
 	chains   []*localChain
 	attester *ecdsa.PrivateKey
@@ -68,25 +73,70 @@ type devChains struct {
 	stopFiller func()
 }
 
-// startDevChains runs a local chain for each id on its address, deploys the demo USDC and the
-// settlement contract on each (attested by a key made for this run), funds the demo wallet and a
-// filler key made for this run, and makes a block a second on each until ctx ends.
-func startDevChains(ctx context.Context, ids []int64, addrs []string) (*devChains, error) {
+// startDevChains runs a local chain for each id on its address, keeping its blocks and state in
+// dir/eip155-<id>. A chain found there continues from its last block, with the contracts, balances
+// and transactions of earlier runs; a new one is set up (see setUpChain) with the attester key in
+// attesterKeyPath and the filler key dir/filler.key. The keys are made with the first chains and
+// kept with them: the contracts name the attester for good, and only the filler's address holds
+// the filler's funds. Every chain makes a block a second until ctx ends.
+func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int64, addrs []string) (*devChains, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", dir, err)
+	}
 	d := &devChains{}
-	var err error
-	if d.attester, err = crypto.GenerateKey(); err != nil {
+	attester, err := loadOrMakeKey(attesterKeyPath)
+	if err != nil {
 		return nil, err
 	}
-	if d.filler, err = crypto.GenerateKey(); err != nil {
+	filler, err := loadOrMakeKey(filepath.Join(dir, "filler.key"))
+	if err != nil {
 		return nil, err
 	}
+	d.attester, d.filler = attester.key, filler.key
+	heads := make([]uint64, len(ids))
+	progress := make([]uint64, len(ids))
 	for i, id := range ids {
-		c, err := startDevChain(id, addrs[i], crypto.PubkeyToAddress(d.attester.PublicKey), crypto.PubkeyToAddress(d.filler.PublicKey))
+		c, head, err := openDevChain(id, chainDataDir(dir, id), addrs[i])
+		if err == nil {
+			d.chains = append(d.chains, &localChain{Chain: c, addr: addrs[i]})
+			heads[i] = head
+			progress[i], err = setUpProgress(c)
+		}
 		if err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", id, err)
 		}
-		d.chains = append(d.chains, c)
+		if progress[i] > 0 && (attester.made || filler.made) {
+			d.close()
+			return nil, fmt.Errorf("%s holds a chain set up with an attester and a filler key that are gone (%s, %s); %s",
+				chainDataDir(dir, id), attester.path, filler.path, resetHint)
+		}
+	}
+	// Written before any chain uses them, and only once no kept chain needs the lost ones.
+	if err := errors.Join(attester.save(), filler.save()); err != nil {
+		d.close()
+		return nil, err
+	}
+	for i, c := range d.chains {
+		if err := setUpChain(c.Chain, progress[i], attester.address(), filler.address()); err != nil {
+			d.close()
+			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
+		}
+		if err := checkChain(c.Chain, chainDataDir(dir, ids[i]), attester); err != nil {
+			d.close()
+			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
+		}
+		if progress[i] > 0 && progress[i] < setUpTxs {
+			log.Printf("local chain eip155:%d: its set-up had stopped after %d of %d transactions (a killed localcluster); completed it",
+				ids[i], progress[i], setUpTxs)
+		}
+		if progress[i] == setUpTxs {
+			log.Printf("local chain eip155:%d on %s: continues at block %d from %s (USDC at %s, settlement contract at %s)",
+				ids[i], c.URL, heads[i], chainDataDir(dir, ids[i]), sampleUSDC.Hex(), sampleSettlement.Hex())
+		} else {
+			log.Printf("local chain eip155:%d on %s (set up, kept in %s): USDC at %s, settlement contract at %s; demo wallet %s holds 100 ETH and 10000 USDC (its key is public: local use only)",
+				ids[i], c.URL, chainDataDir(dir, ids[i]), sampleUSDC.Hex(), sampleSettlement.Hex(), devWallet().Hex())
+		}
 	}
 	blocks, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -115,51 +165,101 @@ func startDevChains(ctx context.Context, ids []int64, addrs []string) (*devChain
 	return d, nil
 }
 
+// close stops the nodes; go-ethereum writes what it holds in memory to the database on the way.
 func (d *devChains) close() {
 	for _, c := range d.chains {
-		_ = c.Close()
+		if err := c.Close(); err != nil {
+			log.Printf("closing local chain eip155:%s: %v", c.ID, err)
+		}
 	}
 }
 
-// startDevChain runs one local chain and deploys and funds what the samples expect on it.
-func startDevChain(id int64, addr string, attester, fillerAddr common.Address) (*localChain, error) {
-	funder, err := crypto.HexToECDSA(devchain.WellKnownFunderKey)
+// resetHint is the way out of local data that cannot be used.
+const resetHint = "`make run-reset` starts the local chains and the control plane afresh"
+
+// setUpTxs is the number of transactions that set up a local chain, all sent by the funder
+// (development account #0) in this order: the demo USDC (nonce 0), the settlement contract (1),
+// USDC and ether for the demo wallet (2, 3), and for the filler (4, 5). Their addresses follow from
+// the funder's nonces, which is why the samples can name them.
+const setUpTxs = 6
+
+// setUpProgress is how many of the set-up transactions a chain holds: the funder's nonce, capped.
+// A new chain holds none; a localcluster killed in its first seconds can leave a chain part way,
+// with the blocks go-ethereum had written.
+func setUpProgress(c *devchain.Chain) (uint64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	nonce, err := c.Backend.Client().NonceAt(ctx, crypto.PubkeyToAddress(c.Funder.PublicKey), nil)
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("reading the funder's nonce: %w", err)
 	}
-	chain, err := devchain.New(id, funder, addr)
-	if err != nil {
-		return nil, err
-	}
-	usdc, err := chain.Deploy("Local USD Coin", "USDC", 6)
-	if err != nil {
-		_ = chain.Close()
-		return nil, err
-	}
-	settler, err := chain.DeploySettlement(attester, devRefundDelay)
-	if err != nil {
-		_ = chain.Close()
-		return nil, err
-	}
-	if usdc != sampleUSDC || settler != sampleSettlement {
-		_ = chain.Close()
-		return nil, fmt.Errorf("USDC landed at %s and the settlement contract at %s, not where the samples expect them", usdc.Hex(), settler.Hex())
+	return min(nonce, setUpTxs), nil
+}
+
+// setUpChain sends the set-up transactions a chain does not hold yet, from number done on, each
+// mined before the next: deploying the contracts with attester, funding the demo wallet and the
+// filler.
+func setUpChain(c *devchain.Chain, done uint64, attester, fillerAddr common.Address) error {
+	deployed := func(name string, want common.Address, deploy func() (common.Address, error)) func() error {
+		return func() error {
+			got, err := deploy()
+			if err != nil {
+				return err
+			}
+			if got != want {
+				return fmt.Errorf("%s landed at %s, not at %s where the samples expect it", name, got.Hex(), want.Hex())
+			}
+			return nil
+		}
 	}
 	wallet := devWallet()
-	err = errors.Join(chain.MintTo(usdc, wallet, devWalletUSDC), chain.Fund(wallet, devWalletEther),
-		chain.MintTo(usdc, fillerAddr, fillerUSDC), chain.Fund(fillerAddr, fillerEther))
-	if err != nil {
-		_ = chain.Close()
-		return nil, fmt.Errorf("funding: %w", err)
+	steps := [setUpTxs]func() error{
+		deployed("USDC", sampleUSDC, func() (common.Address, error) { return c.Deploy("Local USD Coin", "USDC", 6) }),
+		deployed("the settlement contract", sampleSettlement, func() (common.Address, error) {
+			return c.DeploySettlement(attester, devRefundDelay)
+		}),
+		func() error { return c.MintTo(sampleUSDC, wallet, devWalletUSDC) },
+		func() error { return c.Fund(wallet, devWalletEther) },
+		func() error { return c.MintTo(sampleUSDC, fillerAddr, fillerUSDC) },
+		func() error { return c.Fund(fillerAddr, fillerEther) },
 	}
-	log.Printf("local chain eip155:%d on %s: USDC at %s, settlement contract at %s; demo wallet %s holds 100 ETH and 10000 USDC (its key is public: local use only)",
-		id, chain.URL, usdc.Hex(), settler.Hex(), wallet.Hex())
-	return &localChain{Chain: chain, addr: addr}, nil
+	for i := done; i < setUpTxs; i++ {
+		if err := steps[i](); err != nil {
+			return fmt.Errorf("setting up: %w", err)
+		}
+	}
+	return nil
 }
 
-// writeAttesterKey writes the run's attester key for the manager's --attester-key-file.
-func (d *devChains) writeAttesterKey(path string) error {
-	return writePrivateFile(path, []byte(common.Bytes2Hex(crypto.FromECDSA(d.attester))))
+// checkChain makes sure that a chain is the one the samples and the keys describe: the demo USDC
+// and the settlement contract at the samples' addresses, attested by the kept attester key.
+func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client := chain.Backend.Client()
+	for _, addr := range []common.Address{sampleUSDC, sampleSettlement} {
+		code, err := client.CodeAt(ctx, addr, nil)
+		if err != nil {
+			return fmt.Errorf("reading the code at %s: %w", addr.Hex(), err)
+		}
+		if len(code) == 0 {
+			return fmt.Errorf("%s holds a chain without a contract at %s, where the samples expect one; %s", dataDir, addr.Hex(), resetHint)
+		}
+	}
+	binding := contracts.NewSettlement()
+	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackAttester()}, nil)
+	if err != nil {
+		return fmt.Errorf("reading the settlement contract's attester: %w", err)
+	}
+	got, err := binding.UnpackAttester(out)
+	if err != nil {
+		return fmt.Errorf("reading the settlement contract's attester: %w", err)
+	}
+	if got != attester.address() {
+		return fmt.Errorf("the settlement contract kept in %s is attested by %s, not by the key in %s (%s); %s",
+			dataDir, got.Hex(), attester.path, attester.address().Hex(), resetHint)
+	}
+	return nil
 }
 
 // runFiller runs the reference filler on every local chain until ctx ends, claiming bridge
@@ -185,7 +285,7 @@ func (d *devChains) runFiller(ctx context.Context, apiURL string) error {
 		}
 		f.Chains[c.ID.Uint64()] = fc
 	}
-	log.Printf("reference filler %s fills orders on the local chains (%s of USDC and 100 ETH on each)",
+	log.Printf("reference filler %s fills orders on the local chains (funded with %s USDC and 100 ETH on each when they were made)",
 		crypto.PubkeyToAddress(d.filler.PublicKey).Hex(), formatUSDC(fillerUSDC))
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -211,9 +311,45 @@ func devWallet() common.Address {
 	return crypto.PubkeyToAddress(key.PublicKey)
 }
 
-// removeIfExists removes a file the run wrote, saying so only when that fails.
-func removeIfExists(path string) {
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		log.Printf("removing %s: %v", path, err)
+// devKey is a key of the settlement demo, read from its file or made for a new set of chains.
+type devKey struct {
+	key  *ecdsa.PrivateKey
+	path string
+	// made says that the file did not exist: the key is new and not written yet.
+	made bool
+}
+
+// loadOrMakeKey reads the hex secp256k1 key in path (as the manager's --attester-key-file reads
+// it), or makes a new one when there is no such file.
+func loadOrMakeKey(path string) (*devKey, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		key, err := crypto.GenerateKey()
+		if err != nil {
+			return nil, err
+		}
+		return &devKey{key: key, path: path, made: true}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	key, err := crypto.HexToECDSA(strings.TrimSpace(string(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%s does not hold a hex secp256k1 private key: %w", path, err)
+	}
+	return &devKey{key: key, path: path}, nil
+}
+
+func (k *devKey) address() common.Address { return crypto.PubkeyToAddress(k.key.PublicKey) }
+
+// save writes a key that was made, readable by its owner only.
+func (k *devKey) save() error {
+	if !k.made {
+		return nil
+	}
+	if err := writePrivateFile(k.path, []byte(common.Bytes2Hex(crypto.FromECDSA(k.key)))); err != nil {
+		return err
+	}
+	k.made = false
+	return nil
 }

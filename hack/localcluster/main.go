@@ -15,12 +15,13 @@ limitations under the License.
 */
 
 // Command localcluster runs the Transfer Intent Service on a machine with no Kubernetes cluster,
-// for `make run`. It starts a throwaway control plane (kube-apiserver and etcd, through
-// controller-runtime's envtest), installs the CRDs, writes an admin kubeconfig to .local/kubeconfig,
-// applies config/samples and runs the manager binary in the foreground against it. On SIGINT or
-// SIGTERM, or when the manager exits by itself, it stops the manager and then the control plane,
-// so that nothing is left running. The control plane's data lives in a temporary directory and is
-// gone afterwards: every run starts from the samples.
+// for `make run`. It starts a control plane (kube-apiserver and etcd, through controller-runtime's
+// envtest) on the data kept in its state directory (.local), installs or updates the CRDs, writes
+// an admin kubeconfig to .local/kubeconfig, applies config/samples, starts the two local chains
+// (also kept in .local) and runs the manager binary against it all. A manager that stops by
+// itself is started again; the control plane and the chains keep running. On SIGINT, SIGTERM or
+// SIGHUP it stops the manager, the chains and the control plane, in that order, so that nothing
+// is left running; the data stays for the next run. `localcluster --reset` removes it.
 //
 // Usage:
 //
@@ -39,7 +40,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/go-logr/logr/funcr"
 	corev1 "k8s.io/api/core/v1"
@@ -51,10 +51,9 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
-// managerStopGrace is how long the manager gets to shut down after SIGTERM before it is killed.
-const managerStopGrace = 10 * time.Second
-
 type options struct {
+	stateDir        string
+	reset           bool
 	managerPath     string
 	noOperator      bool
 	kubeconfigPath  string
@@ -74,9 +73,39 @@ type options struct {
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("localcluster: ")
+	setControllerRuntimeLogger()
 
 	opts := parseFlags(os.Args[1:])
-	os.Exit(run(opts))
+	if opts.reset {
+		if err := resetState(opts); err != nil {
+			log.Print(err)
+			os.Exit(1)
+		}
+		return
+	}
+
+	// Signals are caught from the start: a Ctrl-C while the control plane is still starting must
+	// lead to a clean stop once it is up, not to orphaned processes. SIGHUP (the terminal closed)
+	// stops cleanly too, so that etcd and the chains write their data before they go.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, cancel := context.WithCancel(context.Background())
+	hurry := make(chan struct{})
+	go func() {
+		sig := <-signals
+		log.Printf("received %s, shutting down (again to kill the manager at once)", sig)
+		cancel()
+		<-signals
+		close(hurry)
+	}()
+	code := run(ctx, opts, hurry)
+	cancel()
+	os.Exit(code)
+}
+
+// setControllerRuntimeLogger gives envtest a logger; without one it complains after 30 s.
+func setControllerRuntimeLogger() {
+	ctrllog.SetLogger(funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{}))
 }
 
 // parseFlags uses its own FlagSet: controller-runtime registers a global --kubeconfig flag of its
@@ -87,7 +116,12 @@ func parseFlags(args []string) options {
 	fs.StringVar(&o.managerPath, "manager", "bin/manager", "path of the manager binary to run")
 	fs.BoolVar(&o.noOperator, "no-operator", false,
 		"run only the control plane; start the manager yourself (for example in a debugger) with the printed settings")
-	fs.StringVar(&o.kubeconfigPath, "kubeconfig", ".local/kubeconfig", "where to write the admin kubeconfig of the local control plane")
+	fs.StringVar(&o.stateDir, "state-dir", ".local",
+		"directory of the data kept from one run to the next: etcd's data, the local chains and their keys")
+	fs.BoolVar(&o.reset, "reset", false,
+		"remove the data kept in --state-dir (every object, the local chains and their keys) and exit; refused while a localcluster uses it")
+	fs.StringVar(&o.kubeconfigPath, "kubeconfig", "",
+		"where to write the admin kubeconfig of the local control plane (default <state-dir>/kubeconfig)")
 	fs.StringVar(&o.namespace, "namespace", "default", "namespace the samples go to and the manager watches")
 	fs.StringVar(&o.crdDir, "crd-dir", "config/crd/bases", "directory of the CRD manifests to install")
 	fs.StringVar(&o.samplesDir, "samples", "config/samples", "kustomize directory applied after the CRDs; empty to apply nothing")
@@ -100,35 +134,27 @@ func parseFlags(args []string) options {
 		"where the local chain eip155:1337 (the Chain sample local-dev's spec.rpc) serves JSON-RPC; empty for no local chains")
 	fs.StringVar(&o.secondChainAddr, "second-chain-address", "127.0.0.1:8546",
 		"where the second local chain eip155:1338 (the Chain sample local-dev-2's spec.rpc), the other end of bridges, serves JSON-RPC; empty for none")
-	fs.StringVar(&o.attesterKeyPath, "attester-key-file", ".local/attester.key",
-		"where to write the attester key made for this run, which the manager signs bridge fills with")
+	fs.StringVar(&o.attesterKeyPath, "attester-key-file", "",
+		"the attester key the manager signs bridge fills with, made with the local chains and kept with them (default <state-dir>/chains/attester.key)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
 		fs.PrintDefaults()
 	}
 	_ = fs.Parse(args) // ExitOnError
 	o.managerArgs = fs.Args()
+	if o.kubeconfigPath == "" {
+		o.kubeconfigPath = filepath.Join(o.stateDir, "kubeconfig")
+	}
+	if o.attesterKeyPath == "" {
+		o.attesterKeyPath = filepath.Join(o.stateDir, chainsSubdir, "attester.key")
+	}
 	return o
 }
 
 // run returns the process exit code. Every path out of it after the control plane started goes
-// through the deferred stop, so no kube-apiserver or etcd outlives it.
-func run(o options) int {
-	// Signals are caught from the start: a Ctrl-C while the control plane is still starting must
-	// lead to a clean stop once Start returns, not to orphaned processes.
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		sig := <-signals
-		log.Printf("received %s, shutting down (again to kill the manager at once)", sig)
-		cancel()
-	}()
-
-	// envtest logs through controller-runtime's logger; without one it complains after 30 s.
-	ctrllog.SetLogger(funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{}))
-
+// through the cluster's stop, so no kube-apiserver, etcd or chain outlives it. hurry closes when
+// the manager is to be killed at once rather than given its grace period.
+func run(ctx context.Context, o options, hurry <-chan struct{}) int {
 	if !o.noOperator {
 		if _, err := os.Stat(o.managerPath); err != nil {
 			log.Printf("manager binary: %v (build it with `make build`)", err)
@@ -140,68 +166,112 @@ func run(o options) int {
 		log.Print(err)
 		return 1
 	}
+	release, err := lockState(o.stateDir)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	defer release()
 
-	env := &envtest.Environment{
-		BinaryAssetsDirectory:    assets,
+	lc, err := startCluster(ctx, o, assets)
+	defer lc.stop()
+	if ctx.Err() != nil {
+		return 0 // stopped while starting: whatever failed on the way was told to stop
+	}
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	printBanner(o, lc.kubeconfig, lc.managerArgs)
+	if o.noOperator {
+		log.Print("control plane ready; press Ctrl-C to stop it")
+		<-ctx.Done()
+		return 0
+	}
+	return superviseManager(ctx, hurry, managerProcess{
+		path: o.managerPath, args: lc.managerArgs, kubeconfig: lc.kubeconfig, healthURL: healthURL(o.probeAddr),
+	})
+}
+
+// localCluster is a running control plane with the CRDs and samples, and the local chains.
+type localCluster struct {
+	env *envtest.Environment
+	// admin is the admin user's client configuration; kubeconfig the absolute path of its kubeconfig.
+	admin      *rest.Config
+	kubeconfig string
+	// chains are the local chains, nil when there are none.
+	chains *devChains
+	// managerArgs are the manager's flags for this cluster.
+	managerArgs []string
+	o           options
+}
+
+// startCluster starts the control plane on the data kept in o.stateDir, installs or updates the
+// CRDs, applies the samples and starts the local chains. Each step is idempotent, so a restart on
+// kept data ends where a first run does. The returned cluster is never nil: stop it even on error,
+// since the processes may be up when a later step fails. It returns ctx's error once ctx ends.
+func startCluster(ctx context.Context, o options, assets string) (*localCluster, error) {
+	lc := &localCluster{o: o}
+	etcdDir, err := filepath.Abs(filepath.Join(o.stateDir, etcdSubdir))
+	if err != nil {
+		return lc, err
+	}
+	if err := os.MkdirAll(etcdDir, 0o700); err != nil {
+		return lc, fmt.Errorf("creating %s: %w", etcdDir, err)
+	}
+	kept := "new"
+	if !dirIsEmpty(etcdDir) {
+		kept = "kept from an earlier run"
+	}
+	lc.env = &envtest.Environment{
+		BinaryAssetsDirectory: assets,
+		// With a DataDir of our own, envtest neither makes a temporary one nor removes it at Stop.
+		ControlPlane: envtest.ControlPlane{Etcd: &envtest.Etcd{DataDir: etcdDir}},
+		// Installing the CRDs creates each missing one and updates each present one.
 		CRDDirectoryPaths:        []string{o.crdDir},
 		ErrorIfCRDPathMissing:    true,
 		AttachControlPlaneOutput: o.controlPlaneLog,
 	}
-	log.Printf("starting kube-apiserver and etcd from %s", assets)
-	_, startErr := env.Start()
-	// Stop even when Start failed: it may have failed after the processes were up (installing CRDs).
-	defer func() {
-		log.Print("stopping the control plane")
-		if err := env.Stop(); err != nil {
-			log.Printf("stopping the control plane: %v", err)
-		}
-		if err := os.Remove(o.kubeconfigPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-			log.Printf("removing %s: %v", o.kubeconfigPath, err)
-		}
-	}()
-	if startErr != nil {
-		log.Printf("starting the control plane: %v", startErr)
-		return 1
+	stopLeftovers(o.stateDir)
+	log.Printf("starting kube-apiserver and etcd from %s; etcd's data (%s) in %s", assets, kept, etcdDir)
+	_, err = lc.env.Start()
+	recordControlPlane(o.stateDir) // even after an error: Start may fail with the processes up
+	if err != nil {
+		return lc, fmt.Errorf("starting the control plane: %w", err)
 	}
-	if ctx.Err() != nil {
-		return 0
+	if err := ctx.Err(); err != nil {
+		return lc, err
 	}
 
-	admin, err := env.AddUser(envtest.User{Name: "localcluster-admin", Groups: []string{"system:masters"}},
+	admin, err := lc.env.AddUser(envtest.User{Name: "localcluster-admin", Groups: []string{"system:masters"}},
 		&rest.Config{QPS: 50, Burst: 100})
 	if err != nil {
-		log.Printf("adding the admin user: %v", err)
-		return 1
+		return lc, fmt.Errorf("adding the admin user: %w", err)
 	}
+	lc.admin = admin.Config()
 	kubeconfig, err := admin.KubeConfig()
 	if err != nil {
-		log.Printf("building the kubeconfig: %v", err)
-		return 1
+		return lc, fmt.Errorf("building the kubeconfig: %w", err)
 	}
 	if err := writePrivateFile(o.kubeconfigPath, kubeconfig); err != nil {
-		log.Print(err)
-		return 1
+		return lc, err
 	}
-	kubeconfigAbs, err := filepath.Abs(o.kubeconfigPath)
-	if err != nil {
-		log.Print(err)
-		return 1
+	if lc.kubeconfig, err = filepath.Abs(o.kubeconfigPath); err != nil {
+		return lc, err
 	}
 
-	if err := ensureNamespace(ctx, admin.Config(), o.namespace); err != nil {
-		log.Print(err)
-		return 1
+	if err := ensureNamespace(ctx, lc.admin, o.namespace); err != nil {
+		return lc, err
 	}
 	if o.samplesDir != "" {
-		if err := applySamples(ctx, assets, kubeconfigAbs, o.namespace, o.samplesDir); err != nil {
-			log.Print(err)
-			return 1
+		if err := applySamples(ctx, assets, lc.kubeconfig, o.namespace, o.samplesDir); err != nil {
+			return lc, err
 		}
 	}
-	if ctx.Err() != nil {
-		return 0
+	if err := ctx.Err(); err != nil {
+		return lc, err
 	}
-	managerArgs := []string{
+	lc.managerArgs = []string{
 		"--namespace", o.namespace,
 		"--api-bind-address", o.apiAddr,
 		"--metrics-bind-address", "0",
@@ -214,45 +284,53 @@ func run(o options) int {
 		if err != nil {
 			log.Printf("local chains not started: %v", err)
 		} else {
-			defer chains.stop()
-			defer removeIfExists(o.attesterKeyPath)
+			lc.chains = chains
 			attesterKey, err := filepath.Abs(o.attesterKeyPath)
 			if err != nil {
-				log.Print(err)
-				return 1
+				return lc, err
 			}
-			managerArgs = append(managerArgs, "--attester-key-file", attesterKey)
+			lc.managerArgs = append(lc.managerArgs, "--attester-key-file", attesterKey)
 		}
 	}
-	managerArgs = append(managerArgs, o.managerArgs...)
-
-	printBanner(o, kubeconfigAbs, managerArgs)
-	if o.noOperator {
-		log.Print("control plane ready; press Ctrl-C to stop it")
-		<-ctx.Done()
-		return 0
-	}
-	return runManager(ctx, signals, o.managerPath, managerArgs, kubeconfigAbs)
+	lc.managerArgs = append(lc.managerArgs, o.managerArgs...)
+	return lc, nil
 }
 
-// startLocalChains starts the local chains with the settlement demo: their contracts, the run's
-// attester key (written where the manager reads it) and the reference filler.
+// stop stops the chains, then the control plane, and removes the kubeconfig, whose certificate
+// only the stopped control plane's CA signed. The data stays in the state directory.
+func (lc *localCluster) stop() {
+	if lc.chains != nil {
+		lc.chains.stop()
+		lc.chains = nil
+	}
+	if lc.env == nil {
+		return
+	}
+	log.Print("stopping the control plane")
+	if err := lc.env.Stop(); err != nil {
+		log.Printf("stopping the control plane: %v", err)
+	} else {
+		forgetControlPlane(lc.o.stateDir)
+	}
+	lc.env = nil
+	if err := os.Remove(lc.o.kubeconfigPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		log.Printf("removing %s: %v", lc.o.kubeconfigPath, err)
+	}
+}
+
+// startLocalChains starts the local chains with the settlement demo, their data and keys under
+// <state-dir>/chains, and the reference filler.
 func startLocalChains(ctx context.Context, o options) (*devChains, error) {
 	ids, addrs := []int64{devChainID}, []string{o.devChainAddr}
 	if o.secondChainAddr != "" {
 		ids, addrs = append(ids, secondChainID), append(addrs, o.secondChainAddr)
 	}
-	chains, err := startDevChains(ctx, ids, addrs)
+	chains, err := startDevChains(ctx, filepath.Join(o.stateDir, chainsSubdir), o.attesterKeyPath, ids, addrs)
 	if err != nil {
-		return nil, err
-	}
-	if err := chains.writeAttesterKey(o.attesterKeyPath); err != nil {
-		chains.stop()
 		return nil, err
 	}
 	if err := chains.runFiller(ctx, "http://"+o.apiAddr); err != nil {
 		chains.stop()
-		removeIfExists(o.attesterKeyPath)
 		return nil, fmt.Errorf("starting the reference filler: %w", err)
 	}
 	return chains, nil
@@ -354,83 +432,9 @@ func printBanner(o options, kubeconfig string, managerArgs []string) {
 	if o.devChainAddr != "" && o.secondChainAddr != "" {
 		fmt.Fprintf(&b, "  2nd chain:   http://%s (eip155:%d), for bridges\n", o.secondChainAddr, secondChainID)
 	}
+	fmt.Fprintf(&b, "  data:        %s, kept across runs (make run-reset wipes it)\n", o.stateDir)
+	if !o.noOperator {
+		b.WriteString("  the manager is started again if it stops; Ctrl-C stops everything\n")
+	}
 	fmt.Fprintln(os.Stderr, b.String())
-}
-
-// runManager runs the manager until it exits or ctx is cancelled, then makes sure it is gone.
-// The manager gets its own process group: a Ctrl-C in the terminal reaches only localcluster, which
-// then stops the manager and the control plane in that order, instead of all of them racing.
-func runManager(ctx context.Context, signals <-chan os.Signal, path string, args []string, kubeconfig string) int {
-	cmd := exec.Command(path, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
-	cmd.Stdin = nil
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Setpgid: true,
-		// Should localcluster itself be killed (SIGKILL cannot be caught), the manager goes too.
-		Pdeathsig: syscall.SIGTERM,
-	}
-	log.Printf("starting %s %s", path, strings.Join(args, " "))
-	if err := cmd.Start(); err != nil {
-		log.Printf("starting the manager: %v", err)
-		return 1
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	select {
-	case err := <-exited:
-		return managerExitCode(err)
-	case <-ctx.Done():
-	}
-
-	log.Print("stopping the manager")
-	signalGroup(cmd.Process.Pid, syscall.SIGTERM)
-	timer := time.NewTimer(managerStopGrace)
-	defer timer.Stop()
-	select {
-	case err := <-exited:
-		logExit(err)
-	case <-timer.C:
-		log.Printf("the manager did not stop within %s; killing it", managerStopGrace)
-		signalGroup(cmd.Process.Pid, syscall.SIGKILL)
-		logExit(<-exited)
-	case <-signals:
-		log.Print("second signal; killing the manager")
-		signalGroup(cmd.Process.Pid, syscall.SIGKILL)
-		logExit(<-exited)
-	}
-	return 0
-}
-
-// signalGroup signals the manager's whole process group, so that anything it started goes as well.
-func signalGroup(pid int, sig syscall.Signal) {
-	if err := syscall.Kill(-pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		log.Printf("signalling the manager: %v", err)
-	}
-}
-
-func managerExitCode(err error) int {
-	if err == nil {
-		log.Print("the manager exited")
-		return 0
-	}
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		log.Printf("the manager exited: %v", err)
-		if code := exitErr.ExitCode(); code > 0 {
-			return code
-		}
-		return 1
-	}
-	log.Printf("waiting for the manager: %v", err)
-	return 1
-}
-
-// logExit records how a manager that was asked to stop ended.
-func logExit(err error) {
-	if err != nil {
-		log.Printf("the manager stopped: %v", err)
-	}
 }
