@@ -1,0 +1,690 @@
+/*
+Copyright 2026 The Transfer Intent Service Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+)
+
+// These tests run the real thing: kube-apiserver and etcd from KUBEBUILDER_ASSETS (make test sets
+// it; by hand: KUBEBUILDER_ASSETS=$(make -s envtest-assets) go test ./hack/localcluster/), the
+// CRDs and samples of config/, kubectl, and go-ethereum's node on loopback ports of their own.
+
+// fakeManagerEnv makes the test binary act as the manager (see TestMain): the file it names
+// collects the pid of each fake manager once localcluster has seen it healthy. fakeManagerExit
+// makes it exit with that code at once instead.
+// localclusterEnv makes it localcluster itself.
+const (
+	fakeManagerEnv  = "LOCALCLUSTER_TEST_FAKE_MANAGER"
+	fakeManagerExit = "LOCALCLUSTER_TEST_FAKE_MANAGER_EXIT"
+	localclusterEnv = "LOCALCLUSTER_TEST_MAIN"
+)
+
+func TestMain(m *testing.M) {
+	if pids := os.Getenv(fakeManagerEnv); pids != "" {
+		os.Exit(fakeManager(pids, os.Args[1:]))
+	}
+	if os.Getenv(localclusterEnv) != "" {
+		main()
+		os.Exit(0)
+	}
+	setControllerRuntimeLogger()
+	os.Exit(m.Run())
+}
+
+// fakeManager stands in for bin/manager: it serves /healthz on --health-probe-bind-address and,
+// once localcluster has probed it, appends its pid to pidFile; it stops on SIGTERM.
+func fakeManager(pidFile string, args []string) int {
+	if code := os.Getenv(fakeManagerExit); code != "" {
+		n, _ := strconv.Atoi(code)
+		return n
+	}
+	if os.Getenv("KUBECONFIG") == "" {
+		fmt.Fprintln(os.Stderr, "fake manager: no KUBECONFIG")
+		return 3
+	}
+	var probe string
+	for i, a := range args {
+		if a == "--health-probe-bind-address" && i+1 < len(args) {
+			probe = args[i+1]
+		}
+	}
+	l, err := net.Listen("tcp", probe)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake manager:", err)
+		return 2
+	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM)
+	var record sync.Once
+	go func() {
+		_ = http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			if r.URL.Path != "/healthz" {
+				return
+			}
+			record.Do(func() {
+				if f, err := os.OpenFile(pidFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+					_, _ = fmt.Fprintln(f, os.Getpid())
+					_ = f.Close()
+				}
+			})
+		}))
+	}()
+	<-stop
+	return 0
+}
+
+// A second run on the same state directory finds what the first left: an intent and a ConfigMap
+// created in the first (same UIDs: not recreated by the samples), the samples applied again without
+// error, and the local chain at or past its last block with the first run's transaction, its
+// contracts at the samples' addresses, funded once, attested by the same kept key.
+func TestDataKeptAcrossRestarts(t *testing.T) {
+	o := testOptions(t)
+	o.noOperator = true
+
+	start := time.Now()
+	first := startForTest(t, o)
+	freshStart := time.Since(start)
+	if first.chains == nil {
+		t.Fatal("the local chain did not start")
+	}
+	k8s := kubeClient(t, first)
+	ctx := t.Context()
+	intent := testIntent()
+	if err := k8s.Create(ctx, intent); err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kept", Namespace: o.namespace}, Data: map[string]string{"run": "first"}}
+	if err := k8s.Create(ctx, cm); err != nil {
+		t.Fatal(err)
+	}
+	recipient := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
+	receipt := sendValue(t, first.chains.chains[0].Chain, recipient, big.NewInt(123_456))
+	headBefore := blockNumber(t, first.chains.chains[0].URL)
+	attesterBefore := crypto.PubkeyToAddress(first.chains.attester.PublicKey)
+	fillerBefore := crypto.PubkeyToAddress(first.chains.filler.PublicKey)
+	chainURL := first.chains.chains[0].URL
+	first.stop()
+	if _, err := blockNumberErr(chainURL); err == nil {
+		t.Fatal("the local chain still answers after stop")
+	}
+
+	start = time.Now()
+	second := startForTest(t, o)
+	restart := time.Since(start)
+	t.Logf("start on a new state directory %s, restart on the kept data %s (block %d)", freshStart.Round(time.Millisecond), restart.Round(time.Millisecond), headBefore)
+	if second.chains == nil {
+		t.Fatal("the local chain did not start on the kept data")
+	}
+	k8s = kubeClient(t, second)
+
+	gotIntent := &v1alpha1.TransferIntent{}
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(intent), gotIntent); err != nil {
+		t.Fatalf("the intent created in the first run: %v", err)
+	}
+	if gotIntent.UID != intent.UID || gotIntent.Spec.Request.Amount != intent.Spec.Request.Amount {
+		t.Errorf("intent after restart: uid %s amount %s; want %s %s", gotIntent.UID, gotIntent.Spec.Request.Amount, intent.UID, intent.Spec.Request.Amount)
+	}
+	gotCM := &corev1.ConfigMap{}
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(cm), gotCM); err != nil {
+		t.Fatalf("the ConfigMap created in the first run: %v", err)
+	}
+	if gotCM.UID != cm.UID || gotCM.Data["run"] != "first" {
+		t.Errorf("ConfigMap after restart: uid %s data %v; want uid %s", gotCM.UID, gotCM.Data, cm.UID)
+	}
+	sample := &v1alpha1.Chain{}
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: o.namespace, Name: "local-dev"}, sample); err != nil {
+		t.Fatalf("the Chain sample after the samples were applied again: %v", err)
+	}
+
+	chain := second.chains.chains[0]
+	eth, err := ethclient.Dial(chain.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	if head := blockNumber(t, chain.URL); head < headBefore {
+		t.Errorf("head after restart %d, before %d", head, headBefore)
+	}
+	kept, err := eth.TransactionReceipt(ctx, receipt.TxHash)
+	if err != nil {
+		t.Fatalf("the first run's transaction %s: %v", receipt.TxHash.Hex(), err)
+	}
+	if kept.BlockHash != receipt.BlockHash {
+		t.Errorf("the first run's transaction is in block %s, was in %s", kept.BlockHash.Hex(), receipt.BlockHash.Hex())
+	}
+	if balance, err := eth.BalanceAt(ctx, recipient, nil); err != nil || balance.Int64() != 123_456 {
+		t.Errorf("balance of %s after restart = %v, %v; want 123456", recipient.Hex(), balance, err)
+	}
+	usdc := contracts.NewTestToken()
+	out, err := eth.CallContract(ctx, callMsg(sampleUSDC, usdc.PackBalanceOf(devWallet())), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if balance, err := usdc.UnpackBalanceOf(out); err != nil || balance.Cmp(devWalletUSDC) != 0 {
+		t.Errorf("demo wallet holds %v USDC base units (%v); want %s, minted once", balance, err, devWalletUSDC)
+	}
+	if got := crypto.PubkeyToAddress(second.chains.attester.PublicKey); got != attesterBefore {
+		t.Errorf("attester %s after restart, %s before", got.Hex(), attesterBefore.Hex())
+	}
+	if got := crypto.PubkeyToAddress(second.chains.filler.PublicKey); got != fillerBefore {
+		t.Errorf("filler %s after restart, %s before", got.Hex(), fillerBefore.Hex())
+	}
+	second.stop()
+}
+
+// A manager killed with SIGKILL is started again while the control plane and the chain keep
+// running (the same API server answers the same kubeconfig; the chain's blocks go on); Ctrl-C
+// (ctx) then stops the manager and the rest, and run returns 0.
+func TestKilledManagerIsRestartedAndTheControlPlaneStaysUp(t *testing.T) {
+	o := testOptions(t)
+	o.managerPath = os.Args[0]
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv(fakeManagerEnv, pidFile)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, o, nil) }()
+
+	first := waitForManager(t, pidFile, 1, done)
+	headBefore := blockNumber(t, "http://"+o.devChainAddr)
+	k8s := kubeconfigClient(t, o.kubeconfigPath)
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "before-the-kill", Namespace: o.namespace}}
+	if err := k8s.Create(ctx, cm); err != nil {
+		t.Fatal(err)
+	}
+
+	killed := time.Now()
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	second := waitForManager(t, pidFile, 2, done)
+	t.Logf("manager %d killed, %d healthy %s later", first, second, time.Since(killed).Round(time.Millisecond))
+	if second == first {
+		t.Fatalf("pid %d twice", first)
+	}
+	if err := k8s.Get(ctx, client.ObjectKeyFromObject(cm), cm); err != nil {
+		t.Fatalf("the control plane after the manager was killed: %v", err)
+	}
+	if head := blockNumber(t, "http://"+o.devChainAddr); head <= headBefore {
+		t.Errorf("the local chain is at block %d after the kill, was at %d", head, headBefore)
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("run returned %d after Ctrl-C, want 0", code)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("run did not return a minute after Ctrl-C")
+	}
+	if err := syscall.Kill(second, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("manager %d still there after run returned: %v", second, err)
+	}
+	if _, err := blockNumberErr("http://" + o.devChainAddr); err == nil {
+		t.Error("the local chain still answers after run returned")
+	}
+}
+
+// A manager that stops before it ever came up (a bad flag, a port in use) ends make run with its
+// exit code at once instead of being restarted forever.
+func TestManagerThatNeverComesUpEndsTheRun(t *testing.T) {
+	t.Setenv(fakeManagerEnv, filepath.Join(t.TempDir(), "pids"))
+	t.Setenv(fakeManagerExit, "7")
+	done := make(chan int, 1)
+	go func() {
+		done <- superviseManager(t.Context(), nil, managerProcess{
+			path: os.Args[0], kubeconfig: "unused", healthURL: healthURL(freeAddr(t)),
+		})
+	}()
+	select {
+	case code := <-done:
+		if code != 7 {
+			t.Errorf("exit code %d, want the manager's 7", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the supervisor is still running a manager that exits at once")
+	}
+}
+
+// A localcluster killed with SIGKILL (it cannot stop anything then) leaves etcd and
+// kube-apiserver running, etcd holding the kept data directory; the next localcluster stops them
+// and starts on the kept data: the object created before the kill is there, and the chain is back
+// with its contracts and keys.
+func TestStartAfterLocalclusterWasKilled(t *testing.T) {
+	o := testOptions(t)
+	o.samplesDir = ""
+	cmd := exec.Command(os.Args[0], "--state-dir", o.stateDir, "--no-operator", "--assets", o.assetsDir,
+		"--crd-dir", o.crdDir, "--samples", "", "--api-bind-address", o.apiAddr,
+		"--dev-chain-address", o.devChainAddr, "--second-chain-address", "")
+	cmd.Env = append(os.Environ(), localclusterEnv+"=1")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// exited is closed once the process is gone (and waited for).
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	url := "http://" + o.devChainAddr
+	funder, err := crypto.HexToECDSA(devchain.WellKnownFunderKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Up: the kubeconfig written and the chain set up (the funder's set-up transactions mined;
+	// the test's own must come after them).
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		_, kubeconfigErr := os.Stat(o.kubeconfigPath)
+		if nonce, err := funderNonce(url, funder); err == nil && nonce >= setUpTxs && kubeconfigErr == nil {
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("localcluster exited while starting: %v", cmd.ProcessState)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("localcluster not up within 90 s")
+		}
+	}
+	ctx := t.Context()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "before-the-crash", Namespace: o.namespace}}
+	if err := kubeconfigClient(t, o.kubeconfigPath).Create(ctx, cm); err != nil {
+		t.Fatal(err)
+	}
+	receipt := sendValue(t, &devchain.Chain{URL: url, ID: big.NewInt(devChainID), Funder: funder},
+		common.HexToAddress("0x000000000000000000000000000000000000dEaD"), big.NewInt(1))
+	recorded, err := os.ReadFile(filepath.Join(o.stateDir, controlPlanePIDsFile))
+	if err != nil {
+		t.Fatalf("the control plane's processes were not recorded: %v", err)
+	}
+	var leftovers []process
+	for _, line := range strings.Split(strings.TrimSpace(string(recorded)), "\n") {
+		var p process
+		if _, err := fmt.Sscan(line, &p.pid, &p.start, &p.name); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		leftovers = append(leftovers, p)
+	}
+	t.Cleanup(func() { // should the test fail before they are stopped
+		for _, p := range leftovers {
+			if isRunning(p) {
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+		}
+	})
+
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	for _, p := range leftovers {
+		if !isRunning(p) {
+			t.Fatalf("%s stopped with the localcluster that was killed; this test expects it left over", p)
+		}
+	}
+
+	start := time.Now()
+	lc := startForTest(t, o)
+	t.Logf("started %s after the kill, on the kept data, stopping %v", time.Since(start).Round(time.Millisecond), leftovers)
+	for _, p := range leftovers {
+		if isRunning(p) {
+			t.Errorf("%s still runs", p)
+		}
+	}
+	if err := kubeClient(t, lc).Get(ctx, client.ObjectKeyFromObject(cm), cm); err != nil {
+		t.Errorf("the object created before the crash: %v", err)
+	}
+	// go-ethereum's database may lose its last writes to a SIGKILL (make run's Ctrl-C closes it
+	// cleanly): the chain must be back, set up and consistent, not necessarily at its last block.
+	if lc.chains == nil {
+		t.Fatal("the local chain did not start on the data kept by the killed localcluster")
+	}
+	eth, err := ethclient.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	_, err = eth.TransactionReceipt(ctx, receipt.TxHash)
+	t.Logf("the chain continues at block %d; the transaction sent in block %d before the crash kept: %v",
+		blockNumber(t, url), receipt.BlockNumber, err == nil)
+}
+
+// A chain that a killed localcluster left part way through its set-up (here: the USDC deployed,
+// nothing else) is set up from where it stopped, so its contracts still land at the samples'
+// addresses and the demo wallet is funded once.
+func TestSetUpResumesWhereAChainStopped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "eip155-1337")
+	c, _, err := openDevChain(devChainID, dir, freeAddr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	if _, err := c.Deploy("Local USD Coin", "USDC", 6); err != nil {
+		t.Fatal(err)
+	}
+	done, err := setUpProgress(c)
+	if err != nil || done != 1 {
+		t.Fatalf("progress after the first set-up transaction = %d, %v; want 1", done, err)
+	}
+	attester, err := loadOrMakeKey(filepath.Join(t.TempDir(), "attester.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := common.HexToAddress("0x00000000000000000000000000000000000F111e")
+	if err := setUpChain(c, done, attester.address(), filler); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkChain(c, dir, attester); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := setUpProgress(c); err != nil || done != setUpTxs {
+		t.Errorf("progress after the set-up = %d, %v; want %d", done, err, setUpTxs)
+	}
+	usdc := contracts.NewTestToken()
+	out, err := c.Backend.Client().CallContract(t.Context(), callMsg(sampleUSDC, usdc.PackBalanceOf(devWallet())), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if balance, err := usdc.UnpackBalanceOf(out); err != nil || balance.Cmp(devWalletUSDC) != 0 {
+		t.Errorf("demo wallet holds %v USDC base units (%v); want %s", balance, err, devWalletUSDC)
+	}
+}
+
+// A second localcluster on the same state directory is refused while the first holds it, and a
+// reset too; once the first is gone the lock is free again.
+func TestStateDirectoryIsLocked(t *testing.T) {
+	dir := t.TempDir()
+	release, err := lockState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockState(dir); err == nil || !strings.Contains(err.Error(), "in use by another localcluster (pid "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("second lock: %v", err)
+	}
+	if err := resetState(options{stateDir: dir, kubeconfigPath: filepath.Join(dir, "kubeconfig"), attesterKeyPath: filepath.Join(dir, "chains", "attester.key")}); err == nil {
+		t.Error("reset while locked succeeded")
+	}
+	release()
+	again, err := lockState(dir)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	again()
+}
+
+// testOptions are make run's options on a state directory, ports and a chain of the test's own,
+// with the repository's CRDs and samples; no second chain, to save a second.
+func testOptions(t *testing.T) options {
+	t.Helper()
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if assets == "" {
+		t.Fatal("KUBEBUILDER_ASSETS is not set: run make test, or KUBEBUILDER_ASSETS=$(make -s envtest-assets) go test ./hack/localcluster/")
+	}
+	dir := t.TempDir()
+	return options{
+		stateDir:        dir,
+		kubeconfigPath:  filepath.Join(dir, "kubeconfig"),
+		attesterKeyPath: filepath.Join(dir, chainsSubdir, "attester.key"),
+		namespace:       "default",
+		crdDir:          "../../config/crd/bases",
+		samplesDir:      "../../config/samples",
+		apiAddr:         freeAddr(t),
+		probeAddr:       freeAddr(t),
+		assetsDir:       assets,
+		devChainAddr:    freeAddr(t),
+	}
+}
+
+// startForTest starts the cluster as run does, holding the state directory's lock until stop.
+func startForTest(t *testing.T, o options) *testCluster {
+	t.Helper()
+	release, err := lockState(o.stateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, err := startCluster(t.Context(), o, o.assetsDir)
+	tc := &testCluster{localCluster: lc, release: release}
+	t.Cleanup(tc.stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc
+}
+
+type testCluster struct {
+	*localCluster
+	release func()
+	stopped bool
+}
+
+func (tc *testCluster) stop() {
+	if tc.stopped {
+		return
+	}
+	tc.stopped = true
+	tc.localCluster.stop()
+	tc.release()
+}
+
+func kubeClient(t *testing.T, lc *testCluster) client.Client {
+	t.Helper()
+	c, err := client.New(lc.admin, client.Options{Scheme: testScheme(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func kubeconfigClient(t *testing.T, path string) client.Client {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(cfg, client.Options{Scheme: testScheme(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func testScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testIntent is a stored transfer on the local chain, as the API would create it.
+func testIntent() *v1alpha1.TransferIntent {
+	const ulid = "01JC0000000000000000000000"
+	return &v1alpha1.TransferIntent{
+		ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-" + strings.ToLower(ulid), Namespace: "default"},
+		Spec: v1alpha1.TransferIntentSpec{
+			ID: "int_transfer_" + ulid, AccountRef: v1alpha1.LocalObjectReference{Name: "demo"},
+			Environment: v1alpha1.EnvironmentTest, Type: v1alpha1.IntentTypeTransfer,
+			FromChain: "eip155:1337", ToChain: "eip155:1337",
+			OrderID: "0x" + strings.Repeat("ab", 32),
+			Request: v1alpha1.TransferRequest{
+				From:   "eip155:1337:" + devWallet().Hex(),
+				To:     "eip155:1337:0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+				Asset:  v1alpha1.TransferAsset{In: "eip155:1337:" + sampleUSDC.Hex()},
+				Amount: "25",
+			},
+			ExpiresAt: metav1.NewTime(time.Now().Add(time.Hour).Truncate(time.Second)),
+		},
+	}
+}
+
+// sendValue sends wei from the chain's funder to to over JSON-RPC and waits for a block (the
+// cluster's ticker makes one a second) to hold it.
+func sendValue(t *testing.T, c *devchain.Chain, to common.Address, wei *big.Int) *types.Receipt {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	eth, err := ethclient.Dial(c.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	from := crypto.PubkeyToAddress(c.Funder.PublicKey)
+	nonce, err := eth.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := eth.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip, err := eth.SuggestGasTipCap(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(c.Funder, types.LatestSignerForChainID(c.ID), &types.DynamicFeeTx{
+		ChainID: c.ID, Nonce: nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2))),
+		Gas: 21_000, To: &to, Value: wei,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eth.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	receipt, err := bind.WaitMined(ctx, eth, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return receipt
+}
+
+func callMsg(to common.Address, data []byte) ethereum.CallMsg {
+	return ethereum.CallMsg{To: &to, Data: data}
+}
+
+func blockNumber(t *testing.T, url string) uint64 {
+	t.Helper()
+	n, err := blockNumberErr(url)
+	if err != nil {
+		t.Fatalf("eth_blockNumber on %s: %v", url, err)
+	}
+	return n
+}
+
+func funderNonce(url string, funder *ecdsa.PrivateKey) (uint64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	eth, err := ethclient.DialContext(ctx, url)
+	if err != nil {
+		return 0, err
+	}
+	defer eth.Close()
+	return eth.NonceAt(ctx, crypto.PubkeyToAddress(funder.PublicKey), nil)
+}
+
+func blockNumberErr(url string) (uint64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	eth, err := ethclient.DialContext(ctx, url)
+	if err != nil {
+		return 0, err
+	}
+	defer eth.Close()
+	return eth.BlockNumber(ctx)
+}
+
+// waitForManager waits until pidFile holds n pids (the nth fake manager is up) and returns the
+// last, failing if run returns first.
+func waitForManager(t *testing.T, pidFile string, n int, done <-chan int) int {
+	t.Helper()
+	deadline := time.After(90 * time.Second)
+	for {
+		data, _ := os.ReadFile(pidFile)
+		if lines := strings.Fields(string(data)); len(lines) >= n {
+			pid, err := strconv.Atoi(lines[n-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("run returned %d while waiting for manager number %d", code, n)
+		case <-deadline:
+			t.Fatalf("no manager number %d within 90 s", n)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().String()
+}
