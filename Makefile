@@ -169,16 +169,22 @@ build: manifests generate fmt vet ## Build the manager binary, bin/manager.
 	$(GO) build -o $(LOCALBIN)/manager ./cmd
 
 .PHONY: run
-run: build ## Run the service locally: control plane + CRDs + config/samples + bin/manager (API on 127.0.0.1:8080). Ctrl-C stops all.
+run: build ## Run the service locally: control plane + CRDs + config/samples + local chains + bin/manager (API on 127.0.0.1:8080); data kept in .local/. Ctrl-C stops all.
 	@mkdir -p $(LOCALBIN)
 	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
 	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --manager $(LOCALBIN)/manager $(LOCALCLUSTER_ARGS) -- $(RUN_ARGS)
 
 .PHONY: run-control-plane
-run-control-plane: ## Run only the local control plane with CRDs and samples, to start the manager yourself (e.g. in a debugger).
+run-control-plane: ## Run only the local control plane with CRDs, samples and local chains (data in .local/), to start the manager yourself (e.g. in a debugger).
 	@mkdir -p $(LOCALBIN)
 	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
 	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --no-operator $(LOCALCLUSTER_ARGS)
+
+.PHONY: run-reset
+run-reset: ## Wipe what make run keeps in .local/ (every object, the local chains and their keys); refused while make run runs.
+	@mkdir -p $(LOCALBIN)
+	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
+	@$(LOCALBIN)/localcluster --reset $(LOCALCLUSTER_ARGS)
 
 # Needs a Docker (or podman, CONTAINER_TOOL=podman) engine; there is none on the development VM.
 .PHONY: docker-build
