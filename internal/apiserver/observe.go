@@ -74,7 +74,7 @@ func KeyFrom(r *http.Request) (registry.Key, bool) {
 }
 
 // observe is the outermost layer: it gives the request a correlation id, turns panics and
-// net/http's own plain-text 404/405 into problems, and records the metric and the log line.
+// net/http's own plain-text 400/404/405 into problems, and records the metric and the log line.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -139,8 +139,8 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 	log.Info("request", "http", &st.access)
 }
 
-// statusWriter remembers the status for metrics and replaces a plain-text 404 or 405 written by
-// net/http (ServeMux, http.Error) with the matching problem.
+// statusWriter remembers the status for metrics and replaces a plain-text 400, 404 or 405 written
+// by net/http (ServeMux, http.Error) with the matching problem.
 type statusWriter struct {
 	http.ResponseWriter
 	req         *http.Request
@@ -156,13 +156,17 @@ func (w *statusWriter) WriteHeader(code int) {
 	}
 	w.wroteHeader = true
 	w.code = code
-	if (code == http.StatusNotFound || code == http.StatusMethodNotAllowed) &&
+	if (code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusBadRequest) &&
 		w.Header().Get("Content-Type") != problem.ContentType {
 		w.swallow = true
 		w.Header().Del("X-Content-Type-Options")
 		t, detail := problem.NotFound, "No resource exists at this path."
-		if code == http.StatusMethodNotAllowed {
+		switch code {
+		case http.StatusMethodNotAllowed:
 			t, detail = problem.MethodNotAllowed, fmt.Sprintf("%s is not allowed here; allowed: %s.", w.req.Method, w.Header().Get("Allow"))
+		case http.StatusBadRequest:
+			// ServeMux's bare 400 for the target "*" with any method but OPTIONS.
+			t, detail = problem.BadRequest, "The request target must be a path."
 		}
 		w.problems.Write(w.ResponseWriter, w.req, t, detail, nil)
 		return
