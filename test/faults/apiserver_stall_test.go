@@ -1,0 +1,116 @@
+// Package faults is the fault suite's fast part, run by `make test` (and by `make test-faults`
+// with the slow part, test/faults/long): the Kubernetes API server stalled under the real manager
+// binary while creates run, and FuzzHandler, the HTTP-level fuzz target over the whole handler.
+package faults
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/test/faults/harness"
+)
+
+// answerBound is how long any create may take while the API server is away: the store's write
+// timeout, and slack for a race-enabled manager on a loaded machine.
+const answerBound = intentstore.DefaultWriteTimeout + 3*time.Second
+
+// A Kubernetes API server stopped with SIGSTOP (connections accepted, never answered) while four
+// clients create intents back to back, half with an Idempotency-Key: every create is answered
+// within the write timeout, with 503 service-unavailable and Retry-After while the API server
+// does not answer, never a 500, a hang or a closed connection; /health says degraded; after
+// SIGCONT creates succeed again by themselves; every unknown outcome retried with its key ends
+// in exactly one intent, and every 201 is stored.
+func TestAPIServerStalled(t *testing.T) {
+	g := NewWithT(t)
+	cp := harness.StartControlPlane(t)
+	tenant := cp.NewTenant(t, "stall")
+	m := cp.StartManager(t, tenant.Namespace, "faults-stall")
+	m.WaitReady(t, 90*time.Second)
+	c := harness.NewClient(m.API, tenant.Key)
+	g.Eventually(func() int { return c.Create(true).Status }).WithTimeout(30*time.Second).WithPolling(100*time.Millisecond).
+		Should(Equal(http.StatusCreated), "the tenant's key and token reach the manager")
+	c.Forget()
+
+	load := c.StartLoad(4, 100*time.Millisecond)
+	g.Eventually(func() int { return count(c.Outcomes(), isCreated) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
+
+	stalledAt := time.Now()
+	cp.Stall(t)
+	// Stalled until every worker has had a whole create answered 503.
+	g.Eventually(func() int {
+		return count(c.Outcomes(), func(o harness.Outcome) bool {
+			return o.Sent.After(stalledAt) && o.Status == http.StatusServiceUnavailable
+		})
+	}).WithTimeout(3 * answerBound).WithPolling(50 * time.Millisecond).Should(BeNumerically(">=", 4))
+	g.Eventually(func() string { return health(m) }).WithTimeout(5*time.Second).WithPolling(100*time.Millisecond).
+		Should(Equal("degraded"), "/health while the API server does not answer")
+	resumedAt := time.Now()
+	cp.Resume(t)
+
+	var recovered time.Time
+	g.Eventually(func() int {
+		o := c.Create(true)
+		recovered = o.Sent.Add(o.Took)
+		return o.Status
+	}).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(Equal(http.StatusCreated), "a create after SIGCONT")
+	load.Stop()
+	g.Eventually(func() string { return health(m) }).WithTimeout(10 * time.Second).WithPolling(100 * time.Millisecond).Should(Equal("ok"))
+
+	during := c.Outcomes()
+	harness.CheckAnswers(t, during, answerBound)
+	retries := c.Settle(t, 60*time.Second)
+	tally := harness.Check(c.Outcomes(), cp.Ledger(t, tenant.Namespace))
+
+	var to503 []time.Duration
+	for _, o := range during {
+		if o.Status == http.StatusServiceUnavailable && o.Sent.After(stalledAt) && o.Sent.Before(resumedAt) {
+			to503 = append(to503, o.Took)
+		}
+	}
+	stall := harness.Summarise(to503)
+	harness.Report(t, "API server stalled %s: time to 503 %s", resumedAt.Sub(stalledAt).Round(10*time.Millisecond), stall)
+	harness.Report(t, "recovery after SIGCONT: first 201 %s after the API server was back", recovered.Sub(resumedAt).Round(10*time.Millisecond))
+	harness.Report(t, "%d creates (%d with an Idempotency-Key succeeded), %d retries: %d lost, %d duplicated, max %d intents per key, "+
+		"%d stored without a key although answered 503", tally.Creates, tally.Keys, retries, len(tally.Lost), len(tally.Duplicated),
+		tally.MaxPerKey, tally.Phantoms)
+
+	g.Expect(stall.N).To(BeNumerically(">=", 4), "creates sent while the API server was stalled")
+	g.Expect(stall.Max).To(BeNumerically("<=", answerBound), "time to 503 with the API server stalled")
+	g.Expect(tally.Lost).To(BeEmpty(), "intents answered 201 that the API server does not hold")
+	g.Expect(tally.Duplicated).To(BeEmpty(), "more than one intent for one request")
+	g.Expect(tally.Mismatched).To(BeEmpty(), "retries answered with another intent")
+}
+
+func isCreated(o harness.Outcome) bool { return o.Status == http.StatusCreated }
+
+func count(outcomes []harness.Outcome, match func(harness.Outcome) bool) int {
+	n := 0
+	for _, o := range outcomes {
+		if match(o) {
+			n++
+		}
+	}
+	return n
+}
+
+// health is the status /health reports, "" when it does not answer.
+func health(m *harness.Manager) string {
+	c := &http.Client{Timeout: 2 * time.Second}
+	resp, err := c.Get(m.API + "/health")
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var body struct{ Status string }
+	if decodeJSON(resp, &body) != nil {
+		return ""
+	}
+	return body.Status
+}
+
+func decodeJSON(resp *http.Response, v any) error { return json.NewDecoder(resp.Body).Decode(v) }

@@ -1,0 +1,232 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// managerStopGrace is how long the manager gets after SIGTERM before it is killed.
+const managerStopGrace = 10 * time.Second
+
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// ManagerBinary builds the manager from ./cmd once per test binary (FAULTS_MANAGER_BIN names a
+// prebuilt one instead). It is race-enabled when the tests are (make test runs them with -race),
+// so that it reuses their compiled packages and reports data races in its log.
+func ManagerBinary(t testing.TB) string {
+	t.Helper()
+	if bin := os.Getenv("FAULTS_MANAGER_BIN"); bin != "" {
+		return bin
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "faults-manager-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "manager")
+		args := []string{"build", "-o", built}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "./cmd")...)
+		cmd.Dir = RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd: %w\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built
+}
+
+// Manager is the manager binary running as a child of the test.
+type Manager struct {
+	// API is the base URL of the HTTP API, Probe of /healthz and /readyz.
+	API, Probe string
+	LogPath    string
+
+	bin, kubeconfig string
+	args            []string
+	cmd             *exec.Cmd
+	log             *os.File
+	exited          chan struct{}
+	err             error // set before exited is closed
+}
+
+// StartManager runs the manager against the control plane, serving namespace on loopback ports
+// of its own, with its output in test/artifacts/<name>.log. It stops when the test ends; its log
+// must show no data race.
+func (cp *ControlPlane) StartManager(t testing.TB, namespace, name string, extraArgs ...string) *Manager {
+	t.Helper()
+	api, probe := freeAddr(t), freeAddr(t)
+	m := &Manager{
+		API: "http://" + api, Probe: "http://" + probe, LogPath: filepath.Join(Artifacts(t), name+".log"),
+		bin: ManagerBinary(t), kubeconfig: cp.Kubeconfig,
+		args: append([]string{"--namespace", namespace, "--api-bind-address", api, "--health-probe-bind-address", probe,
+			"--metrics-bind-address", "0", "--base-url", "http://" + api}, extraArgs...),
+	}
+	_ = os.Remove(m.LogPath)
+	m.Start(t)
+	t.Cleanup(func() {
+		m.Stop()
+		out, err := os.ReadFile(m.LogPath)
+		if err == nil && strings.Contains(string(out), "WARNING: DATA RACE") {
+			t.Errorf("the race detector found a data race in the manager: see %s", m.LogPath)
+		}
+	})
+	return m
+}
+
+// Start runs the manager (again, after Kill or Stop) with the same arguments and ports, appending
+// to its log.
+func (m *Manager) Start(t testing.TB) {
+	t.Helper()
+	logFile, err := os.OpenFile(m.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	must(t, err)
+	cmd := exec.Command(m.bin, m.args...)
+	cmd.Dir = RepoRoot()
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+m.kubeconfig)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Its own process group, so that a kill reaches nothing else; it dies with the test binary.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		t.Fatalf("starting %s: %v", m.bin, err)
+	}
+	m.cmd, m.log, m.exited, m.err = cmd, logFile, make(chan struct{}), nil
+	exited := m.exited
+	go func() {
+		m.err = cmd.Wait()
+		close(exited)
+	}()
+}
+
+// Running returns an error once the manager has exited.
+func (m *Manager) Running() error {
+	select {
+	case <-m.exited:
+		return fmt.Errorf("the manager exited (%w); see %s", m.err, m.LogPath)
+	default:
+		return nil
+	}
+}
+
+// Kill ends the manager at once (SIGKILL): no shutdown hook runs, as when a node dies.
+func (m *Manager) Kill() {
+	if m.Running() != nil {
+		return
+	}
+	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
+	<-m.exited
+	_ = m.log.Close()
+}
+
+// Stop asks the manager to stop (SIGTERM) and kills it after the grace.
+func (m *Manager) Stop() {
+	if m.Running() != nil {
+		return
+	}
+	defer func() { _ = m.log.Close() }()
+	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-m.exited:
+	case <-time.After(managerStopGrace):
+		_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
+		<-m.exited
+	}
+	var exitErr *exec.ExitError
+	if m.err != nil && !errors.As(m.err, &exitErr) {
+		fmt.Fprintf(os.Stderr, "waiting for the manager: %v\n", m.err)
+	}
+}
+
+// WaitReady waits until /readyz answers 200, failing the test at the deadline or when the manager
+// exits.
+func (m *Manager) WaitReady(t testing.TB, within time.Duration) {
+	t.Helper()
+	c := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(within)
+	for {
+		if err := m.Running(); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := c.Get(m.Probe + "/readyz")
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the manager was not ready within %s; see %s", within, m.LogPath)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var (
+	addrMu     sync.Mutex
+	handedOut  = map[string]bool{}
+	listenHost = "127.0.0.1:0"
+)
+
+// freeAddr returns a loopback address whose port was free a moment ago, never the same twice.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	addrMu.Lock()
+	defer addrMu.Unlock()
+	for {
+		l, err := net.Listen("tcp", listenHost)
+		must(t, err)
+		addr := l.Addr().String()
+		_ = l.Close()
+		if !handedOut[addr] {
+			handedOut[addr] = true
+			return addr
+		}
+	}
+}
+
+// WaitServes waits until the manager accepts key on GET /v2/tokens, and returns how long that
+// took. A manager that has just become ready may still refuse it: /readyz turns 200 once the
+// caches have synced, before the projections have published every key and account into the read
+// models (the fault suite's README entry and docs/decisions.md say more).
+func (m *Manager) WaitServes(t testing.TB, key string, within time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	c := &http.Client{Timeout: time.Second}
+	for {
+		if err := m.Running(); err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequest(http.MethodGet, m.API+"/v2/tokens", nil)
+		must(t, err)
+		req.Header.Set("api-key", key)
+		if resp, err := c.Do(req); err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return time.Since(start)
+			}
+		}
+		if time.Since(start) > within {
+			t.Fatalf("the manager did not accept the key within %s; see %s", within, m.LogPath)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
