@@ -38,8 +38,9 @@ CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION)
 # the time of the Go tests (figures in the README's Tests section); GO_TEST_FLAGS= turns it off locally.
 GO_TEST_FLAGS ?= -race
 
-# Every package but the end-to-end suite, which has its own target and control plane.
-UNIT_PACKAGES = $$($(GO) list ./... | grep -v /test/e2e)
+# Every package but the end-to-end suite and the slow part of the fault suite (test/faults/long),
+# which have their own targets.
+UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long)
 
 # The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
 # config/samples and waits for the controllers to mark them Ready.
@@ -124,6 +125,20 @@ fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP 
 .PHONY: test-e2e
 test-e2e: manifests generate fmt vet ## Run only the end-to-end tests (local control plane + the manager binary + config/samples).
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; $(E2E_TEST)
+
+# The fault suite: test/faults (the Kubernetes API server stalled under the real manager binary
+# while creates run, and the handler fuzz target's seeds; also part of make test) and
+# test/faults/long (the API server killed and started again, kill -9 of the manager during 500
+# concurrent creates). Its figures (time to 503, recovery, lost and duplicated intents) are printed
+# at the end and kept in test/artifacts/faults-figures.txt, the processes' logs in
+# test/artifacts/faults-*.log. Longer fuzzing of the handler: make fuzz FUZZTIME=10m.
+FAULTS_TEST = $(GO) test $(GO_TEST_FLAGS) ./test/faults/... -count=1 -timeout 20m
+
+.PHONY: test-faults
+test-faults: manifests generate fmt vet ## Run the fault suite: API server stalled and killed, kill -9 of the manager during 500 creates; prints the figures.
+	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; rm -f test/artifacts/faults-figures.txt; \
+	$(FAULTS_TEST); \
+	echo "==> fault suite figures (test/artifacts/faults-figures.txt)"; cat test/artifacts/faults-figures.txt
 
 .PHONY: bench
 bench: ## Run the Go benchmarks, then the loopback load test of GET /v2/tokens against a bare handler.
