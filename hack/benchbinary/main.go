@@ -20,10 +20,12 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -66,6 +68,13 @@ func main() {
 	flag.StringVar(&c.logPath, "log", "", "Where the manager writes its log (default: a temporary file).")
 	flag.StringVar(&c.wrk, "wrk", "wrk", "The wrk binary (hack/wrk.sh installs it).")
 	flag.Parse()
+	// Ctrl-C ends the run through its deferred stops (manager, control plane), not around them.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		interrupted.Store(true)
+	}()
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-binary:", err)
 		os.Exit(1)
@@ -368,7 +377,13 @@ var (
 	errorsLine  = regexp.MustCompile(`Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)`)
 )
 
+// interrupted is set by Ctrl-C: the next step returns instead of starting.
+var interrupted atomic.Bool
+
 func runWrk(c config, script, url string) (wrkResult, error) {
+	if interrupted.Load() {
+		return wrkResult{}, errors.New("interrupted")
+	}
 	out, err := exec.Command(c.wrk, "-t", strconv.Itoa(c.threads), "-c", strconv.Itoa(c.connections),
 		"-d", c.duration.String(), "--latency", "-s", script, url).CombinedOutput()
 	if err != nil {

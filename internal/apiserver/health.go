@@ -24,7 +24,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 			body.Checks["kubernetes-api"] = "ok"
 		}
 	}
-	if s.deps.Dependencies != nil {
+	// Before the caches have synced, the dependencies' states would wait on them: not asked.
+	if s.deps.Dependencies != nil && s.ready.Load() {
 		for name, state := range s.deps.Dependencies(r.Context()) {
 			body.Checks[name] = state
 			if state != "ok" && body.Status == "ok" {

@@ -83,6 +83,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
 		body := r.Body
+		var took time.Duration
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler { //nolint:errorlint // sentinel compared as net/http does
@@ -94,10 +95,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					s.problems.Write(sw, r, problem.InternalError, "The server failed to handle the request.", nil)
 				}
 			}
-			s.record(r, sw.status(), st, time.Since(start))
+			if took == 0 {
+				took = time.Since(start)
+			}
+			s.record(r, sw.status(), st, took)
 		}()
 		next.ServeHTTP(sw, r)
 		if sw.status() == http.StatusRequestEntityTooLarge {
+			took = time.Since(start) // the answer's time, not the draining's
 			linger(sw, r, body)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"syscall"
 	"testing"
@@ -24,6 +25,10 @@ func TestUnreachable(t *testing.T) {
 		{"connection refused", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, true},
 		{"connection reset", &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, true},
 		{"503", apierrors.NewServiceUnavailable("etcd leader changed"), true},
+		{"killed mid-answer", fmt.Errorf("get: %w", io.ErrUnexpectedEOF), true},
+		{"EOF", fmt.Errorf("get: %w", io.EOF), true},
+		{"host unreachable", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.EHOSTUNREACH}, true},
+		{"cancelled", context.Canceled, true},
 		{"429", apierrors.NewTooManyRequests("slow down", 1), true},
 		{"504", apierrors.NewTimeoutError("took too long", 1), true},
 		{"conflict", apierrors.NewConflict(gr, "k", errors.New("changed")), false},

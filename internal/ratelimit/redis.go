@@ -196,11 +196,19 @@ func (s *RedisStore) Clear(ctx context.Context, key string) error {
 	return s.guard(ctx, func(ctx context.Context) error { return s.Client.Del(ctx, s.Prefix+key).Err() })
 }
 
-// Close marks key closed for d (a key that expires by itself).
-func (s *RedisStore) Close(ctx context.Context, key string, d time.Duration) error {
-	return s.guard(ctx, func(ctx context.Context) error {
-		return s.Client.Set(ctx, s.Prefix+key, 1, max(d, time.Millisecond)).Err()
+// CloseIfOpen marks key closed for d (a key that expires by itself) unless it is closed already,
+// and reports whether this call closed it.
+func (s *RedisStore) CloseIfOpen(ctx context.Context, key string, d time.Duration) (bool, error) {
+	var closed bool
+	err := s.guard(ctx, func(ctx context.Context) error {
+		var err error
+		closed, err = s.Client.SetNX(ctx, s.Prefix+key, 1, max(d, time.Millisecond)).Result()
+		return err
 	})
+	if err != nil {
+		return false, fmt.Errorf("redis: %w", err)
+	}
+	return closed, nil
 }
 
 // ClosedFor returns how long key stays closed; 0 when it is not.

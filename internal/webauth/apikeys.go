@@ -101,7 +101,10 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 		return
 	}
 	if err := h.deps.Writer.Create(ctx, obj); err != nil {
-		h.writeFailed(w, r, "creating an ApiKey", err, "account", account.Name, "keyId", obj.Name)
+		// The key may have been created all the same, its plaintext never shown: harmless (it can
+		// be deleted from the list), but the person should look before creating another.
+		h.writeFailedSaying(w, r, "The Kubernetes API did not answer in time; the key may have been created without being shown: list your keys, delete it if it is there, and retry.",
+			"creating an ApiKey", err, "account", account.Name, "keyId", obj.Name)
 		return
 	}
 	// Usable on /v2 at once on this replica; other replicas learn it from the watch.

@@ -2,6 +2,8 @@ package webauth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,9 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/redistest"
 )
+
+// testNames names the test's counters in Redis as the handler does, under the test session key.
+var testNames = keyNamer{prefix: "signin:", keys: StaticSessionKeys{testSessionKey}}
 
 // Two replicas sharing Redis count one account's failed sign-ins together, keep emails out of
 // Redis, and fall back to their own count within the deadline when Redis is gone.
@@ -19,8 +24,8 @@ func TestSharedAttemptsCountAcrossReplicas(t *testing.T) {
 	store := &ratelimit.RedisStore{Client: client, Prefix: "test:", Timeout: 100 * time.Millisecond}
 	policy := ThrottlePolicy{Limit: 5, Window: 15 * time.Minute}
 	replicas := []Attempts{
-		NewSharedAttempts(store, policy, "signin:"),
-		NewSharedAttempts(store, policy, "signin:"),
+		NewSharedAttempts(store, policy, testNames),
+		NewSharedAttempts(store, policy, testNames),
 	}
 	ctx, now := context.Background(), time.Now()
 	const key = "email:alice@example.com"
@@ -48,6 +53,11 @@ func TestSharedAttemptsCountAcrossReplicas(t *testing.T) {
 	for _, k := range client.Keys(ctx, "*").Val() {
 		if strings.Contains(k, "alice") || strings.Contains(k, "example.com") {
 			t.Errorf("Redis key %q holds the email", k)
+		}
+		// Not a plain hash either: guessing emails and hashing them must not find the key.
+		sum := sha256.Sum256([]byte(key))
+		if strings.Contains(k, hex.EncodeToString(sum[:16])) {
+			t.Errorf("Redis key %q is the plain SHA-256 of the email", k)
 		}
 	}
 

@@ -2,15 +2,19 @@ package webauth
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 )
 
-// BackoffPolicy is the growing delay per account: after Free failed sign-ins on an account in
-// Window, from any clients, each further failure closes the account to clients without its
-// device cookie for Base, then twice as long, and so on, at most Max.
+// BackoffPolicy is the growing delay per account: after Free sign-in attempts on an account in
+// Window, from any clients without the account's device cookie, the next attempt closes the
+// account to them for Base, the one after the closure for twice as long, and so on, at most Max;
+// attempts while it is closed are refused (429) without being counted. An attempt is counted
+// before its password is checked, so parallel guesses cannot outrun the count: at most one
+// attempt gets through per closure. A success gives its own attempt back.
 //
 // This is OWASP's answer to guessing spread over many addresses without a lockout anyone can
 // cause: the closure is short and grows only with the guessing, and a browser that signed in to
@@ -23,7 +27,7 @@ type BackoffPolicy struct {
 	Max    time.Duration
 }
 
-// delay is how long the account closes after its n-th failure in the window.
+// delay is how long the account closes after its n-th attempt in the window.
 func (p BackoffPolicy) delay(n int) time.Duration {
 	if n <= p.Free {
 		return 0
@@ -35,110 +39,145 @@ func (p BackoffPolicy) delay(n int) time.Duration {
 	return min(d, p.Max)
 }
 
-// Backoff keeps each account's failures and closure.
-type Backoff interface {
-	// Closed returns how long key stays closed to untrusted clients after now; 0 when open.
-	Closed(ctx context.Context, key string, now time.Time) time.Duration
-	// Failed counts a failure on key at now and closes it for the policy's delay.
-	Failed(ctx context.Context, key string, now time.Time)
-	// Reset forgets key's failures and closure (a successful sign-in).
-	Reset(ctx context.Context, key string)
-}
+// maxBackoffEntries bounds what is kept per account: enough to reach Max, and bounded.
+const maxBackoffEntries = 64
 
-// localBackoff counts in this replica's memory.
+// localBackoff counts in this replica's memory. It is an Attempts: Acquire refuses while the
+// account is closed.
 type localBackoff struct {
 	policy BackoffPolicy
-	// failures counts failures per key in the window; closed holds each closure's end.
-	failures *Throttle
-	mu       sync.Mutex
-	closed   map[string]time.Time
+
+	mu        sync.Mutex
+	attempts  map[string][]time.Time // ascending, within the window
+	closed    map[string]time.Time   // end of each closure
+	nextSweep time.Time
 }
 
 func newLocalBackoff(p BackoffPolicy) *localBackoff {
-	// The throttle keeps at most Limit entries per key: enough to reach Max, and bounded.
-	limit := p.Free + 64
-	return &localBackoff{policy: p, failures: NewThrottle(ThrottlePolicy{Limit: limit, Window: p.Window}), closed: map[string]time.Time{}}
+	return &localBackoff{policy: p, attempts: map[string][]time.Time{}, closed: map[string]time.Time{}}
 }
 
-func (b *localBackoff) Closed(_ context.Context, key string, now time.Time) time.Duration {
+func (b *localBackoff) Acquire(_ context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	until, ok := b.closed[key]
-	if !ok {
-		return 0
+	b.sweepLocked(now)
+	if until, ok := b.closed[key]; ok && until.After(now) {
+		return until.Sub(now), Slot{}, false
 	}
-	if !until.After(now) {
-		delete(b.closed, key)
-		return 0
+	live := b.liveLocked(key, now)
+	if len(live) >= b.policy.Free+maxBackoffEntries {
+		live = live[1:]
 	}
-	return until.Sub(now)
+	live = append(live, now)
+	b.attempts[key] = live
+	if d := b.policy.delay(len(live)); d > 0 {
+		b.closed[key] = now.Add(d)
+	}
+	return 0, Slot{at: now}, true
 }
 
-func (b *localBackoff) Failed(_ context.Context, key string, now time.Time) {
-	_, _ = b.failures.Acquire(key, now)
-	n := b.failures.count(key, now)
-	d := b.policy.delay(n)
-	if d <= 0 {
-		return
-	}
+func (b *localBackoff) Release(_ context.Context, key string, s Slot) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for k, until := range b.closed { // closures end within Max: the map stays small
-		if !until.After(now) {
-			delete(b.closed, k)
-		}
+	list := b.attempts[key]
+	if i := slices.IndexFunc(list, func(x time.Time) bool { return x.Equal(s.at) }); i >= 0 {
+		b.attempts[key] = slices.Delete(list, i, i+1)
 	}
-	b.closed[key] = now.Add(d)
 }
 
 func (b *localBackoff) Reset(_ context.Context, key string) {
-	b.failures.Reset(key)
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	delete(b.attempts, key)
 	delete(b.closed, key)
 }
 
-// sharedBackoff keeps failures and closures in Redis for every replica; while Redis does not
+func (b *localBackoff) liveLocked(key string, now time.Time) []time.Time {
+	list := b.attempts[key]
+	cutoff := now.Add(-b.policy.Window)
+	i := 0
+	for i < len(list) && !list[i].After(cutoff) {
+		i++
+	}
+	if i == len(list) {
+		delete(b.attempts, key)
+		return nil
+	}
+	return list[i:]
+}
+
+// sweepLocked forgets, once a minute, accounts whose attempts and closures have all ended, so
+// that guesses at many emails do not grow the maps without bound.
+func (b *localBackoff) sweepLocked(now time.Time) {
+	if now.Before(b.nextSweep) {
+		return
+	}
+	b.nextSweep = now.Add(time.Minute)
+	for key := range b.attempts {
+		b.liveLocked(key, now)
+	}
+	for key, until := range b.closed {
+		if !until.After(now) {
+			delete(b.closed, key)
+		}
+	}
+}
+
+// sharedBackoff keeps attempts and closures in Redis for every replica; while Redis does not
 // answer, the replica's own count holds, as for the other sign-in limits.
 type sharedBackoff struct {
 	store  *ratelimit.RedisStore
 	policy BackoffPolicy
-	keys   *sharedAttempts // names keys by their hash
+	keys   keyNamer
 	local  *localBackoff
 }
 
-// NewSharedBackoff keeps the policy's failures and closures in store under prefix.
-func NewSharedBackoff(store *ratelimit.RedisStore, policy BackoffPolicy, prefix string) Backoff {
-	return &sharedBackoff{store: store, policy: policy, keys: &sharedAttempts{prefix: prefix}, local: newLocalBackoff(policy)}
+// NewSharedBackoff keeps the policy's attempts and closures in store, under keys named by keys.
+func NewSharedBackoff(store *ratelimit.RedisStore, policy BackoffPolicy, keys keyNamer) Attempts {
+	return &sharedBackoff{store: store, policy: policy, keys: keys, local: newLocalBackoff(policy)}
 }
 
-func (s *sharedBackoff) Closed(ctx context.Context, key string, now time.Time) time.Duration {
-	d, err := s.store.ClosedFor(ctx, s.keys.redisKey("closed:"+key))
-	if err != nil {
-		return s.local.Closed(ctx, key, now)
+// room is the limit of the attempts' window in Redis: never reached, so every attempt is counted
+// and Remaining tells how many came before.
+const room = 1 << 20
+
+func (s *sharedBackoff) Acquire(ctx context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
+	attempts, closed := s.keys.name(ctx, "attempts:"+key), s.keys.name(ctx, "closed:"+key)
+	if wait, err := s.store.ClosedFor(ctx, closed); err != nil {
+		return s.local.Acquire(ctx, key, now)
+	} else if wait > 0 {
+		return wait, Slot{}, false
 	}
-	return d
+	d, hit, err := s.store.Take(ctx, attempts, room, s.policy.Window)
+	if err != nil {
+		return s.local.Acquire(ctx, key, now)
+	}
+	delay := s.policy.delay(room - d.Remaining)
+	if delay <= 0 {
+		return 0, Slot{hit: hit}, true
+	}
+	// Of the attempts that find the account open past its free ones, the one that closes it
+	// goes on; the others, racing it, are refused and not counted.
+	opened, err := s.store.CloseIfOpen(ctx, closed, delay)
+	if err != nil || opened {
+		return 0, Slot{hit: hit}, true
+	}
+	_ = s.store.Give(ctx, attempts, hit)
+	wait, _ := s.store.ClosedFor(ctx, closed)
+	return max(wait, time.Second), Slot{}, false
 }
 
-func (s *sharedBackoff) Failed(ctx context.Context, key string, now time.Time) {
-	// The count is a window with room for every failure: the decision is always "allowed", and
-	// Remaining tells how many came before.
-	const room = 1 << 20
-	d, _, err := s.store.Take(ctx, s.keys.redisKey("failed:"+key), room, s.policy.Window)
-	if err != nil {
-		s.local.Failed(ctx, key, now)
+func (s *sharedBackoff) Release(ctx context.Context, key string, slot Slot) {
+	if slot.hit == "" {
+		s.local.Release(ctx, key, slot)
 		return
 	}
-	if delay := s.policy.delay(room - d.Remaining); delay > 0 {
-		if err := s.store.Close(ctx, s.keys.redisKey("closed:"+key), delay); err != nil {
-			s.local.Failed(ctx, key, now)
-		}
-	}
+	_ = s.store.Give(ctx, s.keys.name(ctx, "attempts:"+key), slot.hit)
 }
 
 func (s *sharedBackoff) Reset(ctx context.Context, key string) {
 	s.local.Reset(ctx, key)
 	// Should Redis not answer, the closure ends by itself within Max.
-	_ = s.store.Clear(ctx, s.keys.redisKey("failed:"+key))
-	_ = s.store.Clear(ctx, s.keys.redisKey("closed:"+key))
+	_ = s.store.Clear(ctx, s.keys.name(ctx, "attempts:"+key))
+	_ = s.store.Clear(ctx, s.keys.name(ctx, "closed:"+key))
 }

@@ -6,8 +6,14 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
@@ -120,8 +126,9 @@ func TestDeviceCookieIsPerAccountAndSigned(t *testing.T) {
 	for i := range 11 {
 		h.signInFrom(fmt.Sprintf("10.1.0.%d", i+1), alice.email, "guess")
 	}
+	aliceAccount, _ := h.accounts.Get("alice")
 	forged := DeviceCookieName + "=" + seal([]byte("not the server's key, but 32+ bytes long"), deviceVersion,
-		device{Account: "alice", ExpiresAt: h.clock.Now().Add(time.Hour).Unix(), Nonce: "x"})
+		device{Account: "alice", Created: aliceAccount.CreatedAt.Unix(), ExpiresAt: h.clock.Now().Add(time.Hour).Unix(), Nonce: "x"})
 	for _, cookie := range []string{bobDevice, forged} {
 		resp, body := h.signInFrom("198.51.100.3", alice.email, alice.password, cookie)
 		assertProblem(t, resp, body, problem.RateLimited)
@@ -152,28 +159,112 @@ func TestSharedBackoffAcrossReplicas(t *testing.T) {
 	defer func() { _ = client.Close() }()
 	store := &ratelimit.RedisStore{Client: client, Prefix: "test:", Timeout: 100 * time.Millisecond}
 	policy := BackoffPolicy{Free: 2, Window: time.Minute, Base: 2 * time.Second, Max: time.Minute}
-	a, b := NewSharedBackoff(store, policy, "signin:"), NewSharedBackoff(store, policy, "signin:")
+	a, b := NewSharedBackoff(store, policy, testNames), NewSharedBackoff(store, policy, testNames)
 	ctx, now := context.Background(), time.Now()
 	const key = "account:alice@example.com"
-	a.Failed(ctx, key, now)
-	b.Failed(ctx, key, now)
-	if d := a.Closed(ctx, key, now); d != 0 {
-		t.Fatalf("closed for %s within the free failures", d)
+	for i, r := range []Attempts{a, b, a} { // the third, over two replicas, closes the account
+		if _, _, ok := r.Acquire(ctx, key, now); !ok {
+			t.Fatalf("attempt %d refused", i+1)
+		}
 	}
-	a.Failed(ctx, key, now) // the third, over two replicas
-	if d := b.Closed(ctx, key, now); d <= time.Second || d > 2*time.Second {
-		t.Fatalf("the other replica sees a closure of %s; want about 2s", d)
+	wait, _, ok := b.Acquire(ctx, key, now)
+	if ok || wait <= time.Second || wait > 2*time.Second {
+		t.Fatalf("the other replica: ok %v, wait %s; want refused for about 2s", ok, wait)
 	}
 	b.Reset(ctx, key)
-	if d := a.Closed(ctx, key, now); d != 0 {
-		t.Fatalf("closed for %s after a reset", d)
+	if _, _, ok := a.Acquire(ctx, key, now); !ok {
+		t.Fatal("refused after a reset")
 	}
 	srv.Stop()
 	start := time.Now()
 	for range 3 {
-		a.Failed(ctx, key, now)
+		a.Acquire(ctx, key, now)
 	}
-	if d := a.Closed(ctx, key, now); d != 2*time.Second || time.Since(start) > 2*time.Second {
-		t.Fatalf("with Redis gone: closed for %s after %s; want the replica's own 2s, quickly", d, time.Since(start))
+	if wait, _, ok := a.Acquire(ctx, key, now); ok || wait != 2*time.Second || time.Since(start) > 2*time.Second {
+		t.Fatalf("with Redis gone: ok %v, wait %s after %s; want the replica's own 2s closure, quickly", ok, wait, time.Since(start))
 	}
+}
+
+// Parallel guesses cannot outrun the account's count: once the free attempts are used, at most
+// one attempt gets through per closure, here and across replicas sharing Redis.
+func TestParallelGuessesMeetTheAccountDelay(t *testing.T) {
+	srv := redistest.Start(t)
+	client := srv.Client()
+	defer func() { _ = client.Close() }()
+	store := &ratelimit.RedisStore{Client: client, Prefix: "test:", Timeout: time.Second}
+	policy := DefaultOptions().AccountBackoff
+	for name, replicas := range map[string][]Attempts{
+		"one replica":    {newLocalBackoff(policy)},
+		"three replicas": {NewSharedBackoff(store, policy, testNames), NewSharedBackoff(store, policy, testNames), NewSharedBackoff(store, policy, testNames)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var admitted atomic.Int32
+			var wg sync.WaitGroup
+			now := time.Now()
+			for i := range 200 {
+				wg.Go(func() {
+					if _, _, ok := replicas[i%len(replicas)].Acquire(context.Background(), "account:"+name, now); ok {
+						admitted.Add(1)
+					}
+				})
+			}
+			wg.Wait()
+			if got := int(admitted.Load()); got != policy.Free+1 {
+				t.Fatalf("%d of 200 parallel attempts admitted; want the %d free ones and one more", got, policy.Free)
+			}
+		})
+	}
+}
+
+// The owner's browser, behind the same address as the guesser (a NAT), is not locked out by the
+// guesser's failures; a device cookie stops counting as known once the password changes; and a
+// session cookie is no device cookie, nor the reverse.
+func TestDeviceCookieOwnerBehindSharedAddress(t *testing.T) {
+	h := newHarness(t, trustLoopbackProxy)
+	alice := h.addAccount("alice")
+	resp, body := h.signInFrom("192.0.2.10", alice.email, alice.password)
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("sign-in: %d %s", resp.StatusCode, body)
+	}
+	var deviceCookie, sessionValue, deviceValue string
+	for _, c := range resp.Cookies() {
+		switch c.Name {
+		case DeviceCookieName:
+			deviceCookie, deviceValue = c.Name+"="+c.Value, c.Value
+		case CookieName:
+			sessionValue = c.Value
+		}
+	}
+	for range 20 { // the guesser, behind the same address, uses up that address's limits
+		h.signInFrom("192.0.2.10", alice.email, "guess")
+	}
+	resp, body = h.signInFrom("192.0.2.10", alice.email, alice.password)
+	assertProblem(t, resp, body, problem.RateLimited)
+	if resp, body := h.signInFrom("192.0.2.10", alice.email, alice.password, deviceCookie); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("the owner's browser behind the guesser's address: %d %s", resp.StatusCode, body)
+	}
+	// Swapped cookies are not taken for each other.
+	if _, ok := openSession([][]byte{testSessionKey}, deviceValue, h.clock.Now()); ok {
+		t.Error("a device cookie opened as a session")
+	}
+	var d device
+	if open([][]byte{testSessionKey}, deviceVersion, sessionValue, &d) {
+		t.Error("a session cookie opened as a device cookie")
+	}
+	// A new password: the cookie no longer exempts the browser.
+	var secret corev1.Secret
+	key := types.NamespacedName{Namespace: testNamespace, Name: "alice-password"}
+	if err := h.client.Get(context.Background(), key, &secret); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte("another password"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret.Data["passwordHash"] = hash
+	if err := h.client.Update(context.Background(), &secret); err != nil {
+		t.Fatal(err)
+	}
+	resp, body = h.signInFrom("192.0.2.10", alice.email, "another password", deviceCookie)
+	assertProblem(t, resp, body, problem.RateLimited)
 }

@@ -43,7 +43,7 @@ func (h *Handler) endSession(ctx context.Context, account string, s Session) err
 	if err != nil {
 		return fmt.Errorf("recording the sign-out on Account %s: %w", account, err)
 	}
-	h.revoked.add(id, expires, h.deps.Clock.Now())
+	h.revoked.add(id, h.deps.Clock.Now())
 	return nil
 }
 
@@ -60,7 +60,9 @@ func recordSignOut(status *v1alpha1.AccountStatus, id string, expires, now time.
 		}
 	}
 	if len(kept) >= maxSignedOutSessions {
-		status.SessionsNotBefore = &metav1.Time{Time: now}
+		if nb := status.SessionsNotBefore; nb == nil || nb.Before(&metav1.Time{Time: now}) {
+			status.SessionsNotBefore = &metav1.Time{Time: now} // never moved back
+		}
 		status.SignedOutSessions = nil
 		return true
 	}
@@ -68,25 +70,34 @@ func recordSignOut(status *v1alpha1.AccountStatus, id string, expires, now time.
 	return true
 }
 
-// revokedSet holds the sessions this replica signed out until its cache shows the Account's
-// status: a copy of the cookie used at once on the same replica is refused too.
+// revokedSet holds the sessions this replica signed out until its cache surely shows the
+// Account's status (revokedFor): a copy of the cookie used at once on the same replica is refused
+// too. It holds at most maxRevoked entries, so a loop of sign-ins and sign-outs cannot grow it.
 type revokedSet struct {
 	mu      sync.Mutex
-	entries map[string]time.Time // session id -> when the session expires
+	entries map[string]time.Time // session id -> when it was signed out
 }
 
-func (r *revokedSet) add(id string, expires, now time.Time) {
+const (
+	// revokedFor is far longer than a watch takes to deliver the status to the cache.
+	revokedFor = time.Minute
+	maxRevoked = 10_000
+)
+
+func (r *revokedSet) add(id string, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.entries == nil {
 		r.entries = map[string]time.Time{}
 	}
-	for k, exp := range r.entries {
-		if exp.Before(now) {
-			delete(r.entries, k)
+	if len(r.entries) >= maxRevoked/2 {
+		for k, at := range r.entries {
+			if now.Sub(at) > revokedFor || len(r.entries) >= maxRevoked {
+				delete(r.entries, k)
+			}
 		}
 	}
-	r.entries[id] = expires
+	r.entries[id] = now
 }
 
 func (r *revokedSet) has(id string) bool {

@@ -2,9 +2,13 @@ package webauth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +16,8 @@ import (
 	"github.com/go-logr/logr"
 	"golang.org/x/crypto/bcrypt"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -54,21 +60,65 @@ func TestSignOutEndsTheSessionEverywhere(t *testing.T) {
 	}
 }
 
-// When the sign-out cannot be recorded, the answer says so (503) and the cookie is kept.
-func TestSignOutThatCannotBeRecordedIs503(t *testing.T) {
-	h := newHarness(t, withInterceptor(interceptor.Funcs{
-		SubResourcePatch: func(context.Context, client.Client, string, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
-			return fmt.Errorf("the API server is unreachable")
-		},
-	}))
-	cookie := h.signIn(h.addAccount("alice"))
-	resp, body := h.do(request{method: http.MethodPost, path: "/auth/sign-out", cookie: cookie})
-	assertProblem(t, resp, body, problem.ServiceUnavailable)
-	if resp.Header.Get("Retry-After") == "" || len(resp.Cookies()) != 0 {
-		t.Fatalf("Retry-After %q, cookies %v: want Retry-After and the cookie kept", resp.Header.Get("Retry-After"), resp.Cookies())
+// When the sign-out cannot be recorded, the answer says so and the cookie is kept: 503 with
+// Retry-After when the API server did not answer in time, 500 when it refused.
+func TestSignOutThatCannotBeRecorded(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want problem.Type
+	}{
+		{fmt.Errorf("patching: %w", context.DeadlineExceeded), problem.ServiceUnavailable},
+		{apierrors.NewForbidden(schema.GroupResource{Resource: "accounts/status"}, "alice", errors.New("rbac")), problem.InternalError},
+	} {
+		h := newHarness(t, withInterceptor(interceptor.Funcs{
+			SubResourcePatch: func(context.Context, client.Client, string, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
+				return tc.err
+			},
+		}))
+		cookie := h.signIn(h.addAccount("alice"))
+		resp, body := h.do(request{method: http.MethodPost, path: "/auth/sign-out", cookie: cookie})
+		assertProblem(t, resp, body, tc.want)
+		if (tc.want == problem.ServiceUnavailable) != (resp.Header.Get("Retry-After") != "") || len(resp.Cookies()) != 0 {
+			t.Fatalf("%v: Retry-After %q, cookies %v: want Retry-After only with 503, and the cookie kept", tc.err, resp.Header.Get("Retry-After"), resp.Cookies())
+		}
+		if _, status := h.useSession(cookie); status != http.StatusOK {
+			t.Fatalf("the session after a failed sign-out: %d, want still 200", status)
+		}
 	}
-	if _, status := h.useSession(cookie); status != http.StatusOK {
-		t.Fatalf("the session after a failed sign-out: %d, want still 200", status)
+}
+
+// Signing out with a cookie gone idle still ends the session: a copy kept in use elsewhere stops.
+func TestSignOutOfAnIdleCookieEndsItsCopies(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.SessionIdleTimeout = 10 * time.Minute })
+	cookie := h.signIn(h.addAccount("alice"))
+	h.clock.Step(5 * time.Minute)
+	copyInUse, _ := h.useSession(cookie) // refreshed elsewhere
+	h.clock.Step(6 * time.Minute)        // the original is idle now, the copy is not
+	if _, status := h.useSession(cookie); status != http.StatusUnauthorized {
+		t.Fatalf("the idle original: %d, want 401", status)
+	}
+	resp, _ := h.do(request{method: http.MethodPost, path: "/auth/sign-out", cookie: cookie})
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("sign-out: %d", resp.StatusCode)
+	}
+	if status := h.newReplica(t).status(t, copyInUse); status != http.StatusUnauthorized {
+		t.Fatalf("the copy in use after the sign-out: %d, want 401", status)
+	}
+}
+
+// The Account CRD bounds signedOutSessions and the shape of a session id as the code does.
+func TestSignedOutSessionsMatchTheCRD(t *testing.T) {
+	crd, err := os.ReadFile("../../config/crd/bases/intents.transferintent.io_accounts.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("maxItems: %d", maxSignedOutSessions), "pattern: ^[0-9a-f]{32}$"} {
+		if !strings.Contains(string(crd), want) {
+			t.Errorf("the Account CRD lacks %q", want)
+		}
+	}
+	if id := sessionID(Session{Nonce: "x"}); !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(id) {
+		t.Errorf("session id %q does not match the CRD's pattern", id)
 	}
 }
 

@@ -178,18 +178,9 @@ const seenRefresh = time.Minute
 // Revocations are read from the Account object in the cache on every call, so that they hold on
 // every replica as soon as the watch delivers them, and across restarts.
 func (h *Handler) sessionOf(r *http.Request) (registry.Account, Session, bool, error) {
-	c, cerr := r.Cookie(CookieName)
-	if cerr != nil || c.Value == "" {
-		return registry.Account{}, Session{}, false, nil //nolint:nilerr // no cookie is no session, not an error
-	}
-	keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
-	if err != nil {
+	s, valid, err := h.cookieSession(r)
+	if err != nil || !valid || h.deps.Clock.Now().Sub(time.Unix(s.Seen, 0)) >= h.opts.SessionIdleTimeout {
 		return registry.Account{}, Session{}, false, err
-	}
-	now := h.deps.Clock.Now()
-	s, valid := openSession(keys, c.Value, now)
-	if !valid || now.Sub(time.Unix(s.Seen, 0)) >= h.opts.SessionIdleTimeout {
-		return registry.Account{}, Session{}, false, nil
 	}
 	account, found := h.deps.Accounts.Get(s.Account)
 	if !found || account.Disabled || account.CreatedAt.Unix() > s.IssuedAt {
@@ -200,6 +191,21 @@ func (h *Handler) sessionOf(r *http.Request) (registry.Account, Session, bool, e
 		return registry.Account{}, Session{}, false, err
 	}
 	return account, s, true, nil
+}
+
+// cookieSession returns the session of the request's cookie when its signature holds and it has
+// not expired, however long it has been idle and whatever became of its account.
+func (h *Handler) cookieSession(r *http.Request) (Session, bool, error) {
+	c, err := r.Cookie(CookieName)
+	if err != nil || c.Value == "" {
+		return Session{}, false, nil //nolint:nilerr // no cookie is no session, not an error
+	}
+	keys, err := h.deps.SessionKeys.SessionKeys(r.Context())
+	if err != nil {
+		return Session{}, false, err
+	}
+	s, valid := openSession(keys, c.Value, h.deps.Clock.Now())
+	return s, valid, nil
 }
 
 // sessionLive checks s against its Account's revocations and password.

@@ -82,52 +82,29 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	now := h.deps.Clock.Now()
-	email := strings.ToLower(strings.TrimSpace(req.Email))
-	address := h.clientAddress(r)
-	accountKey, clientKey, addressKey := "account:"+email, "client:"+email+"|"+address, "address:"+address
 	// Giving an attempt back must not depend on the client still waiting for the answer.
 	ctx := context.WithoutCancel(r.Context())
-	if known, _ := h.deps.Accounts.ByEmail(email); !h.knownDevice(r, keys, known.Name) {
-		if wait := h.accountBackoff.Closed(ctx, accountKey, now); wait > 0 {
-			h.throttled(w, r, address, wait, "Too many failed sign-ins to this account from elsewhere; retry after %d seconds, or from a browser that signed in to it before.")
-			return
-		}
-	}
-	wait, clientSlot, ok := h.clientThrottle.Acquire(ctx, clientKey, now)
-	var addressSlot Slot
-	if ok {
-		var addressOK bool
-		if wait, addressSlot, addressOK = h.addressThrottle.Acquire(ctx, addressKey, now); !addressOK {
-			h.clientThrottle.Release(ctx, clientKey, clientSlot)
-			ok = false
-		}
-	}
+	att, wait, detail, ok := h.admit(ctx, r, keys, req.Email)
 	if !ok {
-		h.throttled(w, r, address, wait, "Too many failed sign-ins; retry after %d seconds.")
+		h.throttled(w, r, att.address, wait, detail)
 		return
 	}
-
 	account, hash, valid, err := h.checkPassword(r.Context(), req.Email, req.Password)
 	if err != nil {
-		// Not the person's failure: give the attempt back.
-		h.clientThrottle.Release(ctx, clientKey, clientSlot)
-		h.addressThrottle.Release(ctx, addressKey, addressSlot)
+		att.giveBack(ctx, h) // not the person's failure
 		h.internalError(w, r, "checking a password", err)
 		return
 	}
 	if !valid {
-		h.accountBackoff.Failed(ctx, accountKey, now)
-		h.log.V(1).Info("sign-in refused", "account", account.Name, "clientAddress", address,
+		// The attempt stays counted.
+		h.log.V(1).Info("sign-in refused", "account", account.Name, "clientAddress", att.address,
 			"correlationId", problem.CorrelationID(r.Context()))
 		h.problems.Write(w, r, problem.Unauthorized, wrongCredentials, nil)
 		return
 	}
-	h.clientThrottle.Reset(ctx, clientKey)
-	h.addressThrottle.Release(ctx, addressKey, addressSlot)
-	h.accountBackoff.Reset(ctx, accountKey)
+	att.succeeded(ctx, h)
 	h.setSessionCookie(w, r, keys[0], account.Name, hash)
-	h.setDeviceCookie(w, r, keys[0], account.Name)
+	h.setDeviceCookie(w, r, keys[0], account, hash)
 	h.log.V(1).Info("signed in", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
 	if form {
 		h.redirect(w, "/keys")
@@ -135,6 +112,73 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// attempt is one sign-in attempt and the slots it took in each limit, given back when it does not
+// count as a failure.
+type attempt struct {
+	address string
+	// device is the client's device id when it carries the account's device cookie: its
+	// failures count per device, and neither the account's delay nor the address's limit apply.
+	device                               string
+	clientKey, addressKey, accountKey    string
+	clientSlot, addressSlot, accountSlot Slot
+}
+
+// admit counts a sign-in attempt for email against every limit that applies, or refuses it with
+// the wait and the detail (one %d for the seconds) of the limit that refused it, giving back what
+// it took in the others.
+func (h *Handler) admit(ctx context.Context, r *http.Request, keys [][]byte, email string) (attempt, time.Duration, string, bool) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	now := h.deps.Clock.Now()
+	a := attempt{address: h.clientAddress(r)}
+	if known, found := h.deps.Accounts.ByEmail(email); found {
+		a.device, _ = h.knownDevice(ctx, r, keys, known)
+	}
+	const tooMany = "Too many failed sign-ins; retry after %d seconds."
+	if a.device != "" {
+		a.clientKey = "device:" + email + "|" + a.device
+		wait, slot, ok := h.clientThrottle.Acquire(ctx, a.clientKey, now)
+		a.clientSlot = slot
+		return a, wait, tooMany, ok
+	}
+	a.accountKey = "account:" + email
+	wait, slot, ok := h.accountBackoff.Acquire(ctx, a.accountKey, now)
+	if !ok {
+		return a, wait, "Too many failed sign-ins to this account from elsewhere; retry after %d seconds, or from a browser that signed in to it before.", false
+	}
+	a.accountSlot = slot
+	a.clientKey = "client:" + email + "|" + a.address
+	if wait, a.clientSlot, ok = h.clientThrottle.Acquire(ctx, a.clientKey, now); !ok {
+		h.accountBackoff.Release(ctx, a.accountKey, a.accountSlot)
+		return a, wait, tooMany, false
+	}
+	a.addressKey = "address:" + a.address
+	if wait, a.addressSlot, ok = h.addressThrottle.Acquire(ctx, a.addressKey, now); !ok {
+		h.accountBackoff.Release(ctx, a.accountKey, a.accountSlot)
+		h.clientThrottle.Release(ctx, a.clientKey, a.clientSlot)
+		return a, wait, tooMany, false
+	}
+	return a, 0, "", true
+}
+
+// giveBack returns every slot the attempt took.
+func (a attempt) giveBack(ctx context.Context, h *Handler) {
+	h.clientThrottle.Release(ctx, a.clientKey, a.clientSlot)
+	if a.device == "" {
+		h.addressThrottle.Release(ctx, a.addressKey, a.addressSlot)
+		h.accountBackoff.Release(ctx, a.accountKey, a.accountSlot)
+	}
+}
+
+// succeeded forgets the client's failures and gives back the rest of the attempt. The account's
+// count and closure stay: the owner signing in must not reopen the account to guessing elsewhere.
+func (a attempt) succeeded(ctx context.Context, h *Handler) {
+	h.clientThrottle.Reset(ctx, a.clientKey)
+	if a.device == "" {
+		h.addressThrottle.Release(ctx, a.addressKey, a.addressSlot)
+		h.accountBackoff.Release(ctx, a.accountKey, a.accountSlot)
+	}
 }
 
 // throttled answers 429 with Retry-After; detail has one %d for the seconds.
@@ -200,19 +244,22 @@ func (h *Handler) passwordHash(ctx context.Context, account registry.Account) ([
 }
 
 // signOut ends the request's session on every replica (see revoke.go) and clears the cookie: 303
-// to /sign-in for the page's form, 204 otherwise. A request without a live session only clears
-// the cookie. When the end cannot be recorded, the answer is 503 and the cookie is kept, so that
-// the person retries rather than believing a copy of the cookie is dead.
+// to /sign-in for the page's form, 204 otherwise. Any session the cookie names that has not
+// expired is ended, idle or not: a copy of it elsewhere may still be in use. When the end cannot
+// be recorded, the answer is 503 (the API server did not answer in time, or kept changing the
+// Account) or 500, and the cookie is kept, so that the person retries rather than believing a
+// copy of the cookie is dead.
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
-	account, s, live, err := h.sessionOf(r)
-	if err == nil && live {
-		err = h.endSession(r.Context(), account.Name, s)
-	}
+	s, found, err := h.cookieSession(r)
 	if err != nil {
-		h.log.Error(err, "ending a session at sign-out", "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
-		w.Header().Set("Retry-After", "5")
-		h.problems.Write(w, r, problem.ServiceUnavailable, "The session could not be ended right now; retry shortly.", nil)
+		h.unavailable(w, r, err)
 		return
+	}
+	if found {
+		if err := h.endSession(r.Context(), s.Account, s); err != nil {
+			h.writeFailed(w, r, "ending a session at sign-out", err, "account", s.Account)
+			return
+		}
 	}
 	h.clearSessionCookie(w, r)
 	if mediaType(r) == "application/x-www-form-urlencoded" {

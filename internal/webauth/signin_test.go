@@ -66,7 +66,7 @@ func TestBruteForceIsThrottled(t *testing.T) {
 	}
 }
 
-func TestThrottleIsPerAccountAndPerAddress(t *testing.T) {
+func TestThrottleIsPerClientAndPerAddress(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.addAccount("alice"), h.addAccount("bob")
 	for range 5 {

@@ -12,15 +12,16 @@ type ThrottlePolicy struct {
 	Window time.Duration
 }
 
-// Throttle counts failed sign-ins per key (an email, a client address) in a sliding window.
+// Throttle counts failed sign-ins per key (an (email, client) pair, a device, a client address)
+// in a sliding window.
 //
 // internal/ratelimit's SlidingWindow counts requests in a fixed one-minute window; sign-in needs a
 // longer window (15 minutes) and counts attempts before their outcome is known, so it has its own
 // small counter. An attempt takes a slot before the password is checked (Acquire) and gives it
 // back when it succeeds (Release), so parallel guesses cannot outrun the count.
 //
-// State is per replica: with n replicas, an attacker spreading guesses over all of them gets n
-// times the limit, which stays far too few guesses for a password.
+// State is per replica; with Redis, sharedAttempts counts for every replica and falls back to a
+// Throttle while Redis does not answer (then n replicas admit up to n times the limit).
 type Throttle struct {
 	policy ThrottlePolicy
 
@@ -64,13 +65,6 @@ func (t *Throttle) Release(key string, at time.Time) {
 		return
 	}
 	t.attempts[key] = list
-}
-
-// count returns how many attempts on key are in the window before now.
-func (t *Throttle) count(key string, now time.Time) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.liveLocked(key, now))
 }
 
 // Reset forgets every attempt on key.

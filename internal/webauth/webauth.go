@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -150,7 +151,7 @@ type Handler struct {
 	secureCookies   bool
 	clientThrottle  Attempts
 	addressThrottle Attempts
-	accountBackoff  Backoff
+	accountBackoff  Attempts
 	crossOrigin     *http.CrossOriginProtection
 	pages           *pages
 	// revoked are the sessions this replica signed out, refused before its cache shows it.
@@ -200,9 +201,10 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 		crossOrigin:     http.NewCrossOriginProtection(),
 	}
 	if deps.Shared != nil {
-		h.clientThrottle = NewSharedAttempts(deps.Shared, opts.ClientFailures, "signin:")
-		h.addressThrottle = NewSharedAttempts(deps.Shared, opts.AddressFailures, "signin:")
-		h.accountBackoff = NewSharedBackoff(deps.Shared, opts.AccountBackoff, "signin:")
+		names := keyNamer{prefix: "signin:", keys: deps.SessionKeys}
+		h.clientThrottle = NewSharedAttempts(deps.Shared, opts.ClientFailures, names)
+		h.addressThrottle = NewSharedAttempts(deps.Shared, opts.AddressFailures, names)
+		h.accountBackoff = NewSharedBackoff(deps.Shared, opts.AccountBackoff, names)
 	}
 	// Behind a proxy the Host header may not be the public host; the base URL's origin is ours.
 	if err := h.crossOrigin.AddTrustedOrigin(base.Scheme + "://" + base.Host); err != nil {
@@ -264,23 +266,34 @@ func (h *Handler) signedIn(next signedInHandler) http.HandlerFunc {
 	}
 }
 
-// unavailable answers 503 when the session keys cannot be read.
+// unavailable answers 503 when what a session is checked against (the session keys, the Account,
+// its password Secret) cannot be read.
 func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error) {
-	h.log.Error(err, "reading the session keys", "correlationId", problem.CorrelationID(r.Context()))
+	h.log.Error(err, "checking a session", "correlationId", problem.CorrelationID(r.Context()))
 	w.Header().Set("Retry-After", "5")
 	h.problems.Write(w, r, problem.ServiceUnavailable, "Sessions cannot be checked right now; retry shortly.", nil)
 }
 
 // writeFailed answers a failed call to the Kubernetes API: 503 with Retry-After when the API
-// server could not be reached in time (the client may retry), 500 otherwise. Either way it logs.
+// server could not be reached in time, or the object kept changing under optimistic locking (the
+// client may retry), 500 otherwise. Either way it logs.
 func (h *Handler) writeFailed(w http.ResponseWriter, r *http.Request, msg string, err error, kv ...any) {
-	if !kubeapi.Unreachable(err) {
+	h.writeFailedSaying(w, r, "The Kubernetes API did not answer in time; retry shortly.", msg, err, kv...)
+}
+
+// writeFailedSaying is writeFailed with the 503's detail.
+func (h *Handler) writeFailedSaying(w http.ResponseWriter, r *http.Request, detail, msg string, err error, kv ...any) {
+	if !kubeapi.Unreachable(err) && !apierrors.IsConflict(err) {
 		h.internalError(w, r, msg, err, kv...)
 		return
 	}
-	h.log.Error(err, msg, append(kv, "correlationId", problem.CorrelationID(r.Context()))...)
+	if errors.Is(err, context.Canceled) {
+		h.log.V(1).Info(msg+": the client went away", append(kv, "correlationId", problem.CorrelationID(r.Context()))...)
+	} else {
+		h.log.Error(err, msg, append(kv, "correlationId", problem.CorrelationID(r.Context()))...)
+	}
 	w.Header().Set("Retry-After", "5")
-	h.problems.Write(w, r, problem.ServiceUnavailable, "The Kubernetes API did not answer in time; retry shortly.", nil)
+	h.problems.Write(w, r, problem.ServiceUnavailable, detail, nil)
 }
 
 // internalError logs err and answers 500 without telling the client what failed.
