@@ -6,6 +6,7 @@ package faults
 import (
 	"encoding/json"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/test/faults/harness"
 )
+
+func TestMain(m *testing.M) { os.Exit(harness.Main(m)) }
 
 // answerBound is how long any create may take while the API server is away: the store's write
 // timeout, and slack for a race-enabled manager on a loaded machine.

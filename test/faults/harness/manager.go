@@ -20,12 +20,23 @@ const managerStopGrace = 10 * time.Second
 
 var (
 	buildOnce sync.Once
+	buildDir  string
 	built     string
 	buildErr  error
 )
 
+// Main runs the tests of a package that starts managers and removes the binary it built: call it
+// from TestMain, os.Exit(harness.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if buildDir != "" {
+		_ = os.RemoveAll(buildDir)
+	}
+	return code
+}
+
 // ManagerBinary builds the manager from ./cmd once per test binary (FAULTS_MANAGER_BIN names a
-// prebuilt one instead). It is race-enabled when the tests are (make test runs them with -race),
+// prebuilt one instead); Main removes it. It is race-enabled when the tests are (make test runs them with -race),
 // so that it reuses their compiled packages and reports data races in its log.
 func ManagerBinary(t testing.TB) string {
 	t.Helper()
@@ -38,7 +49,7 @@ func ManagerBinary(t testing.TB) string {
 			buildErr = err
 			return
 		}
-		built = filepath.Join(dir, "manager")
+		buildDir, built = dir, filepath.Join(dir, "manager")
 		args := []string{"build", "-o", built}
 		if raceEnabled {
 			args = append(args, "-race")
