@@ -40,6 +40,7 @@ func TestAPIServerStalled(t *testing.T) {
 	c.Forget()
 
 	load := c.StartLoad(4, 100*time.Millisecond)
+	t.Cleanup(load.Stop) // a failed assertion ends the test before the load's own Stop
 	g.Eventually(func() int { return count(c.Outcomes(), isCreated) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
 
 	stalledAt := time.Now()

@@ -176,6 +176,7 @@ func (c *Client) Forget() {
 // Idempotency-Key, at most one per pace, until Stop.
 type Load struct {
 	stop chan struct{}
+	once sync.Once
 	wg   sync.WaitGroup
 }
 
@@ -200,10 +201,12 @@ func (c *Client) StartLoad(n int, pace time.Duration) *Load {
 	return l
 }
 
-// Stop stops the workers and waits for their last answers.
+// Stop stops the workers and waits for their last answers; later calls do nothing.
 func (l *Load) Stop() {
-	close(l.stop)
-	l.wg.Wait()
+	l.once.Do(func() {
+		close(l.stop)
+		l.wg.Wait()
+	})
 }
 
 // Ledger is what the API server stored, by request amount.

@@ -42,6 +42,7 @@ func TestAPIServerKilled(t *testing.T) {
 	c.Forget()
 
 	load := c.StartLoad(4, 100*time.Millisecond)
+	t.Cleanup(load.Stop) // a failed assertion ends the test before the load's own Stop
 	g.Eventually(func() int { return count(c.Outcomes(), isCreated) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
 
 	killedAt := time.Now()
