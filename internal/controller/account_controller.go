@@ -137,5 +137,5 @@ func (r *AccountReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(&r.requeue).
 		WithOptions(r.controllerOptions()).
 		Named(r.controllerName("account")).
-		Complete(r)
+		Complete(r.recording("Account", r))
 }

@@ -146,7 +146,7 @@ func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(&r.requeue).
 		WithOptions(r.controllerOptions()).
 		Named(r.controllerName("apikey")).
-		Complete(r)
+		Complete(r.recording("ApiKey", r))
 }
 
 // KeyFromApiKey is the key index entry of an ApiKey. The key management API uses it too, to

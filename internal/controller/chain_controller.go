@@ -290,5 +290,5 @@ func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(&r.requeue).
 		WithOptions(r.controllerOptions()).
 		Named(r.controllerName("chain")).
-		Complete(r)
+		Complete(r.recording("Chain", r))
 }

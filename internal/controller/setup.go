@@ -100,6 +100,12 @@ type options struct {
 	probeInterval   time.Duration
 	probeTimeout    time.Duration
 	attester        common.Address
+	published       *Published
+}
+
+// WithPublished makes the projections record what they handle in p, for readiness (WaitFor).
+func WithPublished(p *Published) Option {
+	return func(o *options) { o.published = p }
 }
 
 // WithAttester tells the Chain controller the address of the service's attester key, which each
@@ -142,7 +148,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 		}
 	}
 	w := writer{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder(EventReporter), Clock: clock.RealClock{}}
-	projection := writer{Client: readOnly{mgr.GetClient()}, Clock: clock.RealClock{}, project: true}
+	projection := writer{Client: readOnly{mgr.GetClient()}, Clock: clock.RealClock{}, project: true, published: o.published}
 	newChains := func(w writer) *ChainReconciler {
 		return &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
 			Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {

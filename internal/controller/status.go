@@ -30,6 +30,8 @@ type writer struct {
 	// every replica, publishes into the read models and writes nothing to the API server. It is
 	// fixed when the controller is built, never asked of the leader election at run time.
 	project bool
+	// published, for a projection, records what it has handled (readiness waits on it).
+	published *Published
 }
 
 func (w *writer) now() metav1.Time {

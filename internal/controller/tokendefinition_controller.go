@@ -130,5 +130,5 @@ func (r *TokenDefinitionReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(&r.requeue).
 		WithOptions(r.controllerOptions()).
 		Named(r.controllerName("tokendefinition")).
-		Complete(r)
+		Complete(r.recording("TokenDefinition", r))
 }

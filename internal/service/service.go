@@ -206,7 +206,8 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	controllerOpts := []controller.Option{controller.WithIntentRetention(opts.Transfers.Retention)}
+	published := controller.NewPublished()
+	controllerOpts := []controller.Option{controller.WithIntentRetention(opts.Transfers.Retention), controller.WithPublished(published)}
 	if attester != nil {
 		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
 	}
@@ -314,7 +315,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err := mgr.Add(s.API.Runnable(apiListener)); err != nil {
 		return nil, err
 	}
-	if err := mgr.Add(s.API.ReadinessGate(mgr.GetCache(), s.Intents.WaitForSync)); err != nil {
+	if err := mgr.Add(s.API.ReadinessGate(mgr.GetCache(), s.Intents.WaitForSync, published.WaitFor(mgr.GetCache(), opts.Namespace))); err != nil {
 		return nil, err
 	}
 	if err := mgr.AddReadyzCheck("readyz", s.API.ReadyzCheck); err != nil {
