@@ -24,6 +24,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
@@ -164,7 +165,9 @@ func NewScheme() *runtime.Scheme {
 
 // ManagerOptions are the manager options every instance needs, whatever else its flags set: the
 // scheme, and a cache that watches only namespace, so several instances (staging, prod) can share
-// a cluster.
+// a cluster, and keeps only what the service reads: managedFields and last-applied annotations are
+// dropped from every cached object, and TransferIntents, the one kind that grows with traffic,
+// are compacted (intentstore.CacheTransform; docs/capacity.md).
 func ManagerOptions(namespace string) ctrl.Options {
 	return ctrl.Options{
 		Scheme:           NewScheme(),
@@ -174,7 +177,16 @@ func ManagerOptions(namespace string) ctrl.Options {
 		// The process ends when the manager stops, so the lease can be handed over at once
 		// instead of after its duration.
 		LeaderElectionReleaseOnCancel: true,
-		Cache:                         cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
+		Cache: cache.Options{
+			DefaultNamespaces: map[string]cache.Config{namespace: {}},
+			DefaultTransform: func(obj any) (any, error) {
+				intentstore.StripForCache(obj)
+				return obj, nil
+			},
+			ByObject: map[client.Object]cache.ByObject{
+				&intentsv1alpha1.TransferIntent{}: {Transform: intentstore.CacheTransform()},
+			},
+		},
 	}
 }
 
