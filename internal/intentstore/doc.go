@@ -11,8 +11,8 @@
 //
 // Reads come from the informer cache of the manager, in two forms:
 //
-//   - the field index AccountIndexField (IndexByAccount), registered by SetupWithManager, which
-//     ListFromCache reads: the plain "cache List by account" path;
+//   - ListFromCache, the plain path: a List of the cache, filtered by account (tests compare it
+//     with the index; the cache holds no field index of its own, since nothing else needs one);
 //   - an in-memory index per account, fed by an event handler on the same informer
 //     (EventHandler), which keeps every account's intents sorted by id (a ULID, so by creation
 //     time). List serves pages from it: a binary search for the cursor and a copy of at most
@@ -20,8 +20,10 @@
 //     request. With 10,000 intents for one account among 100,000 that is the difference between
 //     milliseconds and microseconds (see the benchmarks in internal/apiserver).
 //
-// Both hold the informer's objects by pointer and never change them; the index adds a few hundred
-// bytes of summary per intent.
+// Both hold the informer's objects by pointer and never change them: each intent is held once,
+// as CacheTransform shrinks it (no managedFields, shared strings and label maps), and the index
+// adds a map entry and a pointer or two per intent; list summaries are read from the objects when
+// a page is asked for. docs/capacity.md has the figures.
 //
 // # Idempotency
 //

@@ -12,7 +12,9 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
-// AccountIndexField is the cache's field index of TransferIntents by owning account.
+// AccountIndexField names a field index of TransferIntents by owning account, for clients that
+// want one (a fake client in tests). The manager's cache registers none: the in-memory index
+// serves every list by account.
 const AccountIndexField = "spec.accountRef.name"
 
 // IndexByAccount is the index function of AccountIndexField.
@@ -24,59 +26,68 @@ func IndexByAccount(obj client.Object) []string {
 	return []string{ti.Spec.AccountRef.Name}
 }
 
-// index holds every served intent by object name and, per account, sorted by id. One writer (the
+// index holds every served intent by object name and, per owner, sorted by id. One writer (the
 // informer's handler goroutine, and Create for the intents this replica made) and many readers;
-// a write moves at most one account's slice of pointers.
+// a write moves at most one owner's slice of pointers.
+//
+// It holds the informer's objects themselves (shared, never modified) and nothing else per
+// intent: a map entry and a pointer in one or two sorted slices. Everything else (owner, type,
+// the list summary) is read from the object when asked, so each intent is held once, in the
+// form CacheTransform gives it.
 type index struct {
 	namespace string
 
 	mu       sync.RWMutex
-	byName   map[string]*entry
+	byName   map[string]*v1alpha1.TransferIntent
 	accounts map[string]*accountEntries
 	// attested maps the orderId of each intent whose fill is attested to its object name: the
 	// filler asks by orderId. Only attested orders are kept, so it costs nothing per transfer.
 	attested map[string]string
 }
 
+// entry is a served intent with its owner, as the index hands it out.
 type entry struct {
-	name    string
-	owner   Owner
-	summary Summary
+	owner Owner
 	// obj is the informer's object (or the one Create stored): shared, never modified.
 	obj *v1alpha1.TransferIntent
 }
 
-// accountEntries are one account's intents, ascending by id (oldest first); lists walk them
+// accountEntries are one owner's intents, ascending by id (oldest first); lists walk them
 // backwards for newest first.
 type accountEntries struct {
-	all    []*entry
-	byType map[v1alpha1.IntentType][]*entry
+	all    []*v1alpha1.TransferIntent
+	byType map[v1alpha1.IntentType][]*v1alpha1.TransferIntent
 }
 
 func newIndex(namespace string) *index {
-	return &index{namespace: namespace, byName: map[string]*entry{}, accounts: map[string]*accountEntries{}, attested: map[string]string{}}
+	return &index{namespace: namespace, byName: map[string]*v1alpha1.TransferIntent{}, accounts: map[string]*accountEntries{}, attested: map[string]string{}}
 }
 
-func compareEntryID(e *entry, id string) int { return strings.Compare(e.summary.ID, id) }
+func compareID(obj *v1alpha1.TransferIntent, id string) int { return strings.Compare(obj.Spec.ID, id) }
 
-// newEntry returns nil for an object the API does not serve: outside the namespace, or whose id
-// and name disagree (hand-made; the controller reports it as InvalidSpec), or without an account
-// or transaction.
-func (x *index) newEntry(obj *v1alpha1.TransferIntent) *entry {
+// serves reports whether the API serves obj: it is in the namespace, its id and name agree (a
+// hand-made object otherwise; the controller reports it as InvalidSpec), and it has an account
+// and a transaction.
+func (x *index) serves(obj *v1alpha1.TransferIntent) bool {
 	if x.namespace != "" && obj.Namespace != x.namespace {
-		return nil
+		return false
 	}
 	id, err := intent.IDFromObjectName(obj.Name)
-	if err != nil || id != obj.Spec.ID || obj.Spec.AccountRef.Name == "" || obj.Spec.Tx == nil {
+	return err == nil && id == obj.Spec.ID && obj.Spec.AccountRef.Name != "" && obj.Spec.Tx != nil
+}
+
+// newEntry returns nil for an object the API does not serve.
+func (x *index) newEntry(obj *v1alpha1.TransferIntent) *entry {
+	if !x.serves(obj) {
 		return nil
 	}
-	return &entry{name: obj.Name, owner: OwnerOf(obj), summary: SummaryOf(obj), obj: obj}
+	return &entry{owner: OwnerOf(obj), obj: obj}
 }
 
 // upsert indexes obj. With onlyIfAbsent an object already indexed is kept: Create's copy must not
 // replace a newer one the informer delivered first.
 func (x *index) upsert(obj *v1alpha1.TransferIntent, onlyIfAbsent bool) {
-	e := x.newEntry(obj)
+	served := x.serves(obj)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	old := x.byName[obj.Name]
@@ -86,20 +97,21 @@ func (x *index) upsert(obj *v1alpha1.TransferIntent, onlyIfAbsent bool) {
 	if old != nil {
 		x.removeLocked(old)
 	}
-	if e == nil {
+	if !served {
 		return
 	}
-	x.byName[e.name] = e
+	x.byName[obj.Name] = obj
 	if f := obj.Status.Fill; f != nil && f.Attestation != "" {
-		x.attested[obj.Spec.OrderID] = e.name
+		x.attested[obj.Spec.OrderID] = obj.Name
 	}
-	acct := x.accounts[e.owner.key()]
+	key := OwnerOf(obj).key()
+	acct := x.accounts[key]
 	if acct == nil {
-		acct = &accountEntries{byType: map[v1alpha1.IntentType][]*entry{}}
-		x.accounts[e.owner.key()] = acct
+		acct = &accountEntries{byType: map[v1alpha1.IntentType][]*v1alpha1.TransferIntent{}}
+		x.accounts[key] = acct
 	}
-	acct.all = insertSorted(acct.all, e)
-	acct.byType[e.summary.Type] = insertSorted(acct.byType[e.summary.Type], e)
+	acct.all = insertSorted(acct.all, obj)
+	acct.byType[obj.Spec.Type] = insertSorted(acct.byType[obj.Spec.Type], obj)
 }
 
 func (x *index) remove(name string) {
@@ -110,37 +122,42 @@ func (x *index) remove(name string) {
 	}
 }
 
-func (x *index) removeLocked(e *entry) {
-	delete(x.byName, e.name)
-	if x.attested[e.summary.OrderID] == e.name {
-		delete(x.attested, e.summary.OrderID)
+// removeLocked takes out old, the object indexed under its name.
+func (x *index) removeLocked(old *v1alpha1.TransferIntent) {
+	delete(x.byName, old.Name)
+	if x.attested[old.Spec.OrderID] == old.Name {
+		delete(x.attested, old.Spec.OrderID)
 	}
-	acct := x.accounts[e.owner.key()]
+	key := OwnerOf(old).key()
+	acct := x.accounts[key]
 	if acct == nil {
 		return
 	}
-	acct.all = removeSorted(acct.all, e.summary.ID)
-	acct.byType[e.summary.Type] = removeSorted(acct.byType[e.summary.Type], e.summary.ID)
+	acct.all = removeSorted(acct.all, old.Spec.ID)
+	acct.byType[old.Spec.Type] = removeSorted(acct.byType[old.Spec.Type], old.Spec.ID)
+	if len(acct.byType[old.Spec.Type]) == 0 {
+		delete(acct.byType, old.Spec.Type)
+	}
 	if len(acct.all) == 0 {
-		delete(x.accounts, e.owner.key())
+		delete(x.accounts, key)
 	}
 }
 
 // insertSorted appends in the common case: ids are ULIDs, so a new intent is the newest.
-func insertSorted(list []*entry, e *entry) []*entry {
-	if n := len(list); n == 0 || list[n-1].summary.ID < e.summary.ID {
-		return append(list, e)
+func insertSorted(list []*v1alpha1.TransferIntent, obj *v1alpha1.TransferIntent) []*v1alpha1.TransferIntent {
+	if n := len(list); n == 0 || list[n-1].Spec.ID < obj.Spec.ID {
+		return append(list, obj)
 	}
-	i, found := slices.BinarySearchFunc(list, e.summary.ID, compareEntryID)
+	i, found := slices.BinarySearchFunc(list, obj.Spec.ID, compareID)
 	if found {
-		list[i] = e
+		list[i] = obj
 		return list
 	}
-	return slices.Insert(list, i, e)
+	return slices.Insert(list, i, obj)
 }
 
-func removeSorted(list []*entry, id string) []*entry {
-	if i, found := slices.BinarySearchFunc(list, id, compareEntryID); found {
+func removeSorted(list []*v1alpha1.TransferIntent, id string) []*v1alpha1.TransferIntent {
+	if i, found := slices.BinarySearchFunc(list, id, compareID); found {
 		return slices.Delete(list, i, i+1)
 	}
 	return list
@@ -150,17 +167,25 @@ func removeSorted(list []*entry, id string) []*entry {
 func (x *index) attestedOrder(orderID string) *entry {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.byName[x.attested[orderID]]
+	return x.entryLocked(x.attested[orderID])
 }
 
 func (x *index) get(name string) *entry {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.byName[name]
+	return x.entryLocked(name)
 }
 
-// page returns up to limit summaries of the account, newest first, of one type or all (typ ""),
-// starting after the id before (exclusive; "" for the first page), and whether more follow.
+func (x *index) entryLocked(name string) *entry {
+	obj := x.byName[name]
+	if obj == nil {
+		return nil
+	}
+	return &entry{owner: OwnerOf(obj), obj: obj}
+}
+
+// page returns up to limit summaries of the owner's intents, newest first, of one type or all (typ
+// ""), starting after the id before (exclusive; "" for the first page), and whether more follow.
 func (x *index) page(owner Owner, typ v1alpha1.IntentType, before string, limit int) ([]Summary, bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -174,12 +199,12 @@ func (x *index) page(owner Owner, typ v1alpha1.IntentType, before string, limit 
 	}
 	end := len(list)
 	if before != "" {
-		end, _ = slices.BinarySearchFunc(list, before, compareEntryID) // first id >= before
+		end, _ = slices.BinarySearchFunc(list, before, compareID) // first id >= before
 	}
 	start := max(end-limit, 0)
 	out := make([]Summary, 0, end-start)
 	for i := end - 1; i >= start; i-- {
-		out = append(out, list[i].summary)
+		out = append(out, SummaryOf(list[i]))
 	}
 	return out, start > 0
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -140,18 +141,16 @@ func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store
 	}, nil
 }
 
-// SetupWithManager creates the store of the manager: it registers the AccountIndexField index
-// and the in-memory index's event handler on the TransferIntent informer. Call it before the
-// manager starts, and gate readiness on HasSynced.
+// SetupWithManager creates the store of the manager: it registers the in-memory index's event
+// handler on the TransferIntent informer. Call it before the manager starts, and gate readiness on
+// HasSynced. No field index of the cache is registered: the in-memory index is the only index of
+// intents by account, so the cache holds no second one (docs/capacity.md).
 func SetupWithManager(mgr ctrl.Manager, opts Options) (*Store, error) {
 	s, err := New(mgr.GetClient(), mgr.GetAPIReader(), mgr.GetCache(), opts)
 	if err != nil {
 		return nil, err
 	}
 	ctx := context.Background()
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &v1alpha1.TransferIntent{}, AccountIndexField, IndexByAccount); err != nil {
-		return nil, fmt.Errorf("indexing TransferIntents by %s: %w", AccountIndexField, err)
-	}
 	inf, err := mgr.GetCache().GetInformer(ctx, &v1alpha1.TransferIntent{})
 	if err != nil {
 		return nil, fmt.Errorf("getting the TransferIntent informer: %w", err)
@@ -242,15 +241,15 @@ func (s *Store) recent(id string) bool {
 	return !t.IsZero() && t.After(now.Add(-s.opts.RecentWindow)) && t.Before(now.Add(s.opts.RecentWindow))
 }
 
-// ListFromCache lists the account's intents from the informer cache through AccountIndexField,
-// unsorted. It is the plain cache path List improves on; tests use it to check that both agree.
+// ListFromCache lists the account's intents from the informer cache, unsorted, by reading every
+// cached intent of the namespace. It is the plain cache path List improves on; tests use it to
+// check that both agree.
 func (s *Store) ListFromCache(ctx context.Context, account string) ([]v1alpha1.TransferIntent, error) {
 	var list v1alpha1.TransferIntentList
-	if err := s.cached.List(ctx, &list, client.InNamespace(s.opts.Namespace),
-		client.MatchingFields{AccountIndexField: account}); err != nil {
+	if err := s.cached.List(ctx, &list, client.InNamespace(s.opts.Namespace)); err != nil {
 		return nil, err
 	}
-	return list.Items, nil
+	return slices.DeleteFunc(list.Items, func(ti v1alpha1.TransferIntent) bool { return ti.Spec.AccountRef.Name != account }), nil
 }
 
 // CreateRequest is one request to create an intent.

@@ -146,7 +146,7 @@ var _ = Describe("Transfer intents through the API", func() {
 		Expect(listIDs(replica1, keyB)).NotTo(ContainElement(rec.ID))
 		Expect(call(replica1, http.MethodGet, "/v2/transfers/"+rec.ID, keyB, nil).status).To(Equal(http.StatusNotFound))
 
-		By("serving the same list from the field index of the cache")
+		By("serving the same list as a plain list of the cache")
 		Eventually(func(g Gomega) {
 			items, err := store.ListFromCache(ctx, accountA)
 			g.Expect(err).NotTo(HaveOccurred())
