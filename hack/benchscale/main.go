@@ -33,7 +33,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -56,6 +58,7 @@ type options struct {
 	readyTimeout      time.Duration
 	restarts          int
 	work              string
+	managerEnv        string
 	managerArgs       []string
 }
 
@@ -77,6 +80,7 @@ func parseFlags() options {
 	flag.DurationVar(&o.settle, "settle", 10*time.Second, "Pause before memory is sampled, after the manager's first reconcile pass.")
 	flag.IntVar(&o.restarts, "restarts", 2, "Further starts of each manager under test, each timed to ready (the table shows the median).")
 	flag.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "How long a manager may take to become ready.")
+	flag.StringVar(&o.managerEnv, "manager-env", "", "Extra environment of the manager under test only (not of -before), KEY=VALUE,..., e.g. GOGC=50.")
 	flag.StringVar(&o.work, "work", "", "Directory for the kubeconfig and the managers' logs (default: a new temporary directory).")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
@@ -104,6 +108,7 @@ func main() {
 	if o.n < 200*o.accounts || o.accounts < 1 {
 		fatalf("-n must be at least 200 intents per account (-accounts), so that the caller has a middle page")
 	}
+	ctrllog.SetLogger(logr.Discard())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, o); err != nil {
@@ -115,6 +120,7 @@ func main() {
 // subject is one manager binary under test and what was measured of it.
 type subject struct {
 	label, bin string
+	env        []string // extra environment
 
 	emptyReady            time.Duration
 	emptyMgr, fullMgr     managerMemory
@@ -145,7 +151,11 @@ func run(ctx context.Context, o options) (err error) {
 	if o.before != "" {
 		label = "after"
 	}
-	rep.subjects = append(rep.subjects, &subject{label: label, bin: o.manager})
+	var env []string
+	if o.managerEnv != "" {
+		env = strings.Split(o.managerEnv, ",")
+	}
+	rep.subjects = append(rep.subjects, &subject{label: label, bin: o.manager, env: env})
 	for _, s := range rep.subjects {
 		if s.bin, err = filepath.Abs(s.bin); err != nil {
 			return err
@@ -178,7 +188,7 @@ func run(ctx context.Context, o options) (err error) {
 	launch := func(s *subject, what string) (*managerProcess, error) {
 		starts++
 		logName := fmt.Sprintf("manager-%02d-%s-%s.log", starts, s.label, what)
-		return startManager(s.bin, cp.kubeconfig, o.namespace, filepath.Join(work, logName), managerArgs...)
+		return startManager(s.bin, s.env, cp.kubeconfig, o.namespace, filepath.Join(work, logName), managerArgs...)
 	}
 
 	// 1. The baseline: each manager over a store with no intents.
@@ -220,6 +230,17 @@ func run(ctx context.Context, o options) (err error) {
 	}
 	logf("stored %d intents in %s (%.0f intents/s, a create and a status write each)", rep.fill.n, rep.fill.elapsed.Round(time.Millisecond),
 		float64(rep.fill.n)/rep.fill.elapsed.Seconds())
+
+	// The floor of a start: a bare informer's initial list, in this process.
+	for range o.restarts + 1 {
+		d, err := cp.informerSync(ctx, o.namespace)
+		if err != nil {
+			return err
+		}
+		rep.informerSync = append(rep.informerSync, d)
+		runtime.GC()
+	}
+	logf("a bare TransferIntent informer syncs in %s", durations(rep.informerSync))
 
 	// 3. Start-up: each manager started 1 + restarts times, the subjects' starts interleaved.
 	// The last start of each is kept for its memory and its reads.
@@ -510,6 +531,7 @@ type report struct {
 	loadStart, loadEnd  string
 	fill                fillResult
 	callerIntents       int
+	informerSync        []time.Duration
 	emptyAPI, fullAPI   memory
 	emptyEtcd, fullEtcd memory
 	emptyDB, fullDB     etcdSize
@@ -521,7 +543,7 @@ func (r *report) print(w *os.File) {
 	fmt.Fprintf(w, "\nbench-scale: %d intents over %d accounts (the caller has %d), Go %s, %d CPUs, load average %s at the start and %s at the end\n",
 		r.o.n, r.o.accounts, r.callerIntents, runtime.Version(), runtime.NumCPU(), r.loadStart, r.loadEnd)
 	for _, s := range r.subjects {
-		fmt.Fprintf(w, "  %s: %s %s\n", s.label, s.bin, strings.Join(r.o.managerArgs, " "))
+		fmt.Fprintf(w, "  %s: %s %s %s\n", s.label, strings.Join(s.env, " "), s.bin, strings.Join(r.o.managerArgs, " "))
 	}
 	fmt.Fprintln(w)
 
@@ -571,6 +593,8 @@ func (r *report) print(w *os.File) {
 	each("time to ready, empty store", func(s *subject) float64 { return s.emptyReady.Seconds() }, seconds, "")
 	each("time to ready (/readyz 200), median", func(s *subject) float64 { return median(s.fullReady).Seconds() }, seconds,
 		fmt.Sprintf("target < 30s; %d starts each", r.o.restarts+1))
+	single("  bare informer sync, same store, median", median(r.informerSync).Round(10*time.Millisecond).String(),
+		"controller-runtime cache of TransferIntents alone: the floor; "+durations(r.informerSync))
 	for i, s := range r.subjects {
 		cols := []string{"  " + s.label + ": each start"}
 		for j := range r.subjects {
@@ -593,10 +617,10 @@ func (r *report) print(w *os.File) {
 	each("manager RSS per intent", func(s *subject) float64 { return float64(s.fullMgr.rss-s.emptyMgr.rss) / n }, bytes,
 		"(RSS - empty-store RSS) / N; target < 2,560 B")
 	each("manager peak RSS (VmHWM) per intent", func(s *subject) float64 { return float64(s.fullMgr.peak-s.emptyMgr.peak) / n }, bytes, "")
-	each("manager Go heap in use", func(s *subject) float64 { return s.fullMgr.heapInuse }, mebi, "go_memstats_heap_inuse_bytes")
-	each("manager Go heap in use per intent", func(s *subject) float64 { return (s.fullMgr.heapInuse - s.emptyMgr.heapInuse) / n }, bytes, "")
-	each("manager Go heap allocated per intent", func(s *subject) float64 { return (s.fullMgr.heapAlloc - s.emptyMgr.heapAlloc) / n }, bytes,
-		"live objects and garbage not yet collected")
+	each("manager Go heap live", func(s *subject) float64 { return s.fullMgr.heapLive }, mebi, "as the last garbage collection found it")
+	each("manager Go heap live per intent", func(s *subject) float64 { return (s.fullMgr.heapLive - s.emptyMgr.heapLive) / n }, bytes, "")
+	each("manager Go heap in use per intent", func(s *subject) float64 { return (s.fullMgr.heapInuse - s.emptyMgr.heapInuse) / n }, bytes,
+		"go_memstats_heap_inuse_bytes: live and garbage not yet collected")
 	single("kube-apiserver RSS", mebi(float64(r.fullAPI.rss)), fmt.Sprintf("%s empty store; %s per intent", mebi(float64(r.emptyAPI.rss)),
 		bytes(float64(r.fullAPI.rss-r.emptyAPI.rss)/n)))
 	single("etcd RSS", mebi(float64(r.fullEtcd.rss)), fmt.Sprintf("%s empty store; %s per intent", mebi(float64(r.emptyEtcd.rss)),

@@ -37,7 +37,7 @@ func freeAddr() string {
 	return l.Addr().String()
 }
 
-func startManager(bin, kubeconfig, namespace, logPath string, extra ...string) (*managerProcess, error) {
+func startManager(bin string, env []string, kubeconfig, namespace, logPath string, extra ...string) (*managerProcess, error) {
 	api, probes, metricsAddr := freeAddr(), freeAddr(), freeAddr()
 	args := append([]string{
 		"--namespace", namespace,
@@ -51,7 +51,7 @@ func startManager(bin, kubeconfig, namespace, logPath string, extra ...string) (
 		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	cmd.Env = append(append(os.Environ(), env...), "KUBECONFIG="+kubeconfig)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	m := &managerProcess{cmd: cmd, exited: make(chan struct{}), logPath: logPath,
@@ -132,7 +132,9 @@ func (m *managerProcess) stop() {
 // sample is the manager's memory now: RSS and peak from /proc, the Go heap from its metrics.
 type managerMemory struct {
 	memory
-	heapInuse, heapAlloc float64
+	// heapLive is the heap the last garbage collection found live; heapInuse also holds what
+	// was allocated since.
+	heapLive, heapInuse, heapAlloc float64
 }
 
 func (m *managerProcess) memory(ctx context.Context) (managerMemory, error) {
@@ -144,7 +146,16 @@ func (m *managerProcess) memory(ctx context.Context) (managerMemory, error) {
 	if err != nil {
 		return managerMemory{}, err
 	}
-	return managerMemory{memory: mem, heapInuse: ms.sum("go_memstats_heap_inuse_bytes", nil),
+	live := ms.sum("go_gc_heap_live_bytes", nil)
+	if live == 0 {
+		// The heap goal is the live heap of the last collection grown by GOGC percent.
+		gogc := ms.sum("go_gc_gogc_percent", nil)
+		if gogc <= 0 {
+			gogc = 100
+		}
+		live = ms.sum("go_memstats_next_gc_bytes", nil) / (1 + gogc/100)
+	}
+	return managerMemory{memory: mem, heapLive: live, heapInuse: ms.sum("go_memstats_heap_inuse_bytes", nil),
 		heapAlloc: ms.sum("go_memstats_heap_alloc_bytes", nil)}, nil
 }
 
