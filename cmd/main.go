@@ -14,6 +14,7 @@ import (
 	"os"
 	"time"
 
+	clientfeatures "k8s.io/client-go/features"
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -118,6 +119,7 @@ func defaultNamespace() string {
 
 func run() error {
 	c := parseFlags()
+	listFirst()
 	proxies, err := webauth.ParseTrustedProxies(c.trustedProxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
@@ -157,4 +159,24 @@ func newManager(c config) (ctrl.Manager, error) {
 	opts.LeaderElection = c.leaderElect
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = &c.leaseDuration, &c.renewDeadline, &c.retryPeriod
 	return ctrl.NewManager(restConfig, opts)
+}
+
+// listFirst makes the informers' first sync one list rather than client-go's streamed watch
+// (WatchListClient, on by default since Kubernetes 1.35), unless KUBE_FEATURE_WatchListClient says
+// otherwise. Measured with make bench-scale (docs/capacity.md): the list costs the API server and
+// the manager about half the CPU per object, so a replica over 100,000 intents is ready in about
+// half the time; the price is a higher peak of memory during that first list, which holds the
+// whole untransformed list at once.
+func listFirst() {
+	if os.Getenv("KUBE_FEATURE_"+string(clientfeatures.WatchListClient)) != "" {
+		return
+	}
+	clientfeatures.ReplaceFeatureGates(withoutWatchList{clientfeatures.FeatureGates()})
+}
+
+// withoutWatchList is client-go's feature gates with WatchListClient off.
+type withoutWatchList struct{ clientfeatures.Gates }
+
+func (g withoutWatchList) Enabled(f clientfeatures.Feature) bool {
+	return f != clientfeatures.WatchListClient && g.Gates.Enabled(f)
 }
