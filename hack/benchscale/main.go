@@ -34,6 +34,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr"
+	clientfeatures "k8s.io/client-go/features"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -231,16 +232,26 @@ func run(ctx context.Context, o options) (err error) {
 	logf("stored %d intents in %s (%.0f intents/s, a create and a status write each)", rep.fill.n, rep.fill.elapsed.Round(time.Millisecond),
 		float64(rep.fill.n)/rep.fill.elapsed.Seconds())
 
-	// The floor of a start: a bare informer's initial list, in this process.
-	for range o.restarts + 1 {
-		d, err := cp.informerSync(ctx, o.namespace)
-		if err != nil {
-			return err
+	// The floor of a start: a bare informer's first sync in this process, streamed (client-go's
+	// default, WatchListClient) and as one list.
+	gates := clientfeatures.FeatureGates()
+	for _, streamed := range []bool{true, false} {
+		clientfeatures.ReplaceFeatureGates(watchList{gates, streamed})
+		for range o.restarts + 1 {
+			d, err := cp.informerSync(ctx, o.namespace)
+			if err != nil {
+				return err
+			}
+			if streamed {
+				rep.informerStream = append(rep.informerStream, d)
+			} else {
+				rep.informerList = append(rep.informerList, d)
+			}
+			runtime.GC()
 		}
-		rep.informerSync = append(rep.informerSync, d)
-		runtime.GC()
 	}
-	logf("a bare TransferIntent informer syncs in %s", durations(rep.informerSync))
+	clientfeatures.ReplaceFeatureGates(gates)
+	logf("a bare TransferIntent informer syncs in %s streamed, %s listed", durations(rep.informerStream), durations(rep.informerList))
 
 	// 3. Start-up: each manager started 1 + restarts times, the subjects' starts interleaved.
 	// The last start of each is kept for its memory and its reads.
@@ -531,7 +542,8 @@ type report struct {
 	loadStart, loadEnd  string
 	fill                fillResult
 	callerIntents       int
-	informerSync        []time.Duration
+	informerStream      []time.Duration
+	informerList        []time.Duration
 	emptyAPI, fullAPI   memory
 	emptyEtcd, fullEtcd memory
 	emptyDB, fullDB     etcdSize
@@ -593,8 +605,10 @@ func (r *report) print(w *os.File) {
 	each("time to ready, empty store", func(s *subject) float64 { return s.emptyReady.Seconds() }, seconds, "")
 	each("time to ready (/readyz 200), median", func(s *subject) float64 { return median(s.fullReady).Seconds() }, seconds,
 		fmt.Sprintf("target < 30s; %d starts each", r.o.restarts+1))
-	single("  bare informer sync, same store, median", median(r.informerSync).Round(10*time.Millisecond).String(),
-		"controller-runtime cache of TransferIntents alone: the floor; "+durations(r.informerSync))
+	single("  bare informer sync, streamed, median", median(r.informerStream).Round(10*time.Millisecond).String(),
+		"a controller-runtime cache of TransferIntents alone, WatchListClient on (client-go's default): "+durations(r.informerStream))
+	single("  bare informer sync, one list, median", median(r.informerList).Round(10*time.Millisecond).String(),
+		"the same, WatchListClient off: "+durations(r.informerList))
 	for i, s := range r.subjects {
 		cols := []string{"  " + s.label + ": each start"}
 		for j := range r.subjects {
@@ -716,4 +730,17 @@ func durations(ds []time.Duration) string {
 		parts[i] = d.Round(100 * time.Millisecond).String()
 	}
 	return strings.Join(parts, ", ")
+}
+
+// watchList is client-go's feature gates with WatchListClient set.
+type watchList struct {
+	clientfeatures.Gates
+	on bool
+}
+
+func (g watchList) Enabled(f clientfeatures.Feature) bool {
+	if f == clientfeatures.WatchListClient {
+		return g.on
+	}
+	return g.Gates.Enabled(f)
 }
