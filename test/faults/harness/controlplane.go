@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
@@ -25,6 +26,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/transferintent/transfer-intent-service/internal/service"
 )
@@ -82,6 +84,9 @@ type ControlPlane struct {
 // StartControlPlane starts the control plane until the test ends.
 func StartControlPlane(t testing.TB) *ControlPlane {
 	t.Helper()
+	// envtest and the clients log through controller-runtime's logger; without one set, it prints
+	// a stack trace saying so. What matters is in the processes' logs.
+	logf.SetLogger(logr.Discard())
 	cp := &ControlPlane{env: &envtest.Environment{
 		BinaryAssetsDirectory: assets(t),
 		CRDDirectoryPaths:     []string{filepath.Join(RepoRoot(), "config", "crd", "bases")},
