@@ -56,6 +56,7 @@ type config struct {
 	rounds      int
 	logPath     string
 	wrk         string
+	managerArgs string
 }
 
 func main() {
@@ -67,6 +68,7 @@ func main() {
 	flag.IntVar(&c.rounds, "rounds", 2, "Runs of each server, interleaved, so drift affects both alike.")
 	flag.StringVar(&c.logPath, "log", "", "Where the manager writes its log (default: a temporary file).")
 	flag.StringVar(&c.wrk, "wrk", "wrk", "The wrk binary (hack/wrk.sh installs it).")
+	flag.StringVar(&c.managerArgs, "manager-args", "", "Extra flags for the manager, space-separated (e.g. --access-log=false to measure the log's cost).")
 	flag.Parse()
 	// Ctrl-C ends the run through its deferred stops (manager, control plane), not around them.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -212,8 +214,9 @@ func startManager(c config, kubeconfig string) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(c.manager, "--kubeconfig", kubeconfig, "--namespace", namespace,
-		"--api-bind-address", api, "--health-probe-bind-address", probe, "--metrics-bind-address", "0")
+	args := append([]string{"--kubeconfig", kubeconfig, "--namespace", namespace, "--api-bind-address", api,
+		"--health-probe-bind-address", probe, "--metrics-bind-address", "0"}, strings.Fields(c.managerArgs)...)
+	cmd := exec.Command(c.manager, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
