@@ -116,6 +116,29 @@ func (m *managerProcess) waitReconciled(ctx context.Context, n int, timeout time
 	return 0, fmt.Errorf("the TransferIntent controller did not finish its first pass within %s", timeout)
 }
 
+// waitDrained waits until the TransferIntent controller's queue has been empty for a second and
+// returns how long that took.
+func (m *managerProcess) waitDrained(ctx context.Context, timeout time.Duration) (time.Duration, error) {
+	start := time.Now()
+	var emptySince time.Time
+	for time.Since(start) < timeout {
+		if err := m.alive(); err != nil {
+			return 0, err
+		}
+		ms, err := scrape(ctx, m.metrics)
+		switch {
+		case err != nil || ms.sum("workqueue_depth", map[string]string{"name": "transferintent"}) > 0:
+			emptySince = time.Time{}
+		case emptySince.IsZero():
+			emptySince = time.Now()
+		case time.Since(emptySince) >= time.Second:
+			return emptySince.Sub(start), nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0, fmt.Errorf("the TransferIntent controller's queue did not empty within %s", timeout)
+}
+
 func (m *managerProcess) stop() {
 	if m.alive() != nil {
 		return
