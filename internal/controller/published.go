@@ -55,21 +55,21 @@ const publishedPoll = 20 * time.Millisecond
 
 // WaitFor returns a readiness wait: it lists each kind in namespace from reader (the synced
 // cache) and returns true once every object listed has been handled by its projection, false
-// when ctx ends first. Objects created after the list do not hold readiness back.
+// when ctx ends first. Objects created after the list do not hold readiness back; a failed list
+// is tried again.
 func (p *Published) WaitFor(reader client.Reader, namespace string) func(context.Context) bool {
 	return func(ctx context.Context) bool {
-		var pending []publishedKey
-		for _, k := range publishedKinds {
-			list := k.list()
-			if err := reader.List(ctx, list, client.InNamespace(namespace)); err != nil {
-				return false
-			}
-			for _, name := range names(list) {
-				pending = append(pending, publishedKey{k.kind, name})
-			}
-		}
 		t := time.NewTicker(publishedPoll)
 		defer t.Stop()
+		pending, err := listed(ctx, reader, namespace)
+		for err != nil {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-t.C:
+			}
+			pending, err = listed(ctx, reader, namespace)
+		}
 		for {
 			if pending = p.unseen(pending); len(pending) == 0 {
 				p.mu.Lock()
@@ -84,6 +84,21 @@ func (p *Published) WaitFor(reader client.Reader, namespace string) func(context
 			}
 		}
 	}
+}
+
+// listed is every object of the published kinds in namespace.
+func listed(ctx context.Context, reader client.Reader, namespace string) ([]publishedKey, error) {
+	var keys []publishedKey
+	for _, k := range publishedKinds {
+		list := k.list()
+		if err := reader.List(ctx, list, client.InNamespace(namespace)); err != nil {
+			return nil, err
+		}
+		for _, name := range names(list) {
+			keys = append(keys, publishedKey{k.kind, name})
+		}
+	}
+	return keys, nil
 }
 
 func (p *Published) unseen(keys []publishedKey) []publishedKey {
@@ -130,9 +145,8 @@ type publishing struct {
 }
 
 func (p publishing) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	res, err := p.Reconciler.Reconcile(ctx, req)
-	p.published.mark(p.kind, req.NamespacedName)
-	return res, err
+	defer p.published.mark(p.kind, req.NamespacedName) // a panic, recovered by controller-runtime, too
+	return p.Reconciler.Reconcile(ctx, req)
 }
 
 // recording returns r, wrapped to record what it handles when w is a projection with a record.

@@ -159,7 +159,12 @@ func (s *sharedBackoff) Acquire(ctx context.Context, key string, now time.Time) 
 	// Of the attempts that find the account open past its free ones, the one that closes it
 	// goes on; the others, racing it, are refused and not counted.
 	opened, err := s.store.CloseIfOpen(ctx, closed, delay)
-	if err != nil || opened {
+	if err != nil {
+		// Redis stopped answering between the two calls: the replica's own count decides.
+		_ = s.store.Give(ctx, attempts, hit)
+		return s.local.Acquire(ctx, key, now)
+	}
+	if opened {
 		return 0, Slot{hit: hit}, true
 	}
 	_ = s.store.Give(ctx, attempts, hit)
