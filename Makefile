@@ -146,13 +146,13 @@ bench: ## Run the Go benchmarks, then the loopback load test of GET /v2/tokens a
 	@echo "==> loopback load: the full /v2 stack against a bare net/http handler serving the same bytes"
 	$(GO) run ./hack/bench $(BENCH_ARGS)
 
-.PHONY: bench-scale
-bench-scale: build ## Scale harness (not in `make test`): N intents (default 100,000) in a local control plane, bin/manager started over them; memory, start-up, reads, creates.
-	@$(WITH_ASSETS) $(GO) run ./hack/benchscale -manager $(LOCALBIN)/manager $(BENCH_SCALE_ARGS)
-
 .PHONY: bench-binary
 bench-binary: build ## Load the built manager (as it ships: access log on) with wrk next to a bare net/http server serving the same bytes; prints both and the ratio.
 	@$(WITH_ASSETS) $(GO) run ./hack/benchbinary -manager $(LOCALBIN)/manager -wrk "$$(hack/wrk.sh)" $(BENCH_BINARY_ARGS)
+
+.PHONY: bench-scale
+bench-scale: build ## Scale harness (not in `make test`): N intents (default 100,000) in a local control plane, bin/manager started over them; memory, start-up, reads, creates.
+	@$(WITH_ASSETS) $(GO) run ./hack/benchscale -manager $(LOCALBIN)/manager $(BENCH_SCALE_ARGS)
 
 .PHONY: verify
 verify: manifests generate fmt ## Regenerate code and manifests and fail if that changed any file (run by CI).
