@@ -15,6 +15,22 @@ type loadResult struct {
 	failures int
 	firstErr error
 	p50, p99 time.Duration
+	lat      []time.Duration // sorted
+}
+
+// merge is two runs of the same load as one.
+func merge(a, b loadResult) loadResult {
+	if a.n == 0 && a.failures == 0 {
+		return b
+	}
+	m := loadResult{n: a.n + b.n, elapsed: a.elapsed + b.elapsed, failures: a.failures + b.failures, firstErr: a.firstErr}
+	if m.firstErr == nil {
+		m.firstErr = b.firstErr
+	}
+	m.lat = append(slices.Clone(a.lat), b.lat...)
+	slices.Sort(m.lat)
+	m.p50, m.p99 = percentile(m.lat, 50), percentile(m.lat, 99)
+	return m
 }
 
 func (r loadResult) rate() float64 { return float64(r.n) / r.elapsed.Seconds() }
@@ -87,7 +103,7 @@ func drive(ctx context.Context, workers int, d time.Duration, call func(ctx cont
 		}
 	}
 	slices.Sort(all)
-	res.n = len(all)
+	res.n, res.lat = len(all), all
 	res.p50, res.p99 = percentile(all, 50), percentile(all, 99)
 	return res
 }

@@ -55,6 +55,7 @@ type options struct {
 	fillWorkers       int
 	createDuration    time.Duration
 	createConcurrency int
+	createRounds      int
 	latencyDuration   time.Duration
 	latencyWorkers    int
 	settle            time.Duration
@@ -78,6 +79,7 @@ func parseFlags() options {
 	flag.IntVar(&o.fillWorkers, "fill-workers", 16, "Concurrent writers of the fill.")
 	flag.DurationVar(&o.createDuration, "create-duration", 60*time.Second, "How long each create run (POST /v2/transfers, and the raw client-go baseline) lasts.")
 	flag.IntVar(&o.createConcurrency, "create-concurrency", 32, "Concurrent creates, in both create runs.")
+	flag.IntVar(&o.createRounds, "create-rounds", 1, "Create runs of each manager, in ABBA order with -before; the figures add them up.")
 	flag.DurationVar(&o.latencyDuration, "latency-duration", 10*time.Second, "How long each read latency run lasts.")
 	flag.IntVar(&o.latencyWorkers, "latency-concurrency", 2, "Concurrent readers in the read latency runs (one per core of a small machine).")
 	flag.DurationVar(&o.settle, "settle", 10*time.Second, "Pause before memory is sampled, after the manager's first reconcile pass.")
@@ -133,7 +135,7 @@ type subject struct {
 	first, middle         loadResult
 	filtered, getByID     loadResult
 	createHTTP, createRaw loadResult
-	drained               time.Duration // from the end of the create run until the controller's queue was empty
+	drained               []time.Duration // per create run: from its end until the controller's queue was empty
 }
 
 // run is the whole measurement; see the package comment.
@@ -317,51 +319,66 @@ func run(ctx context.Context, o options) (err error) {
 	// manager's controller has written the status of every intent created (so the next manager
 	// inherits no backlog), the raw client-go loop against the same API server, with the manager
 	// running, into a namespace it does not watch: the API server's own rate for these objects.
-	for _, s := range rep.subjects {
-		m, err := launch(s, "creates")
-		if err != nil {
-			return err
+	for round := range o.createRounds {
+		order := slices.Clone(rep.subjects)
+		if round%2 == 1 {
+			slices.Reverse(order) // ABBA: a drift of the machine's load weighs on both alike
 		}
-		defer m.stop()
-		if _, err := m.waitReady(ctx, o.readyTimeout); err != nil {
-			return err
+		for _, s := range order {
+			if err := createRound(ctx, o, s, launch, callers, pl, rawNamespace, cp); err != nil {
+				return err
+			}
 		}
-		if err := waitKeys(ctx, m, callers); err != nil {
-			return err
-		}
-		if _, err := m.waitReconciled(ctx, o.n, o.readyTimeout); err != nil {
-			return err
-		}
-		logf("%s: creates over POST /v2/transfers for %s, %d concurrent", s.label, o.createDuration, o.createConcurrency)
-		body := []byte(templateRequests[v1alpha1.IntentTypeTransfer])
-		s.createHTTP = closedLoop(ctx, o.createConcurrency, 0, o.createDuration, func(ctx context.Context, w, seq int) error {
-			return expect(ctx, http.MethodPost, m.api+"/v2/transfers", callers[w%len(callers)].keyFor(seq), body, http.StatusCreated)
-		})
-		drained, err := m.waitDrained(ctx, o.readyTimeout)
-		if err != nil {
-			return err
-		}
-		s.drained = drained
-		logf("%s: the controller wrote the status of every new intent %s after the run", s.label, drained.Round(time.Millisecond))
-		logf("%s: raw client-go creates for %s, %d concurrent, into namespace %s", s.label, o.createDuration, o.createConcurrency, rawNamespace)
-		planners := make([]*planner, o.createConcurrency)
-		for w := range planners {
-			p := *pl
-			p.namespace = rawNamespace
-			p.rng = mathrand.New(mathrand.NewPCG(uint64(w), uint64(len(s.label))))
-			planners[w] = &p
-		}
-		s.createRaw = closedLoop(ctx, o.createConcurrency, 0, o.createDuration, func(ctx context.Context, w, _ int) error {
-			obj := planners[w].clone(v1alpha1.IntentTypeTransfer, callers[w%len(callers)], time.Now())
-			return cp.admin.Create(ctx, obj)
-		})
-		if err := m.alive(); err != nil {
-			return err
-		}
-		m.stop()
 	}
 	rep.loadEnd = loadAverage()
 	rep.print(os.Stdout)
+	return nil
+}
+
+// createRound starts the subject's manager and measures creates through it, then the raw loop.
+func createRound(ctx context.Context, o options, s *subject, launch func(*subject, string) (*managerProcess, error),
+	callers []caller, pl *planner, rawNamespace string, cp *controlPlane) error {
+	m, err := launch(s, "creates")
+	if err != nil {
+		return err
+	}
+	defer m.stop()
+	if _, err := m.waitReady(ctx, o.readyTimeout); err != nil {
+		return err
+	}
+	if err := waitKeys(ctx, m, callers); err != nil {
+		return err
+	}
+	if _, err := m.waitReconciled(ctx, o.n, o.readyTimeout); err != nil {
+		return err
+	}
+	logf("%s: creates over POST /v2/transfers for %s, %d concurrent", s.label, o.createDuration, o.createConcurrency)
+	body := []byte(templateRequests[v1alpha1.IntentTypeTransfer])
+	s.createHTTP = merge(s.createHTTP, closedLoop(ctx, o.createConcurrency, 0, o.createDuration, func(ctx context.Context, w, seq int) error {
+		return expect(ctx, http.MethodPost, m.api+"/v2/transfers", callers[w%len(callers)].keyFor(seq), body, http.StatusCreated)
+	}))
+	drained, err := m.waitDrained(ctx, o.readyTimeout)
+	if err != nil {
+		return err
+	}
+	s.drained = append(s.drained, drained)
+	logf("%s: the controller wrote the status of every new intent %s after the run", s.label, drained.Round(time.Millisecond))
+	logf("%s: raw client-go creates for %s, %d concurrent, into namespace %s", s.label, o.createDuration, o.createConcurrency, rawNamespace)
+	planners := make([]*planner, o.createConcurrency)
+	for w := range planners {
+		p := *pl
+		p.namespace = rawNamespace
+		p.rng = mathrand.New(mathrand.NewPCG(uint64(w), uint64(len(s.label))))
+		planners[w] = &p
+	}
+	s.createRaw = merge(s.createRaw, closedLoop(ctx, o.createConcurrency, 0, o.createDuration, func(ctx context.Context, w, _ int) error {
+		obj := planners[w].clone(v1alpha1.IntentTypeTransfer, callers[w%len(callers)], time.Now())
+		return cp.admin.Create(ctx, obj)
+	}))
+	if err := m.alive(); err != nil {
+		return err
+	}
+	m.stop()
 	return nil
 }
 
@@ -674,9 +691,9 @@ func (r *report) print(w *os.File) {
 			fmt.Sprintf("%d readers, %s closed loop%s", r.o.latencyWorkers, r.o.latencyDuration, r.failures(rd.res)))
 	}
 	each("POST /v2/transfers sustained", func(s *subject) float64 { return s.createHTTP.rate() }, perSec,
-		fmt.Sprintf("%d concurrent for %s%s", r.o.createConcurrency, r.o.createDuration, r.failures(func(s *subject) loadResult { return s.createHTTP })))
+		fmt.Sprintf("%d concurrent, %d run(s) of %s%s", r.o.createConcurrency, r.o.createRounds, r.o.createDuration, r.failures(func(s *subject) loadResult { return s.createHTTP })))
 	each("  p99 of a create", func(s *subject) float64 { return s.createHTTP.p99.Seconds() }, micro, "")
-	each("  status of every new intent written", func(s *subject) float64 { return s.drained.Seconds() }, seconds,
+	each("  status of every new intent written", func(s *subject) float64 { return median(s.drained).Seconds() }, seconds,
 		"after the run ended: the controller's backlog (its pending status, one worker)")
 	each("raw client-go create loop, same API server", func(s *subject) float64 { return s.createRaw.rate() }, perSec,
 		"into a namespace no manager watches, that manager running"+r.failures(func(s *subject) loadResult { return s.createRaw }))
