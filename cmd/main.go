@@ -56,6 +56,7 @@ type config struct {
 	metricsAddr   string
 	metricsSecure bool
 	probeAddr     string
+	pprofAddr     string
 	leaderElect   bool
 	leaseDuration time.Duration
 	renewDeadline time.Duration
@@ -72,6 +73,8 @@ func parseFlags() config {
 		"Address of the metrics endpoint, e.g. :8443 (https) or :8080 (http); 0 disables it.")
 	flag.BoolVar(&c.metricsSecure, "metrics-secure", true, "Serve metrics over https with authentication and authorization.")
 	flag.StringVar(&c.probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz probes.")
+	flag.StringVar(&c.pprofAddr, "pprof-bind-address", "",
+		"Address of Go's /debug/pprof profiles, e.g. 127.0.0.1:6060; empty disables them. Profiles show the process's code and data: bind to loopback.")
 	flag.BoolVar(&c.leaderElect, "leader-elect", false, "Elect a leader among replicas; only the leader runs the reconcilers and the chain watcher.")
 	flag.DurationVar(&c.leaseDuration, "leader-elect-lease-duration", 15*time.Second,
 		"How long a replica waits after the leader's last renewal before taking the lease (kill -9 of the leader costs this much).")
@@ -156,6 +159,7 @@ func newManager(c config) (ctrl.Manager, error) {
 	opts := service.ManagerOptions(c.service.Namespace)
 	opts.Metrics = metricsOpts
 	opts.HealthProbeBindAddress = c.probeAddr
+	opts.PprofBindAddress = c.pprofAddr
 	opts.LeaderElection = c.leaderElect
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = &c.leaseDuration, &c.renewDeadline, &c.retryPeriod
 	return ctrl.NewManager(restConfig, opts)

@@ -2,14 +2,17 @@ package apiserver
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
 	"time"
 
 	"github.com/oklog/ulid/v2"
+	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -46,11 +49,24 @@ func (e *accessEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	return nil
 }
 
+// newCorrelationID is a ULID for the request at t. Its random part comes from math/rand/v2's
+// per-thread generator rather than ulid.Make's monotonic source, which takes a process-wide lock
+// on every request: a correlation id must be unique, not secret nor ordered within a millisecond.
+func newCorrelationID(t time.Time) string {
+	var id ulid.ULID
+	_ = id.SetTime(ulid.Timestamp(t)) // fails only after the year 10889
+	binary.BigEndian.PutUint64(id[6:14], rand.Uint64())
+	binary.BigEndian.PutUint16(id[14:], uint16(rand.Uint32()))
+	return id.String()
+}
+
 // requestState is what the layers of one request learn and the outermost layer logs and measures.
 // It is the request context's problem.Carrier, so one context value serves every layer.
 type requestState struct {
 	correlationID string
 	route         string
+	// routes is the mux that names route when no handler did (nameRoute).
+	routes        *http.ServeMux
 	key           registry.Key
 	authenticated bool
 	access        accessEntry
@@ -78,7 +94,7 @@ func KeyFrom(r *http.Request) (registry.Key, bool) {
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		st := &requestState{correlationID: ulid.Make().String(), route: routeUnmatched}
+		st := &requestState{correlationID: newCorrelationID(time.Now()), route: routeUnmatched}
 		r = r.WithContext(problem.WithCarrier(r.Context(), st))
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
@@ -129,19 +145,39 @@ func linger(w http.ResponseWriter, r *http.Request, body io.Reader) {
 }
 
 func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration) {
-	s.metrics.observe(st.route, r.Method, status, d)
-	log := s.access
-	if !s.opts.AccessLog && status < 500 {
-		log = log.V(1)
+	if st.route == routeUnmatched && st.routes != nil {
+		if _, pattern := st.routes.Handler(r); pattern != "" {
+			st.route = pattern
+		}
 	}
-	if !log.Enabled() {
+	s.metrics.observe(st.route, r.Method, status, d)
+	verbose := !s.opts.AccessLog && status < 500 // logged at -v=1 only
+	if s.accessZap != nil {
+		level := zapcore.InfoLevel
+		if verbose {
+			level = zapcore.DebugLevel // zapr's V(1)
+		}
+		if ce := s.accessZap.Check(level, "request"); ce != nil {
+			s.fillAccess(r, status, st, d)
+			ce.Write(zap.Object("http", &st.access))
+		}
 		return
 	}
+	log := s.access
+	if verbose {
+		log = log.V(1)
+	}
+	if log.Enabled() {
+		s.fillAccess(r, status, st, d)
+		log.Info("request", "http", &st.access)
+	}
+}
+
+func (s *Server) fillAccess(r *http.Request, status int, st *requestState, d time.Duration) {
 	st.access = accessEntry{Method: metricMethod(r.Method), Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
 	if st.authenticated {
 		st.access.KeyID, st.access.Account = st.key.ID, st.key.Account
 	}
-	log.Info("request", "http", &st.access)
 }
 
 // statusWriter remembers the status for metrics and replaces a plain-text 400, 404 or 405 written

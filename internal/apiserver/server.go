@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
@@ -57,10 +59,13 @@ type Server struct {
 	problems problem.Writer
 	log      logr.Logger
 	access   logr.Logger
-	metrics  *Metrics
-	ready    atomic.Bool
-	tokens   *tokenSnapshot
-	handler  http.Handler
+	// accessZap is the access log's zap logger when access is backed by zap (zapr, as in cmd):
+	// writing a line through it directly skips logr's key/value conversion on every request.
+	accessZap *zap.Logger
+	metrics   *Metrics
+	ready     atomic.Bool
+	tokens    *tokenSnapshot
+	handler   http.Handler
 	// policies caches RateLimit-Policy header values by limit.
 	policies sync.Map
 }
@@ -86,6 +91,9 @@ func New(opts Options, deps Deps, log logr.Logger) *Server {
 	}
 	if deps.AccessLog.GetSink() != nil {
 		s.access = deps.AccessLog
+	}
+	if u, ok := s.access.GetSink().(zapr.Underlier); ok {
+		s.accessZap = u.GetUnderlying()
 	}
 	s.tokens = newTokenSnapshot(deps.Tokens)
 	s.handler = s.routes()
