@@ -11,9 +11,11 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"time"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
 	clientfeatures "k8s.io/client-go/features"
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -123,6 +125,9 @@ func defaultNamespace() string {
 func run() error {
 	c := parseFlags()
 	listFirst()
+	if limit := setMemoryLimit(memlimit.FromCgroup, setupLog); limit > 0 && limit < math.MaxInt64 {
+		setupLog.Info("Go memory limit set from the container's", "bytes", limit)
+	}
 	proxies, err := webauth.ParseTrustedProxies(c.trustedProxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
