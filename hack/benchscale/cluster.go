@@ -349,3 +349,52 @@ func (m metrics) sum(name string, match map[string]string) float64 {
 	}
 	return total
 }
+
+// clockTicks is the unit of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux).
+const clockTicks = 100
+
+// cpuTime is the CPU (user and system) a process has used so far.
+func cpuTime(pid int) (time.Duration, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(stat)
+	// After "(comm)": state is field 3 of stat; utime and stime are fields 14 and 15.
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(fields))
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+}
+
+// cpuUse is the CPU each process of a measurement used.
+type cpuUse struct{ manager, apiServer, etcd, loadGen time.Duration }
+
+func (c cpuUse) total() time.Duration { return c.manager + c.apiServer + c.etcd + c.loadGen }
+
+func (c cpuUse) add(o cpuUse) cpuUse {
+	return cpuUse{c.manager + o.manager, c.apiServer + o.apiServer, c.etcd + o.etcd, c.loadGen + o.loadGen}
+}
+
+// cpuSnapshot reads the CPU used so far by the manager, the control plane and this process (the
+// load generator); a process that cannot be read counts as 0.
+func cpuSnapshot(managerPID int, cp *controlPlane) cpuUse {
+	read := func(pid int) time.Duration {
+		d, err := cpuTime(pid)
+		if err != nil {
+			logf("reading the CPU time of process %d: %v", pid, err)
+		}
+		return d
+	}
+	return cpuUse{read(managerPID), read(cp.apiPID), read(cp.etcdPID), read(os.Getpid())}
+}
+
+func (c cpuUse) since(start cpuUse) cpuUse {
+	return cpuUse{c.manager - start.manager, c.apiServer - start.apiServer, c.etcd - start.etcd, c.loadGen - start.loadGen}
+}

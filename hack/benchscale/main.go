@@ -135,7 +135,10 @@ type subject struct {
 	first, middle         loadResult
 	filtered, getByID     loadResult
 	createHTTP, createRaw loadResult
-	drained               []time.Duration // per create run: from its end until the controller's queue was empty
+	// createCPU is the CPU the /v2 create runs cost, until every new intent's status was written;
+	// rawCPU the raw loop's.
+	createCPU, rawCPU cpuUse
+	drained           []time.Duration // per create run: from its end until the controller's queue was empty
 }
 
 // run is the whole measurement; see the package comment.
@@ -354,6 +357,7 @@ func createRound(ctx context.Context, o options, s *subject, launch func(*subjec
 	}
 	logf("%s: creates over POST /v2/transfers for %s, %d concurrent", s.label, o.createDuration, o.createConcurrency)
 	body := []byte(templateRequests[v1alpha1.IntentTypeTransfer])
+	cpuStart := cpuSnapshot(m.pid(), cp)
 	s.createHTTP = merge(s.createHTTP, closedLoop(ctx, o.createConcurrency, 0, o.createDuration, func(ctx context.Context, w, seq int) error {
 		return expect(ctx, http.MethodPost, m.api+"/v2/transfers", callers[w%len(callers)].keyFor(seq), body, http.StatusCreated)
 	}))
@@ -362,6 +366,7 @@ func createRound(ctx context.Context, o options, s *subject, launch func(*subjec
 		return err
 	}
 	s.drained = append(s.drained, drained)
+	s.createCPU = s.createCPU.add(cpuSnapshot(m.pid(), cp).since(cpuStart))
 	logf("%s: the controller wrote the status of every new intent %s after the run", s.label, drained.Round(time.Millisecond))
 	logf("%s: raw client-go creates for %s, %d concurrent, into namespace %s", s.label, o.createDuration, o.createConcurrency, rawNamespace)
 	planners := make([]*planner, o.createConcurrency)
@@ -371,10 +376,12 @@ func createRound(ctx context.Context, o options, s *subject, launch func(*subjec
 		p.rng = mathrand.New(mathrand.NewPCG(uint64(w), uint64(len(s.label))))
 		planners[w] = &p
 	}
+	cpuStart = cpuSnapshot(m.pid(), cp)
 	s.createRaw = merge(s.createRaw, closedLoop(ctx, o.createConcurrency, 0, o.createDuration, func(ctx context.Context, w, _ int) error {
 		obj := planners[w].clone(v1alpha1.IntentTypeTransfer, callers[w%len(callers)], time.Now())
 		return cp.admin.Create(ctx, obj)
 	}))
+	s.rawCPU = s.rawCPU.add(cpuSnapshot(m.pid(), cp).since(cpuStart))
 	if err := m.alive(); err != nil {
 		return err
 	}
@@ -698,6 +705,38 @@ func (r *report) print(w *os.File) {
 	each("raw client-go create loop, same API server", func(s *subject) float64 { return s.createRaw.rate() }, perSec,
 		"into a namespace no manager watches, that manager running"+r.failures(func(s *subject) loadResult { return s.createRaw }))
 	each("  p99 of a raw create", func(s *subject) float64 { return s.createRaw.p99.Seconds() }, micro, "")
+	perCreate := func(use func(*subject) (cpuUse, loadResult), part func(cpuUse) time.Duration) func(*subject) float64 {
+		return func(s *subject) float64 {
+			c, res := use(s)
+			if res.n == 0 {
+				return 0
+			}
+			return part(c).Seconds() / float64(res.n)
+		}
+	}
+	httpUse := func(s *subject) (cpuUse, loadResult) { return s.createCPU, s.createHTTP }
+	rawUse := func(s *subject) (cpuUse, loadResult) { return s.rawCPU, s.createRaw }
+	cores := float64(runtime.NumCPU())
+	for _, c := range []struct {
+		name string
+		use  func(*subject) (cpuUse, loadResult)
+		note string
+	}{
+		{"CPU per /v2 create, all processes", httpUse, "until every new intent's status was written"},
+		{"CPU per raw create, all processes", rawUse, ""},
+	} {
+		each(c.name, perCreate(c.use, cpuUse.total), micro, c.note)
+		each("  manager", perCreate(c.use, func(u cpuUse) time.Duration { return u.manager }), micro, "")
+		each("  kube-apiserver", perCreate(c.use, func(u cpuUse) time.Duration { return u.apiServer }), micro, "")
+		each("  etcd", perCreate(c.use, func(u cpuUse) time.Duration { return u.etcd }), micro, "")
+		each("  load generator (this process)", perCreate(c.use, func(u cpuUse) time.Duration { return u.loadGen }), micro, "")
+		each("  bound: creates/s the CPUs allow", func(s *subject) float64 {
+			if per := perCreate(c.use, cpuUse.total)(s); per > 0 {
+				return cores / per
+			}
+			return 0
+		}, perSec, fmt.Sprintf("%d cores / CPU per create, if nothing else ran", runtime.NumCPU()))
+	}
 	each("POST /v2/transfers / raw client-go", func(s *subject) float64 { return s.createHTTP.rate() / s.createRaw.rate() },
 		func(v float64) string { return fmt.Sprintf("%.2fx", v) }, "how close create gets to what the API server allows")
 	p.write(w)

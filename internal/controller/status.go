@@ -62,6 +62,9 @@ type outcome struct {
 	// optimisticLock makes the status patch fail on a stale object, for kinds whose status other
 	// writers change too.
 	optimisticLock bool
+	// quietStart emits no event for the first Ready condition of a healthy object (see
+	// reconcileSteps.quietStart).
+	quietStart bool
 
 	readySet bool
 	ready    metav1.Condition
@@ -89,6 +92,11 @@ type reconcileSteps struct {
 	// optimisticLock makes the status patch fail on a stale object, for kinds whose status other
 	// writers change too.
 	optimisticLock bool
+	// quietStart: no event when an object first becomes Ready=True, for kinds created by the
+	// thousand (one event per new TransferIntent was a third of the API server's writes of a
+	// create, and an hour of events in etcd at the event TTL). Later changes, and a first
+	// Ready=False, still emit theirs.
+	quietStart bool
 	// publish is the kind's own work on a valid spec: publishing it into its read model and
 	// deciding its Ready condition.
 	publish func(o *outcome) (ctrl.Result, error)
@@ -107,6 +115,7 @@ func (w *writer) reconcile(ctx context.Context, req ctrl.Request, obj object, st
 		return ctrl.Result{}, err
 	}
 	o.optimisticLock = steps.optimisticLock
+	o.quietStart = steps.quietStart
 	defer func() { retErr = o.finish(ctx, retErr) }()
 	if !o.valid(steps.validate(), withdraw) {
 		return ctrl.Result{}, nil
@@ -178,7 +187,8 @@ func (o *outcome) finish(ctx context.Context, retErr error) error {
 	var changed *metav1.Condition
 	if o.readySet {
 		prev := meta.FindStatusCondition(o.status.Conditions, v1alpha1.ConditionReady)
-		if prev == nil || prev.Status != o.ready.Status || prev.Reason != o.ready.Reason || prev.Message != o.ready.Message {
+		quiet := prev == nil && o.quietStart && o.ready.Status == metav1.ConditionTrue
+		if !quiet && (prev == nil || prev.Status != o.ready.Status || prev.Reason != o.ready.Reason || prev.Message != o.ready.Message) {
 			changed = &o.ready
 		}
 		cond := o.ready

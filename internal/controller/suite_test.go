@@ -37,6 +37,8 @@ var (
 	k8sClient client.Client // talks to the API server directly, not through the manager's cache
 	models    ReadModels
 	namespace string
+	// suiteCache is the manager's cache, for specs of code that reads the informers directly.
+	suiteCache cache.Cache
 )
 
 func TestControllers(t *testing.T) {
@@ -57,6 +59,7 @@ var _ = BeforeSuite(func() {
 		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{namespace: {}}},
 	})
 	Expect(err).NotTo(HaveOccurred())
+	suiteCache = mgr.GetCache()
 	models = NewReadModels()
 	Expect(SetupWithManager(mgr, models, WithAttester(suiteAttester))).To(Succeed())
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -21,6 +22,12 @@ const DefaultIntentRetention = 30 * 24 * time.Hour
 
 // DefaultExpiryGrace bounds how long an expiry waits for a lagging chain watcher.
 const DefaultExpiryGrace = 2 * time.Minute
+
+// intentWorkers is how many intents are reconciled at once. A reconcile is mostly a wait for one
+// write to the API server, so one worker wrote about 60 to 90 new intents' status a second while the
+// API created 400: after a minute of creates the last status came minutes late. Distinct
+// intents are independent; controller-runtime never runs one key twice at once.
+const intentWorkers = 4
 
 // watcherWait is how often an expiry that waits for the chain watcher looks again.
 const watcherWait = 2 * time.Second
@@ -47,6 +54,9 @@ type TransferIntentReconciler struct {
 	// chain watcher to have matched the blocks up to its expiry (a transaction mined just before
 	// the deadline makes it submitted, not expired); DefaultExpiryGrace when zero.
 	ExpiryGrace time.Duration
+	// RetentionHorizon is how long before its deletion a terminal intent waits on the work queue
+	// (see retentionSweep); DefaultRetentionHorizon when zero.
+	RetentionHorizon time.Duration
 
 	requeue enqueuer
 }
@@ -95,6 +105,7 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 		validate: func() field.ErrorList { return ValidateTransferIntentSpec(&ti.Spec) },
 		// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
 		optimisticLock: true,
+		quietStart:     true,
 		publish:        func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &ti, o) },
 	})
 }
@@ -156,7 +167,10 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 		why = " (" + c.Message + ")"
 	}
 	o.setReady(v1alpha1.ReasonTerminal, "the intent is %s%s; it is deleted at %s", phase, why, deleteAt.UTC().Format(time.RFC3339))
-	return ctrl.Result{RequeueAfter: max(deleteAt.Sub(now.Time), time.Second)}, nil
+	if wait := deleteAt.Sub(now.Time); wait <= r.horizon() {
+		return ctrl.Result{RequeueAfter: max(wait, time.Second)}, nil
+	}
+	return ctrl.Result{}, nil // the retention sweep brings it back within the horizon
 }
 
 // watcherBehind reports whether the intent's chain is followed by the chain watcher and its
@@ -180,6 +194,13 @@ func (r *TransferIntentReconciler) watcherBehind(ctx context.Context, ti *v1alph
 		}
 	}
 	return false
+}
+
+func (r *TransferIntentReconciler) horizon() time.Duration {
+	if r.RetentionHorizon <= 0 {
+		return DefaultRetentionHorizon
+	}
+	return r.RetentionHorizon
 }
 
 func (r *TransferIntentReconciler) retention() time.Duration {
@@ -234,9 +255,14 @@ func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1a
 
 // SetupWithManager registers the controller.
 func (r *TransferIntentReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	sweep := &retentionSweep{reconciler: r, list: terminalIntents(mgr.GetCache()), log: mgr.GetLogger().WithName("retention-sweep")}
+	if err := mgr.Add(sweep); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.TransferIntent{}).
 		WatchesRawSource(&r.requeue).
+		WithOptions(controller.Options{MaxConcurrentReconciles: intentWorkers}).
 		Named("transferintent").
 		Complete(r)
 }

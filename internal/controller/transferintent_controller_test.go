@@ -13,6 +13,24 @@ import (
 )
 
 var _ = Describe("TransferIntent controller", func() {
+	It("lets the retention sweep find the cached terminal intents by their status label", func() {
+		intent := newIntent(uniqueName("acct"))
+		Expect(k8sClient.Create(ctx, intent)).To(Succeed())
+		list := terminalIntents(suiteCache)
+		listed := func() bool {
+			found := false
+			Expect(list(ctx, func(ti *v1alpha1.TransferIntent) { found = found || ti.Name == intent.Name })).To(Succeed())
+			return found
+		}
+		expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+		Expect(listed()).To(BeFalse(), "a pending intent is not terminal")
+
+		before := intent.DeepCopy()
+		intent.Status.Phase = v1alpha1.IntentPhaseExpired
+		Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
+		Eventually(listed).WithTimeout(5 * time.Second).Should(BeTrue())
+	})
+
 	It("starts a new intent pending, Ready=True Active, with its labels", func() {
 		intent := newIntent(uniqueName("acct"))
 		Expect(k8sClient.Create(ctx, intent)).To(Succeed())
