@@ -131,7 +131,7 @@ func (x *Index) EventHandler() toolscache.ResourceEventHandler {
 			if ti, ok := obj.(*v1alpha1.TransferIntent); ok {
 				x.mu.Lock()
 				defer x.mu.Unlock()
-				x.removeLocked(ti.Name)
+				x.removeLocked(ti.Name, ti.Spec.ID)
 			}
 		},
 	}
@@ -154,7 +154,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 			return
 		}
 	}
-	x.removeLocked(ti.Name)
+	x.removeLocked(ti.Name, ti.Spec.ID)
 	chainID, ok := txChain(ti)
 	if !ok {
 		return
@@ -200,7 +200,8 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 }
 
 // removeLocked takes the intent out of wherever it is.
-func (x *Index) removeLocked(name string) {
+// removeLocked takes the intent out of the index; id is its API id (fixed for the name).
+func (x *Index) removeLocked(name, id string) {
 	p, ok := x.where[name]
 	if !ok {
 		return
@@ -216,8 +217,19 @@ func (x *Index) removeLocked(name string) {
 	}
 	switch p.phase {
 	case v1alpha1.IntentPhasePending:
+		// The list is sorted by id and may be long (identical payments: one recipient, one
+		// amount): find the entry by a binary search, not a scan, on every update of any of them.
 		list := ci.pending[p.key]
-		list = slices.DeleteFunc(list, func(e Pending) bool { return e.Name == name })
+		i, found := slices.BinarySearchFunc(list, id, func(e Pending, id string) int { return strings.Compare(e.ID, id) })
+		for ; found && i < len(list) && list[i].ID == id; i++ {
+			if list[i].Name == name {
+				list = slices.Delete(list, i, i+1)
+				break
+			}
+		}
+		if !found { // an object whose id and name disagree (hand-made): look for the name
+			list = slices.DeleteFunc(list, func(e Pending) bool { return e.Name == name })
+		}
 		if len(list) == 0 {
 			delete(ci.pending, p.key)
 		} else {

@@ -118,6 +118,34 @@ func TestIdenticalIntentsAreMatchedOnceEachOldestFirst(t *testing.T) {
 	}
 }
 
+// Identical intents (one recipient, one amount, many payers or many payments) share a list: an
+// intent leaving it, or updated in place, takes out itself and no other.
+func TestAnIntentLeavesTheListOfIdenticalOnesAlone(t *testing.T) {
+	alice := newKey(t)
+	data := []byte{1, 2, 3}
+	x := NewIndex()
+	for n := 1; n <= 5; n++ {
+		x.Upsert(pendingIntent(n, alice, data))
+	}
+	gone := pendingIntent(3, alice, data)
+	gone.ResourceVersion = "11"
+	gone.Status.Phase = v1alpha1.IntentPhaseExpired
+	x.Upsert(gone)
+	again := pendingIntent(4, alice, data)
+	again.ResourceVersion = "11" // a status write that leaves it pending
+	x.Upsert(again)
+	x.EventHandler().OnDelete(pendingIntent(1, alice, data))
+
+	var txs []*types.Transaction
+	for nonce := range 5 {
+		txs = append(txs, signed(t, alice, uint64(nonce), tokenAddr, data))
+	}
+	got := matchedNames(x.Match(testChainID, testSigner, time.Now(), txs))
+	if fmt.Sprint(got) != "[int-02 int-04 int-05]" {
+		t.Fatalf("five transactions matched %v, want [int-02 int-04 int-05]", got)
+	}
+}
+
 // The watcher writes ahead of the watch: an informer event older than its write must not put the
 // intent back among the pending.
 func TestAnOlderEventDoesNotUndoAWriteAppliedAhead(t *testing.T) {
