@@ -11,7 +11,6 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"time"
 
@@ -125,9 +124,7 @@ func defaultNamespace() string {
 func run() error {
 	c := parseFlags()
 	listFirst()
-	if limit := setMemoryLimit(memlimit.FromCgroup, setupLog); limit > 0 && limit < math.MaxInt64 {
-		setupLog.Info("Go memory limit set from the container's", "bytes", limit)
-	}
+	setMemoryLimit(memlimit.FromCgroup, setupLog)
 	proxies, err := webauth.ParseTrustedProxies(c.trustedProxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)

@@ -16,13 +16,9 @@ const memoryLimitRatio = 0.9
 // unless GOMEMLIMIT is set (or AUTOMEMLIMIT=off). Without it the collector lets the heap grow to
 // twice what is live (GOGC=100) whatever the limit: a replica holding 300 MiB of intents would
 // reach 600 MiB and be killed under a 512 MiB limit, though it fits. With it the collector works
-// harder as the limit nears instead (docs/capacity.md). It returns the limit set, 0 for none.
-func setMemoryLimit(provider memlimit.Provider, log logr.Logger) int64 {
-	limit, err := memlimit.Set(memlimit.WithProvider(provider), memlimit.WithRatio(memoryLimitRatio),
+// harder as the limit nears instead (docs/capacity.md). The library logs what it did through log.
+func setMemoryLimit(provider memlimit.Provider, log logr.Logger) {
+	// Its errors (no cgroup to read) are logged by the library and leave the runtime as it was.
+	_, _ = memlimit.Set(memlimit.WithProvider(provider), memlimit.WithRatio(memoryLimitRatio),
 		memlimit.WithLogger(slog.New(logr.ToSlogHandler(log))))
-	if err != nil {
-		log.Info("no Go memory limit set from the container's", "reason", err.Error())
-		return 0
-	}
-	return limit
 }

@@ -701,7 +701,7 @@ func (r *report) print(w *os.File) {
 		fmt.Sprintf("%d concurrent, %d run(s) of %s%s", r.o.createConcurrency, r.o.createRounds, r.o.createDuration, r.failures(func(s *subject) loadResult { return s.createHTTP })))
 	each("  p99 of a create", func(s *subject) float64 { return s.createHTTP.p99.Seconds() }, micro, "")
 	each("  status of every new intent written", func(s *subject) float64 { return median(s.drained).Seconds() }, seconds,
-		"after the run ended: the controller's backlog (its pending status, one worker)")
+		"after the run ended: the controller's backlog (the pending status of each new intent)")
 	each("raw client-go create loop, same API server", func(s *subject) float64 { return s.createRaw.rate() }, perSec,
 		"into a namespace no manager watches, that manager running"+r.failures(func(s *subject) loadResult { return s.createRaw }))
 	each("  p99 of a raw create", func(s *subject) float64 { return s.createRaw.p99.Seconds() }, micro, "")

@@ -94,7 +94,7 @@ func KeyFrom(r *http.Request) (registry.Key, bool) {
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		st := &requestState{correlationID: newCorrelationID(time.Now()), route: routeUnmatched}
+		st := &requestState{correlationID: newCorrelationID(start), route: routeUnmatched}
 		r = r.WithContext(problem.WithCarrier(r.Context(), st))
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}

@@ -92,7 +92,8 @@ func New(opts Options, deps Deps, log logr.Logger) *Server {
 	if deps.AccessLog.GetSink() != nil {
 		s.access = deps.AccessLog
 	}
-	if u, ok := s.access.GetSink().(zapr.Underlier); ok {
+	// Only at V(0): the zap logger under a logr.Logger does not carry the logger's own V level.
+	if u, ok := s.access.GetSink().(zapr.Underlier); ok && s.access.GetV() == 0 {
 		s.accessZap = u.GetUnderlying()
 	}
 	s.tokens = newTokenSnapshot(deps.Tokens)

@@ -43,9 +43,10 @@ const (
 // TransferIntentReconciler applies the intent lifecycle (docs/decisions.md) through the pure
 // intent.Transition function: a new intent starts pending; a pending intent expires at
 // spec.expiresAt; a terminal intent (confirmed, failed, expired) is deleted Retention after it
-// became terminal. Time is waited for with RequeueAfter, never by polling. The labels mirror the
-// account, type and phase so that lists and `kubectl get -l` filter server-side, and the Ready
-// condition says whether the intent is active or terminal.
+// became terminal. Time is waited for with RequeueAfter, never by polling; a retention's wait
+// starts in its last hour (retentionSweep). The labels mirror the account, type and phase so
+// that lists and `kubectl get -l` filter server-side, and the Ready condition says whether the
+// intent is active or terminal.
 type TransferIntentReconciler struct {
 	writer
 	// Retention is how long a terminal intent is kept; DefaultIntentRetention when zero.

@@ -199,8 +199,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 	x.where[ti.Name] = place
 }
 
-// removeLocked takes the intent out of wherever it is.
-// removeLocked takes the intent out of the index; id is its API id (fixed for the name).
+// removeLocked takes the intent out of wherever it is; id, its API id, finds it in a pending list.
 func (x *Index) removeLocked(name, id string) {
 	p, ok := x.where[name]
 	if !ok {
@@ -218,16 +217,18 @@ func (x *Index) removeLocked(name, id string) {
 	switch p.phase {
 	case v1alpha1.IntentPhasePending:
 		// The list is sorted by id and may be long (identical payments: one recipient, one
-		// amount): find the entry by a binary search, not a scan, on every update of any of them.
+		// amount): find the entry by a binary search rather than comparing every name, on every
+		// update of any of them.
 		list := ci.pending[p.key]
-		i, found := slices.BinarySearchFunc(list, id, func(e Pending, id string) int { return strings.Compare(e.ID, id) })
-		for ; found && i < len(list) && list[i].ID == id; i++ {
+		removed := false
+		i, _ := slices.BinarySearchFunc(list, id, func(e Pending, id string) int { return strings.Compare(e.ID, id) })
+		for ; i < len(list) && list[i].ID == id; i++ {
 			if list[i].Name == name {
-				list = slices.Delete(list, i, i+1)
+				list, removed = slices.Delete(list, i, i+1), true
 				break
 			}
 		}
-		if !found { // an object whose id and name disagree (hand-made): look for the name
+		if !removed { // an id that is not the one it was placed under (a hand-made object): by name
 			list = slices.DeleteFunc(list, func(e Pending) bool { return e.Name == name })
 		}
 		if len(list) == 0 {

@@ -144,6 +144,16 @@ func TestAnIntentLeavesTheListOfIdenticalOnesAlone(t *testing.T) {
 	if fmt.Sprint(got) != "[int-02 int-04 int-05]" {
 		t.Fatalf("five transactions matched %v, want [int-02 int-04 int-05]", got)
 	}
+
+	// A deleted object whose id is not the one it was placed under (hand-made, or recreated
+	// under the same name) still leaves: a stale pending intent could be paid by a transaction.
+	renamed := pendingIntent(2, alice, data)
+	renamed.Spec.ID = "int_transfer_01J00000000000000000009999"
+	x.EventHandler().OnDelete(renamed)
+	got = matchedNames(x.Match(testChainID, testSigner, time.Now(), txs))
+	if fmt.Sprint(got) != "[int-04 int-05]" {
+		t.Fatalf("after int-02 left: five transactions matched %v, want [int-04 int-05]", got)
+	}
 }
 
 // The watcher writes ahead of the watch: an informer event older than its write must not put the
