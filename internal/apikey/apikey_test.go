@@ -105,7 +105,7 @@ func TestWellFormed(t *testing.T) {
 	}
 	random := strings.Repeat("aZ9", 21) + "x" // 64 characters of the alphabet
 	for _, bad := range []string{"", "sk_test_", "sk_prod_" + random, "sk_test_" + random[:63], "sk_test_" + random + "y",
-		"sk_test_" + random[:63] + "-", "SK_TEST_" + random, " sk_test_" + random} {
+		"sk_test_" + random[:63] + "-", "sk_test_" + random[:62] + "é", "SK_TEST_" + random, " sk_test_" + random} {
 		if WellFormed(bad) {
 			t.Errorf("WellFormed(%q) = true", bad)
 		}
