@@ -49,7 +49,7 @@ func (s *Server) routes() http.Handler {
 // nameRoute lets the request's route be named even when the gate or the rate limit answers it
 // before the mux runs, so that a 401 or a 429 is counted and logged under the operation it was
 // meant for, not as unmatched. The name is looked up only then (record): a request that reaches
-// its handler is named by handle, and matching every request twice cost a tenth of the stack.
+// its handler is named by handle; matching every request twice cost a few per cent of the stack.
 func (s *Server) nameRoute(mux *http.ServeMux, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		stateFrom(r.Context()).routes = mux
