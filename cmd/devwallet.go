@@ -25,6 +25,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
@@ -115,10 +116,13 @@ func devwalletSend(ctx context.Context, s devwalletSettings, id string) (common.
 	if !strings.HasSuffix(strings.ToLower(rec.Request.From), strings.ToLower(from.Hex())) {
 		return common.Hash{}, fmt.Errorf("the intent is from %s, the wallet is %s", rec.Request.From, from.Hex())
 	}
-	node, err := ethclient.DialContext(ctx, s.rpc)
+	// Dialled through the service's node client, so that an error never quotes a URL that may
+	// carry a provider's credential; transactions go through go-ethereum's ethclient over it.
+	rpcClient, err := jsonrpc.Dial(ctx, fmt.Sprintf("eip155:%d", rec.Tx.ChainID), s.rpc, jsonrpc.Options{Caller: "devwallet"})
 	if err != nil {
 		return common.Hash{}, err
 	}
+	node := ethclient.NewClient(rpcClient.Raw())
 	defer node.Close()
 	chainID, err := node.ChainID(ctx)
 	if err != nil {

@@ -23,7 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
-	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -51,13 +51,14 @@ func ChainByRPCSecret(obj client.Object) []string {
 type ChainReconciler struct {
 	writer
 	Chains *registry.ChainTable
-	// Probe asks a node for its chain id and head block (chainrpc.Probe); nil skips probing.
-	Probe func(ctx context.Context, url string) (chainID *big.Int, head uint64, err error)
+	// Probe asks the node of chain (its CAIP-2 id) at url for its chain id and head block
+	// (jsonrpc.Client.Probe); nil skips probing.
+	Probe func(ctx context.Context, chain, url string) (chainID *big.Int, head uint64, err error)
 	// ProbeInterval is how often a Chain's node is probed again.
 	ProbeInterval time.Duration
-	// ProbeSettlement asks a node about a settlement contract (chainrpc.ProbeSettlement); nil
+	// ProbeSettlement asks a node about a settlement contract (jsonrpc.Client.ProbeSettlement); nil
 	// skips the check.
-	ProbeSettlement func(ctx context.Context, url string, contract common.Address) (chainrpc.Settlement, error)
+	ProbeSettlement func(ctx context.Context, chain, url string, contract common.Address) (jsonrpc.Settlement, error)
 	// Attester is the address of the service's attester key; zero when the service has none.
 	Attester common.Address
 
@@ -130,7 +131,7 @@ func (r *ChainReconciler) publish(ctx context.Context, req ctrl.Request, chain *
 
 // probe records in the Chain's status whether its node answers with the right chain id, and at
 // which block; the chain is served either way. The URL may hold a credential: it appears in no
-// message (chainrpc's errors quote it as <rpc url>).
+// message (jsonrpc's errors quote it as <rpc url>).
 func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row registry.Chain, o *outcome) ctrl.Result {
 	if r.project {
 		return ctrl.Result{} // the probe feeds the status only: the leader's reconciler probes
@@ -142,7 +143,7 @@ func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row 
 		})
 		return ctrl.Result{}
 	}
-	id, head, err := r.Probe(ctx, row.RPCURL)
+	id, head, err := r.Probe(ctx, row.ID, row.RPCURL)
 	cond := metav1.Condition{Type: v1alpha1.ConditionRPCReachable, ObservedGeneration: chain.Generation, LastTransitionTime: r.now()}
 	switch {
 	case err != nil:
@@ -183,7 +184,7 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 		return
 	}
 	contract := common.HexToAddress(row.SettlementAddress)
-	s, err := r.ProbeSettlement(ctx, row.RPCURL, contract)
+	s, err := r.ProbeSettlement(ctx, row.ID, row.RPCURL, contract)
 	if err != nil {
 		return
 	}
@@ -200,7 +201,7 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 }
 
 // settlementCondition is the SettlementContract condition of what the node said of contract.
-func settlementCondition(contract common.Address, s chainrpc.Settlement, attester common.Address) metav1.Condition {
+func settlementCondition(contract common.Address, s jsonrpc.Settlement, attester common.Address) metav1.Condition {
 	cond := metav1.Condition{Type: v1alpha1.ConditionSettlementContract, Status: metav1.ConditionFalse}
 	switch {
 	case !s.HasCode:

@@ -40,7 +40,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -101,6 +101,15 @@ type options struct {
 	probeTimeout    time.Duration
 	attester        common.Address
 	published       *Published
+	rpcMetrics      *jsonrpc.Metrics
+}
+
+// ProbeCaller names the Chain controller's probes in the jsonrpc metrics.
+const ProbeCaller = "probe"
+
+// WithRPCMetrics makes the Chain controller's probes count their round trips in m.
+func WithRPCMetrics(m *jsonrpc.Metrics) Option {
+	return func(o *options) { o.rpcMetrics = m }
 }
 
 // WithPublished makes the projections record what they handle in p, for readiness (WaitFor).
@@ -149,13 +158,23 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 	}
 	w := writer{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder(EventReporter), Clock: clock.RealClock{}}
 	projection := writer{Client: readOnly{mgr.GetClient()}, Clock: clock.RealClock{}, project: true, published: o.published}
+	// No breaker: a probe runs every probeInterval, and its failure is what it reports.
+	probes := jsonrpc.NewPool(jsonrpc.Options{Caller: ProbeCaller, Timeout: o.probeTimeout, Metrics: o.rpcMetrics})
 	newChains := func(w writer) *ChainReconciler {
 		return &ChainReconciler{writer: w, Chains: rm.Chains, ProbeInterval: o.probeInterval,
-			Probe: func(ctx context.Context, url string) (*big.Int, uint64, error) {
-				return chainrpc.Probe(ctx, url, o.probeTimeout)
+			Probe: func(ctx context.Context, chain, url string) (*big.Int, uint64, error) {
+				node, err := probes.Client(ctx, chain, url)
+				if err != nil {
+					return nil, 0, err
+				}
+				return node.Probe(ctx)
 			},
-			ProbeSettlement: func(ctx context.Context, url string, contract common.Address) (chainrpc.Settlement, error) {
-				return chainrpc.ProbeSettlement(ctx, url, contract, o.probeTimeout)
+			ProbeSettlement: func(ctx context.Context, chain, url string, contract common.Address) (jsonrpc.Settlement, error) {
+				node, err := probes.Client(ctx, chain, url)
+				if err != nil {
+					return jsonrpc.Settlement{}, err
+				}
+				return node.ProbeSettlement(ctx, contract)
 			},
 			Attester: o.attester,
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // DefaultIntentRetention is how long a terminal intent is kept before it is deleted.
@@ -115,26 +116,17 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 // closing (reconcile) surround it.
 func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request, ti *v1alpha1.TransferIntent, o *outcome) (ctrl.Result, error) {
 	now := r.now()
-	phase, since := ti.Status.Phase, phaseSince(ti)
-	if phase == "" {
-		phase, since = v1alpha1.IntentPhasePending, now
-		o.update(func() {
-			ti.Status.Phase = phase
-			ti.Status.UpdatedAt = &now
-		})
+	phase, since := intentstatus.Phase(ti), phaseSince(ti)
+	if ti.Status.Phase == "" {
+		since = now
+		o.update(func() { intentstatus.Start(ti, now) })
 	}
 	waitForWatcher := false
 	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
 		if waitForWatcher = r.watcherBehind(ctx, ti, now); !waitForWatcher {
-			next, err := intent.Transition(intent.Status(phase), intent.EventExpire)
-			if err != nil {
-				return ctrl.Result{}, fmt.Errorf("expiring: %w", err) // the table allows it: a bug
-			}
-			phase, since = v1alpha1.IntentPhase(next), now
-			o.update(func() {
-				ti.Status.Phase = phase
-				ti.Status.UpdatedAt = &now
-			})
+			// The phase is pending (checked above), which the lifecycle table takes expire from.
+			o.update(func() { _ = intentstatus.Expire(ti, now) })
+			phase, since = v1alpha1.IntentPhaseExpired, now
 			o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
 				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		}

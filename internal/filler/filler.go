@@ -26,6 +26,7 @@ import (
 	"github.com/go-logr/logr"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
@@ -36,22 +37,24 @@ type Chain struct {
 	Settlement common.Address
 }
 
-// Dial connects to a chain's node and checks that it serves chain id.
+// Dial connects to a chain's node through the service's node client (its errors never quote the
+// URL) and checks that it serves chain id. The filler sends transactions with go-ethereum's
+// ethclient over that connection; each of its steps is bounded by stepTimeout.
 func Dial(ctx context.Context, id uint64, rpcURL string, settlementAddr common.Address) (*Chain, error) {
-	client, err := ethclient.DialContext(ctx, rpcURL)
+	node, err := jsonrpc.Dial(ctx, fmt.Sprintf("eip155:%d", id), rpcURL, jsonrpc.Options{Caller: "filler", Timeout: stepTimeout})
 	if err != nil {
 		return nil, err
 	}
-	served, err := client.ChainID(ctx)
+	served, _, err := node.Probe(ctx)
 	if err != nil {
-		client.Close()
-		return nil, fmt.Errorf("asking %s for its chain id: %w", rpcURL, err)
+		node.Close()
+		return nil, fmt.Errorf("asking the node of chain %d for its chain id: %w", id, err)
 	}
 	if !served.IsUint64() || served.Uint64() != id {
-		client.Close()
-		return nil, fmt.Errorf("%s serves chain %s, not %d", rpcURL, served, id)
+		node.Close()
+		return nil, fmt.Errorf("the node of chain %d serves chain %s", id, served)
 	}
-	return &Chain{Client: client, ID: served, Settlement: settlementAddr}, nil
+	return &Chain{Client: ethclient.NewClient(node.Raw()), ID: served, Settlement: settlementAddr}, nil
 }
 
 // Quote decides what the filler delivers for an order: the amount of tokenOut (at least the

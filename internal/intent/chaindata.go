@@ -67,7 +67,7 @@ type ChainState struct {
 }
 
 // ChainData is what the simulation asks of a chain. StaticChainData answers from the chain table;
-// internal/chainrpc reads the chain's node. An error means the chain could not be asked at all
+// internal/chain/chaindata reads the chain's node. An error means the chain could not be asked at all
 // (its node is slow, down or not the chain it should be): the simulation then answers from the
 // static defaults with a warning, never with a failure.
 type ChainData interface {

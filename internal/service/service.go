@@ -29,11 +29,13 @@ import (
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/chain/chaindata"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/chain/watcher"
-	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -93,9 +95,9 @@ type TransferOptions struct {
 	ClaimTimeout time.Duration
 	// Fees is the fee schedule.
 	Fees intent.FeeSchedule
-	// ChainRPC bounds the reads of each Chain's JSON-RPC node (spec.rpc): per-call deadline and
-	// circuit breaker. Its Metrics are set from Options.Metrics.
-	ChainRPC chainrpc.Options
+	// ChainRPC bounds the simulation's reads of each Chain's JSON-RPC node (spec.rpc): per-call
+	// deadline and circuit breaker. Its Metrics are set from Options.Metrics.
+	ChainRPC chaindata.Options
 	// Watch are the chain watcher's settings (its Metrics are set from Options.Metrics).
 	Watch watcher.Options
 	// SubmissionTimeout bounds the node lookup of a hash reported on POST
@@ -120,9 +122,9 @@ func DefaultOptions() Options {
 			Retention:    controller.DefaultIntentRetention,
 			ClaimTimeout: intentstore.DefaultClaimTimeout,
 			Fees:         intent.DefaultFeeSchedule(),
-			ChainRPC: chainrpc.Options{
-				CallTimeout: chainrpc.DefaultCallTimeout, Failures: chainrpc.DefaultFailures,
-				Cooldown: chainrpc.DefaultCooldown, GasMarginPercent: chainrpc.DefaultGasMarginPercent,
+			ChainRPC: chaindata.Options{
+				CallTimeout: chaindata.DefaultCallTimeout, Failures: chaindata.DefaultFailures,
+				Cooldown: chaindata.DefaultCooldown, GasMarginPercent: chaindata.DefaultGasMarginPercent,
 			},
 			Watch: watcher.Options{
 				Lookback: watcher.DefaultLookback, CallTimeout: watcher.DefaultCallTimeout,
@@ -209,6 +211,7 @@ type Service struct {
 // Setup registers the whole service on mgr: the controllers, the intent store, browser sign-in
 // and its session Secret, the API on apiListener (nil: opts.API.BindAddress), the gate that opens
 // the API once the caches have synced, and the readyz check. Call it once, before mgr.Start.
+// Each subsystem is set up by a function of its own, in the order their dependencies need.
 func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Logger) (*Service, error) {
 	if opts.Namespace == "" {
 		return nil, errors.New("service: Options.Namespace is required")
@@ -218,43 +221,93 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
+	rpcMetrics, err := jsonrpc.NewMetrics(opts.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("registering the chain RPC metrics: %w", err)
+	}
+	published, err := s.setupControllers(mgr, opts, attester, rpcMetrics)
+	if err != nil {
+		return nil, err
+	}
+	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
+	transfers, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics)
+	if err != nil {
+		return nil, err
+	}
+	if s.Intents, err = intentstore.SetupWithManager(mgr, intentstore.Options{
+		Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout,
+	}); err != nil {
+		return nil, err
+	}
+	submissions, err := s.setupWatcher(mgr, opts, attester, rpcMetrics, log)
+	if err != nil {
+		return nil, err
+	}
+	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
+	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
+	if err != nil {
+		return nil, err
+	}
+	web, err := s.setupWeb(mgr, opts, shared, log)
+	if err != nil {
+		return nil, err
+	}
+	limiter, err := setupLimiter(mgr, shared)
+	if err != nil {
+		return nil, err
+	}
+	deps := apiserver.Deps{
+		AccessLog:   opts.AccessLog,
+		Limiter:     limiter,
+		Keys:        s.Models.Keys,
+		Tokens:      s.Models.Tokens,
+		Metrics:     apiserver.NewMetrics(opts.Metrics),
+		Web:         web,
+		Catalog:     catalog,
+		Transfers:   transfers,
+		Intents:     s.Intents,
+		Submissions: submissions,
+	}
+	if err := s.setupAPI(mgr, opts, deps, shared, published, apiListener, log); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// setupControllers registers the controllers, which fill the read models on every replica and
+// write status on the leader; published tells readiness what they have handled.
+func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics) (*controller.Published, error) {
 	published := controller.NewPublished()
-	controllerOpts := []controller.Option{controller.WithIntentRetention(opts.Transfers.Retention), controller.WithPublished(published)}
+	controllerOpts := []controller.Option{
+		controller.WithIntentRetention(opts.Transfers.Retention), controller.WithPublished(published), controller.WithRPCMetrics(rpcMetrics),
+	}
 	if attester != nil {
 		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
 	}
 	if err := controller.SetupWithManager(mgr, s.Models, controllerOpts...); err != nil {
 		return nil, err
 	}
-	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
-	fees := opts.Transfers.Fees
-	rpcOpts := opts.Transfers.ChainRPC
-	rpcOpts.Metrics = opts.Metrics
-	chainData, err := chainrpc.New(rpcOpts)
+	return published, nil
+}
+
+// newTransfers builds the transfer domain (simulation and creation) over the read models and the
+// chains' nodes.
+func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics) (*intent.Service, error) {
+	rpcOpts := opts.ChainRPC
+	rpcOpts.Metrics = rpcMetrics
+	chainData, err := chaindata.New(rpcOpts)
 	if err != nil {
 		return nil, fmt.Errorf("setting up chain RPC: %w", err)
 	}
-	transfers, err := intent.NewService(intent.Config{
-		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL, MaxDeadline: opts.Transfers.MaxDeadline,
+	fees := opts.Fees
+	return intent.NewService(intent.Config{
+		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 	})
-	if err != nil {
-		return nil, err
-	}
-	s.Intents, err = intentstore.SetupWithManager(mgr, intentstore.Options{
-		Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout,
-	})
-	if err != nil {
-		return nil, err
-	}
-	submissions, err := s.setupWatcher(mgr, opts, attester, log)
-	if err != nil {
-		return nil, err
-	}
-	full, v2, err := openapi.Documents(opts.Site.BaseURL)
-	if err != nil {
-		return nil, fmt.Errorf("loading the OpenAPI document: %w", err)
-	}
+}
+
+// setupWeb registers browser sign-in and the Secret of its session signing keys.
+func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.RedisStore, log logr.Logger) (*webauth.Handler, error) {
 	s.Sessions = &webauth.SessionSecret{
 		Cache:     mgr.GetClient(),
 		APIReader: mgr.GetAPIReader(),
@@ -262,11 +315,6 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Namespace: opts.Namespace,
 		Name:      opts.SessionSecretName,
 		Log:       log.WithName("sessions"),
-	}
-	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
-	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
-	if err != nil {
-		return nil, err
 	}
 	web, err := webauth.New(opts.Web, webauth.Deps{
 		Shared:      shared,
@@ -286,54 +334,50 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err := mgr.Add(s.Sessions); err != nil {
 		return nil, err
 	}
+	return web, nil
+}
+
+// setupLimiter returns the API's rate limiter: this replica's sliding windows, shared through
+// Redis when there is one.
+func setupLimiter(mgr ctrl.Manager, shared *ratelimit.RedisStore) (ratelimit.Limiter, error) {
 	// The rate limiter forgets keys idle for a whole window, so deleted and rarely used keys do
 	// not hold memory for the life of the process.
 	local := ratelimit.NewSlidingWindow()
 	if err := mgr.Add(&ratelimit.Janitor{Limiter: local, Interval: ratelimit.Window, Clock: clock.RealClock{}}); err != nil {
 		return nil, err
 	}
-	var limiter ratelimit.Limiter = local
-	if shared != nil {
-		limiter = ratelimit.NewShared(shared, local)
-		if err := mgr.Add(closeOnStop{shared.Client}); err != nil {
-			return nil, err
-		}
+	if shared == nil {
+		return local, nil
 	}
-	apiHealth, err := newAPIHealth(mgr)
-	if err != nil {
+	if err := mgr.Add(closeOnStop{shared.Client}); err != nil {
 		return nil, err
 	}
-	dependencies, err := dependencyHealth(mgr, opts.Namespace, shared)
-	if err != nil {
-		return nil, err
+	return ratelimit.NewShared(shared, local), nil
+}
+
+// setupAPI completes deps with the health checks and the OpenAPI documents, and registers the
+// HTTP server, its readiness gate and the readyz check.
+func (s *Service) setupAPI(mgr ctrl.Manager, opts Options, deps apiserver.Deps, shared *ratelimit.RedisStore,
+	published *controller.Published, apiListener net.Listener, log logr.Logger) error {
+	var err error
+	if deps.OpenAPI, deps.OpenAPIV2, err = openapi.Documents(opts.Site.BaseURL); err != nil {
+		return fmt.Errorf("loading the OpenAPI document: %w", err)
 	}
-	s.APIDeps = apiserver.Deps{
-		APIHealth:    apiHealth,
-		Dependencies: dependencies,
-		AccessLog:    opts.AccessLog,
-		Limiter:      limiter,
-		Keys:         s.Models.Keys,
-		Tokens:       s.Models.Tokens,
-		OpenAPI:      full,
-		OpenAPIV2:    v2,
-		Metrics:      apiserver.NewMetrics(opts.Metrics),
-		Web:          web,
-		Catalog:      catalog,
-		Transfers:    transfers,
-		Intents:      s.Intents,
-		Submissions:  submissions,
+	if deps.APIHealth, err = newAPIHealth(mgr); err != nil {
+		return err
 	}
+	if deps.Dependencies, err = dependencyHealth(mgr, opts.Namespace, shared); err != nil {
+		return err
+	}
+	s.APIDeps = deps
 	s.API = apiserver.New(opts.API, s.APIDeps, log.WithName("api"))
 	if err := mgr.Add(s.API.Runnable(apiListener)); err != nil {
-		return nil, err
+		return err
 	}
 	if err := mgr.Add(s.API.ReadinessGate(mgr.GetCache(), s.Intents.WaitForSync, published.WaitFor(mgr.GetCache(), opts.Namespace))); err != nil {
-		return nil, err
+		return err
 	}
-	if err := mgr.AddReadyzCheck("readyz", s.API.ReadyzCheck); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return mgr.AddReadyzCheck("readyz", s.API.ReadyzCheck)
 }
 
 // loadAttester loads the key that attests bridge fills; nil without a key file.
@@ -361,7 +405,7 @@ func bridgesUnavailable(attester *settlement.Attester) string {
 // setupWatcher adds the chain watcher (leader only) with its index of pending and submitted
 // intents, fed from the TransferIntent informer, and returns the submission checker, which shares
 // the watcher's status writer.
-func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlement.Attester, log logr.Logger) (*watcher.Submissions, error) {
+func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics, log logr.Logger) (*watcher.Submissions, error) {
 	index := watcher.NewIndex()
 	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
 	if err != nil {
@@ -371,13 +415,14 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 	if err != nil {
 		return nil, fmt.Errorf("watching TransferIntents for the chain watcher: %w", err)
 	}
-	writer := &watcher.Writer{
-		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Index: index,
+	writer := &intentstatus.Writer{
+		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Written: index.Upsert,
 		Events: mgr.GetEventRecorder(watcher.EventReporter),
 	}
 	watchOpts := opts.Transfers.Watch
 	watchOpts.Metrics = opts.Metrics
 	watchOpts.Attester = attester
+	watchOpts.RPCMetrics = rpcMetrics
 	s.Watcher, err = watcher.New(watcher.Watcher{
 		Namespace: opts.Namespace, Chains: s.Models.Chains, Index: index, Synced: reg.HasSynced,
 		Writer: writer, Cache: mgr.GetClient(), Options: watchOpts, Log: log.WithName("chain-watcher"),
@@ -388,7 +433,9 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 	if err := mgr.Add(s.Watcher); err != nil {
 		return nil, err
 	}
-	return &watcher.Submissions{Chains: s.Models.Chains, Writer: writer, Index: index, Timeout: opts.Transfers.SubmissionTimeout}, nil
+	return &watcher.Submissions{
+		Chains: s.Models.Chains, Writer: writer, Index: index, Timeout: opts.Transfers.SubmissionTimeout, RPCMetrics: rpcMetrics,
+	}, nil
 }
 
 // closeOnStop closes a client when the manager stops.

@@ -32,9 +32,10 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/chain/watcher"
-	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/chaindata"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -240,7 +241,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 	opts.Namespace = fuzzNamespace
 	opts.Site.BaseURL = baseURL
 	fees := opts.Transfers.Fees
-	chainData, err := chainrpc.New(opts.Transfers.ChainRPC)
+	chainData, err := chaindata.New(opts.Transfers.ChainRPC)
 	must(tb, err)
 	catalog := intent.RegistryCatalog{Chains: models.Chains, Tokens: models.Tokens}
 	transfers, err := intent.NewService(intent.Config{
@@ -253,7 +254,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 	must(tb, err)
 	watchIndex := watcher.NewIndex()
 	submissions := &watcher.Submissions{Chains: models.Chains, Index: watchIndex, Timeout: opts.Transfers.SubmissionTimeout,
-		Writer: &watcher.Writer{Client: kube, Live: kube, Index: watchIndex}}
+		Writer: &intentstatus.Writer{Client: kube, Live: kube, Written: watchIndex.Upsert}}
 	full, v2, err := openapi.Documents(baseURL)
 	must(tb, err)
 	opts.API.Site, opts.Web.Site = opts.Site, opts.Site

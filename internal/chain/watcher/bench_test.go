@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 )
 
 // BenchmarkWatcherBlock is the watcher's cost per block (issue target: well under a block time,
@@ -41,7 +43,12 @@ func BenchmarkWatcherBlock(b *testing.B) {
 		from, _ := fromAddress(ti)
 		all = append(all, flat{k, from})
 	}
-	block := rpcBlock{Number: 100, Timestamp: 1}
+	// The block as the node sends it (eth_getBlockByNumber with transactions).
+	block := struct {
+		Number       hexutil.Uint64    `json:"number"`
+		Timestamp    hexutil.Uint64    `json:"timestamp"`
+		Transactions []json.RawMessage `json:"transactions"`
+	}{Number: 100, Timestamp: 1}
 	for i := range txs {
 		d := data(pending + i) // not an intent's
 		if i < matching {
@@ -58,12 +65,12 @@ func BenchmarkWatcherBlock(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	decode := func() Block {
-		var rb rpcBlock
-		if err := json.Unmarshal(body, &rb); err != nil {
+	decode := func() jsonrpc.Block {
+		var blk jsonrpc.Block
+		if err := json.Unmarshal(body, &blk); err != nil {
 			b.Fatal(err)
 		}
-		return decodeBlock(&rb)
+		return blk
 	}
 
 	// Baseline: the same decoded block, every pending intent compared with every transaction.

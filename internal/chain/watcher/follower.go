@@ -14,7 +14,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -25,9 +27,9 @@ type follower struct {
 	chain     registry.Chain
 	chainID   uint64
 	namespace string
-	node      *Node
+	node      *jsonrpc.Client
 	index     *Index
-	writer    *Writer
+	writer    *intentstatus.Writer
 	signer    types.Signer
 	opts      Options
 	log       logr.Logger
@@ -40,7 +42,7 @@ type follower struct {
 	// parent is not the block processed at its height.
 	recent map[uint64]common.Hash
 	// last is the cursor's block, recorded as progress.
-	last Header
+	last jsonrpc.Header
 	// recorded is when progress was last written; dirty says a step moved the cursor since.
 	recorded time.Time
 	dirty    bool
@@ -49,7 +51,7 @@ type follower struct {
 	misses map[string]int
 }
 
-func newFollower(chain registry.Chain, namespace string, node *Node, index *Index, writer *Writer, opts Options, log logr.Logger, m *metrics) *follower {
+func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, index *Index, writer *intentstatus.Writer, opts Options, log logr.Logger, m *metrics) *follower {
 	return &follower{
 		chain: chain, chainID: chain.NumericID.Uint64(), namespace: namespace, node: node, index: index, writer: writer,
 		signer: types.LatestSignerForChainID(chain.NumericID), opts: opts, log: log, metrics: m,
@@ -131,7 +133,7 @@ func (f *follower) start(head uint64, progress *v1alpha1.ChainWatchStatus) {
 
 // process matches the blocks in order. A block whose parent is not the one processed at its
 // height means a reorg: the cursor steps back to the fork point and the rest is read again.
-func (f *follower) process(ctx context.Context, blocks []Block, logs map[uint64][]types.Log) (uint64, error) {
+func (f *follower) process(ctx context.Context, blocks []jsonrpc.Block, logs map[uint64][]types.Log) (uint64, error) {
 	done := uint64(0)
 	for _, b := range blocks {
 		if want, ok := f.recent[b.Number-1]; ok && b.Number > 0 && b.ParentHash != want {
@@ -156,14 +158,14 @@ func (f *follower) process(ctx context.Context, blocks []Block, logs map[uint64]
 			return done, err
 		}
 		f.metrics.observeBlock(f.chain.ID, time.Since(start), len(b.Txs))
-		f.advance(Header{Number: b.Number, Hash: b.Hash, Time: b.Time})
+		f.advance(jsonrpc.Header{Number: b.Number, Hash: b.Hash, Time: b.Time})
 		done++
 	}
 	return done, nil
 }
 
 // advance moves the cursor to h, keeping the hashes of the last blocks that a reorg could replace.
-func (f *follower) advance(h Header) {
+func (f *follower) advance(h jsonrpc.Header) {
 	f.cursor, f.last, f.dirty = h.Number, h, true
 	f.recent[h.Number] = h.Hash
 	keep := confirmations(f.chain) + reorgMargin
@@ -189,7 +191,7 @@ func (f *follower) rewind(ctx context.Context) error {
 			break
 		}
 		h, err := f.node.HeaderByNumber(ctx, f.cursor)
-		if err != nil && !errors.Is(err, errNotFound) {
+		if err != nil && !errors.Is(err, jsonrpc.ErrNotFound) {
 			return err
 		}
 		if err == nil && h.Hash == want {
@@ -204,8 +206,8 @@ func (f *follower) rewind(ctx context.Context) error {
 }
 
 // submit records that the block holds m's transaction.
-func (f *follower) submit(ctx context.Context, m Match, b Block) error {
-	_, changed, err := f.writer.Apply(ctx, f.key(m.Name), Observation{
+func (f *follower) submit(ctx context.Context, m Match, b jsonrpc.Block) error {
+	_, changed, err := f.writer.Apply(ctx, f.key(m.Name), intentstatus.Observation{
 		Event: intent.EventSubmit, Hash: m.Tx.Hash(), Block: b.Number, BlockHash: b.Hash,
 		Reason: v1alpha1.ReasonIncluded,
 		Message: fmt.Sprintf("transaction %s is in block %d (%s); final at %d confirmations",
@@ -220,21 +222,27 @@ func (f *follower) submit(ctx context.Context, m Match, b Block) error {
 // followSubmitted reads the receipts of the chain's submitted intents in batches and moves each
 // on: confirmed or failed once its block is deep enough, dropped when its block left the chain.
 func (f *follower) followSubmitted(ctx context.Context, head uint64) error {
-	all := f.index.Submitted(f.chainID)
-	for len(all) > 0 {
-		n := min(len(all), int(f.opts.ReceiptsPerBatch)) //nolint:gosec // a small option
-		batch := all[:n]
-		all = all[n:]
+	return forEachReceipt(ctx, f, f.index.Submitted(f.chainID), func(s Submitted) common.Hash { return s.Hash },
+		func(s Submitted, r *jsonrpc.Receipt) error { return f.follow(ctx, s, r, head) })
+}
+
+// forEachReceipt reads the receipts of items' transactions (hash names each one's) in batches of
+// ReceiptsPerBatch and hands each item its receipt (nil: none), in order, until decide fails.
+func forEachReceipt[T any](ctx context.Context, f *follower, items []T, hash func(T) common.Hash, decide func(T, *jsonrpc.Receipt) error) error {
+	for len(items) > 0 {
+		n := min(len(items), int(f.opts.ReceiptsPerBatch)) //nolint:gosec // a small option
+		batch := items[:n]
+		items = items[n:]
 		hashes := make([]common.Hash, len(batch))
-		for i, s := range batch {
-			hashes[i] = s.Hash
+		for i, item := range batch {
+			hashes[i] = hash(item)
 		}
 		receipts, err := f.node.Receipts(ctx, hashes)
 		if err != nil {
 			return err
 		}
-		for i, s := range batch {
-			if err := f.follow(ctx, s, receipts[i], head); err != nil {
+		for i, item := range batch {
+			if err := decide(item, receipts[i]); err != nil {
 				return err
 			}
 		}
@@ -243,7 +251,7 @@ func (f *follower) followSubmitted(ctx context.Context, head uint64) error {
 }
 
 // follow decides on one submitted intent from its receipt (nil: none).
-func (f *follower) follow(ctx context.Context, s Submitted, r *Receipt, head uint64) error {
+func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, head uint64) error {
 	if r == nil {
 		return f.noReceipt(ctx, s, head)
 	}
@@ -253,7 +261,7 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *Receipt, head uin
 		depth = head - r.BlockNumber + 1
 	}
 	need := confirmations(f.chain)
-	obs := Observation{Hash: s.Hash, Block: r.BlockNumber, BlockHash: r.BlockHash}
+	obs := intentstatus.Observation{Hash: s.Hash, Block: r.BlockNumber, BlockHash: r.BlockHash}
 	switch {
 	case depth >= need && r.Status == types.ReceiptStatusSuccessful && s.Order:
 		// An order is confirmed by its fill (followFills), not by its opening.
@@ -294,7 +302,7 @@ func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) erro
 			return nil // the node lags behind the one that reported the block: wait
 		}
 		h, err := f.node.HeaderByNumber(ctx, s.Block)
-		if err != nil && !errors.Is(err, errNotFound) {
+		if err != nil && !errors.Is(err, jsonrpc.ErrNotFound) {
 			return err
 		}
 		if err == nil && h.Hash == s.BlockHash {
@@ -307,7 +315,7 @@ func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) erro
 		case err == nil:
 			delete(f.misses, s.Name)
 			return nil // still waiting to be mined
-		case !errors.Is(err, errNotFound):
+		case !errors.Is(err, jsonrpc.ErrNotFound):
 			return err
 		}
 		f.misses[s.Name]++
@@ -317,7 +325,7 @@ func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) erro
 		delete(f.misses, s.Name)
 		msg = fmt.Sprintf("the node no longer knows transaction %s (dropped or replaced); waiting for the transaction again", s.Hash.Hex())
 	}
-	_, changed, err := f.writer.Apply(ctx, f.key(s.Name), Observation{Event: intent.EventDrop, Hash: s.Hash, Reason: v1alpha1.ReasonDropped, Message: msg})
+	_, changed, err := f.writer.Apply(ctx, f.key(s.Name), intentstatus.Observation{Event: intent.EventDrop, Hash: s.Hash, Reason: v1alpha1.ReasonDropped, Message: msg})
 	if err == nil && changed {
 		f.metrics.transition(f.chain.ID, intent.EventDrop)
 	}
@@ -341,7 +349,7 @@ func (f *follower) recordProgress(ctx context.Context, force bool) error {
 	if !f.dirty || f.last.Number == 0 || (!force && time.Since(f.recorded) < f.opts.ProgressInterval) {
 		return nil
 	}
-	if err := f.writer.RecordProgress(ctx, client.ObjectKey{Namespace: f.namespace, Name: f.chain.Name}, f.last); err != nil {
+	if err := recordProgress(ctx, f.writer.Client, client.ObjectKey{Namespace: f.namespace, Name: f.chain.Name}, f.last, f.writer.Now()); err != nil {
 		return err
 	}
 	f.recorded, f.dirty = time.Now(), false

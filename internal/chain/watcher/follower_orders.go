@@ -11,8 +11,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // settlementContract is the chain's settlement contract, if it has one.
@@ -24,7 +26,7 @@ func (f *follower) settlementContract() (common.Address, bool) {
 }
 
 // settlementLogs reads the settlement contract's order events in the blocks, by block number.
-func (f *follower) settlementLogs(ctx context.Context, blocks []Block) (map[uint64][]types.Log, error) {
+func (f *follower) settlementLogs(ctx context.Context, blocks []jsonrpc.Block) (map[uint64][]types.Log, error) {
 	contract, ok := f.settlementContract()
 	if !ok {
 		return nil, nil
@@ -49,7 +51,7 @@ func (f *follower) settlementLogs(ctx context.Context, blocks []Block) (map[uint
 var errLogsOfAnotherBlock = errors.New("the node's logs and blocks disagree (a reorg between two calls)")
 
 // orderEvents applies the settlement contract's events of block b to the orders they name.
-func (f *follower) orderEvents(ctx context.Context, b Block, logs []types.Log) error {
+func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []types.Log) error {
 	contract, _ := f.settlementContract()
 	for _, l := range logs {
 		if l.BlockHash != b.Hash {
@@ -70,15 +72,15 @@ func (f *follower) orderEvents(ctx context.Context, b Block, logs []types.Log) e
 		if !ok {
 			continue // not ours, or settled already
 		}
-		var obs Observation
+		var obs intentstatus.Observation
 		switch {
 		case ev.Kind == settlement.EventOpened && ref.Origin == f.chainID && ref.Phase == v1alpha1.IntentPhasePending:
 			obs = f.opened(l, b)
 		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
 			obs = f.filled(ev, b)
 		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID:
-			obs = Observation{
-				Event: intent.EventFail, Order: &OrderNews{RefundHash: l.TxHash}, Reason: v1alpha1.ReasonRefunded,
+			obs = intentstatus.Observation{
+				Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: l.TxHash}, Reason: v1alpha1.ReasonRefunded,
 				Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d): the order was not filled in time",
 					ev.Party.Hex(), l.TxHash.Hex(), b.Number),
 			}
@@ -94,18 +96,18 @@ func (f *follower) orderEvents(ctx context.Context, b Block, logs []types.Log) e
 
 // opened: the order was opened by a transaction the service did not write (a smart account's
 // call, say): the contract checked that its user sent it, so it is the intent's transaction.
-func (f *follower) opened(l types.Log, b Block) Observation {
-	return Observation{
+func (f *follower) opened(l types.Log, b jsonrpc.Block) intentstatus.Observation {
+	return intentstatus.Observation{
 		Event: intent.EventSubmit, Hash: l.TxHash, Block: b.Number, BlockHash: b.Hash, Reason: v1alpha1.ReasonIncluded,
 		Message: fmt.Sprintf("the order was opened by transaction %s in block %d (%s)", l.TxHash.Hex(), b.Number, b.Hash.Hex()),
 	}
 }
 
 // filled records a fill on this (destination) chain; it confirms the intent once final.
-func (f *follower) filled(ev settlement.Event, b Block) Observation {
+func (f *follower) filled(ev settlement.Event, b jsonrpc.Block) intentstatus.Observation {
 	fill := fillStatus(f.chain.ID, ev.Log.TxHash, b.Number, b.Hash, ev.Party, ev.Amount)
-	return Observation{
-		Order: &OrderNews{Fill: fill}, Reason: v1alpha1.ReasonFilled,
+	return intentstatus.Observation{
+		Order: &intentstatus.OrderNews{Fill: fill}, Reason: v1alpha1.ReasonFilled,
 		Message: fmt.Sprintf("filled on %s by %s with %s base units in transaction %s, block %d; final at %d confirmations",
 			f.chain.ID, ev.Party.Hex(), ev.Amount, ev.Log.TxHash.Hex(), b.Number, confirmations(f.chain)),
 	}
@@ -114,39 +116,21 @@ func (f *follower) filled(ev settlement.Event, b Block) Observation {
 // followFills confirms the orders whose fill on this chain is final, attesting bridge fills, and
 // forgets fills whose block left the chain.
 func (f *follower) followFills(ctx context.Context, head uint64) error {
-	refs := f.index.Fills(f.chainID)
-	for len(refs) > 0 {
-		n := min(len(refs), int(f.opts.ReceiptsPerBatch)) //nolint:gosec // a small option
-		batch := refs[:n]
-		refs = refs[n:]
-		hashes := make([]common.Hash, len(batch))
-		for i, ref := range batch {
-			hashes[i] = ref.Fill.Hash
-		}
-		receipts, err := f.node.Receipts(ctx, hashes)
-		if err != nil {
-			return err
-		}
-		for i, ref := range batch {
-			if err := f.followFill(ctx, ref, receipts[i], head); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return forEachReceipt(ctx, f, f.index.Fills(f.chainID), func(ref OrderRef) common.Hash { return ref.Fill.Hash },
+		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followFill(ctx, ref, r, head) })
 }
 
 // followFill decides on one recorded fill from its receipt (nil: none): forgotten when it left
 // the chain or no longer fills, confirmed when final and the opening is final too.
-func (f *follower) followFill(ctx context.Context, ref OrderRef, r *Receipt, head uint64) error {
+func (f *follower) followFill(ctx context.Context, ref OrderRef, r *jsonrpc.Receipt, head uint64) error {
 	if r == nil {
 		return f.fillWithoutReceipt(ctx, ref, head)
 	}
 	if !f.fills(r, ref) {
 		// The same transaction mined again after a reorg need not fill again (a solver contract
 		// that catches AlreadyFilled, say): only its own Filled event counts.
-		return f.apply(ctx, ref.Name, Observation{
-			Order: &OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
+		return f.apply(ctx, ref.Name, intentstatus.Observation{
+			Order: &intentstatus.OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
 			Message: fmt.Sprintf("transaction %s, now in block %d, no longer fills the order; waiting for a fill again", ref.Fill.Hash.Hex(), r.BlockNumber),
 		})
 	}
@@ -164,21 +148,21 @@ func (f *follower) fillWithoutReceipt(ctx context.Context, ref OrderRef, head ui
 		return nil
 	}
 	h, err := f.node.HeaderByNumber(ctx, ref.Fill.Block)
-	if err != nil && !errors.Is(err, errNotFound) {
+	if err != nil && !errors.Is(err, jsonrpc.ErrNotFound) {
 		return err
 	}
 	if err == nil && h.Hash == ref.Fill.BlockHash {
 		return nil
 	}
-	return f.apply(ctx, ref.Name, Observation{
-		Order: &OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
+	return f.apply(ctx, ref.Name, intentstatus.Observation{
+		Order: &intentstatus.OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
 		Message: fmt.Sprintf("block %d that held the fill %s left the chain in a reorg; waiting for a fill again", ref.Fill.Block, ref.Fill.Hash.Hex()),
 	})
 }
 
 // confirmFill confirms the order with its final fill and, for a bridge, the attestation that
 // releases the escrow to the filler.
-func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *Receipt) error {
+func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *jsonrpc.Receipt) error {
 	fill := fillStatus(f.chain.ID, ref.Fill.Hash, r.BlockNumber, r.BlockHash, ref.Fill.Filler, ref.Fill.AmountOut)
 	msg := fmt.Sprintf("the fill %s on %s is final (block %d)", ref.Fill.Hash.Hex(), f.chain.ID, r.BlockNumber)
 	if ref.IsBridge() {
@@ -194,7 +178,7 @@ func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *Receipt) er
 			msg += fmt.Sprintf("; attested for %s, which releases the escrow to %s", ref.Domain.Contract.Hex(), ref.Fill.Filler.Hex())
 		}
 	}
-	return f.apply(ctx, ref.Name, Observation{Event: intent.EventConfirm, Order: &OrderNews{Fill: fill}, Reason: v1alpha1.ReasonConfirmed, Message: msg})
+	return f.apply(ctx, ref.Name, intentstatus.Observation{Event: intent.EventConfirm, Order: &intentstatus.OrderNews{Fill: fill}, Reason: v1alpha1.ReasonConfirmed, Message: msg})
 }
 
 // fillStatus is the status record of a fill.
@@ -207,7 +191,7 @@ func fillStatus(chainID string, tx common.Hash, block uint64, blockHash common.H
 
 // fills reports whether the receipt carries the recorded fill: a success with the Filled event of
 // this chain's settlement contract for the order, by the same filler for the same amount.
-func (f *follower) fills(r *Receipt, ref OrderRef) bool {
+func (f *follower) fills(r *jsonrpc.Receipt, ref OrderRef) bool {
 	contract, ok := f.settlementContract()
 	if !ok || r.Status != types.ReceiptStatusSuccessful {
 		return false
@@ -226,7 +210,7 @@ func (f *follower) fills(r *Receipt, ref OrderRef) bool {
 }
 
 // apply writes obs and counts its transition.
-func (f *follower) apply(ctx context.Context, name string, obs Observation) error {
+func (f *follower) apply(ctx context.Context, name string, obs intentstatus.Observation) error {
 	_, changed, err := f.writer.Apply(ctx, f.key(name), obs)
 	if err == nil && changed && obs.Event != "" {
 		f.metrics.transition(f.chain.ID, obs.Event)

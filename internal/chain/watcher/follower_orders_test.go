@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -21,7 +22,7 @@ func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
 	f := &follower{chain: registry.Chain{ID: "eip155:1338", SettlementAddress: contract.Hex()}}
 	ref := OrderRef{OrderID: orderID, Fill: &FillRef{Filler: filler, AmountOut: big.NewInt(24_825_250)}}
 
-	filled := func(edit func(*types.Log)) *Receipt {
+	filled := func(edit func(*types.Log)) *jsonrpc.Receipt {
 		l := types.Log{
 			Address: contract,
 			Topics: []common.Hash{
@@ -33,14 +34,14 @@ func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
 		if edit != nil {
 			edit(&l)
 		}
-		return &Receipt{Status: types.ReceiptStatusSuccessful, Logs: []types.Log{l}}
+		return &jsonrpc.Receipt{Status: types.ReceiptStatusSuccessful, Logs: []types.Log{l}}
 	}
 	if !f.fills(filled(nil), ref) {
 		t.Fatal("the order's own Filled event does not count")
 	}
-	for name, r := range map[string]*Receipt{
+	for name, r := range map[string]*jsonrpc.Receipt{
 		"no logs":            {Status: types.ReceiptStatusSuccessful},
-		"a reverted receipt": func() *Receipt { r := filled(nil); r.Status = types.ReceiptStatusFailed; return r }(),
+		"a reverted receipt": func() *jsonrpc.Receipt { r := filled(nil); r.Status = types.ReceiptStatusFailed; return r }(),
 		"another contract":   filled(func(l *types.Log) { l.Address = common.HexToAddress("0x01") }),
 		"another order":      filled(func(l *types.Log) { l.Topics[1] = common.HexToHash("0x02") }),
 		"another filler":     filled(func(l *types.Log) { l.Topics[2] = common.BytesToHash(recipient.Bytes()) }),

@@ -17,6 +17,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // txKey identifies what a transaction does apart from who sent it: its recipient, value and
@@ -168,7 +169,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 		ci = &chainIndex{pending: map[txKey][]Pending{}, submitted: map[string]Submitted{}}
 		x.chains[chainID] = ci
 	}
-	place := placement{chain: chainID, phase: phaseOf(ti), resourceVersion: ti.ResourceVersion}
+	place := placement{chain: chainID, phase: intentstatus.Phase(ti), resourceVersion: ti.ResourceVersion}
 	if ti.Status.Hash != "" && place.phase != v1alpha1.IntentPhasePending {
 		place.hash = common.HexToHash(ti.Status.Hash)
 		x.held[place.hash] = ti.Name
@@ -339,14 +340,6 @@ func (x *Index) PendingCount(chainID uint64) int {
 // openFinal reports whether the order's open transaction was seen final on its origin chain.
 func openFinal(ti *v1alpha1.TransferIntent) bool {
 	return meta.IsStatusConditionTrue(ti.Status.Conditions, v1alpha1.ConditionOrderOpened)
-}
-
-// phaseOf is the intent's phase; an intent the controller has not seen yet is pending.
-func phaseOf(ti *v1alpha1.TransferIntent) v1alpha1.IntentPhase {
-	if ti.Status.Phase == "" {
-		return v1alpha1.IntentPhasePending
-	}
-	return ti.Status.Phase
 }
 
 // txChain is the numeric chain id the intent's transaction is for.

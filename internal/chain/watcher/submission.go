@@ -16,7 +16,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -29,20 +31,26 @@ const DefaultSubmissionTimeout = 2 * time.Second
 // refusals are *intent.Problem values. It is safe for concurrent use and runs on every replica.
 type Submissions struct {
 	Chains *registry.ChainTable
-	Writer *Writer
+	Writer *intentstatus.Writer
 	// Index refuses a transaction another intent holds already; nil skips that check.
 	Index *Index
 	// Timeout bounds the node lookup; DefaultSubmissionTimeout when zero.
 	Timeout time.Duration
 
-	mu    sync.Mutex
-	nodes map[string]*Node // by URL
+	// RPCMetrics receives the round trips to the nodes; nil records none.
+	RPCMetrics *jsonrpc.Metrics
+
+	once  sync.Once
+	nodes *jsonrpc.Pool
 }
+
+// SubmissionCaller names the submission check's round trips in the jsonrpc metrics.
+const SubmissionCaller = "submission"
 
 // Submit records hash as the transaction of ti (the caller's own intent, read from the cache).
 // It is idempotent: reporting the hash the intent already follows changes nothing.
 func (s *Submissions) Submit(ctx context.Context, ti *v1alpha1.TransferIntent, hash common.Hash) (*v1alpha1.TransferIntent, error) {
-	phase := phaseOf(ti)
+	phase := intentstatus.Phase(ti)
 	if ti.Status.Hash != "" && common.HexToHash(ti.Status.Hash) == hash {
 		return ti, nil // already followed
 	}
@@ -74,7 +82,7 @@ func (s *Submissions) Submit(ctx context.Context, ti *v1alpha1.TransferIntent, h
 			Detail:  fmt.Sprintf("transaction %s is not this intent's transaction: its %s differ", hash.Hex(), strings.Join(diffs, ", ")),
 			Details: map[string]any{"differs": diffs}}
 	}
-	obs := Observation{Event: intent.EventSubmit, Hash: hash, Block: found.Block, BlockHash: found.BlockHash, Reason: v1alpha1.ReasonBroadcast,
+	obs := intentstatus.Observation{Event: intent.EventSubmit, Hash: hash, Block: found.Block, BlockHash: found.BlockHash, Reason: v1alpha1.ReasonBroadcast,
 		Message: fmt.Sprintf("the client reported transaction %s; waiting for it in a block", hash.Hex())}
 	if found.Block > 0 {
 		obs.Reason = v1alpha1.ReasonIncluded
@@ -87,49 +95,36 @@ func (s *Submissions) Submit(ctx context.Context, ti *v1alpha1.TransferIntent, h
 	}
 	if !changed && (written.Status.Hash == "" || common.HexToHash(written.Status.Hash) != hash) {
 		// Another writer moved the intent first (the watcher matched another transaction, or it expired).
-		return nil, &intent.Problem{Kind: intent.KindConflict, Detail: fmt.Sprintf("The intent is now %s; only a pending intent takes a transaction hash.", phaseOf(written)),
-			Details: map[string]any{"status": string(phaseOf(written))}}
+		return nil, &intent.Problem{Kind: intent.KindConflict, Detail: fmt.Sprintf("The intent is now %s; only a pending intent takes a transaction hash.", intentstatus.Phase(written)),
+			Details: map[string]any{"status": string(intentstatus.Phase(written))}}
 	}
 	return written, nil
 }
 
 // lookup fetches the transaction from the chain's node within the timeout.
-func (s *Submissions) lookup(ctx context.Context, chain registry.Chain, hash common.Hash) (Transaction, error) {
-	timeout := s.Timeout
-	if timeout <= 0 {
-		timeout = DefaultSubmissionTimeout
-	}
-	node, err := s.node(ctx, chain.RPCURL, timeout)
+func (s *Submissions) lookup(ctx context.Context, chain registry.Chain, hash common.Hash) (jsonrpc.Transaction, error) {
+	s.once.Do(func() {
+		timeout := s.Timeout
+		if timeout <= 0 {
+			timeout = DefaultSubmissionTimeout
+		}
+		// No breaker: a client that reports a hash retries by itself on a 503.
+		s.nodes = jsonrpc.NewPool(jsonrpc.Options{Caller: SubmissionCaller, Timeout: timeout, Metrics: s.RPCMetrics})
+	})
+	node, err := s.nodes.Client(ctx, chain.ID, chain.RPCURL)
 	if err == nil {
-		var found Transaction
+		var found jsonrpc.Transaction
 		found, err = node.TransactionByHash(ctx, hash)
 		if err == nil {
 			return found, nil
 		}
 	}
-	if errors.Is(err, errNotFound) {
-		return Transaction{}, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
+	if errors.Is(err, jsonrpc.ErrNotFound) {
+		return jsonrpc.Transaction{}, &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
 			Detail: fmt.Sprintf("the node of %s knows no transaction %s; send it first, or retry once it has reached the network", chain.ID, hash.Hex())}
 	}
-	return Transaction{}, &intent.Problem{Kind: intent.KindUnavailable,
+	return jsonrpc.Transaction{}, &intent.Problem{Kind: intent.KindUnavailable,
 		Detail: fmt.Sprintf("the node of %s did not answer in time; retry later", chain.ID)}
-}
-
-func (s *Submissions) node(ctx context.Context, url string, timeout time.Duration) (*Node, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n := s.nodes[url]; n != nil {
-		return n, nil
-	}
-	n, err := Dial(ctx, url, timeout)
-	if err != nil {
-		return nil, err
-	}
-	if s.nodes == nil {
-		s.nodes = map[string]*Node{}
-	}
-	s.nodes[url] = n
-	return n, nil
 }
 
 // differences names what of tx differs from the intent's transaction: its chain id, recipient

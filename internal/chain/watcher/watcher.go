@@ -20,9 +20,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
+
+// Caller names the watcher's round trips in the jsonrpc metrics.
+const Caller = "watcher"
 
 // Defaults of Options.
 const (
@@ -61,6 +66,8 @@ type Options struct {
 	MaxBackoff time.Duration
 	// Metrics receives the watcher's metrics; nil leaves them unregistered.
 	Metrics prometheus.Registerer
+	// RPCMetrics receives the round trips to the nodes; nil records none.
+	RPCMetrics *jsonrpc.Metrics
 	// Attester signs the fills of bridges once final, so that fillers can claim the escrow on the
 	// origin chain; nil attests nothing (bridges are confirmed, but their fillers wait).
 	Attester *settlement.Attester
@@ -111,7 +118,7 @@ type Watcher struct {
 	// Synced reports whether Index has received the informer's initial list.
 	Synced func() bool
 	// Writer records transitions and progress.
-	Writer *Writer
+	Writer *intentstatus.Writer
 	// Cache reads the Chains' recorded progress.
 	Cache client.Reader
 	Options
@@ -262,7 +269,8 @@ func (w *Watcher) follow(ctx context.Context, chain registry.Chain) {
 // newFollower connects to the chain's node, checks that it serves the chain, and places the
 // follower at the recorded progress.
 func (w *Watcher) newFollower(ctx context.Context, chain registry.Chain, log logr.Logger) (*follower, error) {
-	node, err := Dial(ctx, chain.RPCURL, w.CallTimeout)
+	// No breaker: the follower backs off by itself after a failed step (MaxBackoff).
+	node, err := jsonrpc.Dial(ctx, chain.ID, chain.RPCURL, jsonrpc.Options{Caller: Caller, Timeout: w.CallTimeout, Metrics: w.RPCMetrics})
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package watcher
+package jsonrpc
 
 import (
 	"context"
@@ -14,67 +14,24 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
-
-	"github.com/transferintent/transfer-intent-service/internal/chainrpc"
 )
 
-// Node is the JSON-RPC of one chain's node, as the watcher and the submission check use it. Every
-// call has a deadline, and no error quotes the node's URL (it may carry a credential).
-type Node struct {
-	client  *rpc.Client
-	url     string
-	timeout time.Duration
-}
-
-// Dial connects to the node at url (for http(s), only parses it) within timeout; every later call
-// is bounded by timeout too.
-func Dial(ctx context.Context, url string, timeout time.Duration) (*Node, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	c, err := rpc.DialContext(ctx, url)
-	if err != nil {
-		return nil, errors.New("the RPC URL is not usable")
-	}
-	return &Node{client: c, url: url, timeout: timeout}, nil
-}
-
-// Close closes the connection.
-func (n *Node) Close() { n.client.Close() }
-
-// errNotFound is a block, transaction or receipt the node does not have.
-var errNotFound = ethereum.NotFound
-
-func (n *Node) call(ctx context.Context, result any, method string, args ...any) error {
-	ctx, cancel := context.WithTimeout(ctx, n.timeout)
-	defer cancel()
-	return chainrpc.Redact(n.client.CallContext(ctx, result, method, args...), n.url)
-}
-
-func (n *Node) batch(ctx context.Context, elems []rpc.BatchElem) error {
-	ctx, cancel := context.WithTimeout(ctx, n.timeout)
-	defer cancel()
-	if err := n.client.BatchCallContext(ctx, elems); err != nil {
-		return chainrpc.Redact(err, n.url)
-	}
-	for i := range elems {
-		elems[i].Error = chainrpc.Redact(elems[i].Error, n.url)
-	}
-	return nil
-}
+// ErrNotFound is a block, transaction or receipt the node does not have.
+var ErrNotFound = ethereum.NotFound
 
 // ChainID is the node's chain id.
-func (n *Node) ChainID(ctx context.Context) (*big.Int, error) {
+func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
 	var id hexutil.Big
-	if err := n.call(ctx, &id, "eth_chainId"); err != nil {
+	if err := c.Call(ctx, &id, "eth_chainId"); err != nil {
 		return nil, err
 	}
 	return id.ToInt(), nil
 }
 
 // Head is the number of the node's latest block.
-func (n *Node) Head(ctx context.Context) (uint64, error) {
+func (c *Client) Head(ctx context.Context) (uint64, error) {
 	var head hexutil.Uint64
-	err := n.call(ctx, &head, "eth_blockNumber")
+	err := c.Call(ctx, &head, "eth_blockNumber")
 	return uint64(head), err
 }
 
@@ -89,23 +46,41 @@ type Block struct {
 	Txs []*types.Transaction
 }
 
-type rpcBlock struct {
-	Number       hexutil.Uint64    `json:"number"`
-	Hash         common.Hash       `json:"hash"`
-	ParentHash   common.Hash       `json:"parentHash"`
-	Timestamp    hexutil.Uint64    `json:"timestamp"`
-	Transactions []json.RawMessage `json:"transactions"`
+// UnmarshalJSON decodes a block as eth_getBlockByNumber answers it with its transactions.
+func (b *Block) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Number       hexutil.Uint64    `json:"number"`
+		Hash         common.Hash       `json:"hash"`
+		ParentHash   common.Hash       `json:"parentHash"`
+		Timestamp    hexutil.Uint64    `json:"timestamp"`
+		Transactions []json.RawMessage `json:"transactions"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	*b = Block{
+		Number: uint64(raw.Number), Hash: raw.Hash, ParentHash: raw.ParentHash,
+		Time: time.Unix(int64(raw.Timestamp), 0).UTC(), //nolint:gosec // block timestamps fit in int64
+		Txs:  make([]*types.Transaction, 0, len(raw.Transactions)),
+	}
+	for _, rawTx := range raw.Transactions {
+		tx := new(types.Transaction)
+		if err := tx.UnmarshalJSON(rawTx); err == nil {
+			b.Txs = append(b.Txs, tx)
+		}
+	}
+	return nil
 }
 
 // Blocks reads blocks first..last (inclusive) with their transactions in one batch. It stops at
 // the first block the node does not have yet, so it may return fewer.
-func (n *Node) Blocks(ctx context.Context, first, last uint64) ([]Block, error) {
-	raw := make([]*rpcBlock, last-first+1)
+func (c *Client) Blocks(ctx context.Context, first, last uint64) ([]Block, error) {
+	raw := make([]*Block, last-first+1)
 	elems := make([]rpc.BatchElem, len(raw))
 	for i := range raw {
 		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.Uint64(first + uint64(i)), true}, Result: &raw[i]}
 	}
-	if err := n.batch(ctx, elems); err != nil {
+	if err := c.Batch(ctx, elems, nil); err != nil {
 		return nil, err
 	}
 	blocks := make([]Block, 0, len(raw))
@@ -119,24 +94,9 @@ func (n *Node) Blocks(ctx context.Context, first, last uint64) ([]Block, error) 
 		if b == nil { // null: the node has no such block yet
 			break
 		}
-		blocks = append(blocks, decodeBlock(b))
+		blocks = append(blocks, *b)
 	}
 	return blocks, nil
-}
-
-func decodeBlock(b *rpcBlock) Block {
-	out := Block{
-		Number: uint64(b.Number), Hash: b.Hash, ParentHash: b.ParentHash,
-		Time: time.Unix(int64(b.Timestamp), 0).UTC(), //nolint:gosec // block timestamps fit in int64
-		Txs:  make([]*types.Transaction, 0, len(b.Transactions)),
-	}
-	for _, raw := range b.Transactions {
-		tx := new(types.Transaction)
-		if err := tx.UnmarshalJSON(raw); err == nil {
-			out.Txs = append(out.Txs, tx)
-		}
-	}
-	return out
 }
 
 // Header is a block's identity.
@@ -146,20 +106,20 @@ type Header struct {
 	Time   time.Time
 }
 
-// HeaderByNumber is the canonical block at num; errNotFound when the node has none.
-func (n *Node) HeaderByNumber(ctx context.Context, num uint64) (Header, error) {
+// HeaderByNumber is the canonical block at num; ErrNotFound when the node has none.
+func (c *Client) HeaderByNumber(ctx context.Context, num uint64) (Header, error) {
 	var h *struct {
 		Number    hexutil.Uint64 `json:"number"`
 		Hash      common.Hash    `json:"hash"`
 		Timestamp hexutil.Uint64 `json:"timestamp"`
 	}
-	if err := n.call(ctx, &h, "eth_getBlockByNumber", hexutil.Uint64(num), false); err != nil {
+	if err := c.Call(ctx, &h, "eth_getBlockByNumber", hexutil.Uint64(num), false); err != nil {
 		return Header{}, err
 	}
 	if h == nil {
-		return Header{}, errNotFound
+		return Header{}, ErrNotFound
 	}
-	return Header{Number: uint64(h.Number), Hash: h.Hash, Time: time.Unix(int64(h.Timestamp), 0).UTC()}, nil //nolint:gosec // see decodeBlock
+	return Header{Number: uint64(h.Number), Hash: h.Hash, Time: time.Unix(int64(h.Timestamp), 0).UTC()}, nil //nolint:gosec // see Block.UnmarshalJSON
 }
 
 // Receipt is what the watcher reads of a receipt.
@@ -173,7 +133,7 @@ type Receipt struct {
 
 // Receipts reads the receipts of the transactions in one batch; a transaction the node has no
 // receipt for (not mined, or mined in a block that is no longer canonical) gets nil.
-func (n *Node) Receipts(ctx context.Context, hashes []common.Hash) ([]*Receipt, error) {
+func (c *Client) Receipts(ctx context.Context, hashes []common.Hash) ([]*Receipt, error) {
 	type rpcReceipt struct {
 		Status      hexutil.Uint64 `json:"status"`
 		BlockNumber hexutil.Uint64 `json:"blockNumber"`
@@ -186,7 +146,7 @@ func (n *Node) Receipts(ctx context.Context, hashes []common.Hash) ([]*Receipt, 
 	for i, h := range hashes {
 		elems[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &results[i]}
 	}
-	if err := n.batch(ctx, elems); err != nil {
+	if err := c.Batch(ctx, elems, nil); err != nil {
 		return nil, err
 	}
 	out := make([]*Receipt, len(hashes))
@@ -208,14 +168,14 @@ type Transaction struct {
 	BlockHash common.Hash
 }
 
-// TransactionByHash is the transaction with the hash; errNotFound when the node does not know it.
-func (n *Node) TransactionByHash(ctx context.Context, hash common.Hash) (Transaction, error) {
+// TransactionByHash is the transaction with the hash; ErrNotFound when the node does not know it.
+func (c *Client) TransactionByHash(ctx context.Context, hash common.Hash) (Transaction, error) {
 	var raw json.RawMessage
-	if err := n.call(ctx, &raw, "eth_getTransactionByHash", hash); err != nil {
+	if err := c.Call(ctx, &raw, "eth_getTransactionByHash", hash); err != nil {
 		return Transaction{}, err
 	}
 	if len(raw) == 0 || string(raw) == "null" {
-		return Transaction{}, errNotFound
+		return Transaction{}, ErrNotFound
 	}
 	tx := new(types.Transaction)
 	if err := tx.UnmarshalJSON(raw); err != nil {
@@ -238,13 +198,13 @@ func (n *Node) TransactionByHash(ctx context.Context, hash common.Hash) (Transac
 // RevertReason replays the transaction, sent by from, on the state before its block and decodes
 // why it reverted: Error(string), Panic(uint256), or a custom error's selector. It is a best
 // effort (transactions earlier in the block are not replayed): "" when nothing could be learnt.
-func (n *Node) RevertReason(ctx context.Context, from common.Address, tx *types.Transaction, block uint64) string {
+func (c *Client) RevertReason(ctx context.Context, from common.Address, tx *types.Transaction, block uint64) string {
 	if block == 0 || tx.To() == nil {
 		return ""
 	}
 	args := map[string]any{"from": from, "to": tx.To(), "gas": hexutil.Uint64(tx.Gas()), "value": (*hexutil.Big)(tx.Value()), "data": hexutil.Bytes(tx.Data())}
 	var out hexutil.Bytes
-	err := n.call(ctx, &out, "eth_call", args, hexutil.Uint64(block-1))
+	err := c.Call(ctx, &out, "eth_call", args, hexutil.Uint64(block-1))
 	var data rpc.DataError
 	if err == nil || !errors.As(err, &data) {
 		return ""
@@ -270,14 +230,14 @@ func (n *Node) RevertReason(ctx context.Context, from common.Address, tx *types.
 // named by hash (EIP-234's blockHash filter). A node that does not have one of the blocks answers
 // an error rather than no logs, so a lagging node behind a load balancer cannot make the watcher
 // skip events, as a block-number range could.
-func (n *Node) LogsOfBlocks(ctx context.Context, blocks []common.Hash, address common.Address, topics []common.Hash) ([][]types.Log, error) {
+func (c *Client) LogsOfBlocks(ctx context.Context, blocks []common.Hash, address common.Address, topics []common.Hash) ([][]types.Log, error) {
 	results := make([][]types.Log, len(blocks))
 	elems := make([]rpc.BatchElem, len(blocks))
 	for i, h := range blocks {
 		filter := map[string]any{"blockHash": h, "address": address, "topics": [][]common.Hash{topics}}
 		elems[i] = rpc.BatchElem{Method: "eth_getLogs", Args: []any{filter}, Result: &results[i]}
 	}
-	if err := n.batch(ctx, elems); err != nil {
+	if err := c.Batch(ctx, elems, nil); err != nil {
 		return nil, err
 	}
 	for i := range elems {

@@ -1,33 +1,26 @@
-// Package chainrpc reads live chain data from each chain's JSON-RPC node for the simulation:
-// balances, fee data and the gas estimate of the exact transaction the service returns, in one
-// batched round trip per simulation (intent.ChainData).
+// Package chaindata reads live chain data from each chain's node for the simulation: balances,
+// fee data and the gas estimate of the exact transaction the service returns, in one batched
+// round trip per simulation (intent.ChainData), through the chain's jsonrpc client.
 //
 // A node is never on the request path without a bound: every batch has a deadline
 // (Options.CallTimeout), and after Options.Failures failed batches in a row a chain's circuit
 // breaker opens for Options.Cooldown, during which reads fail at once instead of paying the
 // timeout again. The simulation then answers from the chain's static defaults with a warning.
 // A node that reports another chain id than its Chain's CAIP-2 id is refused like a failed one.
-//
-// RPC URLs may carry a provider's credential (they come from a Secret): they are never logged,
-// put in errors, metrics or status.
-package chainrpc
+package chaindata
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/sony/gobreaker/v2"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -51,29 +44,22 @@ type Options struct {
 	// GasMarginPercent is added to the node's gas estimate to make the transaction's gas limit:
 	// state can change between the quote and the send, and an out-of-gas transaction still pays.
 	GasMarginPercent uint64
-	// Metrics receives the per-chain call counts and latencies; nil leaves them unregistered.
-	Metrics prometheus.Registerer
+	// Metrics receives the per-chain round trips; nil records none.
+	Metrics *jsonrpc.Metrics
 }
 
 // ErrWrongChain is returned when a node reports another chain id than its Chain declares.
-var ErrWrongChain = errors.New("the node serves another chain")
+var ErrWrongChain = jsonrpc.ErrWrongChain
+
+// Caller names the simulation's reads in the jsonrpc metrics.
+const Caller = "simulation"
 
 // Reader implements intent.ChainData over JSON-RPC. A chain without an RPC URL is answered from
 // its static defaults, like intent.StaticChainData.
 type Reader struct {
-	opts    Options
-	metrics *metrics
-	token   *contracts.TestToken // the ERC-20 ABI: balanceOf and allowance are standard
-
-	mu    sync.Mutex
-	nodes map[string]*node // by chain CAIP-2 id
-}
-
-// node is one chain's endpoint: its client and breaker, replaced when the URL changes.
-type node struct {
-	url     string
-	client  *rpc.Client
-	breaker *gobreaker.CircuitBreaker[intent.ChainState]
+	opts  Options
+	nodes *jsonrpc.Pool
+	token *contracts.TestToken // the ERC-20 ABI: balanceOf and allowance are standard
 }
 
 // New returns a reader with opts.
@@ -90,11 +76,10 @@ func New(opts Options) (*Reader, error) {
 	if opts.GasMarginPercent == 0 {
 		opts.GasMarginPercent = DefaultGasMarginPercent
 	}
-	m, err := newMetrics(opts.Metrics)
-	if err != nil {
-		return nil, err
-	}
-	return &Reader{opts: opts, metrics: m, token: contracts.NewTestToken(), nodes: map[string]*node{}}, nil
+	nodes := jsonrpc.NewPool(jsonrpc.Options{
+		Caller: Caller, Timeout: opts.CallTimeout, Failures: opts.Failures, Cooldown: opts.Cooldown, Metrics: opts.Metrics,
+	})
+	return &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken()}, nil
 }
 
 // Read implements intent.ChainData: one batch to the chain's node, through its breaker.
@@ -102,49 +87,11 @@ func (r *Reader) Read(ctx context.Context, chain registry.Chain, q intent.ChainQ
 	if chain.RPCURL == "" {
 		return intent.ChainState{GasPrice: chain.DefaultGasPriceWei}, nil
 	}
-	n, err := r.node(ctx, chain)
+	node, err := r.nodes.Client(ctx, chain.ID, chain.RPCURL)
 	if err != nil {
 		return intent.ChainState{}, err
 	}
-	return n.breaker.Execute(func() (intent.ChainState, error) {
-		start := time.Now()
-		state, err := r.read(ctx, n.client, chain, q)
-		err = Redact(err, n.url)
-		r.metrics.observe(chain.ID, time.Since(start), err)
-		return state, err
-	})
-}
-
-// node returns the chain's endpoint, dialling (which for HTTP only parses the URL) on first use
-// and again when the Chain's URL changed.
-func (r *Reader) node(ctx context.Context, chain registry.Chain) (*node, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n := r.nodes[chain.ID]; n != nil && n.url == chain.RPCURL {
-		return n, nil
-	}
-	// For http(s) dialling only parses the URL; a ws(s) URL connects, within the call deadline.
-	dialCtx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
-	defer cancel()
-	client, err := rpc.DialContext(dialCtx, chain.RPCURL)
-	if err != nil {
-		// The error could quote the URL, which may hold a credential.
-		return nil, fmt.Errorf("connecting to the node of %s: the RPC URL is not usable", chain.ID)
-	}
-	if old := r.nodes[chain.ID]; old != nil {
-		old.client.Close()
-	}
-	n := &node{url: chain.RPCURL, client: client, breaker: gobreaker.NewCircuitBreaker[intent.ChainState](gobreaker.Settings{
-		Name:        chain.ID,
-		MaxRequests: 1,
-		Timeout:     r.opts.Cooldown,
-		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= r.opts.Failures },
-		// A request its client abandoned says nothing about the node.
-		IsExcluded:    func(err error) bool { return errors.Is(err, context.Canceled) },
-		OnStateChange: func(name string, _, to gobreaker.State) { r.metrics.breaker(name, to) },
-	})}
-	r.nodes[chain.ID] = n
-	return n, nil
+	return r.read(ctx, node, chain, q)
 }
 
 // call is one element of the batch and where its answer goes.
@@ -153,10 +100,8 @@ type call struct {
 	apply func(*intent.ChainState, error)
 }
 
-// read sends every question of q, and the chain id, in one batch, within CallTimeout.
-func (r *Reader) read(ctx context.Context, client *rpc.Client, chain registry.Chain, q intent.ChainQuery) (intent.ChainState, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
-	defer cancel()
+// read sends every question of q, and the chain id, in one batch.
+func (r *Reader) read(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery) (intent.ChainState, error) {
 	var (
 		chainID hexutil.Big
 		head    struct {
@@ -198,14 +143,23 @@ func (r *Reader) read(ctx context.Context, client *rpc.Client, chain registry.Ch
 	for i := range calls {
 		elems[i] = calls[i].elem
 	}
-	if err := client.BatchCallContext(ctx, elems); err != nil {
+	// The chain id is judged inside the round trip, so that a node of another chain counts
+	// against the breaker like one that does not answer.
+	var refused error
+	err := node.Batch(ctx, elems, func() error {
+		switch {
+		case elems[0].Error != nil:
+			refused = fmt.Errorf("the node of %s did not report its chain id: %w", chain.ID, elems[0].Error)
+		case chain.NumericID == nil || chainID.ToInt().Cmp(chain.NumericID) != 0:
+			refused = fmt.Errorf("%w: %s declares chain id %v, its node reports %v", ErrWrongChain, chain.ID, chain.NumericID, chainID.ToInt())
+		}
+		return refused
+	})
+	switch {
+	case refused != nil:
+		return intent.ChainState{}, refused
+	case err != nil:
 		return intent.ChainState{}, fmt.Errorf("the node of %s did not answer: %w", chain.ID, err)
-	}
-	if elems[0].Error != nil {
-		return intent.ChainState{}, fmt.Errorf("the node of %s did not report its chain id: %w", chain.ID, elems[0].Error)
-	}
-	if chain.NumericID == nil || chainID.ToInt().Cmp(chain.NumericID) != 0 {
-		return intent.ChainState{}, fmt.Errorf("%w: %s declares chain id %v, its node reports %v", ErrWrongChain, chain.ID, chain.NumericID, chainID.ToInt())
 	}
 	state.GasPrice = gasPrice(elems[1].Error, head.BaseFee, elems[2].Error, &tip, elems[3].Error, &legacy)
 	for i := 4; i < len(calls); i++ {
@@ -297,23 +251,4 @@ func txArgs(from common.Address, tx intent.Tx) map[string]any {
 		args["value"] = (*hexutil.Big)(value)
 	}
 	return args
-}
-
-// redacted is an error whose message no longer quotes the node's URL (net/http's errors do, and
-// the URL may hold a credential), wrapping the original so that errors.Is still sees through it.
-type redacted struct {
-	msg string
-	err error
-}
-
-func (e redacted) Error() string { return e.msg }
-func (e redacted) Unwrap() error { return e.err }
-
-// Redact returns err with every occurrence of the node's URL replaced by <rpc url>; errors.Is
-// still sees the original through it.
-func Redact(err error, url string) error {
-	if err == nil || url == "" || !strings.Contains(err.Error(), url) {
-		return err
-	}
-	return redacted{msg: strings.ReplaceAll(err.Error(), url, "<rpc url>"), err: err}
 }

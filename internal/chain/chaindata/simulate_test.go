@@ -1,4 +1,4 @@
-package chainrpc
+package chaindata
 
 import (
 	"context"

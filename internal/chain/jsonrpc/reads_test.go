@@ -1,4 +1,4 @@
-package watcher
+package jsonrpc
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func TestLogsOfBlocksRefusesABlockTheNodeDoesNotHave(t *testing.T) {
 	holder := common.HexToAddress("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")
 	chain.Mint(t, token, holder, big.NewInt(5))
 	ctx := context.Background()
-	node, err := Dial(ctx, chain.URL, 5*time.Second)
+	node, err := Dial(ctx, "eip155:31337", chain.URL, Options{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

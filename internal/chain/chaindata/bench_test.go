@@ -1,4 +1,4 @@
-package chainrpc
+package chaindata
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // on loopback and the same simulation with the static chain data, in the same run, and reports
 // the p99 difference: the cost of the one batched round trip (target: within 5 ms on loopback).
 //
-//	go test ./internal/chainrpc -run '^$' -bench SimulateLiveVsStatic -benchtime 1x
+//	go test ./internal/chain/chaindata -run '^$' -bench SimulateLiveVsStatic -benchtime 1x
 func BenchmarkSimulateLiveVsStatic(b *testing.B) {
 	t := b
 	w := newWorld(t)

@@ -1,0 +1,149 @@
+package jsonrpc
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/sony/gobreaker/v2"
+)
+
+// silentNode accepts connections and never answers; it counts the connections it accepted.
+func silentNode(t *testing.T) (addr string, accepted *atomic.Int32) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	accepted = new(atomic.Int32)
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			t.Cleanup(func() { _ = conn.Close() }) // held open, never answered
+		}
+	}()
+	return l.Addr().String(), accepted
+}
+
+// A node that never answers costs one Timeout per round trip until the breaker opens; then calls
+// fail at once without reaching it, and no error quotes the URL (it may hold a credential).
+func TestSilentNodeIsBoundedThenSkipped(t *testing.T) {
+	addr, accepted := silentNode(t)
+	url := "http://user:s3cret@" + addr
+	metrics, err := NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Dial(context.Background(), "eip155:31337", url, Options{Caller: "test", Timeout: 100 * time.Millisecond, Failures: 2, Cooldown: time.Minute, Metrics: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := range 2 {
+		start := time.Now()
+		_, err := c.Head(context.Background())
+		if took := time.Since(start); err == nil || took > time.Second {
+			t.Fatalf("call %d: err %v after %s; want an error within the timeout", i, err, took)
+		}
+		if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), addr) {
+			t.Fatalf("the error quotes the RPC URL: %v", err)
+		}
+	}
+	reached := accepted.Load()
+	start := time.Now()
+	err = c.Batch(context.Background(), []rpc.BatchElem{{Method: "eth_chainId", Result: new(string)}}, nil)
+	if !errors.Is(err, gobreaker.ErrOpenState) || time.Since(start) > 10*time.Millisecond {
+		t.Fatalf("after 2 failures: err %v after %s; want the open breaker at once", err, time.Since(start))
+	}
+	if accepted.Load() != reached {
+		t.Fatal("a call with the breaker open reached the node")
+	}
+	if got := testutil.ToFloat64(metrics.open.WithLabelValues("eip155:31337", "test")); got != 1 {
+		t.Errorf("tis_chain_rpc_degraded = %v, want 1", got)
+	}
+	if got := testutil.ToFloat64(metrics.calls.WithLabelValues("eip155:31337", "test", "error")); got != 2 {
+		t.Errorf("failed round trips counted %v, want 2 (the refused one never reached the node)", got)
+	}
+}
+
+// A caller with its own backoff runs without a breaker: failures never stop its calls.
+func TestWithoutFailuresThereIsNoBreaker(t *testing.T) {
+	addr, accepted := silentNode(t)
+	c, err := Dial(context.Background(), "eip155:1", "http://"+addr, Options{Timeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for range 5 {
+		if _, err := c.Head(context.Background()); err == nil || errors.Is(err, gobreaker.ErrOpenState) {
+			t.Fatalf("err %v; want the node's timeout every time", err)
+		}
+	}
+	if accepted.Load() == 0 {
+		t.Fatal("no call reached the node")
+	}
+}
+
+// A node that answers with a JSON-RPC error is up: its refusals do not open the breaker, and the
+// caller still sees the error object (a revert's data, say).
+func TestErrorAnswersDoNotCountAgainstTheNode(t *testing.T) {
+	var requests atomic.Int32
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted","data":"0x08c379a0"}}`))
+	}))
+	defer node.Close()
+	c, err := Dial(context.Background(), "eip155:1", node.URL, Options{Timeout: time.Second, Failures: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := range 3 {
+		var out string
+		err := c.Call(context.Background(), &out, "eth_call")
+		var data rpc.DataError
+		if !errors.As(err, &data) || data.ErrorData() != "0x08c379a0" {
+			t.Fatalf("call %d: err %v; want the node's error answer with its data", i, err)
+		}
+	}
+	if requests.Load() != 3 {
+		t.Fatalf("the node saw %d requests, want 3: error answers opened the breaker", requests.Load())
+	}
+}
+
+func TestDialNeverQuotesTheURL(t *testing.T) {
+	_, err := Dial(context.Background(), "eip155:1", "ftp://user:s3cret@example.invalid", Options{})
+	if !errors.Is(err, ErrUnusableURL) || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("err %v; want ErrUnusableURL without the URL", err)
+	}
+}
+
+func TestPoolRedialsWhenTheURLChanges(t *testing.T) {
+	p := NewPool(Options{})
+	defer p.Close()
+	a, err := p.Client(context.Background(), "eip155:1", "http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := p.Client(context.Background(), "eip155:1", "http://127.0.0.1:1"); again != a {
+		t.Fatal("the same URL dialled a second client")
+	}
+	if b, _ := p.Client(context.Background(), "eip155:1", "http://127.0.0.1:2"); b == a || b.URL() != "http://127.0.0.1:2" {
+		t.Fatal("a changed URL kept the old client")
+	}
+}

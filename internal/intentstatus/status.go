@@ -1,0 +1,161 @@
+package intentstatus
+
+import (
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+// Phase is the intent's phase; an intent whose status was never written is pending (a new
+// intent's pending is implied, not written).
+func Phase(ti *v1alpha1.TransferIntent) v1alpha1.IntentPhase {
+	return phaseOrPending(ti.Status.Phase)
+}
+
+func phaseOrPending(p v1alpha1.IntentPhase) v1alpha1.IntentPhase {
+	if p == "" {
+		return v1alpha1.IntentPhasePending
+	}
+	return p
+}
+
+// Start records a new intent's pending phase at now; false when its status has a phase already.
+func Start(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
+	if ti.Status.Phase != "" {
+		return false
+	}
+	ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhasePending, &now
+	return true
+}
+
+// Expire moves a pending intent to expired at now. Whether its time has come is the caller's
+// decision (the controller's, which also waits for a lagging watcher); the error says the phase
+// does not take the event.
+func Expire(ti *v1alpha1.TransferIntent, now metav1.Time) error {
+	if !transition(ti, Phase(ti), intent.EventExpire, now) {
+		return fmt.Errorf("%w: expire on %s", intent.ErrIllegalTransition, Phase(ti))
+	}
+	return nil
+}
+
+// Observation is one thing learnt about an intent's transaction.
+type Observation struct {
+	// Event is the lifecycle event it amounts to; "" for news that changes no phase (the
+	// transaction moved to another block).
+	Event intent.Event
+	// Hash, Block and BlockHash locate the transaction (Block 0: not in a block yet).
+	Hash      common.Hash
+	Block     uint64
+	BlockHash common.Hash
+	// Reason and Message become the Transaction condition; Message also notes the event.
+	Reason  string
+	Message string
+	// Order news (swaps and bridges) is about the settlement contract, not the origin
+	// transaction: when Order is set, Hash, Block and BlockHash are ignored and the intent's own
+	// transaction fields stay as they are.
+	Order *OrderNews
+}
+
+// OrderNews is what the settlement contract's events said about an order.
+type OrderNews struct {
+	// Fill, when set, replaces the recorded fill; ClearFill removes it (its block left the chain).
+	Fill      *v1alpha1.FillStatus
+	ClearFill bool
+	// RefundHash is the refund transaction.
+	RefundHash common.Hash
+}
+
+// Observe changes ti's status by obs at now; false when obs does not apply to it: its phase does
+// not take the event, or obs is about another transaction than the one followed.
+func Observe(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool {
+	if obs.Order != nil {
+		return observeOrder(ti, obs, now)
+	}
+	phase := Phase(ti)
+	hash := obs.Hash.Hex()
+	if obs.Event != intent.EventSubmit && (phase != v1alpha1.IntentPhaseSubmitted || ti.Status.Hash != hash) {
+		return false
+	}
+	if !transition(ti, phase, obs.Event, now) {
+		return false
+	}
+	switch {
+	case obs.Event == intent.EventDrop:
+		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = "", 0, ""
+	case obs.Block > 0:
+		ti.Status.Hash = hash
+		ti.Status.BlockNumber, ti.Status.BlockHash = int64(obs.Block), obs.BlockHash.Hex() //nolint:gosec // block numbers are far below 2^63
+	default:
+		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hash, 0, ""
+	}
+	if obs.Reason == v1alpha1.ReasonOpened {
+		meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
+			Type: v1alpha1.ConditionOrderOpened, Status: metav1.ConditionTrue, Reason: obs.Reason, Message: obs.Message,
+			ObservedGeneration: ti.Generation, LastTransitionTime: now,
+		})
+		if ti.Status.Fill != nil {
+			return true // the Transaction condition keeps the news of the fill
+		}
+	}
+	setTransactionCondition(ti, obs, now)
+	return true
+}
+
+// transition moves ti's phase by ev through the lifecycle's pure Transition (no event: no
+// move); false when the phase does not take the event.
+func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev intent.Event, now metav1.Time) bool {
+	if ev == "" {
+		return true
+	}
+	next, err := intent.Transition(intent.Status(phase), ev)
+	if err != nil {
+		return false
+	}
+	ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhase(next), &now
+	return true
+}
+
+// observeOrder records order news. The orderId names the intent, so no transaction hash is
+// compared; a terminal intent takes no news.
+func observeOrder(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool {
+	phase := Phase(ti)
+	if intent.Status(phase).IsTerminal() {
+		return false
+	}
+	if !transition(ti, phase, obs.Event, now) {
+		return false
+	}
+	switch {
+	case obs.Order.Fill != nil:
+		ti.Status.Fill = obs.Order.Fill.DeepCopy()
+	case obs.Order.ClearFill:
+		ti.Status.Fill = nil
+	}
+	if obs.Order.RefundHash != (common.Hash{}) {
+		ti.Status.RefundHash = obs.Order.RefundHash.Hex()
+	}
+	setTransactionCondition(ti, obs, now)
+	return true
+}
+
+// setTransactionCondition records obs as the Transaction condition: False for the reasons that
+// report a transaction that did not do its work.
+func setTransactionCondition(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) {
+	status := metav1.ConditionTrue
+	if isBadNews(obs.Reason) {
+		status = metav1.ConditionFalse
+	}
+	meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
+		Type: v1alpha1.ConditionTransaction, Status: status, Reason: obs.Reason, Message: obs.Message,
+		ObservedGeneration: ti.Generation, LastTransitionTime: now,
+	})
+}
+
+func isBadNews(reason string) bool {
+	return reason == v1alpha1.ReasonReverted || reason == v1alpha1.ReasonDropped || reason == v1alpha1.ReasonRefunded
+}

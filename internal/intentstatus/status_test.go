@@ -1,0 +1,149 @@
+package intentstatus
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"sigs.k8s.io/yaml"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+// statusValidator is the API server's own CEL evaluation of the TransferIntent CRD's status rules,
+// as generated into config/crd/bases.
+func statusValidator(t *testing.T) (*cel.Validator, *structuralschema.Structural) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "config", "crd", "bases", "intents.transferintent.io_transferintents.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(raw, &crd); err != nil {
+		t.Fatal(err)
+	}
+	v1Status := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+	var internal apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(&v1Status, &internal, nil); err != nil {
+		t.Fatal(err)
+	}
+	structural, err := structuralschema.NewStructural(&internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cel.NewValidator(structural, false, celconfig.PerCallLimit), structural
+}
+
+// statusObject is a status in the phase as the API server sees it: with the transaction hash and
+// block the CEL rules ask of a phase that has a transaction.
+func statusObject(phase intent.Status) map[string]any {
+	return map[string]any{"phase": string(phase), "hash": "0x" + common.Hash{1}.Hex()[2:], "blockNumber": int64(1), "blockHash": common.Hash{2}.Hex()}
+}
+
+// The CRD's CEL rule on status.phase and the domain's transition table allow exactly the same
+// moves: a phase may stay, or move by one event of the table. A rule or a table edited alone fails
+// here, before the API server and the writers disagree.
+func TestCELRuleMatchesTheTransitionTable(t *testing.T) {
+	validator, structural := statusValidator(t)
+	for _, from := range intent.Statuses {
+		for _, to := range intent.Statuses {
+			byTable := from == to
+			for _, ev := range intent.Events {
+				if next, err := intent.Transition(from, ev); err == nil && next == to {
+					byTable = true
+				}
+			}
+			errs, _ := validator.Validate(context.Background(), field.NewPath("status"), structural,
+				statusObject(to), statusObject(from), celconfig.RuntimeCELCostBudget)
+			if byCEL := len(errs) == 0; byCEL != byTable {
+				t.Errorf("%s -> %s: the CEL rule allows it: %v (%v); the transition table: %v", from, to, byCEL, errs.ToAggregate(), byTable)
+			}
+		}
+	}
+}
+
+func TestStartImpliesPendingOnce(t *testing.T) {
+	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
+	ti := &v1alpha1.TransferIntent{}
+	if Phase(ti) != v1alpha1.IntentPhasePending {
+		t.Fatalf("a new intent's phase is %q, want pending implied", Phase(ti))
+	}
+	if !Start(ti, now) || ti.Status.Phase != v1alpha1.IntentPhasePending || !ti.Status.UpdatedAt.Equal(&now) {
+		t.Fatalf("Start wrote %+v", ti.Status)
+	}
+	ti.Status.Phase = v1alpha1.IntentPhaseSubmitted
+	if Start(ti, now) || ti.Status.Phase != v1alpha1.IntentPhaseSubmitted {
+		t.Fatal("Start overwrote a phase")
+	}
+}
+
+func TestExpireOnlyFromPending(t *testing.T) {
+	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
+	for _, phase := range intent.Statuses {
+		ti := &v1alpha1.TransferIntent{Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhase(phase)}}
+		err := Expire(ti, now)
+		if want := phase == intent.StatusPending; (err == nil) != want {
+			t.Errorf("Expire from %s: err %v", phase, err)
+		}
+		if err == nil && ti.Status.Phase != v1alpha1.IntentPhaseExpired {
+			t.Errorf("Expire from %s wrote %s", phase, ti.Status.Phase)
+		}
+		if err != nil && ti.Status.Phase != v1alpha1.IntentPhase(phase) {
+			t.Errorf("a refused Expire from %s changed the phase to %s", phase, ti.Status.Phase)
+		}
+	}
+}
+
+// Observe follows only the transaction an intent holds, moves through the table, and sets the
+// Transaction condition (False for bad news).
+func TestObserve(t *testing.T) {
+	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
+	hash, other := common.HexToHash("0x01"), common.HexToHash("0x02")
+	submitted := func() *v1alpha1.TransferIntent {
+		return &v1alpha1.TransferIntent{Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseSubmitted, Hash: hash.Hex()}}
+	}
+	cases := []struct {
+		name      string
+		ti        *v1alpha1.TransferIntent
+		obs       Observation
+		applies   bool
+		phase     v1alpha1.IntentPhase
+		condition metav1.ConditionStatus
+	}{
+		{"a pending intent's transaction in a block", &v1alpha1.TransferIntent{},
+			Observation{Event: intent.EventSubmit, Hash: hash, Block: 7, Reason: v1alpha1.ReasonIncluded}, true, v1alpha1.IntentPhaseSubmitted, metav1.ConditionTrue},
+		{"its receipt, final", submitted(), Observation{Event: intent.EventConfirm, Hash: hash, Block: 7, Reason: v1alpha1.ReasonConfirmed}, true, v1alpha1.IntentPhaseConfirmed, metav1.ConditionTrue},
+		{"a revert", submitted(), Observation{Event: intent.EventFail, Hash: hash, Block: 7, Reason: v1alpha1.ReasonReverted}, true, v1alpha1.IntentPhaseFailed, metav1.ConditionFalse},
+		{"another transaction's receipt", submitted(), Observation{Event: intent.EventConfirm, Hash: other, Block: 7}, false, v1alpha1.IntentPhaseSubmitted, ""},
+		{"a confirm of a pending intent", &v1alpha1.TransferIntent{}, Observation{Event: intent.EventConfirm, Hash: hash}, false, v1alpha1.IntentPhasePending, ""},
+		{"order news of a terminal intent", &v1alpha1.TransferIntent{Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseConfirmed}},
+			Observation{Order: &OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped}, false, v1alpha1.IntentPhaseConfirmed, ""},
+	}
+	for _, c := range cases {
+		if got := Observe(c.ti, c.obs, now); got != c.applies {
+			t.Errorf("%s: applies %v, want %v", c.name, got, c.applies)
+		}
+		if Phase(c.ti) != c.phase {
+			t.Errorf("%s: phase %s, want %s", c.name, Phase(c.ti), c.phase)
+		}
+		cond := meta.FindStatusCondition(c.ti.Status.Conditions, v1alpha1.ConditionTransaction)
+		switch {
+		case c.condition == "" && cond != nil:
+			t.Errorf("%s: a Transaction condition was set: %+v", c.name, cond)
+		case c.condition != "" && (cond == nil || cond.Status != c.condition):
+			t.Errorf("%s: Transaction condition %+v, want status %s", c.name, cond, c.condition)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+// Package intentstatus is the one owner of a TransferIntent's status. Every lifecycle transition,
+// whoever reports it (the TransferIntent controller's start and expiry, the chain watcher's blocks
+// and receipts, a client's reported transaction), is applied here, through the domain's pure
+// intent.Transition, and sets the status fields and conditions in one style:
+//
+//   - Start, Expire and Observe change an object in memory; the controller calls them inside its
+//     one deferred status patch per reconcile;
+//   - Writer applies an Observation with an optimistic lock and an event, for the writers that
+//     are not reconcilers (the chain watcher, the submission endpoint).
+//
+// The CRD's CEL rule on status.phase mirrors the same table; a test holds the two together.
+package intentstatus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=transferintents/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Writer records what was learnt about intents' transactions in their status (Observe), with an
+// optimistic lock so that it never overwrites a phase it read stale, and emits an event per
+// transition. The watcher and the submission endpoint share it.
+type Writer struct {
+	// Client reads from the cache and writes.
+	Client client.Client
+	// Live reads from the API server, after a conflict showed the cache stale.
+	Live client.Reader
+	// Events receives an event per transition; nil emits none.
+	Events events.EventRecorder
+	// Written, when set, learns each write at once, ahead of the watch (the watcher's index).
+	Written func(*v1alpha1.TransferIntent)
+	// Clock stamps status.updatedAt; clock.RealClock{} when nil.
+	Clock clock.PassiveClock
+}
+
+// errStale: the intent kept changing under the writer.
+var errStale = errors.New("the intent changed while it was written")
+
+// Apply records obs on the intent key. It returns the intent as written (or as found, when obs
+// changes nothing or its event does not apply to the intent's phase any more: another writer got
+// there first), and whether it changed it.
+func (w *Writer) Apply(ctx context.Context, key client.ObjectKey, obs Observation) (*v1alpha1.TransferIntent, bool, error) {
+	var reader client.Reader = w.Client
+	for range 3 {
+		ti := &v1alpha1.TransferIntent{}
+		if err := reader.Get(ctx, key, ti); err != nil {
+			return nil, false, err
+		}
+		before := ti.DeepCopy()
+		if !Observe(ti, obs, w.Now()) || equality.Semantic.DeepEqual(before.Status, ti.Status) {
+			return ti, false, nil
+		}
+		err := w.Client.Status().Patch(ctx, ti, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		if apierrors.IsConflict(err) {
+			reader = w.Live
+			continue
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("writing the status of %s: %w", key.Name, err)
+		}
+		if w.Written != nil {
+			w.Written(ti)
+		}
+		w.event(ti, before.Status.Phase, obs)
+		return ti, true, nil
+	}
+	return nil, false, errStale
+}
+
+// event notes the change on the intent: Warning for a revert or a drop.
+func (w *Writer) event(ti *v1alpha1.TransferIntent, from v1alpha1.IntentPhase, obs Observation) {
+	if w.Events == nil {
+		return
+	}
+	eventType := corev1.EventTypeNormal
+	if isBadNews(obs.Reason) {
+		eventType = corev1.EventTypeWarning
+	}
+	action := "Follow"
+	if obs.Event != "" {
+		action = string(obs.Event)
+	}
+	w.Events.Eventf(ti, nil, eventType, obs.Reason, action, "%s -> %s: %s", phaseOrPending(from), ti.Status.Phase, obs.Message)
+}
+
+// Now is the time the writer stamps: its Clock's, or the real one.
+func (w *Writer) Now() metav1.Time {
+	if w.Clock == nil {
+		return metav1.Now()
+	}
+	return metav1.NewTime(w.Clock.Now())
+}

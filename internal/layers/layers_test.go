@@ -1,0 +1,128 @@
+// Package layers holds the import rule of the project: each package has a level, and a package
+// imports only packages of lower levels. A package missing from the table fails the test, so a new
+// package is placed on purpose.
+package layers
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/transferintent/transfer-intent-service/"
+
+// levels places every package of the module, lowest first. Why the chain tree spans several
+// levels: the contract's bindings (chain/contracts) and its order codec (chain/settlement) are the
+// vocabulary the domain speaks (an intent's orderId is the contract's order hash) and do no I/O,
+// and the one node client (chain/jsonrpc) knows nothing of the domain; the simulation's reads
+// (chain/chaindata) and the watcher use the domain and sit above it.
+var levels = map[string]int{
+	// Vocabulary and leaves: no project imports.
+	"api/openapi":              0,
+	"api/v1alpha1":             0,
+	"internal/apihealth":       0,
+	"internal/caip":            0,
+	"internal/chain/contracts": 0,
+	"internal/freeport":        0,
+	"internal/kubeapi":         0,
+	"internal/loadgen":         0,
+	"internal/problem":         0,
+	"internal/strictjson":      0,
+
+	// Read models, the contract's Go side, the node client, generic mechanisms.
+	"internal/chain/devchain":   1,
+	"internal/chain/jsonrpc":    1,
+	"internal/chain/settlement": 1,
+	"internal/openapi":          1,
+	"internal/ratelimit":        1,
+	"internal/redistest":        1,
+	"internal/registry":         1,
+	"internal/testenv":          1,
+
+	// The domain, and what builds on the vocabulary alone.
+	"internal/apikey":              2,
+	"internal/filler":              2,
+	"internal/intent":              2,
+	"internal/openapi/openapitest": 2,
+
+	// The one owner of a TransferIntent's status (lifecycle transitions on the object).
+	"internal/intentstatus": 3,
+
+	// Adapters of the domain: the store, the simulation's reads, the controllers.
+	"internal/chain/chaindata": 4,
+	"internal/controller":      4,
+	"internal/intentstore":     4,
+
+	// What follows intents on chain, and the HTTP API.
+	"internal/apiserver":     5,
+	"internal/chain/watcher": 5,
+
+	// Browser sign-in (its pages and assets are embedded leaves).
+	"internal/webauth":               6,
+	"internal/webauth/web":           0,
+	"internal/webauth/web/assets":    0,
+	"internal/webauth/web/templates": 0,
+
+	// The composition root, and what runs it: the binary, tools, harnesses and suites.
+	"internal/service":     7,
+	"internal/servicetest": 8,
+	"test/faults/harness":  8,
+	"cmd":                  9,
+	"hack/bench":           9,
+	"hack/benchbinary":     9,
+	"hack/benchscale":      9,
+	"hack/localcluster":    9,
+	"internal/layers":      9,
+	"test/browser":         9,
+	"test/e2e":             9,
+	"test/faults":          9,
+	"test/faults/long":     9,
+	"test/gitops":          9,
+	"test/integration":     9,
+}
+
+// TestNoImportPointsBackUp lists every package of the module with the imports of its code and
+// fails on an import of a package at the same or a higher level. Tests are left out: a test may
+// use any harness (servicetest assembles the whole service), and no binary contains it.
+func TestNoImportPointsBackUp(t *testing.T) {
+	cmd := exec.Command("go", "list", "-test=false", "-f",
+		`{{.ImportPath}} {{join .Imports " "}}`, module+"...")
+	cmd.Dir = "../.."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	seen := 0
+	scanner := bufio.NewScanner(bytes.NewReader(out))
+	scanner.Buffer(make([]byte, 1<<20), 1<<20)
+	for scanner.Scan() {
+		fields := strings.Fields(scanner.Text())
+		pkg := strings.TrimPrefix(fields[0], module)
+		level, ok := levels[pkg]
+		if !ok {
+			t.Errorf("package %s has no level: place it in the table of %s", pkg, "internal/layers")
+			continue
+		}
+		seen++
+		for _, imp := range fields[1:] {
+			dep, ours := strings.CutPrefix(imp, module)
+			if !ours || dep == pkg {
+				continue
+			}
+			depLevel, ok := levels[dep]
+			if !ok {
+				continue // reported as a package of its own
+			}
+			if depLevel >= level {
+				t.Errorf("%s (level %d) imports %s (level %d): an import points back up", pkg, level, dep, depLevel)
+			}
+		}
+	}
+	if seen < 30 {
+		t.Fatalf("only %d packages listed; the module's list looks wrong", seen)
+	}
+}
