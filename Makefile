@@ -73,6 +73,29 @@ manifests: ## Generate the CRDs (config/crd/bases) and the manager's ClusterRole
 generate: ## Generate the DeepCopy methods of the API types.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
 
+# crd-ref-docs is pinned in the tools module hack/tools and built into bin/ once, like
+# golangci-lint, rather than a `tool` of go.mod like controller-gen: in go.mod it would add ten
+# modules and raise github.com/goccy/go-yaml (required by ginkgo) from v1.18.0 to v1.19.2 in the
+# service's module graph, while in hack/tools the service's go.mod and go.sum stay as they are.
+# A change of the pin rebuilds it.
+CRD_REF_DOCS = $(LOCALBIN)/crd-ref-docs
+CRD_REF_DOCS_RUN = $(CRD_REF_DOCS) --log-level=WARN --source-path=./api/v1alpha1 \
+	--config=hack/crd-ref-docs/config.yaml --renderer=markdown
+
+# One page per API group with a section per kind (crd-ref-docs writes a file per group at most),
+# and docs/reference/README.md indexing the kinds; the templates are in hack/crd-ref-docs. Kept
+# out of manifests and generate, which do not need it; verify runs it.
+.PHONY: docs
+docs: $(CRD_REF_DOCS) ## Generate the API reference in docs/reference from api/v1alpha1.
+	@mkdir -p docs/reference
+	@rm -f docs/reference/*.md
+	$(CRD_REF_DOCS_RUN) --templates-dir=hack/crd-ref-docs/page --output-mode=group --output-path=docs/reference
+	$(CRD_REF_DOCS_RUN) --templates-dir=hack/crd-ref-docs/index --output-mode=single --output-path=docs/reference/README.md
+
+$(CRD_REF_DOCS): hack/tools/go.mod hack/tools/go.sum
+	@mkdir -p $(LOCALBIN)
+	cd hack/tools && GOWORK=off $(GO) build -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
+
 .PHONY: fmt
 fmt: ## Run go fmt against the code.
 	$(GO) fmt ./...
@@ -155,19 +178,19 @@ bench-scale: build ## Scale harness (not in `make test`): N intents (default 100
 	@$(WITH_ASSETS) $(GO) run ./hack/benchscale -manager $(LOCALBIN)/manager $(BENCH_SCALE_ARGS)
 
 .PHONY: verify
-verify: manifests generate fmt ## Regenerate code and manifests and fail if that changed any file (run by CI).
+verify: manifests generate fmt docs ## Regenerate code, manifests and the API reference and fail if that changed any file (run by CI).
 	@$(GO) mod tidy -diff >/dev/null 2>&1 || { \
 		echo "go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result:"; \
 		$(GO) mod tidy -diff || true; \
 		exit 1; \
 	}
 	@if [ -n "$$(git status --porcelain)" ]; then \
-		echo "The working tree differs after 'make manifests generate fmt'. Regenerate and commit:"; \
+		echo "The working tree differs after 'make manifests generate fmt docs'. Regenerate and commit:"; \
 		git status --porcelain; \
 		git --no-pager diff; \
 		exit 1; \
 	fi
-	@echo "verify: generated code and manifests are up to date"
+	@echo "verify: generated code, manifests and API reference are up to date"
 
 .PHONY: contracts
 contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts).
