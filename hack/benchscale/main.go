@@ -142,19 +142,60 @@ type subject struct {
 }
 
 // run is the whole measurement; see the package comment.
-func run(ctx context.Context, o options) (err error) {
-	work := o.work
-	if work == "" {
-		if work, err = os.MkdirTemp("", "benchscale-"); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(work, 0o755); err != nil {
+func run(ctx context.Context, o options) error {
+	work, err := workDir(o.work)
+	if err != nil {
 		return err
 	}
 	logf("work directory (kubeconfig, manager logs): %s", work)
 	rep := &report{o: o, loadStart: loadAverage()}
+	if rep.subjects, err = subjects(o); err != nil {
+		return err
+	}
+
+	logf("starting kube-apiserver and etcd from %s", o.assets)
+	cp, err := startControlPlane(o.assets, o.crdDir, work)
+	if err != nil {
+		return err
+	}
+	defer cp.stop()
+	b := &bench{o: o, rep: rep, cp: cp, work: work}
+	if err := b.prepare(ctx); err != nil {
+		return err
+	}
+	if err := b.measureEmpty(ctx); err != nil {
+		return err
+	}
+	if err := b.seed(ctx); err != nil {
+		return err
+	}
+	if err := b.measureInformer(ctx); err != nil {
+		return err
+	}
+	if err := b.measureStarts(ctx); err != nil {
+		return err
+	}
+	if err := b.measureCreates(ctx); err != nil {
+		return err
+	}
+	rep.loadEnd = loadAverage()
+	rep.print(os.Stdout)
+	return nil
+}
+
+// workDir is the directory of -work, made if need be, or a new temporary directory.
+func workDir(dir string) (string, error) {
+	if dir == "" {
+		return os.MkdirTemp("", "benchscale-")
+	}
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// subjects are the managers under test: -before's, if any, then -manager's.
+func subjects(o options) ([]*subject, error) {
+	var all []*subject
 	if o.before != "" {
-		rep.subjects = append(rep.subjects, &subject{label: "before", bin: o.before})
+		all = append(all, &subject{label: "before", bin: o.before})
 	}
 	label := "manager"
 	if o.before != "" {
@@ -164,51 +205,74 @@ func run(ctx context.Context, o options) (err error) {
 	if o.managerEnv != "" {
 		env = strings.Split(o.managerEnv, ",")
 	}
-	rep.subjects = append(rep.subjects, &subject{label: label, bin: o.manager, env: env})
-	for _, s := range rep.subjects {
+	all = append(all, &subject{label: label, bin: o.manager, env: env})
+	for _, s := range all {
+		var err error
 		if s.bin, err = filepath.Abs(s.bin); err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := os.Stat(s.bin); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	return all, nil
+}
 
-	logf("starting kube-apiserver and etcd from %s", o.assets)
-	cp, err := startControlPlane(o.assets, o.crdDir, work)
-	if err != nil {
+// bench is a run under way: the control plane, and what each phase leaves for the next.
+type bench struct {
+	o    options
+	rep  *report
+	cp   *controlPlane
+	work string
+
+	callers      []caller
+	rawNamespace string   // the namespace of the raw client-go creates, which no manager watches
+	managerArgs  []string // the flags of every manager started
+	starts       int      // managers started so far, numbering their logs
+
+	templates map[v1alpha1.IntentType]*v1alpha1.TransferIntent // measureEmpty's, for the fill
+	pl        *planner                                         // the fill's, for the raw creates
+	ids       []string                                         // the caller's intents, as /v2 serves them
+	cursor    string                                           // the cursor of the middle of the caller's list
+}
+
+// prepare sets up the namespaces (the accounts and keys of the callers, the chains and tokens)
+// and the attester key the managers are started with.
+func (b *bench) prepare(ctx context.Context) error {
+	var err error
+	if b.callers, err = setupNamespace(ctx, b.cp.admin, b.o.namespace, b.o.samples, b.o.accounts); err != nil {
 		return err
 	}
-	defer cp.stop()
-	callers, err := setupNamespace(ctx, cp.admin, o.namespace, o.samples, o.accounts)
-	if err != nil {
-		return err
-	}
-	rawNamespace := o.namespace + "-raw"
-	if err := cp.admin.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: rawNamespace}}); err != nil {
+	b.rawNamespace = b.o.namespace + "-raw"
+	if err := b.cp.admin.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: b.rawNamespace}}); err != nil {
 		return err
 	}
 	attester, err := crypto.GenerateKey()
 	if err != nil {
 		return err
 	}
-	attesterFile := filepath.Join(work, "attester.key")
+	attesterFile := filepath.Join(b.work, "attester.key")
 	if err := os.WriteFile(attesterFile, []byte(hex.EncodeToString(crypto.FromECDSA(attester))), 0o600); err != nil {
 		return err
 	}
-	managerArgs := append([]string{"--attester-key-file", attesterFile}, o.managerArgs...)
-	starts := 0
-	launch := func(s *subject, what string) (*managerProcess, error) {
-		starts++
-		logName := fmt.Sprintf("manager-%02d-%s-%s.log", starts, s.label, what)
-		return startManager(s.bin, s.env, cp.kubeconfig, o.namespace, filepath.Join(work, logName), managerArgs...)
-	}
+	b.managerArgs = append([]string{"--attester-key-file", attesterFile}, b.o.managerArgs...)
+	return nil
+}
 
-	// 1. The baseline: each manager over a store with no intents.
-	var templates map[v1alpha1.IntentType]*v1alpha1.TransferIntent
+// launch starts the subject's manager, logging to a file named after the start and what it is for.
+func (b *bench) launch(s *subject, what string) (*managerProcess, error) {
+	b.starts++
+	logName := fmt.Sprintf("manager-%02d-%s-%s.log", b.starts, s.label, what)
+	return startManager(s.bin, s.env, b.cp.kubeconfig, b.o.namespace, filepath.Join(b.work, logName), b.managerArgs...)
+}
+
+// measureEmpty is the baseline: each manager over a store with no intents. The last one also
+// creates the templates of the fill.
+func (b *bench) measureEmpty(ctx context.Context) error {
+	o, rep, cp, callers := b.o, b.rep, b.cp, b.callers
 	for i, s := range rep.subjects {
 		logf("%s: the manager over an empty store", s.label)
-		m, err := launch(s, "empty")
+		m, err := b.launch(s, "empty")
 		if err != nil {
 			return err
 		}
@@ -227,30 +291,39 @@ func run(ctx context.Context, o options) (err error) {
 			if rep.emptyAPI, rep.emptyEtcd, rep.emptyDB, err = controlPlaneMemory(ctx, cp); err != nil {
 				return err
 			}
-			if templates, err = createTemplates(ctx, m, cp.admin, o.namespace, callers[0]); err != nil {
+			if b.templates, err = createTemplates(ctx, m, cp.admin, o.namespace, callers[0]); err != nil {
 				return err
 			}
 		}
 		m.stop()
 	}
+	return nil
+}
 
-	// 2. The fill, with a raw client.
+// seed fills the store, with a raw client.
+func (b *bench) seed(ctx context.Context) error {
+	o, rep := b.o, b.rep
 	logf("storing %d intents over %d accounts with %d writers", o.n, o.accounts, o.fillWorkers)
-	pl := &planner{namespace: o.namespace, templates: templates, callers: callers, now: time.Now(), rng: mathrand.New(mathrand.NewPCG(1, 2))}
-	rep.fill, err = fill(ctx, cp.admin, pl, o.n, o.fillWorkers, func(done int) { logf("  %d stored", done) })
+	b.pl = &planner{namespace: o.namespace, templates: b.templates, callers: b.callers, now: time.Now(), rng: mathrand.New(mathrand.NewPCG(1, 2))}
+	var err error
+	rep.fill, err = fill(ctx, b.cp.admin, b.pl, o.n, o.fillWorkers, func(done int) { logf("  %d stored", done) })
 	if err != nil {
 		return err
 	}
 	logf("stored %d intents in %s (%.0f intents/s, a create and a status write each)", rep.fill.n, rep.fill.elapsed.Round(time.Millisecond),
 		float64(rep.fill.n)/rep.fill.elapsed.Seconds())
+	return nil
+}
 
-	// The floor of a start: a bare informer's first sync in this process, streamed (client-go's
-	// default, WatchListClient) and as one list.
+// measureInformer is the floor of a start: a bare informer's first sync in this process, streamed
+// (client-go's default, WatchListClient) and as one list.
+func (b *bench) measureInformer(ctx context.Context) error {
+	rep := b.rep
 	gates := clientfeatures.FeatureGates()
 	for _, streamed := range []bool{true, false} {
 		clientfeatures.ReplaceFeatureGates(watchList{gates, streamed})
-		for range o.restarts + 1 {
-			d, err := cp.informerSync(ctx, o.namespace)
+		for range b.o.restarts + 1 {
+			d, err := b.cp.informerSync(ctx, b.o.namespace)
 			if err != nil {
 				return err
 			}
@@ -264,77 +337,100 @@ func run(ctx context.Context, o options) (err error) {
 	}
 	clientfeatures.ReplaceFeatureGates(gates)
 	logf("a bare TransferIntent informer syncs in %s streamed, %s listed", durations(rep.informerStream), durations(rep.informerList))
+	return nil
+}
 
-	// 3. Start-up: each manager started 1 + restarts times, the subjects' starts interleaved.
-	// The last start of each is kept for its memory and its reads.
-	caller := callers[0]
-	var ids []string
-	var cursor string
-	for round := 0; round <= o.restarts; round++ {
-		for _, s := range rep.subjects {
-			logf("%s: starting the manager over %d intents (start %d of %d)", s.label, o.n, round+1, o.restarts+1)
-			m, err := launch(s, "full")
-			if err != nil {
+// measureStarts is start-up: each manager started 1 + restarts times, the subjects' starts
+// interleaved. The last start of each is kept for its memory and its reads.
+func (b *bench) measureStarts(ctx context.Context) error {
+	for round := 0; round <= b.o.restarts; round++ {
+		for _, s := range b.rep.subjects {
+			if err := b.measureStart(ctx, s, round); err != nil {
 				return err
 			}
-			defer m.stop()
-			ready, err := m.waitReady(ctx, o.readyTimeout)
-			if err != nil {
-				return err
-			}
-			s.fullReady = append(s.fullReady, ready)
-			logf("%s: ready after %s", s.label, ready.Round(time.Millisecond))
-			if round == 0 {
-				// Readiness waits for the caches, not for the first reconcile of every key.
-				if err := waitKeys(ctx, m, callers); err != nil {
-					return err
-				}
-				var served int
-				if ids, cursor, served, err = pageAll(ctx, m, callers); err != nil {
-					return err
-				}
-				s.servedAt = time.Since(m.started)
-				if served != o.n {
-					return fmt.Errorf("%s: the manager serves %d intents, not %d", s.label, served, o.n)
-				}
-				rep.callerIntents = len(ids)
-				logf("%s: all %d intents served over /v2 after %s", s.label, served, s.servedAt.Round(time.Millisecond))
-			}
-			reconciled, err := m.waitReconciled(ctx, o.n, o.readyTimeout)
-			if err != nil {
-				return err
-			}
-			s.reconciled = append(s.reconciled, reconciled)
-			if s.startWrites, err = m.writes(ctx); err != nil {
-				return err
-			}
-			logf("%s: first reconcile pass done after %s (%.0f writes to the API server)", s.label, reconciled.Round(time.Millisecond), s.startWrites)
-			if round == o.restarts {
-				if err := measureFull(ctx, o, rep, s, m, caller, ids, cursor, cp); err != nil {
-					return err
-				}
-			}
-			m.stop()
 		}
 	}
+	return nil
+}
 
-	// 4. Creates, last (they grow the store): through each manager's API, then, once that
-	// manager's controller has written the status of every intent created (so the next manager
-	// inherits no backlog), the raw client-go loop against the same API server, with the manager
-	// running, into a namespace it does not watch: the API server's own rate for these objects.
-	for round := range o.createRounds {
-		order := slices.Clone(rep.subjects)
+// measureStart starts the subject's manager over the full store and times it to ready and to
+// the end of its first reconcile pass; the first round also pages through every intent over
+// /v2, the last measures memory and reads.
+func (b *bench) measureStart(ctx context.Context, s *subject, round int) error {
+	o := b.o
+	logf("%s: starting the manager over %d intents (start %d of %d)", s.label, o.n, round+1, o.restarts+1)
+	m, err := b.launch(s, "full")
+	if err != nil {
+		return err
+	}
+	defer m.stop()
+	ready, err := m.waitReady(ctx, o.readyTimeout)
+	if err != nil {
+		return err
+	}
+	s.fullReady = append(s.fullReady, ready)
+	logf("%s: ready after %s", s.label, ready.Round(time.Millisecond))
+	if round == 0 {
+		if err := b.measureServed(ctx, s, m); err != nil {
+			return err
+		}
+	}
+	reconciled, err := m.waitReconciled(ctx, o.n, o.readyTimeout)
+	if err != nil {
+		return err
+	}
+	s.reconciled = append(s.reconciled, reconciled)
+	if s.startWrites, err = m.writes(ctx); err != nil {
+		return err
+	}
+	logf("%s: first reconcile pass done after %s (%.0f writes to the API server)", s.label, reconciled.Round(time.Millisecond), s.startWrites)
+	if round == o.restarts {
+		if err := measureFull(ctx, o, b.rep, s, m, b.callers[0], b.ids, b.cursor, b.cp); err != nil {
+			return err
+		}
+	}
+	m.stop()
+	return nil
+}
+
+// measureServed times a started manager until it serves every intent over /v2, and keeps the
+// caller's intents and the cursor of the middle of its list for the reads.
+func (b *bench) measureServed(ctx context.Context, s *subject, m *managerProcess) error {
+	// Readiness waits for the caches, not for the first reconcile of every key.
+	if err := waitKeys(ctx, m, b.callers); err != nil {
+		return err
+	}
+	var served int
+	var err error
+	if b.ids, b.cursor, served, err = pageAll(ctx, m, b.callers); err != nil {
+		return err
+	}
+	s.servedAt = time.Since(m.started)
+	if served != b.o.n {
+		return fmt.Errorf("%s: the manager serves %d intents, not %d", s.label, served, b.o.n)
+	}
+	b.rep.callerIntents = len(b.ids)
+	logf("%s: all %d intents served over /v2 after %s", s.label, served, s.servedAt.Round(time.Millisecond))
+	return nil
+}
+
+// measureCreates runs the creates, last (they grow the store): through each manager's API, then,
+// once that manager's controller has written the status of every intent created (so the next
+// manager inherits no backlog), the raw client-go loop against the same API server, with the
+// manager running, into a namespace it does not watch: the API server's own rate for these
+// objects.
+func (b *bench) measureCreates(ctx context.Context) error {
+	for round := range b.o.createRounds {
+		order := slices.Clone(b.rep.subjects)
 		if round%2 == 1 {
 			slices.Reverse(order) // ABBA: a drift of the machine's load weighs on both alike
 		}
 		for _, s := range order {
-			if err := createRound(ctx, o, s, launch, callers, pl, rawNamespace, cp); err != nil {
+			if err := createRound(ctx, b.o, s, b.launch, b.callers, b.pl, b.rawNamespace, b.cp); err != nil {
 				return err
 			}
 		}
 	}
-	rep.loadEnd = loadAverage()
-	rep.print(os.Stdout)
 	return nil
 }
 
@@ -573,237 +669,6 @@ func pageAll(ctx context.Context, m *managerProcess, callers []caller) (ids []st
 		return nil, "", 0, errors.New("the caller has a single page of intents: raise -n")
 	}
 	return ids, middle, total, nil
-}
-
-// report is every figure of a run.
-type report struct {
-	o                   options
-	subjects            []*subject
-	loadStart, loadEnd  string
-	fill                fillResult
-	callerIntents       int
-	informerStream      []time.Duration
-	informerList        []time.Duration
-	emptyAPI, fullAPI   memory
-	emptyEtcd, fullEtcd memory
-	emptyDB, fullDB     etcdSize
-}
-
-func (r *report) print(w *os.File) {
-	p := &table{}
-	n := float64(r.o.n)
-	fmt.Fprintf(w, "\nbench-scale: %d intents over %d accounts (the caller has %d), Go %s, %d CPUs, load average %s at the start and %s at the end\n",
-		r.o.n, r.o.accounts, r.callerIntents, runtime.Version(), runtime.NumCPU(), r.loadStart, r.loadEnd)
-	for _, s := range r.subjects {
-		fmt.Fprintf(w, "  %s: %s %s %s\n", s.label, strings.Join(s.env, " "), s.bin, strings.Join(r.o.managerArgs, " "))
-	}
-	fmt.Fprintln(w)
-
-	head := []string{"FIGURE"}
-	for _, s := range r.subjects {
-		head = append(head, strings.ToUpper(s.label))
-	}
-	if len(r.subjects) == 2 {
-		head = append(head, "AFTER/BEFORE")
-	}
-	p.row(append(head, "BASELINE AND TARGET")...)
-	// single adds a row of one figure for the whole run (the control plane's).
-	single := func(name, value, note string) {
-		cols := []string{name, value}
-		for range len(r.subjects) - 1 {
-			cols = append(cols, "")
-		}
-		if len(r.subjects) == 2 {
-			cols = append(cols, "")
-		}
-		p.row(append(cols, note)...)
-	}
-	// each adds a row of one figure per subject, their ratio, and a note.
-	each := func(name string, value func(*subject) float64, format func(float64) string, note string) {
-		cols := []string{name}
-		var vals []float64
-		for _, s := range r.subjects {
-			v := value(s)
-			vals = append(vals, v)
-			cols = append(cols, format(v))
-		}
-		if len(vals) == 2 {
-			cols = append(cols, ratio(vals[1], vals[0]))
-		}
-		p.row(append(cols, note)...)
-	}
-	seconds := func(v float64) string {
-		return time.Duration(v * float64(time.Second)).Round(10 * time.Millisecond).String()
-	}
-	bytes := func(v float64) string { return fmt.Sprintf("%.0f B", v) }
-	mebi := func(v float64) string { return fmt.Sprintf("%.1f MiB", v/(1<<20)) }
-	micro := func(v float64) string { return round(time.Duration(v * float64(time.Second))).String() }
-	perSec := func(v float64) string { return fmt.Sprintf("%.0f/s", v) }
-
-	single("fill: raw client, create + status write", fmt.Sprintf("%.0f intents/s", float64(r.fill.n)/r.fill.elapsed.Seconds()),
-		fmt.Sprintf("%d writers, %s for %d", r.o.fillWorkers, r.fill.elapsed.Round(time.Second), r.fill.n))
-	each("time to ready, empty store", func(s *subject) float64 { return s.emptyReady.Seconds() }, seconds, "")
-	each("time to ready (/readyz 200), median", func(s *subject) float64 { return median(s.fullReady).Seconds() }, seconds,
-		fmt.Sprintf("target < 30s; %d starts each", r.o.restarts+1))
-	single("  bare informer sync, streamed, median", median(r.informerStream).Round(10*time.Millisecond).String(),
-		"a controller-runtime cache of TransferIntents alone, WatchListClient on (client-go's default): "+durations(r.informerStream))
-	single("  bare informer sync, one list, median", median(r.informerList).Round(10*time.Millisecond).String(),
-		"the same, WatchListClient off: "+durations(r.informerList))
-	for i, s := range r.subjects {
-		cols := []string{"  " + s.label + ": each start"}
-		for j := range r.subjects {
-			if j == i {
-				cols = append(cols, durations(s.fullReady))
-			} else {
-				cols = append(cols, "")
-			}
-		}
-		if len(r.subjects) == 2 {
-			cols = append(cols, "")
-		}
-		p.row(append(cols, "")...)
-	}
-	each("all intents served over /v2 (1st start)", func(s *subject) float64 { return s.servedAt.Seconds() }, seconds, "paging every account")
-	each("first reconcile pass done, median", func(s *subject) float64 { return median(s.reconciled).Seconds() }, seconds, "")
-	each("  API writes at start-up (last start)", func(s *subject) float64 { return s.startWrites }, func(v float64) string { return fmt.Sprintf("%.0f", v) }, "")
-	each("manager RSS, empty store", func(s *subject) float64 { return float64(s.emptyMgr.rss) }, mebi, "")
-	each("manager RSS", func(s *subject) float64 { return float64(s.fullMgr.rss) }, mebi, "target < 400 MiB at 100,000")
-	each("manager RSS per intent", func(s *subject) float64 { return float64(s.fullMgr.rss-s.emptyMgr.rss) / n }, bytes,
-		"(RSS - empty-store RSS) / N; target < 2,560 B")
-	each("manager peak RSS (VmHWM) per intent", func(s *subject) float64 { return float64(s.fullMgr.peak-s.emptyMgr.peak) / n }, bytes, "")
-	each("manager Go heap live", func(s *subject) float64 { return s.fullMgr.heapLive }, mebi, "as the last garbage collection found it")
-	each("manager Go heap live per intent", func(s *subject) float64 { return (s.fullMgr.heapLive - s.emptyMgr.heapLive) / n }, bytes, "")
-	each("manager Go heap in use per intent", func(s *subject) float64 { return (s.fullMgr.heapInuse - s.emptyMgr.heapInuse) / n }, bytes,
-		"go_memstats_heap_inuse_bytes: live and garbage not yet collected")
-	single("kube-apiserver RSS", mebi(float64(r.fullAPI.rss)), fmt.Sprintf("%s empty store; %s per intent", mebi(float64(r.emptyAPI.rss)),
-		bytes(float64(r.fullAPI.rss-r.emptyAPI.rss)/n)))
-	single("etcd RSS", mebi(float64(r.fullEtcd.rss)), fmt.Sprintf("%s empty store; %s per intent", mebi(float64(r.emptyEtcd.rss)),
-		bytes(float64(r.fullEtcd.rss-r.emptyEtcd.rss)/n)))
-	single("etcd db size (metrics)", mebi(float64(r.fullDB.total)), fmt.Sprintf("%s per intent, with history since the last compaction; in use %s per intent",
-		bytes(float64(r.fullDB.total-r.emptyDB.total)/n), bytes(float64(r.fullDB.inUse-r.emptyDB.inUse)/n)))
-	single("etcd db compacted + defragmented", mebi(float64(r.fullDB.compacted)), fmt.Sprintf("%s per intent: the live data alone",
-		bytes(float64(r.fullDB.compacted-r.emptyDB.compacted)/n)))
-	reads := []struct {
-		name string
-		res  func(*subject) loadResult
-	}{
-		{"GET /v2/transfers first page (50)", func(s *subject) loadResult { return s.first }},
-		{"GET /v2/transfers middle page (cursor)", func(s *subject) loadResult { return s.middle }},
-		{"GET /v2/transfers?type=swap first page", func(s *subject) loadResult { return s.filtered }},
-		{"GET /v2/transfers/{id} (random ids)", func(s *subject) loadResult { return s.getByID }},
-	}
-	for _, rd := range reads {
-		each(rd.name+" p50", func(s *subject) float64 { return rd.res(s).p50.Seconds() }, micro, "")
-		each("  p99", func(s *subject) float64 { return rd.res(s).p99.Seconds() }, micro,
-			fmt.Sprintf("%d readers, %s closed loop%s", r.o.latencyWorkers, r.o.latencyDuration, r.failures(rd.res)))
-	}
-	each("POST /v2/transfers sustained", func(s *subject) float64 { return s.createHTTP.rate() }, perSec,
-		fmt.Sprintf("%d concurrent, %d run(s) of %s%s", r.o.createConcurrency, r.o.createRounds, r.o.createDuration, r.failures(func(s *subject) loadResult { return s.createHTTP })))
-	each("  p99 of a create", func(s *subject) float64 { return s.createHTTP.p99.Seconds() }, micro, "")
-	each("  status of every new intent written", func(s *subject) float64 { return median(s.drained).Seconds() }, seconds,
-		"after the run ended: the controller's backlog (the pending status of each new intent)")
-	each("raw client-go create loop, same API server", func(s *subject) float64 { return s.createRaw.rate() }, perSec,
-		"into a namespace no manager watches, that manager running"+r.failures(func(s *subject) loadResult { return s.createRaw }))
-	each("  p99 of a raw create", func(s *subject) float64 { return s.createRaw.p99.Seconds() }, micro, "")
-	perCreate := func(use func(*subject) (cpuUse, loadResult), part func(cpuUse) time.Duration) func(*subject) float64 {
-		return func(s *subject) float64 {
-			c, res := use(s)
-			if res.n == 0 {
-				return 0
-			}
-			return part(c).Seconds() / float64(res.n)
-		}
-	}
-	httpUse := func(s *subject) (cpuUse, loadResult) { return s.createCPU, s.createHTTP }
-	rawUse := func(s *subject) (cpuUse, loadResult) { return s.rawCPU, s.createRaw }
-	cores := float64(runtime.NumCPU())
-	for _, c := range []struct {
-		name string
-		use  func(*subject) (cpuUse, loadResult)
-		note string
-	}{
-		{"CPU per /v2 create, all processes", httpUse, "until every new intent's status was written"},
-		{"CPU per raw create, all processes", rawUse, ""},
-	} {
-		each(c.name, perCreate(c.use, cpuUse.total), micro, c.note)
-		each("  manager", perCreate(c.use, func(u cpuUse) time.Duration { return u.manager }), micro, "")
-		each("  kube-apiserver", perCreate(c.use, func(u cpuUse) time.Duration { return u.apiServer }), micro, "")
-		each("  etcd", perCreate(c.use, func(u cpuUse) time.Duration { return u.etcd }), micro, "")
-		each("  load generator (this process)", perCreate(c.use, func(u cpuUse) time.Duration { return u.loadGen }), micro, "")
-		each("  bound: creates/s the CPUs allow", func(s *subject) float64 {
-			if per := perCreate(c.use, cpuUse.total)(s); per > 0 {
-				return cores / per
-			}
-			return 0
-		}, perSec, fmt.Sprintf("%d cores / CPU per create, if nothing else ran", runtime.NumCPU()))
-	}
-	each("POST /v2/transfers / raw client-go", func(s *subject) float64 { return s.createHTTP.rate() / s.createRaw.rate() },
-		func(v float64) string { return fmt.Sprintf("%.2fx", v) }, "how close create gets to what the API server allows")
-	p.write(w)
-}
-
-func (r *report) failures(res func(*subject) loadResult) string {
-	var parts []string
-	for _, s := range r.subjects {
-		if f := res(s); f.failures > 0 {
-			parts = append(parts, fmt.Sprintf("%s: %d FAILED (%v)", s.label, f.failures, f.firstErr))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "; " + strings.Join(parts, "; ")
-}
-
-func ratio(after, before float64) string {
-	if before == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", after/before)
-}
-
-// table aligns columns without tabwriter's trouble with multi-byte characters.
-type table struct{ rows [][]string }
-
-func (t *table) row(cols ...string) { t.rows = append(t.rows, cols) }
-
-func (t *table) write(w *os.File) {
-	var widths []int
-	for _, r := range t.rows {
-		for i, c := range r[:len(r)-1] {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for _, r := range t.rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}
-
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func durations(ds []time.Duration) string {
-	parts := make([]string, len(ds))
-	for i, d := range ds {
-		parts[i] = d.Round(100 * time.Millisecond).String()
-	}
-	return strings.Join(parts, ", ")
 }
 
 // watchList is client-go's feature gates with WatchListClient set.

@@ -5,10 +5,13 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/go-logr/logr"
 	"k8s.io/utils/clock"
 
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -32,6 +35,33 @@ type TokenSource interface {
 type APIHealth interface {
 	// State is "ok", or why the API server does not answer.
 	State() string
+}
+
+// TransferService is the transfer domain. *intent.Service implements it.
+type TransferService interface {
+	// Simulate is the dry run of POST /v2/transfers/simulate.
+	Simulate(ctx context.Context, account string, p intent.Parsed) (intent.SimulationResult, error)
+	// Prepare plans an intent to create with a fresh nonce.
+	Prepare(ctx context.Context, account string, p intent.Parsed, nonce [32]byte) (intent.Plan, error)
+}
+
+// IntentStore stores intents and serves them from memory. *intentstore.Store implements it.
+type IntentStore interface {
+	// Create stores a new intent, or returns the one created earlier with the same idempotency key.
+	Create(ctx context.Context, req intentstore.CreateRequest) (intentstore.Created, error)
+	// Get returns the owner's intent with the id; another account's, or another environment's,
+	// intent is not found.
+	Get(ctx context.Context, owner intentstore.Owner, id string) (*v1alpha1.TransferIntent, bool, error)
+	// List returns a page of the owner's intents, newest first, and whether more follow.
+	List(owner intentstore.Owner, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool)
+	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
+	AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool)
+}
+
+// SubmissionRecorder checks a reported transaction hash against the intent's transaction on its
+// chain and records it. Its refusals are *intent.Problem values. *watcher.Submissions implements it.
+type SubmissionRecorder interface {
+	Submit(ctx context.Context, ti *v1alpha1.TransferIntent, hash common.Hash) (*v1alpha1.TransferIntent, error)
 }
 
 // Deps are what the handlers read from. Nil optional fields get defaults in New.

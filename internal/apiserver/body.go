@@ -1,0 +1,193 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/strictjson"
+)
+
+// transferRequestFields are the members of the transfer request (OpenAPI TransferRequest), in
+// the order a problem lists them.
+var transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData"}
+
+// readTransferRequest runs the checks every transfer request goes through, in the contract's
+// order: media type (415), size (413), schema (400), key environment (403). It answers the
+// request itself when one fails.
+func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key registry.Key) (intent.Parsed, bool) {
+	body, ok := s.readJSONBody(w, r)
+	if !ok {
+		return intent.Parsed{}, false
+	}
+	req, perr := decodeTransferRequest(body)
+	if perr == nil {
+		parsed, err := intent.ParseRequest(req)
+		if err == nil {
+			return parsed, s.checkKeyEnvironment(w, r, key, parsed)
+		}
+		perr = asProblem(err)
+	}
+	// Every parse failure is a bad-request problem (ParseRequest's contract).
+	s.writeTransferError(w, r, perr)
+	return intent.Parsed{}, false
+}
+
+// checkKeyEnvironment refuses a request naming a known chain of the other environment with 403
+// chain-not-allowed-for-key-environment: a test key acts on testnets only, a live key on mainnets
+// only. Unknown chains are left to the domain, which refuses them with 422.
+func (s *Server) checkKeyEnvironment(w http.ResponseWriter, r *http.Request, key registry.Key, parsed intent.Parsed) bool {
+	for _, c := range parsed.KnownChains(s.deps.Catalog) {
+		if c.Environment == key.Environment || c.NumericID == nil {
+			continue
+		}
+		s.problems.Write(w, r, problem.ChainNotAllowedForKeyEnvironment,
+			fmt.Sprintf("A %s key cannot act on chain %s, a %s chain.", key.Environment, c.ID, c.Environment),
+			problem.Details{"chainId": json.Number(c.NumericID.String()), "keyEnv": string(key.Environment)})
+		return false
+	}
+	return true
+}
+
+// readJSONBody checks the media type (415) and reads the body within the size limit (413),
+// answering the request itself when either fails.
+func (s *Server) readJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	// Two Content-Type headers are ambiguous: refuse rather than pick one.
+	types := r.Header.Values("Content-Type")
+	if mt, _, err := mime.ParseMediaType(strings.Join(types, ",")); len(types) != 1 || err != nil || mt != "application/json" {
+		s.problems.Write(w, r, problem.UnsupportedMediaType, "The request body must be application/json, in one Content-Type header.", nil)
+		return nil, false
+	}
+	body, err := s.readBody(w, r)
+	if errBodyTooLarge(err) {
+		s.problems.Write(w, r, problem.PayloadTooLarge,
+			fmt.Sprintf("The request body exceeds the limit of %d bytes.", s.opts.MaxBodyBytes), nil)
+		return nil, false
+	}
+	if err != nil {
+		s.problems.Write(w, r, problem.BadRequest, "The request body could not be read.", nil)
+		return nil, false
+	}
+	if err := strictjson.Check(body); err != nil {
+		s.problems.Write(w, r, problem.BadRequest, "The request body is not valid JSON: "+err.Error()+".", nil)
+		return nil, false
+	}
+	return body, true
+}
+
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	limit := s.opts.MaxBodyBytes
+	if limit <= 0 {
+		return io.ReadAll(r.Body)
+	}
+	if r.ContentLength > limit {
+		return nil, &http.MaxBytesError{Limit: limit}
+	}
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+}
+
+// decodeTransferRequest is the schema check of the body (OpenAPI TransferRequest): one JSON
+// object, members named exactly (encoding/json alone would take "FROM" for "from"), no unknown
+// members, and strings where strings belong. Each failure names the member.
+func decodeTransferRequest(body []byte) (intent.Request, *intent.Problem) {
+	var req intent.Request
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return req, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must be a JSON object"}
+		}
+		return req, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body is not valid JSON: " +
+			strings.TrimPrefix(err.Error(), "json: ")}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return req, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
+	}
+	if members == nil {
+		return req, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must be a JSON object"}
+	}
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !slices.Contains(transferRequestFields, name) {
+			return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: fmt.Sprintf(
+				"unknown field %q: a transfer request has only from, to, asset, amount, deadline and callData", name)}
+		}
+	}
+	strs := map[string]*string{"from": &req.From, "to": &req.To, "amount": &req.Amount,
+		"deadline": &req.Deadline, "callData": &req.CallData}
+	for _, name := range transferRequestFields {
+		raw, present := members[name]
+		if !present {
+			continue
+		}
+		if name == "asset" {
+			if err := req.Asset.UnmarshalJSON(raw); err != nil {
+				return req, asProblem(err)
+			}
+			continue
+		}
+		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, strs[name]) != nil {
+			return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: "must be a string"}
+		}
+	}
+	return req, nil
+}
+
+func asProblem(err error) *intent.Problem {
+	var p *intent.Problem
+	if errors.As(err, &p) {
+		return p
+	}
+	return &intent.Problem{Kind: intent.KindBadRequest, Detail: err.Error()}
+}
+
+// decodeSubmission is the schema check of a submission body: exactly {"hash": "0x<64 hex>"}.
+func decodeSubmission(body []byte) (common.Hash, *intent.Problem) {
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Detail: `the request body must be a JSON object {"hash": "0x..."}`}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
+	}
+	for name := range members {
+		if name != "hash" {
+			return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Field: name,
+				Detail: fmt.Sprintf("unknown field %q: a submission has only hash", name)}
+		}
+	}
+	var hex string
+	raw, ok := members["hash"]
+	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &hex) != nil || !isTxHash(hex) {
+		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Field: "hash",
+			Detail: "must be a transaction hash: 0x followed by 64 hex digits"}
+	}
+	return common.HexToHash(hex), nil
+}
+
+// isTxHash reports whether s is 0x and 64 hex digits.
+func isTxHash(s string) bool {
+	if len(s) != 66 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return false
+	}
+	_, err := hex.DecodeString(s[2:])
+	return err == nil
+}
