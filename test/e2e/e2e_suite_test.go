@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +48,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 )
 
@@ -139,8 +139,9 @@ var _ = BeforeSuite(func() {
 	managerKubeconfig = managerIdentity(testEnv, work)
 
 	By("starting the manager, watching " + namespace)
-	apiAddr = freeLocalAddr()
-	probeAddr = freeLocalAddr()
+	// Ports of its own, so that the suite does not collide with a `make run` on the default ports.
+	apiAddr = freeport.MustAddr(GinkgoTB())
+	probeAddr = freeport.MustAddr(GinkgoTB())
 	logPath := filepath.Join(artifacts, "manager.log")
 	attesterKey, err = crypto.GenerateKey()
 	Expect(err).NotTo(HaveOccurred())
@@ -238,15 +239,6 @@ func runKubectl(args ...string) (string, error) {
 	cmd.Dir = projectRoot
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-// freeLocalAddr returns a loopback address with a port that was free a moment ago, so that the
-// suite does not collide with a `make run` on the default ports.
-func freeLocalAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	defer func() { _ = l.Close() }()
-	return l.Addr().String()
 }
 
 // managerProcess is the manager binary running as a child of the test process.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/redistest"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -156,7 +157,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 	}
 	start := func(name string, withRedis bool) *replica {
 		GinkgoHelper()
-		r := &replica{name: name, api: uniqueLocalAddr(), probe: uniqueLocalAddr(),
+		r := &replica{name: name, api: freeport.MustAddr(GinkgoTB()), probe: freeport.MustAddr(GinkgoTB()),
 			logPath: filepath.Join(projectRoot, "test", "artifacts", "replica-"+name+".log")}
 		args := []string{"--namespace", ns, "--api-bind-address", r.api, "--health-probe-bind-address", r.probe,
 			"--metrics-bind-address", "0", "--leader-elect",
@@ -441,17 +442,3 @@ var _ = Describe("Three replicas", Ordered, func() {
 		}).WithTimeout(30*time.Second).WithPolling(time.Second).Should(Equal([]int{50, 70}), "the limit is shared again")
 	})
 })
-
-// handedOut are the loopback addresses given to the replicas so far: a port that was free a
-// moment ago may be handed out again by the kernel, and two replicas must not race for it.
-var handedOut = map[string]bool{}
-
-// uniqueLocalAddr is freeLocalAddr, never the same twice in a run.
-func uniqueLocalAddr() string {
-	for {
-		if addr := freeLocalAddr(); !handedOut[addr] {
-			handedOut[addr] = true
-			return addr
-		}
-	}
-}

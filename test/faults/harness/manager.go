@@ -3,7 +3,6 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // managerStopGrace is how long the manager gets after SIGTERM before it is killed.
@@ -85,7 +86,7 @@ type Manager struct {
 // must show no data race.
 func (cp *ControlPlane) StartManager(t testing.TB, namespace, name string, extraArgs ...string) *Manager {
 	t.Helper()
-	api, probe := freeAddr(t), freeAddr(t)
+	api, probe := freeport.MustAddr(t), freeport.MustAddr(t)
 	m := &Manager{
 		API: "http://" + api, Probe: "http://" + probe, LogPath: filepath.Join(Artifacts(t), name+".log"),
 		bin: ManagerBinary(t), kubeconfig: cp.Kubeconfig,
@@ -188,29 +189,6 @@ func (m *Manager) WaitReady(t testing.TB, within time.Duration) {
 			t.Fatalf("the manager was not ready within %s; see %s", within, m.LogPath)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-var (
-	addrMu     sync.Mutex
-	handedOut  = map[string]bool{}
-	listenHost = "127.0.0.1:0"
-)
-
-// freeAddr returns a loopback address whose port was free a moment ago, never the same twice.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	addrMu.Lock()
-	defer addrMu.Unlock()
-	for {
-		l, err := net.Listen("tcp", listenHost)
-		must(t, err)
-		addr := l.Addr().String()
-		_ = l.Close()
-		if !handedOut[addr] {
-			handedOut[addr] = true
-			return addr
-		}
 	}
 }
 
