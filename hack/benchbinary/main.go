@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 )
@@ -209,7 +210,11 @@ func applyFile(ctx context.Context, kube client.Client, path string) error {
 // startManager runs the manager as it ships (default flags: JSON logs, access log on) with its
 // log in a file, and waits until it serves the sample tokens.
 func startManager(c config, kubeconfig string) (string, func(), error) {
-	api, probe := freeAddr(), freeAddr()
+	addrs, err := freeport.Addrs(2)
+	if err != nil {
+		panic(err)
+	}
+	api, probe := addrs[0], addrs[1]
 	logFile, err := os.Create(c.logPath)
 	if err != nil {
 		return "", nil, err
@@ -433,13 +438,4 @@ func parseWrkDuration(v, unit string) time.Duration {
 	default:
 		return time.Duration(f * float64(time.Second)).Round(time.Millisecond)
 	}
-}
-
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().String()
 }

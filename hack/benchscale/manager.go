@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // managerProcess is bin/manager running against the control plane, with its API, probes and
@@ -28,17 +29,12 @@ type managerProcess struct {
 	logPath string
 }
 
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+func startManager(bin string, env []string, kubeconfig, namespace, logPath string, extra ...string) (*managerProcess, error) {
+	addrs, err := freeport.Addrs(3)
 	if err != nil {
 		fatalf("finding a free port: %v", err)
 	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().String()
-}
-
-func startManager(bin string, env []string, kubeconfig, namespace, logPath string, extra ...string) (*managerProcess, error) {
-	api, probes, metricsAddr := freeAddr(), freeAddr(), freeAddr()
+	api, probes, metricsAddr := addrs[0], addrs[1], addrs[2]
 	args := append([]string{
 		"--namespace", namespace,
 		"--api-bind-address", api,

@@ -51,6 +51,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // These tests run the real thing: kube-apiserver and etcd from KUBEBUILDER_ASSETS (make test sets
@@ -284,7 +285,7 @@ func TestManagerThatNeverComesUpEndsTheRun(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- superviseManager(t.Context(), nil, managerProcess{
-			path: os.Args[0], kubeconfig: "unused", healthURL: healthURL(freeAddr(t)),
+			path: os.Args[0], kubeconfig: "unused", healthURL: healthURL(freeport.MustAddr(t)),
 		})
 	}()
 	select {
@@ -412,7 +413,7 @@ func TestStartAfterLocalclusterWasKilled(t *testing.T) {
 // addresses and the demo wallet is funded once.
 func TestSetUpResumesWhereAChainStopped(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "eip155-1337")
-	c, _, err := openDevChain(devChainID, dir, freeAddr(t))
+	c, _, err := openDevChain(devChainID, dir, freeport.MustAddr(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,10 +487,10 @@ func testOptions(t *testing.T) options {
 		namespace:       "default",
 		crdDir:          "../../config/crd/bases",
 		samplesDir:      "../../config/samples",
-		apiAddr:         freeAddr(t),
-		probeAddr:       freeAddr(t),
+		apiAddr:         freeport.MustAddr(t),
+		probeAddr:       freeport.MustAddr(t),
 		assetsDir:       assets,
-		devChainAddr:    freeAddr(t),
+		devChainAddr:    freeport.MustAddr(t),
 	}
 }
 
@@ -677,14 +678,4 @@ func waitForManager(t *testing.T, pidFile string, n int, done <-chan int) int {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().String()
 }

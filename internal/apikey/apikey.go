@@ -176,3 +176,28 @@ func SetOwner(key *v1alpha1.ApiKey, account *v1alpha1.Account) error {
 // notController marks the reference as a plain owner: the ApiKey controller, not the Account's,
 // manages keys.
 func notController(ref *metav1.OwnerReference) { ref.Controller = ptr.To(false) }
+
+// KeyFromApiKey is the key index entry of an ApiKey, which the ApiKey controller publishes. The key
+// management API uses it too, to publish a key it has just written without waiting for the watch.
+func KeyFromApiKey(obj *v1alpha1.ApiKey) registry.Key {
+	spec := &obj.Spec
+	k := registry.Key{
+		ID:                 obj.Name,
+		Account:            spec.AccountRef.Name,
+		Environment:        registry.Environment(spec.Environment),
+		DisplayPrefix:      spec.DisplayPrefix,
+		DisplayName:        spec.DisplayName,
+		Disabled:           spec.Disabled,
+		RateLimitPerMinute: spec.RateLimitPerMinute,
+		CreatedAt:          obj.CreationTimestamp.Time,
+		UID:                string(obj.UID),
+		Generation:         obj.Generation,
+	}
+	if k.RateLimitPerMinute == 0 {
+		k.RateLimitPerMinute = registry.DefaultRateLimitPerMinute
+	}
+	if spec.ExpiresAt != nil {
+		k.ExpiresAt = spec.ExpiresAt.Time
+	}
+	return k
+}

@@ -88,7 +88,7 @@ func (r *ApiKeyReconciler) publish(ctx context.Context, req ctrl.Request, key *v
 		}
 	}
 
-	entry := KeyFromApiKey(key)
+	entry := apikey.KeyFromApiKey(key)
 	older := r.Keys.Upsert(spec.KeyHash, entry)
 
 	now := r.now().Time
@@ -147,29 +147,4 @@ func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WithOptions(r.controllerOptions()).
 		Named(r.controllerName("apikey")).
 		Complete(r.recording("ApiKey", r))
-}
-
-// KeyFromApiKey is the key index entry of an ApiKey. The key management API uses it too, to
-// publish a key it has just written without waiting for the watch.
-func KeyFromApiKey(obj *v1alpha1.ApiKey) registry.Key {
-	spec := &obj.Spec
-	k := registry.Key{
-		ID:                 obj.Name,
-		Account:            spec.AccountRef.Name,
-		Environment:        registry.Environment(spec.Environment),
-		DisplayPrefix:      spec.DisplayPrefix,
-		DisplayName:        spec.DisplayName,
-		Disabled:           spec.Disabled,
-		RateLimitPerMinute: spec.RateLimitPerMinute,
-		CreatedAt:          obj.CreationTimestamp.Time,
-		UID:                string(obj.UID),
-		Generation:         obj.Generation,
-	}
-	if k.RateLimitPerMinute == 0 {
-		k.RateLimitPerMinute = registry.DefaultRateLimitPerMinute
-	}
-	if spec.ExpiresAt != nil {
-		k.ExpiresAt = spec.ExpiresAt.Time
-	}
-	return k
 }

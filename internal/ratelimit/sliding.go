@@ -8,23 +8,29 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// SlidingWindow is an exact in-memory sliding-window limiter.
+// SlidingWindow is an exact in-memory sliding-window limiter. It limits the API (a one-minute
+// Window) and counts failed sign-ins (internal/webauth, over longer windows, giving back the
+// attempts that succeed), as RedisStore does for every replica.
 //
-// Each key keeps the admitted requests of the last Window as a ring of (millisecond, count) buckets,
-// so memory per key is bounded by min(limit, 60000) buckets however fast the key is used, and the
-// window is exact to the millisecond. Keys idle for a whole Window hold nothing worth keeping and
-// are evicted by EvictIdle (run it with Run).
+// Each key keeps the admitted requests of the last window as a ring of (millisecond, count)
+// buckets, so memory per key is bounded by min(limit, milliseconds of the window) buckets however
+// fast the key is used, and the window is exact to the millisecond. Keys idle for a whole window
+// hold nothing worth keeping and are evicted by EvictIdle (run it with Janitor).
 type SlidingWindow struct {
-	mu   sync.RWMutex
-	keys map[string]*keyWindow
+	windowMs int64
+	mu       sync.RWMutex
+	keys     map[string]*keyWindow
 	// beforeLock, when set (tests only), runs between looking a window up and locking it: the
 	// moment at which a concurrent EvictIdle can remove the window an Allow is about to count into.
 	beforeLock func()
 }
 
-// NewSlidingWindow returns an empty limiter.
-func NewSlidingWindow() *SlidingWindow {
-	return &SlidingWindow{keys: make(map[string]*keyWindow)}
+// NewSlidingWindow returns an empty limiter over the API's Window.
+func NewSlidingWindow() *SlidingWindow { return NewSlidingWindowOf(Window) }
+
+// NewSlidingWindowOf returns an empty limiter over a window of d (at least a millisecond).
+func NewSlidingWindowOf(d time.Duration) *SlidingWindow {
+	return &SlidingWindow{windowMs: max(d.Milliseconds(), 1), keys: make(map[string]*keyWindow)}
 }
 
 type bucket struct {
@@ -44,24 +50,60 @@ type keyWindow struct {
 
 // Allow implements Limiter; it never waits, so ctx is unused.
 func (s *SlidingWindow) Allow(_ context.Context, key string, limit int, now time.Time) Decision {
+	d, _ := s.Take(key, limit, now)
+	return d
+}
+
+// Take is Allow that also returns the time the request was counted at (zero when refused), for
+// Give: a sign-in attempt is counted before its outcome is known.
+func (s *SlidingWindow) Take(key string, limit int, now time.Time) (Decision, time.Time) {
 	if limit < 1 {
 		limit = 1
 	}
 	nowMs := now.UnixMilli()
 	w := s.lockedWindow(key)
 	defer w.mu.Unlock()
-	w.evict(nowMs)
+	w.evict(nowMs, s.windowMs)
 	d := Decision{Limit: limit}
 	if w.total >= limit {
-		d.RetryAfter = w.untilOldestLeaves(nowMs)
+		d.RetryAfter = w.untilOldestLeaves(nowMs, s.windowMs)
 		d.Reset = d.RetryAfter
-		return d
+		return d, time.Time{}
 	}
-	w.add(nowMs, limit)
+	at := w.add(nowMs, limit, s.windowMs)
 	d.Allowed = true
 	d.Remaining = limit - w.total
-	d.Reset = w.untilOldestLeaves(nowMs)
-	return d
+	d.Reset = w.untilOldestLeaves(nowMs, s.windowMs)
+	return d, time.UnixMilli(at)
+}
+
+// Give takes back a request that Take counted at `at` (a sign-in that did not fail after all);
+// nothing when it has left the window.
+func (s *SlidingWindow) Give(key string, at time.Time) {
+	s.mu.RLock()
+	w := s.keys[key]
+	s.mu.RUnlock()
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	// An evicted or cleared window holds nothing to give back.
+	if !w.evicted {
+		w.remove(at.UnixMilli())
+	}
+}
+
+// Clear forgets every request on key.
+func (s *SlidingWindow) Clear(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.keys[key]; w != nil {
+		w.mu.Lock()
+		w.evicted = true
+		w.mu.Unlock()
+		delete(s.keys, key)
+	}
 }
 
 // lockedWindow returns the key's window, locked. A window evicted between the map lookup and the
@@ -96,9 +138,9 @@ func (s *SlidingWindow) window(key string) *keyWindow {
 	return w
 }
 
-// evict drops the buckets that have left the window: a request at t counts while t > now - Window.
-func (w *keyWindow) evict(nowMs int64) {
-	cutoff := nowMs - Window.Milliseconds()
+// evict drops the buckets that have left the window: a request at t counts while t > now - window.
+func (w *keyWindow) evict(nowMs, window int64) {
+	cutoff := nowMs - window
 	for w.n > 0 {
 		b := w.buckets[w.head]
 		if b.ms > cutoff {
@@ -110,17 +152,18 @@ func (w *keyWindow) evict(nowMs int64) {
 	}
 }
 
-func (w *keyWindow) untilOldestLeaves(nowMs int64) time.Duration {
+func (w *keyWindow) untilOldestLeaves(nowMs, window int64) time.Duration {
 	if w.n == 0 {
 		return 0
 	}
 	oldest := w.buckets[w.head].ms
 	// Requests racing each other can arrive with a now older than the newest bucket; the wait is
 	// still never more than one window.
-	return min(time.Duration(oldest+Window.Milliseconds()-nowMs)*time.Millisecond, Window)
+	return time.Duration(min(oldest+window-nowMs, window)) * time.Millisecond
 }
 
-func (w *keyWindow) add(nowMs int64, limit int) {
+// add counts a request at nowMs and returns the millisecond of the bucket it went to.
+func (w *keyWindow) add(nowMs int64, limit int, window int64) int64 {
 	w.lastMs = max(w.lastMs, nowMs)
 	if w.n > 0 {
 		last := &w.buckets[(w.head+w.n-1)%len(w.buckets)]
@@ -128,22 +171,43 @@ func (w *keyWindow) add(nowMs int64, limit int) {
 		if last.ms >= nowMs {
 			last.count++
 			w.total++
-			return
+			return last.ms
 		}
 	}
 	if w.n == len(w.buckets) {
-		w.grow(limit)
+		w.grow(limit, window)
 	}
 	w.buckets[(w.head+w.n)%len(w.buckets)] = bucket{ms: nowMs, count: 1}
 	w.n++
 	w.total++
+	return nowMs
+}
+
+// remove uncounts a request of the bucket at ms. An emptied bucket goes: the wait until a slot
+// frees must not be measured from it.
+func (w *keyWindow) remove(ms int64) {
+	for i := w.n - 1; i >= 0; i-- {
+		b := &w.buckets[(w.head+i)%len(w.buckets)]
+		if b.ms != ms {
+			continue
+		}
+		b.count--
+		w.total--
+		if b.count == 0 {
+			for j := i; j < w.n-1; j++ {
+				w.buckets[(w.head+j)%len(w.buckets)] = w.buckets[(w.head+j+1)%len(w.buckets)]
+			}
+			w.n--
+		}
+		return
+	}
 }
 
 // grow doubles the ring up to the most buckets a window can need: one per admitted request, and no
 // more than one per millisecond.
-func (w *keyWindow) grow(limit int) {
+func (w *keyWindow) grow(limit int, window int64) {
 	size := max(4, 2*len(w.buckets))
-	size = min(size, max(limit, 1), int(Window.Milliseconds()))
+	size = min(size, max(limit, 1), int(window))
 	if size <= len(w.buckets) {
 		size = len(w.buckets) + 1
 	}
@@ -154,9 +218,9 @@ func (w *keyWindow) grow(limit int) {
 	w.buckets, w.head = grown, 0
 }
 
-// EvictIdle forgets keys with no request in the last Window; it returns how many it removed.
+// EvictIdle forgets keys with no request in the last window; it returns how many it removed.
 func (s *SlidingWindow) EvictIdle(now time.Time) int {
-	cutoff := now.UnixMilli() - Window.Milliseconds()
+	cutoff := now.UnixMilli() - s.windowMs
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	removed := 0

@@ -132,6 +132,69 @@ func TestEvictIdle(t *testing.T) {
 	}
 }
 
+// A window of another length (sign-in counts failures over 15 minutes) is as exact.
+func TestSlidingWindowOfAnotherLength(t *testing.T) {
+	l := NewSlidingWindowOf(15 * time.Minute)
+	for i := range 3 {
+		if d := l.Allow(bg, "k", 3, t0.Add(time.Duration(i)*time.Minute)); !d.Allowed {
+			t.Fatalf("attempt %d refused", i+1)
+		}
+	}
+	if d := l.Allow(bg, "k", 3, t0.Add(3*time.Minute)); d.Allowed || d.RetryAfter != 12*time.Minute {
+		t.Fatalf("got %+v, want refused for 12m (until the first leaves the window)", d)
+	}
+	if l.Allow(bg, "k", 3, t0.Add(15*time.Minute-time.Millisecond)).Allowed {
+		t.Fatal("admitted before a slot freed")
+	}
+	if !l.Allow(bg, "k", 3, t0.Add(15*time.Minute)).Allowed {
+		t.Fatal("refused at the moment the first left the window")
+	}
+	if n := l.EvictIdle(t0.Add(17 * time.Minute)); n != 0 {
+		t.Fatalf("evicted %d keys still in the window", n)
+	}
+	if n := l.EvictIdle(t0.Add(30 * time.Minute)); n != 1 {
+		t.Fatalf("evicted %d, want the idle key", n)
+	}
+}
+
+// Give takes back exactly the request Take counted, also one that a clock stepping back counted
+// into a later bucket; Clear forgets the key.
+func TestSlidingWindowTakeGiveClear(t *testing.T) {
+	l := NewSlidingWindow()
+	_, first := l.Take("k", 3, t0)
+	_, second := l.Take("k", 3, t0.Add(time.Second))
+	_, stepped := l.Take("k", 3, t0.Add(time.Second-5*time.Millisecond)) // counted with the second
+	if !first.Equal(t0) || !stepped.Equal(second) {
+		t.Fatalf("counted at %s, %s, %s", first, second, stepped)
+	}
+	if d, at := l.Take("k", 3, t0.Add(2*time.Second)); d.Allowed || !at.IsZero() {
+		t.Fatalf("4th request: %+v at %s, want refused and not counted", d, at)
+	}
+	l.Give("k", stepped)
+	if d, _ := l.Take("k", 3, t0.Add(2*time.Second)); !d.Allowed || d.Remaining != 0 {
+		t.Fatalf("after a give: %+v, want admitted with none left", d)
+	}
+	// The first request given back: the wait is measured from the next one, at t0+1s.
+	l.Give("k", first)
+	l.Give("k", first) // given back already: nothing more to give
+	if d, _ := l.Take("k", 3, t0.Add(3*time.Second)); !d.Allowed {
+		t.Fatal("refused after the first was given back")
+	}
+	if d, _ := l.Take("k", 3, t0.Add(3*time.Second)); d.Allowed || d.RetryAfter != 58*time.Second {
+		t.Fatalf("got %+v, want refused for 58s", d)
+	}
+	// A request that left the window is not given back in place of a newer one.
+	l.Give("k", t0.Add(-time.Minute))
+	if d, _ := l.Take("k", 3, t0.Add(3*time.Second)); d.Allowed {
+		t.Fatal("a give of a request never counted freed a slot")
+	}
+	l.Clear("k")
+	l.Give("k", second)
+	if d, _ := l.Take("k", 3, t0.Add(3*time.Second)); !d.Allowed || d.Remaining != 2 || l.Len() != 1 {
+		t.Fatalf("after a clear: %+v with %d keys, want a fresh window", d, l.Len())
+	}
+}
+
 func TestSeconds(t *testing.T) {
 	for _, tc := range []struct {
 		d    time.Duration

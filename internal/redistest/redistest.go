@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // Server is a running redis-server with no persistence.
@@ -30,7 +32,7 @@ type Server struct {
 // Start runs a redis-server on a free loopback port until the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{port: freePort(t), dir: t.TempDir(), t: t}
+	s := &Server{port: freeport.MustPort(t), dir: t.TempDir(), t: t}
 	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
 	s.start()
 	t.Cleanup(func() { s.kill() })
@@ -112,16 +114,6 @@ func (s *Server) kill() {
 	_ = s.cmd.Process.Kill()
 	_ = s.cmd.Wait()
 	s.cmd = nil
-}
-
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // String names the server in failure messages.

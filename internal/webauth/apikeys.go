@@ -21,7 +21,6 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
-	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -254,7 +253,7 @@ func (h *Handler) event(regarding, related runtime.Object, reason, action, note 
 
 // registryKey is the key index entry of an ApiKey, as the ApiKey controller builds it.
 func registryKey(obj *v1alpha1.ApiKey, now time.Time) registry.Key {
-	k := controller.KeyFromApiKey(obj)
+	k := apikey.KeyFromApiKey(obj)
 	if k.CreatedAt.IsZero() { // a fake client in tests sets no timestamps
 		k.CreatedAt = now.Truncate(time.Second)
 	}

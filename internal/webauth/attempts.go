@@ -20,7 +20,8 @@ type Attempts interface {
 	Reset(ctx context.Context, key string)
 }
 
-// Slot is one counted attempt: in the replica's Throttle (at) or in Redis (hit).
+// Slot is one counted attempt: in the replica's window (at, when it was counted) or in Redis
+// (hit).
 type Slot struct {
 	at  time.Time
 	hit ratelimit.Hit
@@ -30,8 +31,8 @@ type Slot struct {
 type localAttempts struct{ t *Throttle }
 
 func (l localAttempts) Acquire(_ context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
-	wait, ok := l.t.Acquire(key, now)
-	return wait, Slot{at: now}, ok
+	wait, at, ok := l.t.Acquire(key, now)
+	return wait, Slot{at: at}, ok
 }
 
 func (l localAttempts) Release(_ context.Context, key string, s Slot) { l.t.Release(key, s.at) }

@@ -2,7 +2,6 @@ package webauth
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"time"
 
@@ -45,82 +44,49 @@ const maxBackoffEntries = 64
 // localBackoff counts in this replica's memory. It is an Attempts: Acquire refuses while the
 // account is closed.
 type localBackoff struct {
-	policy BackoffPolicy
+	policy   BackoffPolicy
+	attempts *ratelimit.SlidingWindow
 
-	mu        sync.Mutex
-	attempts  map[string][]time.Time // ascending, within the window
-	closed    map[string]time.Time   // end of each closure
-	nextSweep time.Time
+	// mu makes the check of the closure, the count and the closure one step, so that parallel
+	// guesses cannot outrun the count.
+	mu     sync.Mutex
+	closed map[string]time.Time // end of each closure
+	sweep  sweeper
 }
 
 func newLocalBackoff(p BackoffPolicy) *localBackoff {
-	return &localBackoff{policy: p, attempts: map[string][]time.Time{}, closed: map[string]time.Time{}}
+	return &localBackoff{policy: p, attempts: ratelimit.NewSlidingWindowOf(p.Window), closed: map[string]time.Time{}}
 }
 
 func (b *localBackoff) Acquire(_ context.Context, key string, now time.Time) (time.Duration, Slot, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.sweepLocked(now)
+	if b.sweep.due(now) {
+		b.attempts.EvictIdle(now)
+		for k, until := range b.closed {
+			if !until.After(now) {
+				delete(b.closed, k)
+			}
+		}
+	}
 	if until, ok := b.closed[key]; ok && until.After(now) {
 		return until.Sub(now), Slot{}, false
 	}
-	live := b.liveLocked(key, now)
-	if len(live) >= b.policy.Free+maxBackoffEntries {
-		live = live[1:]
+	// At the bound an attempt is not counted, and its delay is the bound's: Max long since.
+	d, at := b.attempts.Take(key, b.policy.Free+maxBackoffEntries, now)
+	if delay := b.policy.delay(d.Limit - d.Remaining); delay > 0 {
+		b.closed[key] = now.Add(delay)
 	}
-	live = append(live, now)
-	b.attempts[key] = live
-	if d := b.policy.delay(len(live)); d > 0 {
-		b.closed[key] = now.Add(d)
-	}
-	return 0, Slot{at: now}, true
+	return 0, Slot{at: at}, true
 }
 
-func (b *localBackoff) Release(_ context.Context, key string, s Slot) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	list := b.attempts[key]
-	if i := slices.IndexFunc(list, func(x time.Time) bool { return x.Equal(s.at) }); i >= 0 {
-		b.attempts[key] = slices.Delete(list, i, i+1)
-	}
-}
+func (b *localBackoff) Release(_ context.Context, key string, s Slot) { b.attempts.Give(key, s.at) }
 
 func (b *localBackoff) Reset(_ context.Context, key string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.attempts, key)
+	b.attempts.Clear(key)
 	delete(b.closed, key)
-}
-
-func (b *localBackoff) liveLocked(key string, now time.Time) []time.Time {
-	list := b.attempts[key]
-	cutoff := now.Add(-b.policy.Window)
-	i := 0
-	for i < len(list) && !list[i].After(cutoff) {
-		i++
-	}
-	if i == len(list) {
-		delete(b.attempts, key)
-		return nil
-	}
-	return list[i:]
-}
-
-// sweepLocked forgets, once a minute, accounts whose attempts and closures have all ended, so
-// that guesses at many emails do not grow the maps without bound.
-func (b *localBackoff) sweepLocked(now time.Time) {
-	if now.Before(b.nextSweep) {
-		return
-	}
-	b.nextSweep = now.Add(time.Minute)
-	for key := range b.attempts {
-		b.liveLocked(key, now)
-	}
-	for key, until := range b.closed {
-		if !until.After(now) {
-			delete(b.closed, key)
-		}
-	}
 }
 
 // sharedBackoff keeps attempts and closures in Redis for every replica; while Redis does not

@@ -141,22 +141,22 @@ func TestThrottle(t *testing.T) {
 	start := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	th := NewThrottle(ThrottlePolicy{Limit: 3, Window: 15 * time.Minute})
 	for i := range 3 {
-		if _, ok := th.Acquire("k", start.Add(time.Duration(i)*time.Minute)); !ok {
+		if _, _, ok := th.Acquire("k", start.Add(time.Duration(i)*time.Minute)); !ok {
 			t.Fatalf("attempt %d refused", i+1)
 		}
 	}
-	wait, ok := th.Acquire("k", start.Add(3*time.Minute))
+	wait, _, ok := th.Acquire("k", start.Add(3*time.Minute))
 	if ok || wait != 12*time.Minute {
 		t.Fatalf("4th attempt: ok=%v wait=%s, want refused for 12m (until the first leaves the window)", ok, wait)
 	}
-	if _, ok := th.Acquire("other", start); !ok {
+	if _, _, ok := th.Acquire("other", start); !ok {
 		t.Fatal("another key is throttled")
 	}
 	// The first attempt leaves the window at start+15m exactly.
-	if _, ok := th.Acquire("k", start.Add(15*time.Minute-time.Millisecond)); ok {
+	if _, _, ok := th.Acquire("k", start.Add(15*time.Minute-time.Millisecond)); ok {
 		t.Fatal("admitted before a slot freed")
 	}
-	if _, ok := th.Acquire("k", start.Add(15*time.Minute)); !ok {
+	if _, _, ok := th.Acquire("k", start.Add(15*time.Minute)); !ok {
 		t.Fatal("refused after a slot freed")
 	}
 	// Release gives a slot back; Reset clears all.
@@ -166,13 +166,13 @@ func TestThrottle(t *testing.T) {
 		th.Acquire("k", at)
 	}
 	th.Release("k", at)
-	if _, ok := th.Acquire("k", at); !ok {
+	if _, _, ok := th.Acquire("k", at); !ok {
 		t.Fatal("a released slot was not given back")
 	}
 	// Keys whose attempts have all expired are swept.
 	th.Acquire("stale", at)
 	th.Acquire("fresh", at.Add(time.Hour))
-	if _, found := th.attempts["stale"]; found {
-		t.Fatal("a stale key was not swept")
+	if n := th.attempts.Len(); n != 1 {
+		t.Fatalf("%d keys held, want only the fresh one: stale keys were not swept", n)
 	}
 }

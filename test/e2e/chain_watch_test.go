@@ -24,6 +24,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 // The real manager binary follows a real local node (go-ethereum's simulated chain, JSON-RPC on
@@ -110,7 +111,7 @@ var _ = Describe("Following intents on chain", Ordered, func() {
 		GinkgoHelper()
 		var rec chainIntent
 		Eventually(func(g Gomega) string {
-			Expect(manager.running()).To(Succeed())
+			Expect(manager.Running()).To(Succeed())
 			dev.Backend.Commit()
 			rec = read(id)(g)
 			return rec.Status
@@ -140,7 +141,7 @@ var _ = Describe("Following intents on chain", Ordered, func() {
 			g.Expect(chain.Status.Watch).NotTo(BeNil())
 			return chain.Status.Watch.ProcessedBlock
 		}).WithTimeout(10 * time.Second).Should(BeNumerically(">=", submitted.BlockNumber))
-		manager.kill()
+		manager.Kill()
 
 		By("mining while no watcher runs: the first intent's confirmations and the second's transaction")
 		secondTx := send(second.Tx)
@@ -150,9 +151,7 @@ var _ = Describe("Following intents on chain", Ordered, func() {
 
 		By("restarting the manager")
 		logPath := filepath.Join(projectRoot, "test", "artifacts", "manager-after-kill.log")
-		var err error
-		manager, err = startManager(managerBin, logPath, managerKubeconfig, managerArgs...)
-		Expect(err).NotTo(HaveOccurred())
+		manager = harness.RunManager(GinkgoTB(), managerBin, managerKubeconfig, logPath, GinkgoWriter, managerArgs...)
 		DeferCleanup(func() {
 			out, err := os.ReadFile(logPath)
 			Expect(err).NotTo(HaveOccurred())

@@ -26,15 +26,11 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -49,11 +45,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/service"
+	"github.com/transferintent/transfer-intent-service/test/harness"
 )
-
-// managerStopGrace is how long the manager gets to shut down after SIGTERM before it is killed.
-const managerStopGrace = 10 * time.Second
 
 // The suite's shared state, set up once in BeforeSuite. Each run gets a fresh control plane and a
 // namespace with a random name, which is also the namespace the manager watches.
@@ -65,7 +60,7 @@ var (
 	k8sClient      client.Client
 	apiAddr        string
 	probeAddr      string
-	manager        *managerProcess
+	manager        *harness.Manager
 	managerBin     string
 	// managerArgs and managerKubeconfig start the manager again after a spec killed it.
 	managerArgs       []string
@@ -73,6 +68,9 @@ var (
 	// attesterKey is the key the manager signs bridge fills with (--attester-key-file).
 	attesterKey *ecdsa.PrivateKey
 )
+
+// TestMain removes the manager binary the suite built.
+func TestMain(m *testing.M) { os.Exit(harness.Main(m)) }
 
 func TestE2E(t *testing.T) {
 	RegisterFailHandler(Fail)
@@ -84,27 +82,17 @@ var _ = BeforeSuite(func() {
 	logf.SetLogger(GinkgoLogr)
 
 	var err error
-	projectRoot, err = filepath.Abs(filepath.Join("..", ".."))
-	Expect(err).NotTo(HaveOccurred())
-	artifacts := filepath.Join(projectRoot, "test", "artifacts")
-	Expect(os.MkdirAll(artifacts, 0o755)).To(Succeed())
+	projectRoot = harness.RepoRoot()
+	artifacts := harness.Artifacts(GinkgoTB())
 	work := GinkgoT().TempDir()
 
 	By("finding the control plane binaries")
-	assetsDir = controlPlaneAssets()
+	assetsDir = harness.Assets(GinkgoTB())
 
 	By("building the manager binary")
-	managerBin = os.Getenv("E2E_MANAGER_BIN")
-	if managerBin == "" {
-		managerBin = filepath.Join(work, "manager")
-		// E2E_GO_BUILD_FLAGS=-race (make test sets it) builds a manager that reports data races
-		// in its log; the suite fails on any (see the manager's DeferCleanup).
-		args := append([]string{"build"}, strings.Fields(os.Getenv("E2E_GO_BUILD_FLAGS"))...)
-		build := exec.Command("go", append(args, "-o", managerBin, "./cmd")...)
-		build.Dir = projectRoot
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), "go build ./cmd:\n%s", out)
-	}
+	// E2E_GO_BUILD_FLAGS=-race (make test sets it) builds a manager that reports data races in its
+	// log; the suite fails on any (see the manager's DeferCleanup).
+	managerBin = harness.ManagerBinary(GinkgoTB(), "E2E_MANAGER_BIN", strings.Fields(os.Getenv("E2E_GO_BUILD_FLAGS"))...)
 
 	By("starting kube-apiserver and etcd, and installing the CRDs of config/crd/bases")
 	testEnv := &envtest.Environment{
@@ -139,8 +127,9 @@ var _ = BeforeSuite(func() {
 	managerKubeconfig = managerIdentity(testEnv, work)
 
 	By("starting the manager, watching " + namespace)
-	apiAddr = freeLocalAddr()
-	probeAddr = freeLocalAddr()
+	// Ports of its own, so that the suite does not collide with a `make run` on the default ports.
+	apiAddr = freeport.MustAddr(GinkgoTB())
+	probeAddr = freeport.MustAddr(GinkgoTB())
 	logPath := filepath.Join(artifacts, "manager.log")
 	attesterKey, err = crypto.GenerateKey()
 	Expect(err).NotTo(HaveOccurred())
@@ -155,11 +144,10 @@ var _ = BeforeSuite(func() {
 		// Progress often enough that a kill -9 a moment after a block finds it recorded.
 		"--chain-watch-progress-interval", "200ms",
 	}
-	manager, err = startManager(managerBin, logPath, managerKubeconfig, managerArgs...)
-	Expect(err).NotTo(HaveOccurred())
+	manager = harness.RunManager(GinkgoTB(), managerBin, managerKubeconfig, logPath, GinkgoWriter, managerArgs...)
 	DeferCleanup(func() {
 		By("stopping the manager")
-		manager.stop()
+		manager.Stop()
 		_, _ = fmt.Fprintf(GinkgoWriter, "manager output: %s\n", logPath)
 		out, err := os.ReadFile(logPath)
 		Expect(err).NotTo(HaveOccurred())
@@ -204,19 +192,6 @@ func managerIdentity(testEnv *envtest.Environment, work string) string {
 	return path
 }
 
-// controlPlaneAssets returns the directory of kube-apiserver and etcd: KUBEBUILDER_ASSETS as set by
-// make, or what hack/control-plane.sh prints (building the binaries if this machine has none yet).
-func controlPlaneAssets() string {
-	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
-		return dir
-	}
-	cmd := exec.Command(filepath.Join(projectRoot, "hack", "control-plane.sh"))
-	cmd.Stderr = GinkgoWriter
-	out, err := cmd.Output()
-	Expect(err).NotTo(HaveOccurred(), "hack/control-plane.sh failed; see its output above")
-	return strings.TrimSpace(string(out))
-}
-
 // kubectl runs kubectl against the suite's control plane and returns its combined output, which
 // it also writes to the spec's log.
 func kubectl(args ...string) (string, error) {
@@ -238,90 +213,4 @@ func runKubectl(args ...string) (string, error) {
 	cmd.Dir = projectRoot
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-// freeLocalAddr returns a loopback address with a port that was free a moment ago, so that the
-// suite does not collide with a `make run` on the default ports.
-func freeLocalAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	defer func() { _ = l.Close() }()
-	return l.Addr().String()
-}
-
-// managerProcess is the manager binary running as a child of the test process.
-type managerProcess struct {
-	cmd    *exec.Cmd
-	log    *os.File
-	exited chan struct{}
-	err    error // set before exited is closed
-}
-
-func startManager(bin, logPath, kubeconfig string, args ...string) (*managerProcess, error) {
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = projectRoot
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
-	cmd.Stdout = io.MultiWriter(logFile, GinkgoWriter)
-	cmd.Stderr = cmd.Stdout
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Setpgid: true,
-		// If the test binary dies (a -timeout panic, say), the manager must not outlive it.
-		Pdeathsig: syscall.SIGKILL,
-	}
-	if err := cmd.Start(); err != nil {
-		_ = logFile.Close()
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	m := &managerProcess{cmd: cmd, log: logFile, exited: make(chan struct{})}
-	go func() {
-		m.err = cmd.Wait()
-		close(m.exited)
-	}()
-	return m, nil
-}
-
-// running returns an error once the manager has exited: a crash must fail the waiting spec at once
-// with the reason, not after its whole deadline.
-func (m *managerProcess) running() error {
-	select {
-	case <-m.exited:
-		return fmt.Errorf("the manager exited (%w); its output is in test/artifacts/manager.log", m.err)
-	default:
-		return nil
-	}
-}
-
-// kill ends the manager at once (SIGKILL): no shutdown hook runs, as when a node dies.
-func (m *managerProcess) kill() {
-	if m.running() != nil {
-		return
-	}
-	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
-	<-m.exited
-	_ = m.log.Close()
-}
-
-func (m *managerProcess) stop() {
-	if m == nil {
-		return
-	}
-	defer func() { _ = m.log.Close() }()
-	if m.running() != nil {
-		return
-	}
-	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case <-m.exited:
-	case <-time.After(managerStopGrace):
-		_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
-		<-m.exited
-	}
-	var exitErr *exec.ExitError
-	if m.err != nil && !errors.As(m.err, &exitErr) {
-		_, _ = fmt.Fprintf(GinkgoWriter, "waiting for the manager: %v\n", m.err)
-	}
 }

@@ -63,7 +63,7 @@ var _ = Describe("config/samples", Ordered, ContinueOnFailure, func() {
 			Expect(names).NotTo(BeEmpty(), "config/samples has no %s", kind)
 
 			Eventually(func() error {
-				if err := manager.running(); err != nil {
+				if err := manager.Running(); err != nil {
 					return StopTrying(err.Error())
 				}
 				return notReady(kind, names)
@@ -76,7 +76,7 @@ var _ = Describe("the manager", Ordered, func() {
 	It("reports ready on its health probe address", func() {
 		url := "http://" + probeAddr + "/readyz"
 		Eventually(func() error {
-			if err := manager.running(); err != nil {
+			if err := manager.Running(); err != nil {
 				return StopTrying(err.Error())
 			}
 			resp, err := http.Get(url) //nolint:noctx // a plain probe, bounded by Eventually

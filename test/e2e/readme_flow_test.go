@@ -43,7 +43,7 @@ var _ = Describe("the README's flow", Ordered, func() {
 
 	It("lists the sample tokens of a chain with the new key", func() {
 		Eventually(func() (string, error) {
-			if err := manager.running(); err != nil {
+			if err := manager.Running(); err != nil {
 				return "", StopTrying(err.Error())
 			}
 			status, body, err := api(http.MethodGet, "/v2/tokens?chain-id=eip155:11155111", key, "")

@@ -23,8 +23,10 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/redistest"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 // Lease timings of the replicas: short, so that a kill -9 of the leader costs seconds.
@@ -43,7 +45,7 @@ const (
 // replica is one manager process of the harness.
 type replica struct {
 	name     string
-	proc     *managerProcess
+	proc     *harness.Manager
 	api      string
 	probe    string
 	logPath  string
@@ -55,7 +57,7 @@ func (r *replica) url(path string) string { return "http://" + r.api + path }
 // leads reports whether the replica runs and its log says it acquired the lease (a replica loses
 // the lease only by exiting: controller-runtime stops the manager then).
 func (r *replica) leads() bool {
-	if r.proc.running() != nil {
+	if r.proc.Running() != nil {
 		return false
 	}
 	out, err := os.ReadFile(r.logPath)
@@ -156,7 +158,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 	}
 	start := func(name string, withRedis bool) *replica {
 		GinkgoHelper()
-		r := &replica{name: name, api: uniqueLocalAddr(), probe: uniqueLocalAddr(),
+		r := &replica{name: name, api: freeport.MustAddr(GinkgoTB()), probe: freeport.MustAddr(GinkgoTB()),
 			logPath: filepath.Join(projectRoot, "test", "artifacts", "replica-"+name+".log")}
 		args := []string{"--namespace", ns, "--api-bind-address", r.api, "--health-probe-bind-address", r.probe,
 			"--metrics-bind-address", "0", "--leader-elect",
@@ -165,16 +167,14 @@ var _ = Describe("Three replicas", Ordered, func() {
 		if withRedis {
 			args = append(args, "--redis-url", redis.URL(), "--redis-timeout", redisTimeout.String())
 		}
-		var err error
-		r.proc, err = startManager(managerBin, r.logPath, kubeconfigPath, args...)
-		Expect(err).NotTo(HaveOccurred())
+		r.proc = harness.RunManager(GinkgoTB(), managerBin, kubeconfigPath, r.logPath, GinkgoWriter, args...)
 		started = append(started, r)
 		return r
 	}
 	// The replicas live across the specs: they are stopped after the last one.
 	AfterAll(func() {
 		for _, r := range started {
-			r.proc.stop()
+			r.proc.Stop()
 			out, err := os.ReadFile(r.logPath)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(out)).NotTo(ContainSubstring("WARNING: DATA RACE"), "see %s", r.logPath)
@@ -212,7 +212,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 		spent := servedByAll(key)
 		admitted, refused := burst(replicas, key, 120-spent)
 		Expect([]int{admitted + spent, refused}).To(Equal([]int{50, 70}))
-		alone.proc.stop()
+		alone.proc.Stop()
 		alone.killedAt = time.Now()
 	})
 
@@ -338,7 +338,7 @@ var _ = Describe("Three replicas", Ordered, func() {
 		}
 
 		By("killing the leader " + leader.name)
-		leader.proc.kill()
+		leader.proc.Kill()
 		leader.killedAt = time.Now()
 		token := &v1alpha1.TokenDefinition{
 			ObjectMeta: metav1.ObjectMeta{Name: "after-kill", Namespace: ns},
@@ -441,17 +441,3 @@ var _ = Describe("Three replicas", Ordered, func() {
 		}).WithTimeout(30*time.Second).WithPolling(time.Second).Should(Equal([]int{50, 70}), "the limit is shared again")
 	})
 })
-
-// handedOut are the loopback addresses given to the replicas so far: a port that was free a
-// moment ago may be handed out again by the kernel, and two replicas must not race for it.
-var handedOut = map[string]bool{}
-
-// uniqueLocalAddr is freeLocalAddr, never the same twice in a run.
-func uniqueLocalAddr() string {
-	for {
-		if addr := freeLocalAddr(); !handedOut[addr] {
-			handedOut[addr] = true
-			return addr
-		}
-	}
-}

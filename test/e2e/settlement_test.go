@@ -28,6 +28,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 // settlementRefundDelay is the e2e settlement contracts' delay, in seconds, between an order's
@@ -172,14 +173,13 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 		keyFile := filepath.Join(GinkgoT().TempDir(), "filler.key")
 		Expect(os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(fillerKey))), 0o600)).To(Succeed())
 		fillerLog = filepath.Join(projectRoot, "test", "artifacts", "filler.log")
-		filler, err := startManager(managerBin, fillerLog, managerKubeconfig, "filler",
+		filler := harness.RunManager(GinkgoTB(), managerBin, managerKubeconfig, fillerLog, GinkgoWriter, "filler",
 			"--api", "http://"+apiAddr, "--api-key", key, "--key-file", keyFile, "--interval", "200ms",
 			"--chain", fmt.Sprintf("%s,%s,%s", origin.dev.ID, origin.dev.URL, origin.settlement.Hex()),
 			"--chain", fmt.Sprintf("%s,%s,%s", dest.dev.ID, dest.dev.URL, dest.settlement.Hex()))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(filler.stop)
+		DeferCleanup(filler.Stop)
 		Eventually(func(g Gomega) {
-			g.Expect(filler.running()).To(Succeed())
+			g.Expect(filler.Running()).To(Succeed())
 			out, err := os.ReadFile(fillerLog)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(string(out)).To(ContainSubstring(`"msg"="filling"`))
@@ -230,7 +230,7 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 		GinkgoHelper()
 		var rec orderIntent
 		Eventually(func() string {
-			Expect(manager.running()).To(Succeed())
+			Expect(manager.Running()).To(Succeed())
 			origin.dev.Backend.Commit()
 			dest.dev.Backend.Commit()
 			rec = read(id)

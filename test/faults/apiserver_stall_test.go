@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
-	"github.com/transferintent/transfer-intent-service/test/faults/harness"
+	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 func TestMain(m *testing.M) { os.Exit(harness.Main(m)) }

@@ -26,6 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // The well-known development accounts #0 and #1 of Hardhat and Anvil. Their keys are PUBLIC: for
@@ -60,7 +61,7 @@ func Start(t testing.TB, chainID int64) *Chain {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(chainID, funder, fmt.Sprintf("127.0.0.1:%d", freePort(t)))
+	c, err := New(chainID, funder, freeport.MustAddr(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,17 +94,6 @@ func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, erro
 
 // Close stops the node; a client then meets a closed port.
 func (c *Chain) Close() error { return c.Backend.Close() }
-
-// freePort is a loopback port that was free a moment ago (the node wants a number, not a listener).
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port
-}
 
 // Transactor signs transactions of key on this chain.
 func (c *Chain) Transactor(key *ecdsa.PrivateKey) *bind.TransactOpts {

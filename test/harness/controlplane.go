@@ -1,8 +1,10 @@
-// Package harness runs the service for the fault suites the way test/e2e does (the manager binary
-// built from ./cmd against a real kube-apiserver and etcd started by envtest) and holds on to the
-// processes the suites break: the API server can be stalled (SIGSTOP), resumed, killed (SIGKILL)
-// and started again on its port with its etcd, the manager killed and started again. It also
-// drives creates and checks what the API server stored (lost and duplicated intents).
+// Package harness runs the service as the suites under test/ need it: the manager binary built
+// from ./cmd, started as a process against a real kube-apiserver and etcd, its log in
+// test/artifacts. test/e2e uses the manager process with a control plane of its own; for the fault
+// suites the harness also holds on to the processes they break: the API server can be stalled
+// (SIGSTOP), resumed, killed (SIGKILL) and started again on its port with its etcd, the manager
+// killed and started again. It also drives creates and checks what the API server stored (lost and
+// duplicated intents).
 package harness
 
 import (
@@ -34,7 +36,7 @@ import (
 // RepoRoot is the module root, found from this file's path.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
 // Artifacts is test/artifacts, where the suites keep the logs of the processes they run.
@@ -47,9 +49,9 @@ func Artifacts(t testing.TB) string {
 	return dir
 }
 
-// assets is KUBEBUILDER_ASSETS as make sets it, or what hack/control-plane.sh prints (building
+// Assets is KUBEBUILDER_ASSETS as make sets it, or what hack/control-plane.sh prints (building
 // kube-apiserver and etcd if this machine has none yet).
-func assets(t testing.TB) string {
+func Assets(t testing.TB) string {
 	t.Helper()
 	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
 		return dir
@@ -88,7 +90,7 @@ func StartControlPlane(t testing.TB) *ControlPlane {
 	// a stack trace saying so. What matters is in the processes' logs.
 	logf.SetLogger(logr.Discard())
 	cp := &ControlPlane{env: &envtest.Environment{
-		BinaryAssetsDirectory: assets(t),
+		BinaryAssetsDirectory: Assets(t),
 		CRDDirectoryPaths:     []string{filepath.Join(RepoRoot(), "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 	}, logPath: filepath.Join(Artifacts(t), "faults-kube-apiserver.log")}

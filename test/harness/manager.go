@@ -3,7 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // managerStopGrace is how long the manager gets after SIGTERM before it is killed.
@@ -25,8 +27,8 @@ var (
 	buildErr  error
 )
 
-// Main runs the tests of a package that starts managers and removes the binary it built: call it
-// from TestMain, os.Exit(harness.Main(m)).
+// Main runs the tests of a package that builds the manager and removes the binary it built: call
+// it from TestMain, os.Exit(harness.Main(m)).
 func Main(m *testing.M) int {
 	code := m.Run()
 	if buildDir != "" {
@@ -35,26 +37,23 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// ManagerBinary builds the manager from ./cmd once per test binary (FAULTS_MANAGER_BIN names a
-// prebuilt one instead); Main removes it. It is race-enabled when the tests are (make test runs them with -race),
-// so that it reuses their compiled packages and reports data races in its log.
-func ManagerBinary(t testing.TB) string {
+// ManagerBinary builds the manager from ./cmd with the go build flags once per test binary (later
+// calls get the first one's binary), unless the environment variable binEnv names a prebuilt one;
+// Main removes it.
+func ManagerBinary(t testing.TB, binEnv string, flags ...string) string {
 	t.Helper()
-	if bin := os.Getenv("FAULTS_MANAGER_BIN"); bin != "" {
+	if bin := os.Getenv(binEnv); bin != "" {
 		return bin
 	}
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "faults-manager-")
+		dir, err := os.MkdirTemp("", "manager-")
 		if err != nil {
 			buildErr = err
 			return
 		}
 		buildDir, built = dir, filepath.Join(dir, "manager")
-		args := []string{"build", "-o", built}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, "./cmd")...)
+		args := append(append([]string{"build"}, flags...), "-o", built, "./cmd")
+		cmd := exec.Command("go", args...)
 		cmd.Dir = RepoRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd: %w\n%s", err, out)
@@ -68,16 +67,28 @@ func ManagerBinary(t testing.TB) string {
 
 // Manager is the manager binary running as a child of the test.
 type Manager struct {
-	// API is the base URL of the HTTP API, Probe of /healthz and /readyz.
+	// API is the base URL of the HTTP API, Probe of /healthz and /readyz (set by
+	// ControlPlane.StartManager, which chooses them).
 	API, Probe string
 	LogPath    string
 
 	bin, kubeconfig string
 	args            []string
+	echo            io.Writer
 	cmd             *exec.Cmd
 	log             *os.File
 	exited          chan struct{}
 	err             error // set before exited is closed
+}
+
+// RunManager runs bin with args as the identity of kubeconfig, its output in logPath (replaced)
+// and copied to echo unless that is nil. It runs until Stop or Kill.
+func RunManager(t testing.TB, bin, kubeconfig, logPath string, echo io.Writer, args ...string) *Manager {
+	t.Helper()
+	m := &Manager{LogPath: logPath, bin: bin, kubeconfig: kubeconfig, args: args, echo: echo}
+	_ = os.Remove(logPath)
+	m.Start(t)
+	return m
 }
 
 // StartManager runs the manager against the control plane, serving namespace on loopback ports
@@ -85,15 +96,11 @@ type Manager struct {
 // must show no data race.
 func (cp *ControlPlane) StartManager(t testing.TB, namespace, name string, extraArgs ...string) *Manager {
 	t.Helper()
-	api, probe := freeAddr(t), freeAddr(t)
-	m := &Manager{
-		API: "http://" + api, Probe: "http://" + probe, LogPath: filepath.Join(Artifacts(t), name+".log"),
-		bin: ManagerBinary(t), kubeconfig: cp.Kubeconfig,
-		args: append([]string{"--namespace", namespace, "--api-bind-address", api, "--health-probe-bind-address", probe,
-			"--metrics-bind-address", "0", "--base-url", "http://" + api}, extraArgs...),
-	}
-	_ = os.Remove(m.LogPath)
-	m.Start(t)
+	api, probe := freeport.MustAddr(t), freeport.MustAddr(t)
+	m := RunManager(t, ManagerBinary(t, "FAULTS_MANAGER_BIN", raceFlags...), cp.Kubeconfig, filepath.Join(Artifacts(t), name+".log"), nil,
+		append([]string{"--namespace", namespace, "--api-bind-address", api, "--health-probe-bind-address", probe,
+			"--metrics-bind-address", "0", "--base-url", "http://" + api}, extraArgs...)...)
+	m.API, m.Probe = "http://"+api, "http://"+probe
 	t.Cleanup(func() {
 		m.Stop()
 		out, err := os.ReadFile(m.LogPath)
@@ -113,7 +120,11 @@ func (m *Manager) Start(t testing.TB) {
 	cmd := exec.Command(m.bin, m.args...)
 	cmd.Dir = RepoRoot()
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+m.kubeconfig)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Stdout = logFile
+	if m.echo != nil {
+		cmd.Stdout = io.MultiWriter(logFile, m.echo)
+	}
+	cmd.Stderr = cmd.Stdout
 	// Its own process group, so that a kill reaches nothing else; it dies with the test binary.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -150,10 +161,10 @@ func (m *Manager) Kill() {
 
 // Stop asks the manager to stop (SIGTERM) and kills it after the grace.
 func (m *Manager) Stop() {
+	defer func() { _ = m.log.Close() }()
 	if m.Running() != nil {
 		return
 	}
-	defer func() { _ = m.log.Close() }()
 	_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGTERM)
 	select {
 	case <-m.exited:
@@ -163,7 +174,11 @@ func (m *Manager) Stop() {
 	}
 	var exitErr *exec.ExitError
 	if m.err != nil && !errors.As(m.err, &exitErr) {
-		fmt.Fprintf(os.Stderr, "waiting for the manager: %v\n", m.err)
+		w := io.Writer(os.Stderr)
+		if m.echo != nil {
+			w = m.echo
+		}
+		_, _ = fmt.Fprintf(w, "waiting for the manager: %v\n", m.err)
 	}
 }
 
@@ -188,29 +203,6 @@ func (m *Manager) WaitReady(t testing.TB, within time.Duration) {
 			t.Fatalf("the manager was not ready within %s; see %s", within, m.LogPath)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-var (
-	addrMu     sync.Mutex
-	handedOut  = map[string]bool{}
-	listenHost = "127.0.0.1:0"
-)
-
-// freeAddr returns a loopback address whose port was free a moment ago, never the same twice.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	addrMu.Lock()
-	defer addrMu.Unlock()
-	for {
-		l, err := net.Listen("tcp", listenHost)
-		must(t, err)
-		addr := l.Addr().String()
-		_ = l.Close()
-		if !handedOut[addr] {
-			handedOut[addr] = true
-			return addr
-		}
 	}
 }
 

@@ -1,6 +1,0 @@
-//go:build !race
-
-package harness
-
-// raceEnabled: the tests run without -race, and so does the manager they build.
-const raceEnabled = false
