@@ -68,7 +68,7 @@ var levels = map[string]int{
 	// The composition root, and what runs it: the binary, tools, harnesses and suites.
 	"internal/service":     7,
 	"internal/servicetest": 8,
-	"test/faults/harness":  8,
+	"test/harness":         8,
 	"cmd":                  9,
 	"hack/bench":           9,
 	"hack/benchbinary":     9,
