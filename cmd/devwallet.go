@@ -116,8 +116,9 @@ func devwalletSend(ctx context.Context, s devwalletSettings, id string) (common.
 	if !strings.HasSuffix(strings.ToLower(rec.Request.From), strings.ToLower(from.Hex())) {
 		return common.Hash{}, fmt.Errorf("the intent is from %s, the wallet is %s", rec.Request.From, from.Hex())
 	}
-	// Dialled through the service's node client, so that an error never quotes a URL that may
-	// carry a provider's credential; transactions go through go-ethereum's ethclient over it.
+	// Dialled through the service's node client like every other caller; transactions go through
+	// go-ethereum's ethclient over it. devwallet is a local tool: its errors go to whoever gave it
+	// the URL.
 	rpcClient, err := jsonrpc.Dial(ctx, fmt.Sprintf("eip155:%d", rec.Tx.ChainID), s.rpc, jsonrpc.Options{Caller: "devwallet"})
 	if err != nil {
 		return common.Hash{}, err

@@ -35,17 +35,18 @@ type Chain struct {
 	Client     *ethclient.Client
 	ID         *big.Int
 	Settlement common.Address
+	url        string // redacted from the errors Run logs
 }
 
-// Dial connects to a chain's node through the service's node client (its errors never quote the
-// URL) and checks that it serves chain id. The filler sends transactions with go-ethereum's
-// ethclient over that connection; each of its steps is bounded by stepTimeout.
+// Dial connects to a chain's node through the service's node client and checks that it serves
+// chain id. The filler sends transactions with go-ethereum's ethclient over that connection (its
+// errors can quote the URL: Run redacts what it logs); each step is bounded by stepTimeout.
 func Dial(ctx context.Context, id uint64, rpcURL string, settlementAddr common.Address) (*Chain, error) {
 	node, err := jsonrpc.Dial(ctx, fmt.Sprintf("eip155:%d", id), rpcURL, jsonrpc.Options{Caller: "filler", Timeout: stepTimeout})
 	if err != nil {
 		return nil, err
 	}
-	served, _, err := node.Probe(ctx)
+	served, err := node.ChainID(ctx)
 	if err != nil {
 		node.Close()
 		return nil, fmt.Errorf("asking the node of chain %d for its chain id: %w", id, err)
@@ -54,7 +55,7 @@ func Dial(ctx context.Context, id uint64, rpcURL string, settlementAddr common.A
 		node.Close()
 		return nil, fmt.Errorf("the node of chain %d serves chain %s", id, served)
 	}
-	return &Chain{Client: ethclient.NewClient(node.Raw()), ID: served, Settlement: settlementAddr}, nil
+	return &Chain{Client: ethclient.NewClient(node.Raw()), ID: served, Settlement: settlementAddr, url: rpcURL}, nil
 }
 
 // Quote decides what the filler delivers for an order: the amount of tokenOut (at least the
@@ -118,6 +119,9 @@ func (f *Filler) Run(ctx context.Context, interval time.Duration) {
 		err := f.Step(stepCtx)
 		cancel()
 		if err != nil && ctx.Err() == nil {
+			for _, c := range f.Chains {
+				err = jsonrpc.Redact(err, c.url)
+			}
 			f.Log.Error(err, "filler step")
 		}
 		select {

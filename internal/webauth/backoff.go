@@ -72,7 +72,9 @@ func (b *localBackoff) Acquire(_ context.Context, key string, now time.Time) (ti
 	if until, ok := b.closed[key]; ok && until.After(now) {
 		return until.Sub(now), Slot{}, false
 	}
-	// At the bound an attempt is not counted, and its delay is the bound's: Max long since.
+	// At the bound an attempt is not counted (the old lists dropped their oldest instead), and its
+	// delay is the bound's: Max long since, so nothing a client sees differs. The default policy
+	// never gets there (about 22 attempts fit in its window).
 	d, at := b.attempts.Take(key, b.policy.Free+maxBackoffEntries, now)
 	if delay := b.policy.delay(d.Limit - d.Remaining); delay > 0 {
 		b.closed[key] = now.Add(delay)

@@ -11,6 +11,7 @@ package chaindata
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/sony/gobreaker/v2"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
@@ -89,7 +91,7 @@ func (r *Reader) Read(ctx context.Context, chain registry.Chain, q intent.ChainQ
 	}
 	node, err := r.nodes.Client(ctx, chain.ID, chain.RPCURL)
 	if err != nil {
-		return intent.ChainState{}, err
+		return intent.ChainState{}, fmt.Errorf("connecting to the node of %s: %w", chain.ID, err)
 	}
 	return r.read(ctx, node, chain, q)
 }
@@ -158,6 +160,8 @@ func (r *Reader) read(ctx context.Context, node *jsonrpc.Client, chain registry.
 	switch {
 	case refused != nil:
 		return intent.ChainState{}, refused
+	case errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests):
+		return intent.ChainState{}, err // the simulation's warning quotes it as it was
 	case err != nil:
 		return intent.ChainState{}, fmt.Errorf("the node of %s did not answer: %w", chain.ID, err)
 	}

@@ -18,7 +18,6 @@ package jsonrpc
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -77,7 +76,7 @@ func Dial(ctx context.Context, chain, url string, opts Options) (*Client, error)
 	defer cancel()
 	c, err := rpc.DialContext(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the node of %s: %w", chain, ErrUnusableURL)
+		return nil, ErrUnusableURL // the dial error may quote the URL
 	}
 	client := &Client{rpc: c, url: url, chain: chain, opts: opts}
 	if opts.Failures > 0 {

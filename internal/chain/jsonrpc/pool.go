@@ -3,10 +3,14 @@ package jsonrpc
 import (
 	"context"
 	"sync"
+
+	"github.com/sony/gobreaker/v2"
 )
 
 // Pool keeps one client per chain for one caller, dialled on first use and again when the Chain's
-// URL changes, so that a breaker remembers a node across requests.
+// URL changes, so that a breaker remembers a node across requests. A client replaced while a call
+// is under way on it ends that call (for http(s), closing does nothing). The client of a deleted
+// Chain stays until the process ends: for http(s) it holds no connection of its own.
 type Pool struct {
 	opts Options
 
@@ -32,6 +36,8 @@ func (p *Pool) Client(ctx context.Context, chain, url string) (*Client, error) {
 	}
 	if old := p.clients[chain]; old != nil {
 		old.Close()
+		// The new client's breaker starts closed without a state change to report.
+		p.opts.Metrics.breaker(chain, p.opts.Caller, gobreaker.StateClosed)
 	}
 	p.clients[chain] = c
 	return c, nil
