@@ -36,6 +36,7 @@ var levels = map[string]int{
 	"internal/chain/jsonrpc":    1,
 	"internal/chain/settlement": 1,
 	"internal/openapi":          1,
+	"internal/pgtest":           1,
 	"internal/ratelimit":        1,
 	"internal/redistest":        1,
 	"internal/registry":         1,

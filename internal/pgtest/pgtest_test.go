@@ -1,0 +1,63 @@
+package pgtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestKillAndRestart walks the life a fault test relies on: a server that answers, a kill that
+// drops a held connection and refuses new ones, and a restart on the same URL and data.
+func TestKillAndRestart(t *testing.T) {
+	s := Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	conn, err := pgx.Connect(ctx, s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close(context.Background()) }()
+	if got := selectOne(ctx, t, conn); got != 1 {
+		t.Fatalf("select 1 = %d", got)
+	}
+	// Data written before the kill is there after the restart: the same data directory.
+	if _, err := conn.Exec(ctx, "create table survives (n int); insert into survives values (42)"); err != nil {
+		t.Fatal(err)
+	}
+
+	s.Kill()
+	if err := conn.QueryRow(ctx, "select 1").Scan(new(int)); err == nil {
+		t.Fatal("a connection held across the kill still answered")
+	}
+	if c, err := pgx.Connect(ctx, s.URL); err == nil {
+		_ = c.Close(ctx)
+		t.Fatal("a new connection succeeded to a killed server")
+	}
+	s.Kill() // killing a dead server is harmless
+
+	s.Restart()
+	again, err := pgx.Connect(ctx, s.URL)
+	if err != nil {
+		t.Fatalf("after restart: %v", err)
+	}
+	defer func() { _ = again.Close(context.Background()) }()
+	if got := selectOne(ctx, t, again); got != 1 {
+		t.Fatalf("select 1 = %d after restart", got)
+	}
+	var n int
+	if err := again.QueryRow(ctx, "select n from survives").Scan(&n); err != nil || n != 42 {
+		t.Fatalf("the row written before the kill: %d, %v", n, err)
+	}
+}
+
+func selectOne(ctx context.Context, t *testing.T, conn *pgx.Conn) int {
+	t.Helper()
+	var one int
+	if err := conn.QueryRow(ctx, "select 1").Scan(&one); err != nil {
+		t.Fatal(err)
+	}
+	return one
+}
