@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,6 +41,9 @@ type Server struct {
 	cred   *syscall.Credential // the postgres OS user when the test runs as root, else nil
 	cmd    *exec.Cmd           // the postmaster, nil when killed
 	exited chan struct{}       // closed when cmd has exited
+
+	mu        sync.Mutex // guards databases: parallel tests may share the server
+	databases int        // how many NewDatabase created, to name the next
 }
 
 // Start initialises a cluster and runs PostgreSQL on a free loopback port until the test ends.
@@ -203,6 +207,28 @@ func (s *Server) query() error {
 	defer func() { _ = conn.Close(ctx) }()
 	var one int
 	return conn.QueryRow(ctx, "select 1").Scan(&one)
+}
+
+// NewDatabase creates an empty database and returns its URL: tests that share one server (a
+// cluster costs a second to create) each get a schema of their own.
+func (s *Server) NewDatabase(t testing.TB) string {
+	t.Helper()
+	s.mu.Lock()
+	s.databases++
+	name := fmt.Sprintf("test_%d", s.databases)
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, s.URL)
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("%s: creating database %s: %v", s, name, err)
+	}
+	return fmt.Sprintf("postgres://postgres@%s/%s?sslmode=disable",
+		net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port)), name)
 }
 
 // Kill kills the postmaster and its backends (SIGKILL), as a crash of the server's machine does:

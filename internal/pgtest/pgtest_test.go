@@ -61,3 +61,31 @@ func selectOne(ctx context.Context, t *testing.T, conn *pgx.Conn) int {
 	}
 	return one
 }
+
+// TestNewDatabase gives each caller an empty database of its own on the one server.
+func TestNewDatabase(t *testing.T) {
+	s := Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	urls := []string{s.NewDatabase(t), s.NewDatabase(t)}
+	if urls[0] == urls[1] {
+		t.Fatalf("two databases at one URL %s", urls[0])
+	}
+	for i, url := range urls {
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conn.Close(context.Background()) }()
+		if i == 0 {
+			if _, err := conn.Exec(ctx, "create table mine (n int)"); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		var tables int
+		if err := conn.QueryRow(ctx, "select count(*) from pg_tables where tablename = 'mine'").Scan(&tables); err != nil || tables != 0 {
+			t.Fatalf("the second database sees %d tables of the first (%v)", tables, err)
+		}
+	}
+}
