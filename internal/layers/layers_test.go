@@ -32,6 +32,7 @@ var levels = map[string]int{
 	"internal/strictjson":      0,
 
 	// Read models, the contract's Go side, the node client, generic mechanisms.
+	"internal/archive":          1,
 	"internal/chain/devchain":   1,
 	"internal/chain/jsonrpc":    1,
 	"internal/chain/settlement": 1,
