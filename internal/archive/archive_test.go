@@ -129,14 +129,7 @@ func TestCallsFailWithinTheDeadlineWhenTheServerIsGone(t *testing.T) {
 	}
 
 	srv.Kill()
-	calls := map[string]func() error{
-		"Ping":   func() error { return s.Ping(ctx) },
-		"Upsert": func() error { return s.Upsert(ctx, []Record{r}) },
-		"Get":    func() error { _, _, err := s.Get(ctx, alice, r.ID); return err },
-		"List":   func() error { _, err := s.List(ctx, alice, Filter{}, nil, 10); return err },
-		"Delete": func() error { _, err := s.DeleteUpdatedBefore(ctx, t0, 10); return err },
-	}
-	for name, call := range calls {
+	for name, call := range calls(s, r) {
 		start := time.Now()
 		err := call()
 		took := time.Since(start)
@@ -158,6 +151,53 @@ func TestCallsFailWithinTheDeadlineWhenTheServerIsGone(t *testing.T) {
 	}
 	if got.ID != r.ID {
 		t.Fatalf("after restart read %s", got.ID)
+	}
+}
+
+// TestCallsFailWithinTheDeadlineWhenTheServerStalls pauses the server under an open store: it
+// accepts and never answers, and each call still returns an error at its deadline.
+func TestCallsFailWithinTheDeadlineWhenTheServerStalls(t *testing.T) {
+	srv := pgtest.Start(t)
+	const timeout = 500 * time.Millisecond
+	s, err := Open(context.Background(), srv.URL, Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	r := record("int_transfer_1", alice, "transfer", t0)
+	if err := s.Upsert(ctx, []Record{r}); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Pause()
+	for name, call := range calls(s, r) {
+		start := time.Now()
+		err := call()
+		took := time.Since(start)
+		if err == nil {
+			t.Errorf("%s succeeded against a paused server", name)
+		}
+		if took < timeout/2 || took > timeout+time.Second {
+			t.Errorf("%s took %s, want its %s deadline", name, took, timeout)
+		}
+		t.Logf("%s: %s: %v", name, took.Round(time.Millisecond), err)
+	}
+	srv.Resume()
+	if _, ok, err := s.Get(ctx, alice, r.ID); err != nil || !ok {
+		t.Fatalf("after resume: %v, %v", ok, err)
+	}
+}
+
+// calls is one call of each kind the store serves, for the fault tests.
+func calls(s *Store, r Record) map[string]func() error {
+	ctx := context.Background()
+	return map[string]func() error{
+		"Ping":   func() error { return s.Ping(ctx) },
+		"Upsert": func() error { return s.Upsert(ctx, []Record{r}) },
+		"Get":    func() error { _, _, err := s.Get(ctx, alice, r.ID); return err },
+		"List":   func() error { _, err := s.List(ctx, alice, Filter{}, nil, 10); return err },
+		"Delete": func() error { _, err := s.DeleteUpdatedBefore(ctx, t0, 10); return err },
 	}
 }
 

@@ -235,6 +235,31 @@ func (s *Server) NewDatabase(t testing.TB) string {
 // held connections drop, the port is closed, and nothing is shut down cleanly.
 func (s *Server) Kill() { s.kill() }
 
+// Pause stops the postmaster and its backends (SIGSTOP): clients meet a server that accepts
+// connections and queries and never answers, as behind a partition or a stalled disk.
+func (s *Server) Pause() { s.signalAll(syscall.SIGSTOP) }
+
+// Resume continues a paused server.
+func (s *Server) Resume() { s.signalAll(syscall.SIGCONT) }
+
+// signalAll signals the postmaster and its backends, the postmaster first when stopping (it
+// forks no more) and last when continuing.
+func (s *Server) signalAll(sig syscall.Signal) {
+	if s.cmd == nil {
+		return
+	}
+	pid := s.cmd.Process.Pid
+	if sig == syscall.SIGSTOP {
+		_ = syscall.Kill(pid, sig)
+	}
+	for _, child := range children(pid) {
+		_ = syscall.Kill(child, sig)
+	}
+	if sig != syscall.SIGSTOP {
+		_ = syscall.Kill(pid, sig)
+	}
+}
+
 // Restart starts the server again on the same port and data, after crash recovery when it was
 // killed. A running server is killed first.
 func (s *Server) Restart() {

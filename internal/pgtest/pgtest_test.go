@@ -89,3 +89,32 @@ func TestNewDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestPauseAndResume: a paused server holds a query unanswered until the client's deadline, and
+// answers again once resumed.
+func TestPauseAndResume(t *testing.T) {
+	s := Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close(context.Background()) }()
+
+	s.Pause()
+	short, cancelShort := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancelShort()
+	if err := conn.QueryRow(short, "select 1").Scan(new(int)); err == nil {
+		t.Fatal("a paused server answered")
+	}
+	s.Resume()
+	again, err := pgx.Connect(ctx, s.URL)
+	if err != nil {
+		t.Fatalf("after resume: %v", err)
+	}
+	defer func() { _ = again.Close(context.Background()) }()
+	if got := selectOne(ctx, t, again); got != 1 {
+		t.Fatalf("select 1 = %d after resume", got)
+	}
+}
