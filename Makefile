@@ -130,6 +130,7 @@ test: manifests generate fmt vet lint ## Run all tests: unit, envtest, browser, 
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
 	export REDIS_SERVER="$$(hack/redis.sh)"; \
+	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; \
 	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \

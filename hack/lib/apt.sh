@@ -1,5 +1,5 @@
 # Sourced by the hack/ scripts that install a Debian package a test needs (hack/chromium.sh,
-# hack/redis.sh, hack/wrk.sh). They define log and die first.
+# hack/postgres.sh, hack/redis.sh, hack/wrk.sh). They define log and die first.
 #
 # apt_install WHAT PACKAGE... installs the packages with apt-get (after apt-get update), as root or
 # through sudo; WHAT names the need in the error messages.

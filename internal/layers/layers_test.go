@@ -32,10 +32,12 @@ var levels = map[string]int{
 	"internal/strictjson":      0,
 
 	// Read models, the contract's Go side, the node client, generic mechanisms.
+	"internal/archive":          1,
 	"internal/chain/devchain":   1,
 	"internal/chain/jsonrpc":    1,
 	"internal/chain/settlement": 1,
 	"internal/openapi":          1,
+	"internal/pgtest":           1,
 	"internal/ratelimit":        1,
 	"internal/redistest":        1,
 	"internal/registry":         1,

@@ -1,0 +1,323 @@
+// Package archive is the store of finished TransferIntents (confirmed, failed, expired) in
+// PostgreSQL: they leave etcd, which should hold only what is live, and the /v2 API serves the
+// live resources and the archive as one collection, newest first.
+//
+// The schema is versioned (migrations/, applied by Open under an advisory lock, so replicas that
+// start together apply each migration once) and plain PostgreSQL, so that a PostgreSQL-compatible
+// engine can take over. Every call is bounded by Options.Timeout: a server that is gone or stalled
+// costs the caller an error, never a hang.
+package archive
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+// Record is one finished intent as the archive keeps it: the columns the API filters and orders
+// by, and the whole object.
+type Record struct {
+	ID          string // the API id, int_transfer_…
+	Namespace   string
+	Account     string
+	Environment string // test or live
+	Type        string // transfer, swap or bridge
+	Status      string // confirmed, failed or expired
+	OrderID     string
+	Hash        string // empty when the intent never reached the chain
+	// CreatedAt and UpdatedAt are kept to the microsecond, PostgreSQL's precision: Upsert
+	// truncates them, so what is read back equals what was written.
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Object is the TransferIntent as JSON. PostgreSQL keeps it as jsonb: it reads back as the
+	// same value, not byte for byte (key order and spacing are the server's).
+	Object []byte
+}
+
+// Scope is whose intents a read sees: one account in one environment of one namespace.
+type Scope struct {
+	Namespace   string
+	Account     string
+	Environment string
+}
+
+// Filter narrows a List; its zero value lists everything in scope.
+type Filter struct {
+	Type string // transfer, swap or bridge; empty for all
+}
+
+// Cursor is the position of the last record of a page: List continues strictly after it.
+type Cursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// CursorOf is the cursor after r.
+func CursorOf(r Record) Cursor { return Cursor{CreatedAt: r.CreatedAt, ID: r.ID} }
+
+// Options tunes a Store; the zero value is usable.
+type Options struct {
+	// Timeout bounds every call, and each connection attempt; default 2s.
+	Timeout time.Duration
+	// MigrationTimeout bounds Open's migrations, the wait for another replica's lock included;
+	// default 1 minute.
+	MigrationTimeout time.Duration
+	// MaxConns caps the pool; 0 keeps pgxpool's default, the greater of 4 and the CPU count.
+	MaxConns int32
+}
+
+const (
+	defaultTimeout          = 2 * time.Second
+	defaultMigrationTimeout = time.Minute
+
+	// versionTable is goose's record of applied migrations, named for the archive so that the
+	// database can be shared with other goose-managed schemas.
+	versionTable = "archive_goose_version"
+	// migrationLockID is the advisory lock the migrations run under: the archive's own, not
+	// goose's default, so that another goose user of the database never waits on it.
+	migrationLockID int64 = 0x61726368697665 // "archive"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the archive. Its methods are safe for concurrent use.
+type Store struct {
+	pool    *pgxpool.Pool
+	timeout time.Duration
+}
+
+// Open migrates the database at url (a postgres:// URL or DSN) to the newest schema and returns a
+// store on a connection pool.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = defaultTimeout
+	}
+	if opts.MigrationTimeout <= 0 {
+		opts.MigrationTimeout = defaultMigrationTimeout
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	// A dial to a host that drops packets would otherwise wait for the kernel's TCP timeout.
+	cfg.ConnConfig.ConnectTimeout = opts.Timeout
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if err := migrate(ctx, cfg.ConnConfig.Copy(), opts.MigrationTimeout); err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	s := &Store{pool: pool, timeout: opts.Timeout}
+	if err := s.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// migrate applies the pending migrations. It runs on a database handle of its own, closed at the
+// end: the advisory lock belongs to a session, and were its unlock to fail, closing the connection
+// still releases it, where a pooled connection would keep it.
+func migrate(ctx context.Context, conn *pgx.ConnConfig, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	db := stdlib.OpenDB(*conn)
+	defer func() { _ = db.Close() }()
+
+	// A replica that finds the lock taken retries each second (goose's shortest period) until
+	// the timeout; the one holding it applies the migrations in a few milliseconds.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID),
+		lock.WithLockTimeout(1, uint64(max(timeout/time.Second, 1))))
+	if err != nil {
+		return fmt.Errorf("archive: migration lock: %w", err)
+	}
+	dir, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, dir,
+		goose.WithSessionLocker(locker), goose.WithTableName(versionTable),
+		// The migrations are the embedded files alone, whatever else registered with goose.
+		goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return fmt.Errorf("archive: migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		return fmt.Errorf("archive: migrating: %w", err)
+	}
+	return nil
+}
+
+// Close closes the pool; calls in flight finish first.
+func (s *Store) Close() { s.pool.Close() }
+
+// Ping checks that the server answers.
+func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("archive: ping: %w", err)
+	}
+	return nil
+}
+
+const columns = `id, namespace, account, environment, type, status, order_id, hash, created_at, updated_at, object`
+
+// upsertSQL replaces an archived row only with one updated as late or later: a replica archiving
+// from a stale cache cannot roll a record back, and writing the same record again changes nothing.
+const upsertSQL = `INSERT INTO intents (` + columns + `)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+ON CONFLICT (id) DO UPDATE SET
+	namespace = EXCLUDED.namespace, account = EXCLUDED.account,
+	environment = EXCLUDED.environment, type = EXCLUDED.type, status = EXCLUDED.status,
+	order_id = EXCLUDED.order_id, hash = EXCLUDED.hash, created_at = EXCLUDED.created_at,
+	updated_at = EXCLUDED.updated_at, object = EXCLUDED.object
+WHERE intents.updated_at <= EXCLUDED.updated_at`
+
+// Upsert writes records in one transaction: all or none. Writing a record again is harmless, so a
+// caller that does not know whether a batch landed sends it again.
+func (s *Store) Upsert(ctx context.Context, records []Record) error {
+	if len(records) == 0 {
+		return nil
+	}
+	for i := range records {
+		if err := validate(&records[i]); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// One batch: the statements go in one round trip, not one each.
+		batch := &pgx.Batch{}
+		for _, r := range records {
+			batch.Queue(upsertSQL, r.ID, r.Namespace, r.Account, r.Environment, r.Type, r.Status,
+				r.OrderID, r.Hash, r.CreatedAt.Truncate(time.Microsecond),
+				r.UpdatedAt.Truncate(time.Microsecond), r.Object)
+		}
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil {
+		return fmt.Errorf("archive: upsert of %d records: %w", len(records), err)
+	}
+	return nil
+}
+
+// validate refuses what the schema would, with the record's id in the message rather than a
+// constraint's name.
+func validate(r *Record) error {
+	bad := func(what string) error { return fmt.Errorf("archive: record %q: %s", r.ID, what) }
+	switch {
+	case r.ID == "":
+		return errors.New("archive: record without id")
+	case r.Namespace == "" || r.Account == "":
+		return bad("namespace and account are required")
+	case r.Environment != "test" && r.Environment != "live":
+		return bad("environment " + r.Environment + " is neither test nor live")
+	case r.Type != "transfer" && r.Type != "swap" && r.Type != "bridge":
+		return bad("type " + r.Type + " is not transfer, swap or bridge")
+	case r.Status != "confirmed" && r.Status != "failed" && r.Status != "expired":
+		return bad("status " + r.Status + " is not a finished one (confirmed, failed, expired)")
+	case r.CreatedAt.IsZero() || r.UpdatedAt.IsZero():
+		return bad("created and updated times are required")
+	case len(r.Object) == 0:
+		return bad("no object")
+	}
+	return nil
+}
+
+// Get reads the record with id, if it is in scope.
+func (s *Store) Get(ctx context.Context, scope Scope, id string) (Record, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents
+		WHERE id = $1 AND namespace = $2 AND account = $3 AND environment = $4`,
+		id, scope.Namespace, scope.Account, scope.Environment)
+	if err != nil {
+		return Record{}, false, fmt.Errorf("archive: get %s: %w", id, err)
+	}
+	records, err := pgx.CollectRows(rows, scanRecord)
+	if err != nil {
+		return Record{}, false, fmt.Errorf("archive: get %s: %w", id, err)
+	}
+	if len(records) == 0 {
+		return Record{}, false, nil
+	}
+	return records[0], true, nil
+}
+
+// List reads up to limit records in scope, newest first by (created_at, id), strictly after the
+// cursor when there is one. Keyset pagination: a page costs the same however deep it is, and
+// records archived meanwhile neither shift nor repeat the later pages.
+func (s *Store) List(ctx context.Context, scope Scope, filter Filter, after *Cursor, limit int) ([]Record, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("archive: list limit %d is not positive", limit)
+	}
+	// The statement is put together from fixed pieces, so that each shape matches its index
+	// exactly rather than through "$n = '' OR …" that a generic plan cannot use.
+	query := `SELECT ` + columns + ` FROM intents WHERE namespace = $1 AND account = $2 AND environment = $3`
+	args := []any{scope.Namespace, scope.Account, scope.Environment}
+	if filter.Type != "" {
+		args = append(args, filter.Type)
+		query += fmt.Sprintf(` AND type = $%d`, len(args))
+	}
+	if after != nil {
+		args = append(args, after.CreatedAt.Truncate(time.Microsecond), after.ID)
+		query += fmt.Sprintf(` AND (created_at, id) < ($%d, $%d)`, len(args)-1, len(args))
+	}
+	args = append(args, limit)
+	query += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args))
+
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("archive: list: %w", err)
+	}
+	records, err := pgx.CollectRows(rows, scanRecord)
+	if err != nil {
+		return nil, fmt.Errorf("archive: list: %w", err)
+	}
+	return records, nil
+}
+
+// DeleteUpdatedBefore deletes up to batch records last updated before t, oldest first, and says
+// how many it deleted: retention calls it until that is less than batch, each call a short
+// transaction rather than one that holds locks over the whole table.
+func (s *Store) DeleteUpdatedBefore(ctx context.Context, t time.Time, batch int) (int, error) {
+	if batch <= 0 {
+		return 0, fmt.Errorf("archive: delete batch %d is not positive", batch)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	tag, err := s.pool.Exec(ctx, `DELETE FROM intents WHERE id IN (
+		SELECT id FROM intents WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)`,
+		t.Truncate(time.Microsecond), batch)
+	if err != nil {
+		return 0, fmt.Errorf("archive: delete updated before %s: %w", t.Format(time.RFC3339), err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+func scanRecord(row pgx.CollectableRow) (Record, error) {
+	var r Record
+	err := row.Scan(&r.ID, &r.Namespace, &r.Account, &r.Environment, &r.Type, &r.Status,
+		&r.OrderID, &r.Hash, &r.CreatedAt, &r.UpdatedAt, &r.Object)
+	// UTC, whatever the session's time zone: records compare equal however they were read.
+	r.CreatedAt, r.UpdatedAt = r.CreatedAt.UTC(), r.UpdatedAt.UTC()
+	return r, err
+}

@@ -1,0 +1,519 @@
+package archive
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+)
+
+var (
+	alice = Scope{Namespace: "tenant-a", Account: "alice", Environment: "test"}
+	// t0 has nanoseconds on purpose: the archive keeps microseconds.
+	t0 = time.Date(2026, 5, 1, 12, 0, 0, 123456789, time.UTC)
+)
+
+// TestStore runs the store's behaviour on one server, each case in a database of its own.
+func TestStore(t *testing.T) {
+	srv := pgtest.Start(t)
+	open := func(t *testing.T) (*Store, string) {
+		t.Helper()
+		url := srv.NewDatabase(t)
+		s, err := Open(context.Background(), url, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s, url
+	}
+	t.Run("MigratesAnEmptyDatabase", func(t *testing.T) {
+		s, url := open(t)
+		if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
+			t.Fatalf("applied migrations (version: times) = %v, want each file once", got)
+		}
+		// Opening a migrated database changes nothing.
+		again, err := Open(context.Background(), url, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again.Close()
+		if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
+			t.Fatalf("after a second Open: %v", got)
+		}
+		if err := s.Ping(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("UpsertTwiceEqualsOnce", func(t *testing.T) { testUpsert(t, open) })
+	t.Run("ListPagesNewestFirst", func(t *testing.T) { testPaging(t, open) })
+	t.Run("TypeFilter", func(t *testing.T) { testTypeFilter(t, open) })
+	t.Run("ScopeIsolation", func(t *testing.T) { testScope(t, open) })
+	t.Run("DeleteUpdatedBeforeInBatches", func(t *testing.T) { testRetention(t, open) })
+	t.Run("RefusesInvalidRecords", func(t *testing.T) {
+		s, _ := open(t)
+		good := record("int_transfer_ok", alice, "transfer", t0)
+		for name, mutate := range map[string]func(*Record){
+			"no id":          func(r *Record) { r.ID = "" },
+			"environment":    func(r *Record) { r.Environment = "prod" },
+			"type":           func(r *Record) { r.Type = "mint" },
+			"live status":    func(r *Record) { r.Status = "pending" },
+			"no object":      func(r *Record) { r.Object = nil },
+			"no update time": func(r *Record) { r.UpdatedAt = time.Time{} },
+		} {
+			bad := good
+			mutate(&bad)
+			if err := s.Upsert(context.Background(), []Record{good, bad}); err == nil {
+				t.Errorf("%s: accepted", name)
+			}
+		}
+		// All or none: the good record of each refused batch was not written either.
+		if _, ok, err := s.Get(context.Background(), alice, good.ID); err != nil || ok {
+			t.Fatalf("a refused batch wrote its good record: %v, %v", ok, err)
+		}
+	})
+}
+
+// TestConcurrentOpensMigrateOnce starts three replicas together on a fresh database: the advisory
+// lock lets one apply the migrations, and the others find them applied.
+func TestConcurrentOpensMigrateOnce(t *testing.T) {
+	srv := pgtest.Start(t)
+	url := srv.NewDatabase(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := Open(context.Background(), url, Options{})
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("replica %d: %v", i, err)
+		}
+	}
+	if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
+		t.Fatalf("applied migrations (version: times) = %v, want each file once", got)
+	}
+}
+
+// TestCallsFailWithinTheDeadlineWhenTheServerIsGone kills the server under an open store: each
+// call errors within its deadline, and the store works again once the server is back.
+func TestCallsFailWithinTheDeadlineWhenTheServerIsGone(t *testing.T) {
+	srv := pgtest.Start(t)
+	const timeout = 500 * time.Millisecond
+	s, err := Open(context.Background(), srv.URL, Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	r := record("int_transfer_1", alice, "transfer", t0)
+	if err := s.Upsert(ctx, []Record{r}); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Kill()
+	for name, call := range calls(s, r) {
+		start := time.Now()
+		err := call()
+		took := time.Since(start)
+		if err == nil {
+			t.Errorf("%s succeeded against a killed server", name)
+		}
+		// Slack for a loaded machine; a hang would take far longer.
+		if took > timeout+time.Second {
+			t.Errorf("%s took %s, past its %s deadline", name, took, timeout)
+		}
+		t.Logf("%s: %s: %v", name, took.Round(time.Millisecond), err)
+	}
+
+	// The same open store recovers: the pool drops dead connections and dials again.
+	srv.Restart()
+	got, ok, err := s.Get(ctx, alice, r.ID)
+	if err != nil || !ok {
+		t.Fatalf("after restart: %v, %v", ok, err)
+	}
+	if got.ID != r.ID {
+		t.Fatalf("after restart read %s", got.ID)
+	}
+}
+
+// TestCallsFailWithinTheDeadlineWhenTheServerStalls pauses the server under an open store: it
+// accepts and never answers, and each call still returns an error at its deadline.
+func TestCallsFailWithinTheDeadlineWhenTheServerStalls(t *testing.T) {
+	srv := pgtest.Start(t)
+	const timeout = 500 * time.Millisecond
+	s, err := Open(context.Background(), srv.URL, Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	r := record("int_transfer_1", alice, "transfer", t0)
+	if err := s.Upsert(ctx, []Record{r}); err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Pause()
+	for name, call := range calls(s, r) {
+		start := time.Now()
+		err := call()
+		took := time.Since(start)
+		if err == nil {
+			t.Errorf("%s succeeded against a paused server", name)
+		}
+		if took < timeout/2 || took > timeout+time.Second {
+			t.Errorf("%s took %s, want its %s deadline", name, took, timeout)
+		}
+		t.Logf("%s: %s: %v", name, took.Round(time.Millisecond), err)
+	}
+	srv.Resume()
+	if _, ok, err := s.Get(ctx, alice, r.ID); err != nil || !ok {
+		t.Fatalf("after resume: %v, %v", ok, err)
+	}
+}
+
+// calls is one call of each kind the store serves, for the fault tests.
+func calls(s *Store, r Record) map[string]func() error {
+	ctx := context.Background()
+	return map[string]func() error{
+		"Ping":   func() error { return s.Ping(ctx) },
+		"Upsert": func() error { return s.Upsert(ctx, []Record{r}) },
+		"Get":    func() error { _, _, err := s.Get(ctx, alice, r.ID); return err },
+		"List":   func() error { _, err := s.List(ctx, alice, Filter{}, nil, 10); return err },
+		"Delete": func() error { _, err := s.DeleteUpdatedBefore(ctx, t0, 10); return err },
+	}
+}
+
+// TestOpenFailsWithoutAServer returns an error, within the timeouts, where no server listens.
+func TestOpenFailsWithoutAServer(t *testing.T) {
+	srv := pgtest.Start(t)
+	srv.Kill()
+	start := time.Now()
+	_, err := Open(context.Background(), srv.URL, Options{Timeout: 500 * time.Millisecond, MigrationTimeout: 2 * time.Second})
+	if err == nil {
+		t.Fatal("Open succeeded without a server")
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Fatalf("Open took %s to fail", took)
+	}
+}
+
+func testUpsert(t *testing.T, open func(*testing.T) (*Store, string)) {
+	s, url := open(t)
+	ctx := context.Background()
+	var batch []Record
+	for i := range 300 {
+		r := record(fmt.Sprintf("int_transfer_%03d", i), alice, "transfer", t0.Add(time.Duration(i)*time.Second))
+		if i%3 == 0 {
+			r.Hash = ""
+		}
+		batch = append(batch, r)
+	}
+	for range 2 {
+		if err := s.Upsert(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(t, url); n != len(batch) {
+		t.Fatalf("%d rows after writing %d records twice", n, len(batch))
+	}
+	got, err := s.List(ctx, alice, Filter{}, nil, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(batch)
+	slices.Reverse(want)
+	assertRecords(t, got, want)
+
+	// A newer copy replaces the row; an older one, from a replica behind, does not roll it back.
+	newer := batch[0]
+	newer.Status, newer.UpdatedAt = "failed", newer.UpdatedAt.Add(time.Minute)
+	if err := s.Upsert(ctx, []Record{newer}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Upsert(ctx, []Record{batch[0]}); err != nil {
+		t.Fatal(err)
+	}
+	got1, ok, err := s.Get(ctx, alice, newer.ID)
+	if err != nil || !ok {
+		t.Fatalf("get: %v, %v", ok, err)
+	}
+	assertRecords(t, []Record{got1}, []Record{newer})
+}
+
+// testPaging walks every page size over records whose created_at ties in groups: the pages
+// concatenate to the whole list, in order, with nothing skipped or repeated.
+func testPaging(t *testing.T, open func(*testing.T) (*Store, string)) {
+	s, _ := open(t)
+	ctx := context.Background()
+	var all []Record
+	for i := range 23 {
+		// Five records share each instant; ids out of insertion order.
+		at := t0.Add(time.Duration(i/5) * time.Millisecond)
+		all = append(all, record(fmt.Sprintf("int_transfer_%c%02d", 'z'-i%7, i), alice, "transfer", at))
+	}
+	if err := s.Upsert(ctx, all); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(all)
+	slices.SortFunc(want, func(a, b Record) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	for limit := 1; limit <= 24; limit++ {
+		var walked []Record
+		var after *Cursor
+		for pages := 0; ; pages++ {
+			if pages > len(all) {
+				t.Fatalf("limit %d: paging does not end", limit)
+			}
+			page, err := s.List(ctx, alice, Filter{}, after, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) > limit {
+				t.Fatalf("limit %d: a page of %d", limit, len(page))
+			}
+			walked = append(walked, page...)
+			if len(page) < limit {
+				break
+			}
+			c := CursorOf(page[len(page)-1])
+			after = &c
+		}
+		if !slices.EqualFunc(ids(walked), ids(want), func(a, b string) bool { return a == b }) {
+			t.Fatalf("limit %d: walked %v\nwant %v", limit, ids(walked), ids(want))
+		}
+	}
+}
+
+func testTypeFilter(t *testing.T, open func(*testing.T) (*Store, string)) {
+	s, _ := open(t)
+	ctx := context.Background()
+	types := []string{"transfer", "swap", "bridge"}
+	var all []Record
+	for i := range 12 {
+		all = append(all, record(fmt.Sprintf("int_transfer_%02d", i), alice, types[i%3], t0.Add(time.Duration(i)*time.Second)))
+	}
+	if err := s.Upsert(ctx, all); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range types {
+		// Paged in twos, to cover the filter and the cursor together.
+		var got []Record
+		var after *Cursor
+		for {
+			page, err := s.List(ctx, alice, Filter{Type: typ}, after, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, page...)
+			if len(page) < 2 {
+				break
+			}
+			c := CursorOf(page[1])
+			after = &c
+		}
+		var want []Record
+		for _, r := range slices.Backward(all) {
+			if r.Type == typ {
+				want = append(want, r)
+			}
+		}
+		assertRecords(t, got, want)
+	}
+}
+
+func testScope(t *testing.T, open func(*testing.T) (*Store, string)) {
+	s, _ := open(t)
+	ctx := context.Background()
+	r := record("int_transfer_mine", alice, "transfer", t0)
+	if err := s.Upsert(ctx, []Record{r}); err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []Scope{
+		{Namespace: alice.Namespace, Account: "bob", Environment: alice.Environment},
+		{Namespace: alice.Namespace, Account: alice.Account, Environment: "live"},
+		{Namespace: "tenant-b", Account: alice.Account, Environment: alice.Environment},
+	} {
+		if _, ok, err := s.Get(ctx, other, r.ID); err != nil || ok {
+			t.Errorf("%+v reads another scope's record: %v, %v", other, ok, err)
+		}
+		if got, err := s.List(ctx, other, Filter{}, nil, 10); err != nil || len(got) != 0 {
+			t.Errorf("%+v lists %d records of another scope: %v", other, len(got), err)
+		}
+	}
+	if got, ok, err := s.Get(ctx, alice, r.ID); err != nil || !ok {
+		t.Fatalf("its own scope: %v, %v", ok, err)
+	} else {
+		assertRecords(t, []Record{got}, []Record{r})
+	}
+}
+
+func testRetention(t *testing.T, open func(*testing.T) (*Store, string)) {
+	s, url := open(t)
+	ctx := context.Background()
+	cutoff := t0.Add(time.Hour)
+	var all []Record
+	for i := range 15 {
+		r := record(fmt.Sprintf("int_transfer_%02d", i), alice, "transfer", t0)
+		r.UpdatedAt = cutoff.Add(-time.Duration(i+1) * time.Minute) // ten before the cutoff
+		if i >= 10 {
+			r.UpdatedAt = cutoff.Add(time.Duration(i) * time.Second) // five after
+		}
+		all = append(all, r)
+	}
+	if err := s.Upsert(ctx, all); err != nil {
+		t.Fatal(err)
+	}
+	var deleted []int
+	for {
+		n, err := s.DeleteUpdatedBefore(ctx, cutoff, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deleted = append(deleted, n)
+		if n < 3 {
+			break
+		}
+	}
+	if !slices.Equal(deleted, []int{3, 3, 3, 1}) {
+		t.Fatalf("deleted per batch %v, want [3 3 3 1]", deleted)
+	}
+	if n := count(t, url); n != 5 {
+		t.Fatalf("%d rows remain, want the 5 updated after the cutoff", n)
+	}
+	got, err := s.List(ctx, alice, Filter{}, nil, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range got {
+		if r.UpdatedAt.Before(cutoff) {
+			t.Errorf("%s updated %s survived", r.ID, r.UpdatedAt)
+		}
+	}
+}
+
+func record(id string, scope Scope, typ string, created time.Time) Record {
+	object, _ := json.Marshal(map[string]any{
+		"apiVersion": "transferintent.io/v1alpha1", "kind": "TransferIntent",
+		"metadata": map[string]any{"name": id, "namespace": scope.Namespace},
+		"status":   map[string]any{"phase": "Confirmed", "id": id},
+	})
+	return Record{
+		ID: id, Namespace: scope.Namespace, Account: scope.Account, Environment: scope.Environment,
+		Type: typ, Status: "confirmed", OrderID: "0xorder" + id, Hash: "0xhash" + id,
+		CreatedAt: created, UpdatedAt: created.Add(time.Minute), Object: object,
+	}
+}
+
+// assertRecords compares what was read with what was written: times to the microsecond, objects
+// as JSON values (jsonb keeps neither key order nor spacing).
+func assertRecords(t *testing.T, got, want []Record) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d: %v, want %v", len(got), len(want), ids(got), ids(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		var gv, wv any
+		if err := json.Unmarshal(g.Object, &gv); err != nil {
+			t.Fatalf("%s: object %s: %v", g.ID, g.Object, err)
+		}
+		if err := json.Unmarshal(w.Object, &wv); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gv, wv) {
+			t.Errorf("record %d: object %s, want %s", i, g.Object, w.Object)
+		}
+		w.CreatedAt = w.CreatedAt.Truncate(time.Microsecond).UTC()
+		w.UpdatedAt = w.UpdatedAt.Truncate(time.Microsecond).UTC()
+		g.Object, w.Object = nil, nil
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("record %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+}
+
+func ids(records []Record) []string {
+	out := make([]string, len(records))
+	for i, r := range records {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// appliedVersions counts goose's applied rows per migration version (its own version 0 aside).
+func appliedVersions(t *testing.T, url string) map[int64]int {
+	t.Helper()
+	conn := connect(t, url)
+	rows, err := conn.Query(context.Background(),
+		`SELECT version_id, count(*) FROM `+versionTable+` WHERE is_applied AND version_id > 0 GROUP BY version_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64]int{}
+	var version int64
+	var n int
+	if _, err := pgx.ForEachRow(rows, []any{&version, &n}, func() error { out[version] = n; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// eachOnce is what appliedVersions should read: every embedded migration, applied once.
+func eachOnce(t *testing.T) map[int64]int {
+	t.Helper()
+	files, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no migrations embedded: %v", err)
+	}
+	out := map[int64]int{}
+	for _, f := range files {
+		digits, _, _ := strings.Cut(path.Base(f), "_")
+		version, err := strconv.ParseInt(digits, 10, 64)
+		if err != nil {
+			t.Fatalf("migration %s: %v", f, err)
+		}
+		out[version] = 1
+	}
+	return out
+}
+
+func count(t *testing.T, url string) int {
+	t.Helper()
+	var n int
+	if err := connect(t, url).QueryRow(context.Background(), `SELECT count(*) FROM intents`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func connect(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
