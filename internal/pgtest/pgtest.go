@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
 // readyWithin bounds a start: initdb's fresh cluster starts in well under a second, and crash
@@ -49,7 +51,7 @@ type Server struct {
 // Start initialises a cluster and runs PostgreSQL on a free loopback port until the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{t: t, bindir: bindir(t), port: freePort(t)}
+	s := &Server{t: t, bindir: bindir(t), port: freeport.MustPort(t)}
 	s.URL = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable",
 		net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port)))
 	s.cred = credential(t)
@@ -320,16 +322,6 @@ func (s *Server) log() []byte {
 		return []byte(err.Error())
 	}
 	return out
-}
-
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // String names the server in failure messages.
