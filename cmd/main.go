@@ -100,6 +100,14 @@ func parseFlags() config {
 		"Redis holding the rate-limit windows and sign-in throttle shared by all replicas, redis://[:password@]host:port/db (default $REDIS_URL; empty: each replica counts its own).")
 	flag.DurationVar(&redisOpts.Timeout, "redis-timeout", redisOpts.Timeout,
 		"Deadline of each Redis call on the request path; past it the replica counts on its own until Redis answers again.")
+	archiveOpts := &c.service.Archive
+	// Like the Redis URL, the archive's may hold a password: its default is read from
+	// $ARCHIVE_URL after parsing.
+	flag.StringVar(&archiveOpts.URL, "archive-url", "",
+		"PostgreSQL that holds finished intents, postgres://user:password@host:port/db (default $ARCHIVE_URL; empty: finished intents stay TransferIntents until --intent-retention, for small installs).")
+	flag.DurationVar(&archiveOpts.After, "archive-after", archiveOpts.After,
+		"How long a confirmed, failed or expired intent stays a TransferIntent before it moves to the archive.")
+	flag.DurationVar(&archiveOpts.Timeout, "archive-timeout", archiveOpts.Timeout, "Deadline of each archive call on the request path.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
 	opts := zap.Options{Development: false}
@@ -107,6 +115,9 @@ func parseFlags() config {
 	flag.Parse()
 	if redisOpts.URL == "" {
 		redisOpts.URL = os.Getenv("REDIS_URL")
+	}
+	if archiveOpts.URL == "" {
+		archiveOpts.URL = os.Getenv("ARCHIVE_URL")
 	}
 	logOutput = newLogOutput(os.Stderr)
 	opts.DestWriter = logOutput

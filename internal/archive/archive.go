@@ -34,6 +34,9 @@ type Record struct {
 	Status      string // confirmed, failed or expired
 	OrderID     string
 	Hash        string // empty when the intent never reached the chain
+	// IdempotencyKeyHash is the intent's spec.idempotencyKeyHash (empty: created without a key),
+	// so that a retry with the key finds the intent after it left the API server.
+	IdempotencyKeyHash string
 	// CreatedAt and UpdatedAt are kept to the microsecond, PostgreSQL's precision: Upsert
 	// truncates them, so what is read back equals what was written.
 	CreatedAt time.Time
@@ -66,7 +69,7 @@ func CursorOf(r Record) Cursor { return Cursor{CreatedAt: r.CreatedAt, ID: r.ID}
 
 // Options tunes a Store; the zero value is usable.
 type Options struct {
-	// Timeout bounds every call, and each connection attempt; default 2s.
+	// Timeout bounds every call, and each connection attempt; DefaultTimeout when zero.
 	Timeout time.Duration
 	// MigrationTimeout bounds Open's migrations, the wait for another replica's lock included;
 	// default 1 minute.
@@ -75,8 +78,10 @@ type Options struct {
 	MaxConns int32
 }
 
+// DefaultTimeout is the default of Options.Timeout.
+const DefaultTimeout = 2 * time.Second
+
 const (
-	defaultTimeout          = 2 * time.Second
 	defaultMigrationTimeout = time.Minute
 
 	// versionTable is goose's record of applied migrations, named for the archive so that the
@@ -100,7 +105,7 @@ type Store struct {
 // store on a connection pool.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if opts.Timeout <= 0 {
-		opts.Timeout = defaultTimeout
+		opts.Timeout = DefaultTimeout
 	}
 	if opts.MigrationTimeout <= 0 {
 		opts.MigrationTimeout = defaultMigrationTimeout
@@ -175,17 +180,18 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-const columns = `id, namespace, account, environment, type, status, order_id, hash, created_at, updated_at, object`
+const columns = `id, namespace, account, environment, type, status, order_id, hash, created_at, updated_at, object, idempotency_key_hash`
 
 // upsertSQL replaces an archived row only with one updated as late or later: a replica archiving
 // from a stale cache cannot roll a record back, and writing the same record again changes nothing.
 const upsertSQL = `INSERT INTO intents (` + columns + `)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 ON CONFLICT (id) DO UPDATE SET
 	namespace = EXCLUDED.namespace, account = EXCLUDED.account,
 	environment = EXCLUDED.environment, type = EXCLUDED.type, status = EXCLUDED.status,
 	order_id = EXCLUDED.order_id, hash = EXCLUDED.hash, created_at = EXCLUDED.created_at,
-	updated_at = EXCLUDED.updated_at, object = EXCLUDED.object
+	updated_at = EXCLUDED.updated_at, object = EXCLUDED.object,
+	idempotency_key_hash = EXCLUDED.idempotency_key_hash
 WHERE intents.updated_at <= EXCLUDED.updated_at`
 
 // Upsert writes records in one transaction: all or none. Writing a record again is harmless, so a
@@ -207,7 +213,7 @@ func (s *Store) Upsert(ctx context.Context, records []Record) error {
 		for _, r := range records {
 			batch.Queue(upsertSQL, r.ID, r.Namespace, r.Account, r.Environment, r.Type, r.Status,
 				r.OrderID, r.Hash, r.CreatedAt.Truncate(time.Microsecond),
-				r.UpdatedAt.Truncate(time.Microsecond), r.Object)
+				r.UpdatedAt.Truncate(time.Microsecond), r.Object, r.IdempotencyKeyHash)
 		}
 		return tx.SendBatch(ctx, batch).Close()
 	})
@@ -253,6 +259,29 @@ func (s *Store) Get(ctx context.Context, scope Scope, id string) (Record, bool, 
 	records, err := pgx.CollectRows(rows, scanRecord)
 	if err != nil {
 		return Record{}, false, fmt.Errorf("archive: get %s: %w", id, err)
+	}
+	if len(records) == 0 {
+		return Record{}, false, nil
+	}
+	return records[0], true, nil
+}
+
+// ByIdempotencyKey reads the record of namespace created with the idempotency key hash (which
+// names the account and environment too: intentstore.IdempotencyKeyHash).
+func (s *Store) ByIdempotencyKey(ctx context.Context, namespace, keyHash string) (Record, bool, error) {
+	if keyHash == "" {
+		return Record{}, false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents
+		WHERE namespace = $1 AND idempotency_key_hash = $2 LIMIT 1`, namespace, keyHash)
+	if err != nil {
+		return Record{}, false, fmt.Errorf("archive: by idempotency key: %w", err)
+	}
+	records, err := pgx.CollectRows(rows, scanRecord)
+	if err != nil {
+		return Record{}, false, fmt.Errorf("archive: by idempotency key: %w", err)
 	}
 	if len(records) == 0 {
 		return Record{}, false, nil
@@ -316,7 +345,7 @@ func (s *Store) DeleteUpdatedBefore(ctx context.Context, t time.Time, batch int)
 func scanRecord(row pgx.CollectableRow) (Record, error) {
 	var r Record
 	err := row.Scan(&r.ID, &r.Namespace, &r.Account, &r.Environment, &r.Type, &r.Status,
-		&r.OrderID, &r.Hash, &r.CreatedAt, &r.UpdatedAt, &r.Object)
+		&r.OrderID, &r.Hash, &r.CreatedAt, &r.UpdatedAt, &r.Object, &r.IdempotencyKeyHash)
 	// UTC, whatever the session's time zone: records compare equal however they were read.
 	r.CreatedAt, r.UpdatedAt = r.CreatedAt.UTC(), r.UpdatedAt.UTC()
 	return r, err

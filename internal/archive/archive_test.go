@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 )
@@ -54,6 +56,24 @@ func TestStore(t *testing.T) {
 		}
 		if err := s.Ping(context.Background()); err != nil {
 			t.Fatal(err)
+		}
+	})
+	t.Run("MigratesFromTheFirstVersion", func(t *testing.T) { testMigrateFromV1(t, srv.NewDatabase(t)) })
+	t.Run("FindsByIdempotencyKey", func(t *testing.T) {
+		s, _ := open(t)
+		withKey := record("int_transfer_key", alice, "swap", t0)
+		withKey.IdempotencyKeyHash = "sha256:abc"
+		if err := s.Upsert(context.Background(), []Record{withKey, record("int_transfer_nokey", alice, "swap", t0)}); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := s.ByIdempotencyKey(context.Background(), alice.Namespace, "sha256:abc")
+		if err != nil || !ok || got.ID != withKey.ID || got.IdempotencyKeyHash != "sha256:abc" {
+			t.Fatalf("by key: %+v, %v, %v", got, ok, err)
+		}
+		for ns, key := range map[string]string{alice.Namespace: "sha256:other", "tenant-b": "sha256:abc", "": ""} {
+			if _, ok, err := s.ByIdempotencyKey(context.Background(), ns, key); err != nil || ok {
+				t.Errorf("namespace %q, key %q: found %v, %v", ns, key, ok, err)
+			}
 		}
 	})
 	t.Run("UpsertTwiceEqualsOnce", func(t *testing.T) { testUpsert(t, open) })
@@ -516,4 +536,40 @@ func connect(t *testing.T, url string) *pgx.Conn {
 	}
 	t.Cleanup(func() { _ = conn.Close(context.Background()) })
 	return conn
+}
+
+// testMigrateFromV1 migrates a database of the first schema, holding a row, to the newest: the row
+// is kept, readable, with the columns a later version added at their defaults.
+func testMigrateFromV1(t *testing.T, url string) {
+	conn := connect(t, url)
+	db := stdlib.OpenDB(*conn.Config())
+	defer func() { _ = db.Close() }()
+	dir, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, dir, goose.WithTableName(versionTable), goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.UpTo(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(context.Background(), `INSERT INTO intents (id, namespace, account, environment, type, status, order_id, created_at, updated_at, object)
+		VALUES ('int_transfer_old', $1, $2, $3, 'transfer', 'confirmed', '0x01', $4, $4, '{"kind":"TransferIntent"}')`,
+		alice.Namespace, alice.Account, alice.Environment, t0); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
+		t.Fatalf("applied migrations (version: times) = %v, want each file once", got)
+	}
+	r, ok, err := s.Get(context.Background(), alice, "int_transfer_old")
+	if err != nil || !ok || r.Status != "confirmed" || r.IdempotencyKeyHash != "" {
+		t.Fatalf("the first version's row after the migration: %+v, %v, %v", r, ok, err)
+	}
 }

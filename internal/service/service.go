@@ -29,6 +29,7 @@ import (
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/chain/chaindata"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
@@ -67,10 +68,29 @@ type Options struct {
 	// Redis, when its URL is set, holds the rate-limit windows and the sign-in throttle shared by
 	// every replica; without it each replica counts its own.
 	Redis RedisOptions
+	// Archive, when its URL is set, moves finished intents out of the API server into PostgreSQL
+	// and serves them from there; without it they stay TransferIntents until the retention ends
+	// (meant for small installs).
+	Archive ArchiveOptions
 	// AccessLog, when set, writes the API's access log (apiserver.Deps.AccessLog); otherwise the
 	// API's logger does.
 	AccessLog logr.Logger
 }
+
+// ArchiveOptions reach the PostgreSQL archive of finished intents (internal/archive).
+type ArchiveOptions struct {
+	// URL is postgres://user:password@host:port/db?sslmode=…; it may hold a password and is never
+	// logged. Empty: no archive.
+	URL string
+	// After is how long a confirmed, failed or expired intent stays a TransferIntent before it
+	// moves to the archive, so that clients and kubectl see its final state there for a while.
+	After time.Duration
+	// Timeout bounds each archive call on the request path.
+	Timeout time.Duration
+}
+
+// DefaultArchiveAfter is the default of ArchiveOptions.After.
+const DefaultArchiveAfter = 10 * time.Minute
 
 // RedisOptions reach the Redis shared by the replicas.
 type RedisOptions struct {
@@ -132,7 +152,8 @@ func DefaultOptions() Options {
 			},
 			SubmissionTimeout: watcher.DefaultSubmissionTimeout,
 		},
-		Redis: RedisOptions{Timeout: ratelimit.DefaultRedisTimeout},
+		Redis:   RedisOptions{Timeout: ratelimit.DefaultRedisTimeout},
+		Archive: ArchiveOptions{After: DefaultArchiveAfter, Timeout: archive.DefaultTimeout},
 	}
 }
 
