@@ -53,7 +53,7 @@ type IntentStore interface {
 	// intent is not found.
 	Get(ctx context.Context, owner intentstore.Owner, id string) (*v1alpha1.TransferIntent, bool, error)
 	// List returns a page of the owner's intents, newest first, and whether more follow.
-	List(owner intentstore.Owner, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool)
+	List(ctx context.Context, owner intentstore.Owner, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool, error)
 	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
 	AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool)
 }

@@ -74,6 +74,12 @@ func (s *Server) writeCreateError(w http.ResponseWriter, r *http.Request, idemKe
 				"retrying, or send an Idempotency-Key so that a retry is safe."
 		}
 		s.problems.Write(w, r, problem.ServiceUnavailable, detail, nil)
+	case errors.Is(err, intentstore.ErrArchiveUnavailable):
+		// Nothing was written: the key could name an archived intent, and the archive did not say.
+		w.Header().Set("Retry-After", "5")
+		s.problems.Write(w, r, problem.ServiceUnavailable,
+			"The archive of finished intents did not answer in time, and this Idempotency-Key may name an intent there; "+
+				"nothing was stored: retry after the Retry-After seconds with the same key.", nil)
 	case errors.Is(err, intentstore.ErrIdempotencyInProgress):
 		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.Seconds(intentstore.RetryAfter(err))))
 		s.problems.Write(w, r, problem.Conflict,
@@ -82,4 +88,17 @@ func (s *Server) writeCreateError(w http.ResponseWriter, r *http.Request, idemKe
 	default:
 		s.writeTransferError(w, r, err)
 	}
+}
+
+// writeStoreUnavailable answers 503 for a read that needs a store that did not answer in time:
+// the Kubernetes API, or the archive of finished intents. A list says so rather than leaving the
+// finished intents out.
+func (s *Server) writeStoreUnavailable(w http.ResponseWriter, r *http.Request, err error) {
+	w.Header().Set("Retry-After", "5")
+	detail := "The intent store did not answer in time; retry after the Retry-After seconds."
+	if errors.Is(err, intentstore.ErrArchiveUnavailable) {
+		detail = "The archive of finished intents did not answer in time; retry after the Retry-After seconds."
+	}
+	s.log.V(1).Info("intent store unavailable", "correlationId", problem.CorrelationID(r.Context()), "error", err.Error())
+	s.problems.Write(w, r, problem.ServiceUnavailable, detail, nil)
 }

@@ -134,9 +134,8 @@ func (s *Server) callersIntent(w http.ResponseWriter, r *http.Request) (*v1alpha
 		return nil, false
 	}
 	obj, found, err := s.deps.Intents.Get(r.Context(), ownerOf(key), id)
-	if errors.Is(err, intentstore.ErrUnavailable) {
-		w.Header().Set("Retry-After", "5")
-		s.problems.Write(w, r, problem.ServiceUnavailable, "The intent store did not answer in time; retry after the Retry-After seconds.", nil)
+	if errors.Is(err, intentstore.ErrUnavailable) || errors.Is(err, intentstore.ErrArchiveUnavailable) {
+		s.writeStoreUnavailable(w, r, err)
 		return nil, false
 	}
 	if err != nil {
@@ -215,7 +214,11 @@ func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	if p.limit == 0 {
 		p.limit = defaultPageLimit
 	}
-	items, more := s.deps.Intents.List(ownerOf(key), typ, after, p.limit)
+	items, more, err := s.deps.Intents.List(r.Context(), ownerOf(key), typ, after, p.limit)
+	if err != nil {
+		s.writeStoreUnavailable(w, r, err)
+		return
+	}
 	if more && len(items) > 0 {
 		s.setNextLink(w, r, encodeCursor(items[len(items)-1].ID))
 	}

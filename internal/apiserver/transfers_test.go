@@ -169,7 +169,7 @@ func TestInvalidIntentsAreValidFalseAndNotStored(t *testing.T) {
 			}
 		})
 	}
-	if items, _ := h.store.List(intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "", "", 100); len(items) != 0 {
+	if items, _, _ := h.store.List(context.Background(), intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "", "", 100); len(items) != 0 {
 		t.Fatalf("invalid intents were stored: %v", items)
 	}
 }

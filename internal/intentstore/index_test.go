@@ -1,6 +1,7 @@
 package intentstore
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -57,7 +58,7 @@ func TestIndexPagesNewestFirst(t *testing.T) {
 	var paged []string
 	after := ""
 	for {
-		items, more := s.List(Owner{Account: "acme"}, "", after, 3)
+		items, more, _ := s.List(context.Background(), Owner{Account: "acme"}, "", after, 3)
 		paged = append(paged, ids(items)...)
 		if !more {
 			break
@@ -67,16 +68,16 @@ func TestIndexPagesNewestFirst(t *testing.T) {
 	if !slices.Equal(paged, all) {
 		t.Fatalf("paged %v\nwant %v", paged, all)
 	}
-	swaps, more := s.List(Owner{Account: "acme"}, v1alpha1.IntentTypeSwap, "", 10)
+	swaps, more, _ := s.List(context.Background(), Owner{Account: "acme"}, v1alpha1.IntentTypeSwap, "", 10)
 	if want := []string{all[2], all[5], all[8]}; more || !slices.Equal(ids(swaps), want) {
 		t.Fatalf("swaps %v more=%v, want %v", ids(swaps), more, want)
 	}
-	if items, _ := s.List(Owner{Account: "nobody"}, "", "", 10); len(items) != 0 {
+	if items, _, _ := s.List(context.Background(), Owner{Account: "nobody"}, "", "", 10); len(items) != 0 {
 		t.Fatalf("unknown account: %v", items)
 	}
 	// A cursor whose intent was deleted still positions the next page.
 	h.OnDelete(toolscache.DeletedFinalStateUnknown{Key: "ns/x", Obj: objs[6]})
-	items, _ := s.List(Owner{Account: "acme"}, "", objs[6].Spec.ID, 2)
+	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, "", objs[6].Spec.ID, 2)
 	if want := []string{objs[5].Spec.ID, objs[4].Spec.ID}; !slices.Equal(ids(items), want) {
 		t.Fatalf("after a deleted cursor: %v, want %v", ids(items), want)
 	}
@@ -97,7 +98,7 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 	updated.Status.Phase = v1alpha1.IntentPhaseExpired
 	h.OnUpdate(obj, updated)
 	s.index.upsert(stale, true)
-	items, _ := s.List(Owner{Account: "acme"}, "", "", 10)
+	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, "", "", 10)
 	if len(items) != 1 || items[0].Status != v1alpha1.IntentPhaseExpired {
 		t.Fatalf("items %+v", items)
 	}
@@ -111,7 +112,7 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 		o := testIntent("skipped", 2, v1alpha1.IntentTypeTransfer)
 		bad(o)
 		h.OnAdd(o, false)
-		if items, _ := s.List(Owner{Account: "skipped"}, "", "", 10); len(items) != 0 {
+		if items, _, _ := s.List(context.Background(), Owner{Account: "skipped"}, "", "", 10); len(items) != 0 {
 			t.Fatalf("%s: indexed %v", name, items)
 		}
 	}

@@ -74,6 +74,9 @@ type Options struct {
 	// write timeout, so that a stalled API server costs a client seconds and a 503, not a hang.
 	// Default DefaultWriteTimeout.
 	WriteTimeout time.Duration
+	// Archive, when set, holds the finished intents that left the API server: Get, List and a
+	// retried Create read it for what the index no longer has. Nil: every intent is a resource.
+	Archive Archive
 }
 
 // inProgress is ErrIdempotencyInProgress with the time until the claim may be taken over.
@@ -184,9 +187,24 @@ func (s *Store) Len() int { return s.index.count() }
 
 // List returns up to limit summaries of the account's intents, newest first, only of type typ
 // unless it is empty, after the intent with id `after` (exclusive, "" for the first page); more
-// says whether another page follows.
-func (s *Store) List(owner Owner, typ v1alpha1.IntentType, after string, limit int) (items []Summary, more bool) {
-	return s.index.page(owner, typ, after, limit)
+// says whether another page follows. With an archive, live and archived intents are one list: the
+// index is read first, then the archive, and an intent moves to the archive before it leaves the
+// index, so an intent moving meanwhile is in one of the two reads at least (and counted once when
+// in both). An archive that does not answer fails the list (ErrArchiveUnavailable) rather than
+// silently leaving out the finished intents.
+func (s *Store) List(ctx context.Context, owner Owner, typ v1alpha1.IntentType, after string, limit int) (items []Summary, more bool, err error) {
+	live, liveMore := s.index.page(owner, typ, after, limit)
+	if s.opts.Archive == nil || limit <= 0 {
+		return live, liveMore, nil
+	}
+	archived, err := s.listArchived(ctx, owner, typ, after, limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	items = mergePages(live, archived, limit)
+	// More follow when either source has more than this page took of it.
+	more = liveMore || len(live)+len(archived) > len(items)
+	return items, more, nil
 }
 
 // Get returns the owner's intent with the id. The object is shared: do not modify it. An intent
@@ -203,9 +221,17 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 		}
 		return e.obj, true, nil
 	}
-	if !s.recent(id) || s.live == nil {
-		return nil, false, nil
+	if s.recent(id) && s.live != nil {
+		return s.getRecent(ctx, owner, name)
 	}
+	if s.opts.Archive != nil {
+		return s.archived(ctx, owner, id)
+	}
+	return nil, false, nil
+}
+
+// getRecent reads an intent created a moment ago, maybe on another replica, from the API server.
+func (s *Store) getRecent(ctx context.Context, owner Owner, name string) (*v1alpha1.TransferIntent, bool, error) {
 	var obj v1alpha1.TransferIntent
 	ctx, cancel := context.WithTimeout(ctx, min(s.opts.WriteTimeout, 2*time.Second))
 	defer cancel()
@@ -351,6 +377,12 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 			return Created{}, fmt.Errorf("reading idempotency claim %s: %w", name, err)
 		}
 		exists := err == nil
+		if !exists && s.opts.Archive != nil && draft == nil {
+			// The intent and its claim may have left the API server for the archive.
+			if obj, found, err := s.archivedByKey(ctx, req, keyHash); err != nil || found {
+				return Created{Intent: obj}, err
+			}
+		}
 		if exists {
 			if claim.Annotations[AnnotationRequestHash] != req.RequestHash || claim.Annotations[AnnotationAccount] != req.Owner.Account {
 				return Created{}, ErrIdempotencyKeyReused
@@ -414,6 +446,10 @@ func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, owner O
 	}
 	var obj v1alpha1.TransferIntent
 	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: objName}, &obj); err != nil {
+		if apierrors.IsNotFound(err) && s.opts.Archive != nil {
+			// Archived, its claim not yet collected with it.
+			return s.archived(ctx, owner, id)
+		}
 		if apierrors.IsNotFound(err) {
 			return nil, false, nil
 		}

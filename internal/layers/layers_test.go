@@ -59,6 +59,7 @@ var levels = map[string]int{
 
 	// What follows intents on chain, and the HTTP API.
 	"internal/apiserver":     5,
+	"internal/archiver":      5,
 	"internal/chain/watcher": 5,
 
 	// Browser sign-in (its pages and assets, internal/webauth/web, are embedded files).

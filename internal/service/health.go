@@ -11,18 +11,27 @@ import (
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
+	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 )
 
 // healthReadTimeout bounds the cache read of /health's chain states.
 const healthReadTimeout = time.Second
 
-// dependencyHealth returns /health's states of Redis (probed by this replica every 2 s, when
-// configured) and of each Chain's node (its RPCReachable condition, from the leader's probes).
-// The values are fixed phrases: /health is public, and errors can name addresses.
-func dependencyHealth(mgr ctrl.Manager, namespace string, shared *ratelimit.RedisStore) (func(context.Context) map[string]string, error) {
-	var redisHealth *apihealth.Checker
-	if shared != nil {
+// dependencies are the outside systems a replica may use besides the Kubernetes API and the
+// chains; nil for those not configured.
+type dependencies struct {
+	redis   *ratelimit.RedisStore
+	archive *archive.Connection
+}
+
+// dependencyHealth returns /health's states of Redis and of the archive (each probed by this
+// replica every 2 s, when configured) and of each Chain's node (its RPCReachable condition, from
+// the leader's probes). The values are fixed phrases: /health is public, and errors can name
+// addresses.
+func dependencyHealth(mgr ctrl.Manager, namespace string, outside dependencies) (func(context.Context) map[string]string, error) {
+	var redisHealth, archiveHealth *apihealth.Checker
+	if shared := outside.redis; shared != nil {
 		redisHealth = &apihealth.Checker{
 			Subject:     "Redis",
 			Consequence: "rate limits and sign-in throttling are counted per replica until it does",
@@ -34,11 +43,26 @@ func dependencyHealth(mgr ctrl.Manager, namespace string, shared *ratelimit.Redi
 			return nil, err
 		}
 	}
+	if conn := outside.archive; conn != nil {
+		archiveHealth = &apihealth.Checker{
+			Subject:     "the archive (PostgreSQL)",
+			Consequence: "finished intents stay TransferIntents, and reads of archived intents answer 503, until it does",
+			Log:         mgr.GetLogger().WithName("archivehealth"),
+			Timeout:     time.Second,
+			Probe:       conn.Ping,
+		}
+		if err := mgr.Add(archiveHealth); err != nil {
+			return nil, err
+		}
+	}
 	reader := mgr.GetClient()
 	return func(ctx context.Context) map[string]string {
 		states := map[string]string{}
 		if redisHealth != nil {
 			states["redis"] = redisHealth.State()
+		}
+		if archiveHealth != nil {
+			states["archive"] = archiveHealth.State()
 		}
 		ctx, cancel := context.WithTimeout(ctx, healthReadTimeout)
 		defer cancel()

@@ -30,6 +30,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/archiver"
 	"github.com/transferintent/transfer-intent-service/internal/chain/chaindata"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
@@ -227,6 +228,8 @@ type Service struct {
 	Intents *intentstore.Store
 	// Watcher follows each Chain with an RPC endpoint (on the leader).
 	Watcher *watcher.Watcher
+	// Archiver moves finished intents to the archive (on the leader); nil without one.
+	Archiver *archiver.Archiver
 }
 
 // Setup registers the whole service on mgr: the controllers, the intent store, browser sign-in
@@ -255,9 +258,15 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	if s.Intents, err = intentstore.SetupWithManager(mgr, intentstore.Options{
-		Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout,
-	}); err != nil {
+	archived, err := s.setupArchive(mgr, opts, log)
+	if err != nil {
+		return nil, err
+	}
+	storeOpts := intentstore.Options{Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout}
+	if archived != nil {
+		storeOpts.Archive = archived
+	}
+	if s.Intents, err = intentstore.SetupWithManager(mgr, storeOpts); err != nil {
 		return nil, err
 	}
 	submissions, err := s.setupWatcher(mgr, opts, attester, rpcMetrics, log)
@@ -289,10 +298,35 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Intents:     s.Intents,
 		Submissions: submissions,
 	}
-	if err := s.setupAPI(mgr, opts, deps, shared, published, apiListener, log); err != nil {
+	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, archive: archived}, published, apiListener, log); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// setupArchive, with an archive URL, connects to the archive of finished intents on every replica
+// (in the background: a manager starts while PostgreSQL is down) and adds the archiver (leader
+// only); nil without a URL.
+func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, log logr.Logger) (*archive.Connection, error) {
+	if opts.Archive.URL == "" {
+		log.Info("no --archive-url: finished intents stay TransferIntents until --intent-retention (meant for small installs)")
+		return nil, nil
+	}
+	conn := &archive.Connection{URL: opts.Archive.URL, Options: archive.Options{Timeout: opts.Archive.Timeout}, Log: log.WithName("archive")}
+	if err := mgr.Add(conn); err != nil {
+		return nil, err
+	}
+	metrics, err := archiver.NewMetrics(opts.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	s.Archiver = &archiver.Archiver{
+		Cache: mgr.GetClient(), Live: mgr.GetAPIReader(), Writer: mgr.GetClient(), Archive: conn, Namespace: opts.Namespace,
+		Options: archiver.Options{After: opts.Archive.After, Retention: opts.Transfers.Retention},
+		Log:     log.WithName("archiver"), Metrics: metrics,
+	}
+	log.Info("finished intents move to the archive", "after", opts.Archive.After)
+	return conn, mgr.Add(s.Archiver)
 }
 
 // setupControllers registers the controllers, which fill the read models on every replica and
@@ -378,7 +412,7 @@ func setupLimiter(mgr ctrl.Manager, shared *ratelimit.RedisStore) (ratelimit.Lim
 
 // setupAPI completes deps with the health checks and the OpenAPI documents, and registers the
 // HTTP server, its readiness gate and the readyz check.
-func (s *Service) setupAPI(mgr ctrl.Manager, opts Options, deps apiserver.Deps, shared *ratelimit.RedisStore,
+func (s *Service) setupAPI(mgr ctrl.Manager, opts Options, deps apiserver.Deps, outside dependencies,
 	published *controller.Published, apiListener net.Listener, log logr.Logger) error {
 	var err error
 	if deps.OpenAPI, deps.OpenAPIV2, err = openapi.Documents(opts.Site.BaseURL); err != nil {
@@ -387,7 +421,7 @@ func (s *Service) setupAPI(mgr ctrl.Manager, opts Options, deps apiserver.Deps, 
 	if deps.APIHealth, err = newAPIHealth(mgr); err != nil {
 		return err
 	}
-	if deps.Dependencies, err = dependencyHealth(mgr, opts.Namespace, shared); err != nil {
+	if deps.Dependencies, err = dependencyHealth(mgr, opts.Namespace, outside); err != nil {
 		return err
 	}
 	s.APIDeps = deps

@@ -1,0 +1,258 @@
+// Package archiver moves finished TransferIntents out of the API server into the archive
+// (internal/archive), on the elected leader: a confirmed, failed or expired intent is written to
+// PostgreSQL and then deleted, once it has been finished for Options.After. The move is
+// idempotent (an upsert by id, then the delete, with preconditions): a crash between the two
+// writes the row again next time and loses nothing, and while PostgreSQL is down nothing is
+// deleted, so the intents simply stay resources. Its rate is bounded (Options.Rate), so archiving
+// never takes the API server's capacity from creates.
+package archiver
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-logr/logr"
+	"golang.org/x/time/rate"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=transferintents,verbs=get;list;watch;delete
+
+// Defaults of Options.
+const (
+	DefaultAfter     = 10 * time.Minute
+	DefaultBatch     = 200
+	DefaultRate      = 200 // intents per second
+	DefaultInterval  = 10 * time.Second
+	DefaultRetention = 30 * 24 * time.Hour
+)
+
+// Options are the archiver's settings; zero values take the defaults.
+type Options struct {
+	// After is how long an intent stays a resource once finished.
+	After time.Duration
+	// Batch is how many intents one archive transaction holds.
+	Batch int
+	// Rate bounds the intents moved per second (each costs the API server one delete).
+	Rate float64
+	// Interval is the pause between passes once nothing is due.
+	Interval time.Duration
+	// Retention is how long an archived intent is kept after its last change.
+	Retention time.Duration
+}
+
+// Archive is what the archiver writes to (*archive.Store, *archive.Connection).
+type Archive interface {
+	Upsert(ctx context.Context, records []archive.Record) error
+	DeleteUpdatedBefore(ctx context.Context, t time.Time, batch int) (int, error)
+}
+
+// Archiver is a leader-only Runnable.
+type Archiver struct {
+	// Cache lists the finished intents (by status label) for the backlog.
+	Cache client.Reader
+	// Live lists them from the API server whole: the cache drops fields the archive keeps (the
+	// idempotency key's hash, the request hash).
+	Live client.Reader
+	// Writer deletes the archived intents.
+	Writer    client.Writer
+	Archive   Archive
+	Namespace string
+	Options
+	Clock   clock.PassiveClock
+	Log     logr.Logger
+	Metrics *Metrics
+}
+
+// NeedLeaderElection is true: one replica moves intents.
+func (a *Archiver) NeedLeaderElection() bool { return true }
+
+// Start runs passes until ctx ends. A failed pass (PostgreSQL or the API server down) is logged
+// and tried again after Interval; nothing was deleted that was not archived.
+func (a *Archiver) Start(ctx context.Context) error {
+	a.defaults()
+	limiter := rate.NewLimiter(rate.Limit(a.Rate), a.Batch)
+	for {
+		moved, err := a.Pass(ctx, limiter)
+		if err != nil && ctx.Err() == nil {
+			a.Metrics.failed()
+			a.Log.Error(err, "archiving finished intents; trying again", "in", a.Interval)
+		}
+		wait := a.Interval
+		if err == nil && moved > 0 {
+			wait = 0 // a backlog: go on at the limiter's pace
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (a *Archiver) defaults() {
+	if a.After <= 0 {
+		a.After = DefaultAfter
+	}
+	if a.Batch <= 0 {
+		a.Batch = DefaultBatch
+	}
+	if a.Rate <= 0 {
+		a.Rate = DefaultRate
+	}
+	if a.Interval <= 0 {
+		a.Interval = DefaultInterval
+	}
+	if a.Retention <= 0 {
+		a.Retention = DefaultRetention
+	}
+	if a.Clock == nil {
+		a.Clock = clock.RealClock{}
+	}
+}
+
+// finished are the phases that leave the API server.
+var finished = []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired}
+
+// Pass measures the backlog, moves up to one batch of the due intents of each phase, and applies
+// the archive's retention. It returns how many intents it moved.
+func (a *Archiver) Pass(ctx context.Context, limiter *rate.Limiter) (int, error) {
+	a.defaults()
+	now := a.Clock.Now()
+	if err := a.measureBacklog(ctx, now); err != nil {
+		return 0, err
+	}
+	moved := 0
+	for _, phase := range finished {
+		n, err := a.moveDue(ctx, phase, now, limiter)
+		moved += n
+		if err != nil {
+			return moved, err
+		}
+	}
+	if err := a.applyRetention(ctx, now); err != nil {
+		return moved, err
+	}
+	return moved, nil
+}
+
+// due reports whether the intent has been finished for After.
+func (a *Archiver) due(ti *v1alpha1.TransferIntent, now time.Time) bool {
+	if ti.DeletionTimestamp != nil {
+		return false
+	}
+	switch intentstatus.Phase(ti) {
+	case v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired:
+	default:
+		return false // a label that lags the phase
+	}
+	since := ti.CreationTimestamp.Time
+	if ti.Status.UpdatedAt != nil {
+		since = ti.Status.UpdatedAt.Time
+	}
+	return !now.Before(since.Add(a.After))
+}
+
+// measureBacklog counts the due intents still resources, from the cache.
+func (a *Archiver) measureBacklog(ctx context.Context, now time.Time) error {
+	backlog := 0
+	for _, phase := range finished {
+		var list v1alpha1.TransferIntentList
+		if err := a.Cache.List(ctx, &list, client.InNamespace(a.Namespace), client.UnsafeDisableDeepCopy,
+			client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
+			return fmt.Errorf("listing %s intents: %w", phase, err)
+		}
+		for i := range list.Items {
+			if a.due(&list.Items[i], now) {
+				backlog++
+			}
+		}
+	}
+	a.Metrics.backlog(backlog)
+	return nil
+}
+
+// moveDue archives up to one batch of the due intents of the phase, read whole from the API
+// server, then deletes them.
+func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time, limiter *rate.Limiter) (int, error) {
+	due, err := a.listDue(ctx, phase, now)
+	if err != nil || len(due) == 0 {
+		return 0, err
+	}
+	records := make([]archive.Record, len(due))
+	for i, ti := range due {
+		if records[i], err = intentstore.RecordOf(ti); err != nil {
+			return 0, err
+		}
+	}
+	if err := limiter.WaitN(ctx, len(due)); err != nil {
+		return 0, err
+	}
+	// The archive first: an intent is deleted only once its row is written.
+	if err := a.Archive.Upsert(ctx, records); err != nil {
+		return 0, fmt.Errorf("writing %d intents to the archive: %w", len(records), err)
+	}
+	moved := 0
+	for _, ti := range due {
+		// The preconditions keep an intent that changed since it was read: its next pass writes
+		// the newer state (the upsert keeps the latest) before deleting it.
+		err := a.Writer.Delete(ctx, ti, client.Preconditions{UID: &ti.UID, ResourceVersion: &ti.ResourceVersion})
+		switch {
+		case err == nil:
+			moved++
+		case apierrors.IsNotFound(err) || apierrors.IsConflict(err):
+		default:
+			a.Metrics.archived(moved)
+			return moved, fmt.Errorf("deleting archived intent %s: %w", ti.Name, err)
+		}
+	}
+	a.Metrics.archived(moved)
+	return moved, nil
+}
+
+// listDue reads up to one batch of the phase's due intents whole from the API server, in pages
+// (names, and so the pages, run from the oldest intent to the newest).
+func (a *Archiver) listDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time) ([]*v1alpha1.TransferIntent, error) {
+	var due []*v1alpha1.TransferIntent
+	cont := ""
+	for {
+		var list v1alpha1.TransferIntentList
+		if err := a.Live.List(ctx, &list, client.InNamespace(a.Namespace), client.Limit(int64(a.Batch)), client.Continue(cont),
+			client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
+			return nil, fmt.Errorf("listing %s intents from the API server: %w", phase, err)
+		}
+		for i := range list.Items {
+			if a.due(&list.Items[i], now) {
+				due = append(due, &list.Items[i])
+				if len(due) == a.Batch {
+					return due, nil
+				}
+			}
+		}
+		if cont = list.Continue; cont == "" {
+			return due, nil
+		}
+	}
+}
+
+// applyRetention deletes from the archive what has been unchanged for Retention, in batches.
+func (a *Archiver) applyRetention(ctx context.Context, now time.Time) error {
+	for {
+		n, err := a.Archive.DeleteUpdatedBefore(ctx, now.Add(-a.Retention), a.Batch*5)
+		if err != nil {
+			return fmt.Errorf("the archive's retention: %w", err)
+		}
+		a.Metrics.expired(n)
+		if n < a.Batch*5 {
+			return nil
+		}
+	}
+}
