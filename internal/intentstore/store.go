@@ -222,7 +222,9 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 		return e.obj, true, nil
 	}
 	if s.recent(id) && s.live != nil {
-		return s.getRecent(ctx, owner, name)
+		if obj, found, err := s.getRecent(ctx, owner, name); err != nil || found {
+			return obj, found, err
+		}
 	}
 	if s.opts.Archive != nil {
 		return s.archived(ctx, owner, id)
