@@ -41,7 +41,9 @@ func TestArchiveDownAnswers503(t *testing.T) {
 		t.Fatalf("a create without a key: %d %s", resp.StatusCode, raw)
 	}
 	for name, call := range map[string]func() (*http.Response, []byte){
-		"list": func() (*http.Response, []byte) { return h.do(t, http.MethodGet, "/v2/transfers", withKey(testKeyA), "") },
+		"list": func() (*http.Response, []byte) {
+			return h.do(t, http.MethodGet, "/v2/transfers", withKey(testKeyA), "")
+		},
 		"get of an id not live": func() (*http.Response, []byte) {
 			return h.do(t, http.MethodGet, "/v2/transfers/int_transfer_01ARZ3NDEKTSV4RRFFQ69G5FAV", withKey(testKeyA), "")
 		},

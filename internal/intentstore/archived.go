@@ -132,4 +132,3 @@ func (s *Store) listArchived(ctx context.Context, owner Owner, typ v1alpha1.Inte
 	}
 	return out, nil
 }
-
