@@ -75,6 +75,7 @@ var levels = map[string]int{
 	"hack/benchscale":      9,
 	"hack/localcluster":    9,
 	"internal/layers":      9,
+	"test/archive":         9,
 	"test/browser":         9,
 	"test/e2e":             9,
 	"test/faults":          9,
