@@ -309,7 +309,7 @@ func TestStartAfterLocalclusterWasKilled(t *testing.T) {
 	o.samplesDir = ""
 	cmd := exec.Command(os.Args[0], "--state-dir", o.stateDir, "--no-operator", "--assets", o.assetsDir,
 		"--crd-dir", o.crdDir, "--samples", "", "--api-bind-address", o.apiAddr,
-		"--dev-chain-address", o.devChainAddr, "--second-chain-address", "")
+		"--dev-chain-address", o.devChainAddr, "--second-chain-address", "", "--postgres-port", "0")
 	cmd.Env = append(os.Environ(), localclusterEnv+"=1")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
