@@ -10,7 +10,9 @@ ENVTEST_K8S_VERSION ?= 1.36.3
 ETCD_VERSION ?= 3.6.16
 
 # Extra flags for the manager in `make run`, for example RUN_ARGS="--zap-log-level=debug", and for
-# hack/localcluster itself, for example LOCALCLUSTER_ARGS="--api-bind-address 127.0.0.1:9080".
+# hack/localcluster itself, for example LOCALCLUSTER_ARGS="--api-bind-address 127.0.0.1:9080", or
+# "--postgres-port 0" for no local PostgreSQL (the manager then runs without the archive). It takes
+# PostgreSQL's programs from $POSTGRES_BINDIR, else from hack/postgres.sh (which may install them).
 RUN_ARGS ?=
 # Flags for hack/bench in `make bench`, for example BENCH_ARGS="-duration 10s -concurrency 64".
 BENCH_ARGS ?=
@@ -208,19 +210,19 @@ build: manifests generate fmt vet ## Build the manager binary, bin/manager.
 	$(GO) build -o $(LOCALBIN)/manager ./cmd
 
 .PHONY: run
-run: build ## Run the service locally: control plane + CRDs + config/samples + local chains + bin/manager (API on 127.0.0.1:8080); data kept in .local/. Ctrl-C stops all.
+run: build ## Run the service locally: control plane + CRDs + config/samples + local chains + PostgreSQL (the archive, 127.0.0.1:5433) + bin/manager (API on 127.0.0.1:8080); data kept in .local/. Ctrl-C stops all.
 	@mkdir -p $(LOCALBIN)
 	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
 	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --manager $(LOCALBIN)/manager $(LOCALCLUSTER_ARGS) -- $(RUN_ARGS)
 
 .PHONY: run-control-plane
-run-control-plane: ## Run only the local control plane with CRDs, samples and local chains (data in .local/), to start the manager yourself (e.g. in a debugger).
+run-control-plane: ## Run only the local control plane with CRDs, samples, local chains and PostgreSQL (data in .local/), to start the manager yourself (e.g. in a debugger).
 	@mkdir -p $(LOCALBIN)
 	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
 	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --no-operator $(LOCALCLUSTER_ARGS)
 
 .PHONY: run-reset
-run-reset: ## Wipe what make run keeps in .local/ (every object, the local chains and their keys); refused while make run runs.
+run-reset: ## Wipe what make run keeps in .local/ (every object, the local chains and their keys, the archive's PostgreSQL); refused while make run runs.
 	@mkdir -p $(LOCALBIN)
 	$(GO) build -o $(LOCALBIN)/localcluster ./hack/localcluster
 	@$(LOCALBIN)/localcluster --reset $(LOCALCLUSTER_ARGS)

@@ -41,6 +41,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/jackc/pgx/v5"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -56,7 +57,8 @@ import (
 
 // These tests run the real thing: kube-apiserver and etcd from KUBEBUILDER_ASSETS (make test sets
 // it; by hand: KUBEBUILDER_ASSETS=$(make -s envtest-assets) go test ./hack/localcluster/), the
-// CRDs and samples of config/, kubectl, and go-ethereum's node on loopback ports of their own.
+// CRDs and samples of config/, kubectl, go-ethereum's node and PostgreSQL from POSTGRES_BINDIR
+// (make test sets it too; hack/postgres.sh prints it) on loopback ports of their own.
 
 // fakeManagerEnv makes the test binary act as the manager (see TestMain): the file it names
 // collects the pid of each fake manager once localcluster has seen it healthy. fakeManagerExit
@@ -307,7 +309,7 @@ func TestStartAfterLocalclusterWasKilled(t *testing.T) {
 	o.samplesDir = ""
 	cmd := exec.Command(os.Args[0], "--state-dir", o.stateDir, "--no-operator", "--assets", o.assetsDir,
 		"--crd-dir", o.crdDir, "--samples", "", "--api-bind-address", o.apiAddr,
-		"--dev-chain-address", o.devChainAddr, "--second-chain-address", "")
+		"--dev-chain-address", o.devChainAddr, "--second-chain-address", "", "--postgres-port", "0")
 	cmd.Env = append(os.Environ(), localclusterEnv+"=1")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -446,6 +448,106 @@ func TestSetUpResumesWhereAChainStopped(t *testing.T) {
 	}
 	if balance, err := usdc.UnpackBalanceOf(out); err != nil || balance.Cmp(devWalletUSDC) != 0 {
 		t.Errorf("demo wallet holds %v USDC base units (%v); want %s", balance, err, devWalletUSDC)
+	}
+}
+
+// The archive's PostgreSQL keeps its data across a stop and a start (the second start makes no new
+// cluster), stops cleanly (a fast shutdown, not crash recovery at the next start), and --reset
+// removes its data and its log.
+func TestPostgresDataKeptAcrossRestartsAndReset(t *testing.T) {
+	bindir := os.Getenv("POSTGRES_BINDIR")
+	if bindir == "" {
+		t.Fatal(`POSTGRES_BINDIR is not set: run make test, or POSTGRES_BINDIR="$(hack/postgres.sh)" go test ./hack/localcluster/`)
+	}
+	// Not t.TempDir: its parent is private to the test's user, and as root the server runs as
+	// the postgres user, who must reach the state directory.
+	dir, err := os.MkdirTemp("", "localcluster-postgres-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	o := options{
+		stateDir: dir, kubeconfigPath: filepath.Join(dir, "kubeconfig"), attesterKeyPath: filepath.Join(dir, chainsSubdir, "attester.key"),
+		postgresPort: freeport.MustPort(t), postgresBindir: bindir,
+	}
+	ctx := t.Context()
+
+	start := time.Now()
+	pg, err := startPostgres(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pg.stop)
+	fresh := time.Since(start)
+	if pg.url != "postgres://postgres@127.0.0.1:"+strconv.Itoa(o.postgresPort)+"/postgres?sslmode=disable" {
+		t.Errorf("url %s", pg.url)
+	}
+	conn, err := pgx.Connect(ctx, pg.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "create table kept (run text); insert into kept values ('first')"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Close(ctx)
+	pg.stop()
+	if err := pingPostgres(ctx, pg.url); err == nil {
+		t.Fatal("PostgreSQL still answers after stop")
+	}
+	if logged, _ := os.ReadFile(filepath.Join(dir, postgresLogFile)); !strings.Contains(string(logged), "database system is shut down") {
+		t.Errorf("no clean shutdown in the log:\n%s", logged)
+	}
+
+	start = time.Now()
+	pg, err = startPostgres(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pg.stop)
+	t.Logf("start with a new cluster %s, on the kept one %s", fresh.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	conn, err = pgx.Connect(ctx, pg.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run string
+	if err := conn.QueryRow(ctx, "select run from kept").Scan(&run); err != nil || run != "first" {
+		t.Errorf("the first run's row after a restart: %q, %v", run, err)
+	}
+	_ = conn.Close(ctx)
+	if logged, _ := os.ReadFile(filepath.Join(dir, postgresLogFile)); strings.Contains(string(logged), "not properly shut down") {
+		t.Errorf("the second start recovered from a crash:\n%s", logged)
+	}
+
+	pg.stop()
+	if err := resetState(o); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{postgresSubdir, postgresLogFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s after reset: %v", name, err)
+		}
+	}
+}
+
+// The manager's own --archive-url, in any form Go's flag package reads, replaces the local
+// PostgreSQL.
+func TestSetsFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"--zap-log-level=debug"}, false},
+		{[]string{"--archive-url=postgres://u@db/x"}, true},
+		{[]string{"-archive-url", "postgres://u@db/x"}, true},
+		{[]string{"--archive-url="}, true}, // no archive at all
+		{[]string{"--archive-url-x=1"}, false},
+		{[]string{"--archive-after=1m"}, false},
+		{[]string{"--", "--archive-url=x"}, false},
+	} {
+		if got := setsFlag(tc.args, "archive-url"); got != tc.want {
+			t.Errorf("setsFlag(%q) = %v, want %v", tc.args, got, tc.want)
+		}
 	}
 }
 

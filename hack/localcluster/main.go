@@ -18,10 +18,11 @@ limitations under the License.
 // for `make run`. It starts a control plane (kube-apiserver and etcd, through controller-runtime's
 // envtest) on the data kept in its state directory (.local), installs or updates the CRDs, writes
 // an admin kubeconfig to .local/kubeconfig, applies config/samples, starts the two local chains
-// (also kept in .local) and runs the manager binary against it all. A manager that stops by
-// itself is started again; the control plane and the chains keep running. On SIGINT, SIGTERM or
-// SIGHUP it stops the manager, the chains and the control plane, in that order, so that nothing
-// is left running; the data stays for the next run. `localcluster --reset` removes it.
+// and a PostgreSQL for the archive of finished intents (both also kept in .local) and runs the
+// manager binary against it all. A manager that stops by itself is started again; the control
+// plane, the chains and PostgreSQL keep running. On SIGINT, SIGTERM or SIGHUP it stops the
+// manager, the chains, PostgreSQL and the control plane, in that order, so that nothing is left
+// running; the data stays for the next run. `localcluster --reset` removes it.
 //
 // Usage:
 //
@@ -67,6 +68,8 @@ type options struct {
 	devChainAddr    string
 	secondChainAddr string
 	attesterKeyPath string
+	postgresPort    int
+	postgresBindir  string
 	managerArgs     []string
 }
 
@@ -117,9 +120,9 @@ func parseFlags(args []string) options {
 	fs.BoolVar(&o.noOperator, "no-operator", false,
 		"run only the control plane; start the manager yourself (for example in a debugger) with the printed settings")
 	fs.StringVar(&o.stateDir, "state-dir", ".local",
-		"directory of the data kept from one run to the next: etcd's data, the local chains and their keys")
+		"directory of the data kept from one run to the next: etcd's data, the local chains and their keys, PostgreSQL's data")
 	fs.BoolVar(&o.reset, "reset", false,
-		"remove the data kept in --state-dir (every object, the local chains and their keys) and exit; refused while a localcluster uses it")
+		"remove the data kept in --state-dir (every object, the local chains and their keys, the archive) and exit; refused while a localcluster uses it")
 	fs.StringVar(&o.kubeconfigPath, "kubeconfig", "",
 		"where to write the admin kubeconfig of the local control plane (default <state-dir>/kubeconfig)")
 	fs.StringVar(&o.namespace, "namespace", "default", "namespace the samples go to and the manager watches")
@@ -136,6 +139,10 @@ func parseFlags(args []string) options {
 		"where the second local chain eip155:1338 (the Chain sample local-dev-2's spec.rpc), the other end of bridges, serves JSON-RPC; empty for none")
 	fs.StringVar(&o.attesterKeyPath, "attester-key-file", "",
 		"the attester key the manager signs bridge fills with, made with the local chains and kept with them (default <state-dir>/chains/attester.key)")
+	fs.IntVar(&o.postgresPort, "postgres-port", 5433,
+		"port on 127.0.0.1 of the local PostgreSQL that holds the archive of finished intents (passed to the manager as --archive-url); 0 for none. None either when the manager's flags or $ARCHIVE_URL name an archive")
+	fs.StringVar(&o.postgresBindir, "postgres-bindir", os.Getenv("POSTGRES_BINDIR"),
+		"directory holding PostgreSQL's initdb and postgres (default $POSTGRES_BINDIR, else the output of hack/postgres.sh)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
 		fs.PrintDefaults()
@@ -182,7 +189,7 @@ func run(ctx context.Context, o options, hurry <-chan struct{}) int {
 		log.Print(err)
 		return 1
 	}
-	printBanner(o, lc.kubeconfig, lc.managerArgs)
+	printBanner(o, lc)
 	if o.noOperator {
 		log.Print("control plane ready; press Ctrl-C to stop it")
 		<-ctx.Done()
@@ -201,6 +208,8 @@ type localCluster struct {
 	kubeconfig string
 	// chains are the local chains, nil when there are none.
 	chains *devChains
+	// postgres is the archive's PostgreSQL, nil when there is none.
+	postgres *localPostgres
 	// managerArgs are the manager's flags for this cluster.
 	managerArgs []string
 	o           options
@@ -292,16 +301,34 @@ func startCluster(ctx context.Context, o options, assets string) (*localCluster,
 			lc.managerArgs = append(lc.managerArgs, "--attester-key-file", attesterKey)
 		}
 	}
+	if o.postgresPort != 0 && !setsFlag(o.managerArgs, "archive-url") && os.Getenv("ARCHIVE_URL") == "" {
+		// Without it the manager keeps finished intents as TransferIntents until their retention
+		// ends, as a small install does.
+		pg, err := startPostgres(ctx, o)
+		if err := ctx.Err(); err != nil {
+			return lc, err
+		}
+		if err != nil {
+			log.Printf("PostgreSQL not started, so the manager runs without the archive: %v", err)
+		} else {
+			lc.postgres = pg
+			lc.managerArgs = append(lc.managerArgs, "--archive-url="+pg.url)
+		}
+	}
 	lc.managerArgs = append(lc.managerArgs, o.managerArgs...)
 	return lc, nil
 }
 
-// stop stops the chains, then the control plane, and removes the kubeconfig, whose certificate
-// only the stopped control plane's CA signed. The data stays in the state directory.
+// stop stops the chains, PostgreSQL, then the control plane, and removes the kubeconfig, whose
+// certificate only the stopped control plane's CA signed. The data stays in the state directory.
 func (lc *localCluster) stop() {
 	if lc.chains != nil {
 		lc.chains.stop()
 		lc.chains = nil
+	}
+	if lc.postgres != nil {
+		lc.postgres.stop()
+		lc.postgres = nil
 	}
 	if lc.env == nil {
 		return
@@ -416,7 +443,8 @@ func applySamples(ctx context.Context, assets, kubeconfig, namespace, dir string
 	return nil
 }
 
-func printBanner(o options, kubeconfig string, managerArgs []string) {
+func printBanner(o options, lc *localCluster) {
+	kubeconfig, managerArgs := lc.kubeconfig, lc.managerArgs
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n  kubeconfig:  %s\n", kubeconfig)
 	fmt.Fprintf(&b, "  try:         kubectl --kubeconfig %s get chains,tokendefinitions -n %s\n", o.kubeconfigPath, o.namespace)
@@ -431,6 +459,9 @@ func printBanner(o options, kubeconfig string, managerArgs []string) {
 	}
 	if o.devChainAddr != "" && o.secondChainAddr != "" {
 		fmt.Fprintf(&b, "  2nd chain:   http://%s (eip155:%d), for bridges\n", o.secondChainAddr, secondChainID)
+	}
+	if lc.postgres != nil {
+		fmt.Fprintf(&b, "  archive:     %s (PostgreSQL, data in %s)\n", lc.postgres.url, filepath.Join(o.stateDir, postgresSubdir))
 	}
 	fmt.Fprintf(&b, "  data:        %s, kept across runs (make run-reset wipes it)\n", o.stateDir)
 	if !o.noOperator {

@@ -35,6 +35,9 @@ import (
 //	chains/eip155-<id>/   each local chain's blocks and state (go-ethereum's database)
 //	chains/attester.key   the settlement contracts' attester, fixed when they were deployed
 //	chains/filler.key     the reference filler's key, funded when the chains were created
+//	postgres/             the archive's PostgreSQL cluster (owned by the postgres OS user when
+//	                      localcluster runs as root); postgres.init/ while initdb makes it
+//	postgres.log          PostgreSQL's log of the last run
 //	kubeconfig            the admin kubeconfig of the running control plane (removed at exit: its
 //	                      certificate is signed by a CA made for that run)
 //	localcluster.lock     held by the localcluster using the directory
@@ -75,7 +78,8 @@ func lockState(dir string) (release func(), err error) {
 }
 
 // resetState removes what localcluster kept in the state directory: etcd's data, the local chains
-// and their keys, and a kubeconfig left behind. It refuses while a localcluster uses the directory.
+// and their keys, PostgreSQL's cluster and log, and a kubeconfig left behind. It refuses while a
+// localcluster uses the directory.
 func resetState(o options) error {
 	if _, err := os.Stat(o.stateDir); errors.Is(err, os.ErrNotExist) {
 		log.Printf("%s does not exist; nothing to remove", o.stateDir)
@@ -88,13 +92,15 @@ func resetState(o options) error {
 	defer release()
 	for _, path := range []string{
 		filepath.Join(o.stateDir, etcdSubdir), filepath.Join(o.stateDir, chainsSubdir),
+		filepath.Join(o.stateDir, postgresSubdir), filepath.Join(o.stateDir, postgresInitDir),
+		filepath.Join(o.stateDir, postgresLogFile),
 		o.attesterKeyPath, o.kubeconfigPath,
 	} {
 		if err := os.RemoveAll(path); err != nil {
 			return fmt.Errorf("removing %s: %w", path, err)
 		}
 	}
-	log.Printf("removed the control plane's data, the local chains and their keys from %s; the next make run starts from the samples", o.stateDir)
+	log.Printf("removed the control plane's data, the local chains and their keys, and the archive's PostgreSQL data from %s; the next make run starts from the samples", o.stateDir)
 	return nil
 }
 

@@ -97,26 +97,36 @@ func bindir(t testing.TB) string {
 	return dir
 }
 
-// credential is who runs the server's programs: initdb and postgres refuse to run as root, so a
-// test running as root runs them as the postgres user that Debian's package creates.
+// credential is who runs the server's programs (see Credential); the test fails without one.
 func credential(t testing.TB) *syscall.Credential {
 	t.Helper()
+	cred, err := Credential()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cred
+}
+
+// Credential is who runs PostgreSQL's programs: initdb and postgres refuse to run as root, so for
+// a process running as root it is the postgres OS user that Debian's package creates, and nil (the
+// process's own user) otherwise. hack/localcluster uses it too.
+func Credential() (*syscall.Credential, error) {
 	if os.Geteuid() != 0 {
-		return nil
+		return nil, nil
 	}
 	u, err := user.Lookup("postgres")
 	if err != nil {
-		t.Fatalf("running as root, PostgreSQL needs the postgres OS user (hack/postgres.sh's package creates it): %v", err)
+		return nil, fmt.Errorf("running as root, PostgreSQL needs the postgres OS user (hack/postgres.sh's package creates it): %w", err)
 	}
 	uid, err := strconv.ParseUint(u.Uid, 10, 32)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	gid, err := strconv.ParseUint(u.Gid, 10, 32)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: true}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: true}, nil
 }
 
 func (s *Server) command(name string, args ...string) *exec.Cmd {

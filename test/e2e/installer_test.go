@@ -19,7 +19,8 @@ import (
 // accepted whole by a real API server: applied server-side as a dry run (so the suite's own
 // manager keeps its RBAC), with the Prometheus Operator's kind known. Its production settings are
 // there: three replicas with anti-affinity, leader election, a PodDisruptionBudget, network
-// policies, a ServiceMonitor, the settings ConfigMap and the trial Redis behind REDIS_URL.
+// policies, a ServiceMonitor, the settings ConfigMap, the trial Redis behind REDIS_URL and the
+// trial PostgreSQL behind ARCHIVE_URL.
 var _ = Describe("The installer", func() {
 	It("is accepted by the API server and carries the production settings", func() {
 		By("rendering it as make build-installer does")
@@ -54,7 +55,7 @@ var _ = Describe("The installer", func() {
 			byKind[o.GetKind()] = append(byKind[o.GetKind()], o)
 		}
 		Expect(byKind["PodDisruptionBudget"]).To(HaveLen(1))
-		Expect(byKind["NetworkPolicy"]).To(HaveLen(3))
+		Expect(byKind["NetworkPolicy"]).To(HaveLen(4))
 		Expect(byKind["ServiceMonitor"]).To(HaveLen(1))
 		manager := find(byKind["Deployment"], "transfer-intent-controller-manager")
 		replicas, _, _ := unstructured.NestedFieldNoCopy(manager.Object, "spec", "replicas")
@@ -68,10 +69,11 @@ var _ = Describe("The installer", func() {
 		for _, e := range container["env"].([]any) {
 			env = append(env, e.(map[string]any)["name"].(string))
 		}
-		Expect(env).To(ContainElements("BASE_URL", "PROBLEM_BASE_URL", "REDIS_URL"))
+		Expect(env).To(ContainElements("BASE_URL", "PROBLEM_BASE_URL", "REDIS_URL", "ARCHIVE_URL"))
 		Expect(container["resources"]).To(HaveKey("requests"))
 		Expect(container["resources"]).To(HaveKey("limits"))
 		Expect(find(byKind["Deployment"], "transfer-intent-redis")).NotTo(BeNil())
+		Expect(find(byKind["StatefulSet"], "transfer-intent-postgres")).NotTo(BeNil())
 	})
 })
 
