@@ -2,9 +2,11 @@ package apiserver
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/transferintent/transfer-intent-service/internal/archive"
@@ -16,7 +18,10 @@ import (
 // answers they lead to.
 type downArchive struct{}
 
-var errArchiveDown = errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+// errArchiveDown is what pgx returns for a server that refuses connections: a network error, which
+// must not read as the Kubernetes API's (kubeapi.Unreachable would say yes to it).
+var errArchiveDown = fmt.Errorf("failed to connect to `host=127.0.0.1 user=postgres database=tis`: %w",
+	&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED})
 
 func (downArchive) Get(context.Context, archive.Scope, string) (archive.Record, bool, error) {
 	return archive.Record{}, false, errArchiveDown
@@ -28,6 +33,10 @@ func (downArchive) List(context.Context, archive.Scope, archive.Filter, *archive
 
 func (downArchive) ByIdempotencyKey(context.Context, string, string) (archive.Record, bool, error) {
 	return archive.Record{}, false, errArchiveDown
+}
+
+func (downArchive) ByOrderID(context.Context, string, string) ([]archive.Record, error) {
+	return nil, errArchiveDown
 }
 
 // Reads that need the archive, and a create whose Idempotency-Key might name an archived intent,
@@ -46,6 +55,9 @@ func TestArchiveDownAnswers503(t *testing.T) {
 		},
 		"get of an id not live": func() (*http.Response, []byte) {
 			return h.do(t, http.MethodGet, "/v2/transfers/int_transfer_01ARZ3NDEKTSV4RRFFQ69G5FAV", withKey(testKeyA), "")
+		},
+		"attestation of an order not live": func() (*http.Response, []byte) {
+			return h.do(t, http.MethodGet, "/v2/orders/0x"+strings.Repeat("ab", 32)+"/attestation", withKey(testKeyA), "")
 		},
 		"create with a key": func() (*http.Response, []byte) {
 			return h.post(t, "/v2/transfers", testKeyA, usdcTransfer().String(), "Idempotency-Key", "archived-maybe")

@@ -36,7 +36,11 @@ func (s *Server) getAttestation(w http.ResponseWriter, r *http.Request) {
 			"Path parameter orderId must be a bytes32 order id: 0x and 64 lower-case hex digits.", problem.Details{"parameter": "orderId"})
 		return
 	}
-	obj, ok := s.deps.Intents.AttestedOrder(orderID)
+	obj, ok, err := s.deps.Intents.AttestedOrder(r.Context(), orderID)
+	if err != nil {
+		s.writeStoreUnavailable(w, r, err)
+		return
+	}
 	if !ok || string(obj.Spec.Environment) != string(key.Environment) || obj.Status.Fill == nil || obj.Spec.Tx == nil {
 		s.problems.Write(w, r, problem.NotFound, "Order "+orderID+" has no attested fill in this environment (yet).", nil)
 		return

@@ -55,7 +55,7 @@ type IntentStore interface {
 	// List returns a page of the owner's intents, newest first, and whether more follow.
 	List(ctx context.Context, owner intentstore.Owner, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool, error)
 	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
-	AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool)
+	AttestedOrder(ctx context.Context, orderID string) (*v1alpha1.TransferIntent, bool, error)
 }
 
 // SubmissionRecorder checks a reported transaction hash against the intent's transaction on its

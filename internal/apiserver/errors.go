@@ -63,6 +63,12 @@ func (s *Server) writeCreateError(w http.ResponseWriter, r *http.Request, idemKe
 		s.problems.Write(w, r, problem.ValidationFailed,
 			"The Idempotency-Key was already used with a different request body; use a new key for a new request.",
 			problem.Details{"header": IdempotencyKeyHeader})
+	case errors.Is(err, intentstore.ErrArchiveUnavailable):
+		// Nothing was written: the key could name an archived intent, and the archive did not say.
+		w.Header().Set("Retry-After", "5")
+		s.problems.Write(w, r, problem.ServiceUnavailable,
+			"The archive of finished intents did not answer in time, and this Idempotency-Key may name an intent there; "+
+				"nothing was stored: retry after the Retry-After seconds with the same key.", nil)
 	case errors.Is(err, intentstore.ErrUnavailable):
 		// Bounded: the store gave up within its write timeout. The outcome is unknown, so the
 		// client retries, with its Idempotency-Key to be safe.
@@ -74,12 +80,6 @@ func (s *Server) writeCreateError(w http.ResponseWriter, r *http.Request, idemKe
 				"retrying, or send an Idempotency-Key so that a retry is safe."
 		}
 		s.problems.Write(w, r, problem.ServiceUnavailable, detail, nil)
-	case errors.Is(err, intentstore.ErrArchiveUnavailable):
-		// Nothing was written: the key could name an archived intent, and the archive did not say.
-		w.Header().Set("Retry-After", "5")
-		s.problems.Write(w, r, problem.ServiceUnavailable,
-			"The archive of finished intents did not answer in time, and this Idempotency-Key may name an intent there; "+
-				"nothing was stored: retry after the Retry-After seconds with the same key.", nil)
 	case errors.Is(err, intentstore.ErrIdempotencyInProgress):
 		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.Seconds(intentstore.RetryAfter(err))))
 		s.problems.Write(w, r, problem.Conflict,

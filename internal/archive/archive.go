@@ -275,7 +275,7 @@ func (s *Store) ByIdempotencyKey(ctx context.Context, namespace, keyHash string)
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents
-		WHERE namespace = $1 AND idempotency_key_hash = $2 LIMIT 1`, namespace, keyHash)
+		WHERE namespace = $1 AND idempotency_key_hash = $2 AND idempotency_key_hash <> '' LIMIT 1`, namespace, keyHash)
 	if err != nil {
 		return Record{}, false, fmt.Errorf("archive: by idempotency key: %w", err)
 	}
@@ -287,6 +287,22 @@ func (s *Store) ByIdempotencyKey(ctx context.Context, namespace, keyHash string)
 		return Record{}, false, nil
 	}
 	return records[0], true, nil
+}
+
+// ByOrderID reads the records of namespace whose order id is orderID (lower-case bytes32 hex), in
+// any account: an order's filler is not its owner.
+func (s *Store) ByOrderID(ctx context.Context, namespace, orderID string) ([]Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents WHERE order_id = $1 AND namespace = $2 LIMIT 10`, orderID, namespace)
+	if err != nil {
+		return nil, fmt.Errorf("archive: by order id: %w", err)
+	}
+	records, err := pgx.CollectRows(rows, scanRecord)
+	if err != nil {
+		return nil, fmt.Errorf("archive: by order id: %w", err)
+	}
+	return records, nil
 }
 
 // List reads up to limit records in scope, newest first by (created_at, id), strictly after the

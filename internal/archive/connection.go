@@ -110,3 +110,12 @@ func (c *Connection) DeleteUpdatedBefore(ctx context.Context, t time.Time, batch
 	}
 	return s.DeleteUpdatedBefore(ctx, t, batch)
 }
+
+// ByOrderID is Store.ByOrderID.
+func (c *Connection) ByOrderID(ctx context.Context, namespace, orderID string) ([]Record, error) {
+	s, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	return s.ByOrderID(ctx, namespace, orderID)
+}

@@ -9,6 +9,7 @@ package archiver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -201,6 +202,7 @@ func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 		return 0, fmt.Errorf("writing %d intents to the archive: %w", len(records), err)
 	}
 	moved := 0
+	var failed []error
 	for _, ti := range due {
 		// The preconditions keep an intent that changed since it was read: its next pass writes
 		// the newer state (the upsert keeps the latest) before deleting it.
@@ -210,12 +212,13 @@ func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 			moved++
 		case apierrors.IsNotFound(err) || apierrors.IsConflict(err):
 		default:
-			a.Metrics.archived(moved)
-			return moved, fmt.Errorf("deleting archived intent %s: %w", ti.Name, err)
+			// One intent that cannot be deleted (a finalizer of someone else's, a webhook) must
+			// not hold up the others: it stays archived and live, and is tried again next pass.
+			failed = append(failed, fmt.Errorf("deleting archived intent %s: %w", ti.Name, err))
 		}
 	}
 	a.Metrics.archived(moved)
-	return moved, nil
+	return moved, errors.Join(failed...)
 }
 
 // listDue reads up to one batch of the phase's due intents whole from the API server, in pages
@@ -230,8 +233,14 @@ func (a *Archiver) listDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 			return nil, fmt.Errorf("listing %s intents from the API server: %w", phase, err)
 		}
 		for i := range list.Items {
-			if a.due(&list.Items[i], now) {
-				due = append(due, &list.Items[i])
+			ti := &list.Items[i]
+			if created := intentstore.IDTime(ti.Spec.ID); !created.IsZero() && now.Before(created.Add(a.After)) {
+				// Names run in the order of creation, and an intent finishes after it is created:
+				// nothing from here on can be due.
+				return due, nil
+			}
+			if a.due(ti, now) {
+				due = append(due, ti)
 				if len(due) == a.Batch {
 					return due, nil
 				}

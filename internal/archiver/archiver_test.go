@@ -13,6 +13,7 @@ import (
 	"golang.org/x/time/rate"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -77,11 +78,13 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.archiver = &Archiver{Cache: mgr.GetClient(), Live: cluster.Client, Writer: cluster.Client, Archive: w.archive, Namespace: w.ns,
-		Options: Options{After: time.Minute, Batch: 10, Rate: 10_000, Interval: 50 * time.Millisecond}, Metrics: metrics}
+		Options: Options{After: time.Minute, Batch: 10, Rate: 10_000, Interval: 50 * time.Millisecond}, Metrics: metrics,
+		// Two hours on: every intent finished now is due.
+		Clock: clocktesting.NewFakePassiveClock(time.Now().Add(2 * time.Hour))}
 	return w
 }
 
-// intents creates n intents of the owner, finished (confirmed an hour ago) when finished is true,
+// intents creates n intents of the owner, finished (confirmed now) when finished is true,
 // pending otherwise, and returns their ids.
 func (w *world) intents(n int, finished bool) []string {
 	w.t.Helper()
@@ -121,10 +124,10 @@ func (w *world) newIntent(finished bool) *v1alpha1.TransferIntent {
 	}
 }
 
-// finish records ti as confirmed an hour ago.
+// finish records ti as confirmed now.
 func (w *world) finish(ti *v1alpha1.TransferIntent) {
 	w.t.Helper()
-	at := metav1.NewTime(time.Now().Add(-time.Hour).Truncate(time.Second))
+	at := metav1.NewTime(time.Now().Truncate(time.Second))
 	ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhaseConfirmed, &at
 	ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hex32(), 7, hex32()
 	if err := w.kube.Status().Update(context.Background(), ti); err != nil {
@@ -336,6 +339,32 @@ func TestIdempotencyKeyReplayAfterArchiving(t *testing.T) {
 	other.RequestHash = "sha256:" + strings.Repeat("b", 64)
 	if _, err := w.store.Create(context.Background(), other); err == nil || !strings.Contains(err.Error(), "different request") {
 		t.Fatalf("the key with another request: %v; want ErrIdempotencyKeyReused", err)
+	}
+}
+
+// A filler may come for its attestation long after the bridge left the API server: the archived
+// intent's attested fill is found by its order id.
+func TestAttestedOrderIsFoundAfterArchiving(t *testing.T) {
+	w := newWorld(t)
+	ti := w.newIntent(true)
+	if err := w.kube.Create(context.Background(), ti); err != nil {
+		t.Fatal(err)
+	}
+	ti.Status.Fill = &v1alpha1.FillStatus{ChainID: "eip155:8453", Hash: hex32(), BlockNumber: 9, BlockHash: hex32(),
+		Filler: "0x3333333333333333333333333333333333333333", AmountOut: "1", Attestation: "0x" + strings.Repeat("ab", 65)}
+	w.finish(ti)
+	w.waitIndexed(1)
+	waitFor(t, "the intent archived", func() bool {
+		moved, err := w.archiver.Pass(context.Background(), rate.NewLimiter(rate.Inf, 1))
+		return err == nil && moved == 1
+	})
+	w.waitIndexed(0)
+	got, found, err := w.store.AttestedOrder(context.Background(), ti.Spec.OrderID)
+	if err != nil || !found || got.Spec.ID != ti.Spec.ID || got.Status.Fill == nil || got.Status.Fill.Attestation == "" {
+		t.Fatalf("the archived attested order: %+v, %v, %v", got, found, err)
+	}
+	if _, found, err := w.store.AttestedOrder(context.Background(), hex32()); err != nil || found {
+		t.Fatalf("an unknown order: found %v, %v", found, err)
 	}
 }
 

@@ -17,6 +17,7 @@ type Archive interface {
 	Get(ctx context.Context, scope archive.Scope, id string) (archive.Record, bool, error)
 	List(ctx context.Context, scope archive.Scope, filter archive.Filter, after *archive.Cursor, limit int) ([]archive.Record, error)
 	ByIdempotencyKey(ctx context.Context, namespace, keyHash string) (archive.Record, bool, error)
+	ByOrderID(ctx context.Context, namespace, orderID string) ([]archive.Record, error)
 }
 
 // ErrArchiveUnavailable wraps a failure of the archive: the read or the create (whose key might
@@ -131,4 +132,23 @@ func (s *Store) listArchived(ctx context.Context, owner Owner, typ v1alpha1.Inte
 		out = append(out, SummaryOf(obj))
 	}
 	return out, nil
+}
+
+// archivedAttestedOrder finds the archived intent of the order whose fill was attested: a filler
+// may come for its attestation long after the intent left the API server.
+func (s *Store) archivedAttestedOrder(ctx context.Context, orderID string) (*v1alpha1.TransferIntent, bool, error) {
+	records, err := s.opts.Archive.ByOrderID(ctx, s.opts.Namespace, orderID)
+	if err != nil {
+		return nil, false, fmt.Errorf("%w: %w", ErrArchiveUnavailable, err)
+	}
+	for _, r := range records {
+		obj, err := objectOf(r)
+		if err != nil {
+			return nil, false, err
+		}
+		if obj.Status.Fill != nil && obj.Status.Fill.Attestation != "" {
+			return obj, true, nil
+		}
+	}
+	return nil, false, nil
 }

@@ -227,7 +227,12 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 		}
 	}
 	if s.opts.Archive != nil {
-		return s.archived(ctx, owner, id)
+		// The archive keeps the canonical id; the path may have spelt it in lower case.
+		canonical, err := intent.IDFromObjectName(name)
+		if err != nil {
+			return nil, false, nil //nolint:nilerr // not an intent's name: not found
+		}
+		return s.archived(ctx, owner, canonical)
 	}
 	return nil, false, nil
 }
@@ -250,12 +255,15 @@ func (s *Store) getRecent(ctx context.Context, owner Owner, name string) (*v1alp
 }
 
 // AttestedOrder returns the intent whose order (by orderId, lower-case bytes32 hex) has an
-// attested fill. The object is shared: do not modify it.
-func (s *Store) AttestedOrder(orderID string) (*v1alpha1.TransferIntent, bool) {
+// attested fill, live or archived. The object is shared: do not modify it.
+func (s *Store) AttestedOrder(ctx context.Context, orderID string) (*v1alpha1.TransferIntent, bool, error) {
 	if e := s.index.attestedOrder(orderID); e != nil {
-		return e.obj, true
+		return e.obj, true, nil
 	}
-	return nil, false
+	if s.opts.Archive != nil {
+		return s.archivedAttestedOrder(ctx, orderID)
+	}
+	return nil, false, nil
 }
 
 // recent reports whether the id was minted within RecentWindow (or slightly in the future, for
@@ -305,7 +313,9 @@ type Created struct {
 // key created. See the package documentation for the idempotency protocol.
 func (s *Store) Create(ctx context.Context, req CreateRequest) (Created, error) {
 	c, err := s.createWithin(ctx, req)
-	if err != nil && kubeapi.Unreachable(err) {
+	// An archive that did not answer says so itself; its network error must not read as the
+	// Kubernetes API's.
+	if err != nil && !errors.Is(err, ErrArchiveUnavailable) && kubeapi.Unreachable(err) {
 		return c, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return c, err

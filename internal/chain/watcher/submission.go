@@ -82,6 +82,9 @@ func (s *Submissions) Submit(ctx context.Context, ti *v1alpha1.TransferIntent, h
 			Detail:  fmt.Sprintf("transaction %s is not this intent's transaction: its %s differ", hash.Hex(), strings.Join(diffs, ", ")),
 			Details: map[string]any{"differs": diffs}}
 	}
+	if err := s.minedAfterCreation(ctx, chain, ti, found); err != nil {
+		return nil, err
+	}
 	obs := intentstatus.Observation{Event: intent.EventSubmit, Hash: hash, Block: found.Block, BlockHash: found.BlockHash, Reason: v1alpha1.ReasonBroadcast,
 		Message: fmt.Sprintf("the client reported transaction %s; waiting for it in a block", hash.Hex())}
 	if found.Block > 0 {
@@ -125,6 +128,29 @@ func (s *Submissions) lookup(ctx context.Context, chain registry.Chain, hash com
 	}
 	return jsonrpc.Transaction{}, &intent.Problem{Kind: intent.KindUnavailable,
 		Detail: fmt.Sprintf("the node of %s did not answer in time; retry later", chain.ID)}
+}
+
+// minedAfterCreation refuses a transaction mined before the intent existed: the same transfer
+// (same from, to, value and data) paid an earlier intent, which may have left the index (archived),
+// so the index cannot tell that it is taken. The chain watcher's matching applies the same bound.
+func (s *Submissions) minedAfterCreation(ctx context.Context, chain registry.Chain, ti *v1alpha1.TransferIntent, found jsonrpc.Transaction) error {
+	if found.Block == 0 {
+		return nil // not mined yet: it cannot be older than the intent
+	}
+	node, err := s.nodes.Client(ctx, chain.ID, chain.RPCURL)
+	var header jsonrpc.Header
+	if err == nil {
+		header, err = node.HeaderByNumber(ctx, found.Block)
+	}
+	if err != nil {
+		return &intent.Problem{Kind: intent.KindUnavailable, Detail: fmt.Sprintf("the node of %s did not answer in time; retry later", chain.ID)}
+	}
+	if header.Time.Before(ti.CreationTimestamp.Add(-createdSkew)) {
+		return &intent.Problem{Kind: intent.KindValidationFailed, Field: "hash",
+			Detail: fmt.Sprintf("transaction %s was mined at %s, before this intent was created: it paid something else",
+				found.Tx.Hash().Hex(), header.Time.UTC().Format(time.RFC3339))}
+	}
+	return nil
 }
 
 // differences names what of tx differs from the intent's transaction: its chain id, recipient
