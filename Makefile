@@ -40,9 +40,9 @@ CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION)
 # the time of the Go tests (figures in the README's Tests section); GO_TEST_FLAGS= turns it off locally.
 GO_TEST_FLAGS ?= -race
 
-# Every package but the end-to-end suite and the slow part of the fault suite (test/faults/long),
-# which have their own targets.
-UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long)
+# Every package but the end-to-end suite, the slow part of the fault suite (test/faults/long) and
+# the archive's scale benchmark (test/archivebench), which have their own targets.
+UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench)
 
 # The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
 # config/samples and waits for the controllers to mark them Ready.
@@ -179,6 +179,12 @@ bench-binary: build ## Load the built manager (as it ships: access log on) with 
 .PHONY: bench-scale
 bench-scale: build ## Scale harness (not in `make test`): N intents (default 100,000) in a local control plane, bin/manager started over them; memory, start-up, reads, creates.
 	@$(WITH_ASSETS) $(GO) run ./hack/benchscale -manager $(LOCALBIN)/manager $(BENCH_SCALE_ARGS)
+
+# The archive at scale: a real PostgreSQL seeded with ARCHIVE_BENCH_ROWS (1,000,000) intents by
+# COPY, then p50/p99 of the pages and gets /v2 reads from it, against a bare round trip.
+.PHONY: bench-archive
+bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p99 of its reads against a bare round trip (not in make test; a few minutes).
+	@export POSTGRES_BINDIR="$$(hack/postgres.sh)"; $(GO) test ./test/archivebench/ -run '^$$' -bench ArchiveReads -benchtime 1x -timeout 60m
 
 .PHONY: verify
 verify: manifests generate fmt docs ## Regenerate code, manifests and the API reference and fail if that changed any file (run by CI).

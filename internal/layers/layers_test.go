@@ -76,6 +76,7 @@ var levels = map[string]int{
 	"hack/localcluster":    9,
 	"internal/layers":      9,
 	"test/archive":         9,
+	"test/archivebench":    9,
 	"test/browser":         9,
 	"test/e2e":             9,
 	"test/faults":          9,
