@@ -132,79 +132,68 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	}
 }
 
-// TestCallsFailWithinTheDeadlineWhenTheServerIsGone kills the server under an open store: each
-// call errors within its deadline, and the store works again once the server is back.
-func TestCallsFailWithinTheDeadlineWhenTheServerIsGone(t *testing.T) {
+// faultTimeout is the deadline of the stores of the fault tests.
+const faultTimeout = 500 * time.Millisecond
+
+// openWithRecord starts a server, opens a store on it with faultTimeout and writes one record.
+func openWithRecord(t *testing.T) (*pgtest.Server, *Store, Record) {
+	t.Helper()
 	srv := pgtest.Start(t)
-	const timeout = 500 * time.Millisecond
-	s, err := Open(context.Background(), srv.URL, Options{Timeout: timeout})
+	s, err := Open(context.Background(), srv.URL, Options{Timeout: faultTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	ctx := context.Background()
+	t.Cleanup(s.Close)
 	r := record("int_transfer_1", alice, "transfer", t0)
-	if err := s.Upsert(ctx, []Record{r}); err != nil {
+	if err := s.Upsert(context.Background(), []Record{r}); err != nil {
 		t.Fatal(err)
 	}
+	return srv, s, r
+}
 
-	srv.Kill()
+// expectEveryCallFails makes each kind of call and checks that it fails, and how long it took.
+func expectEveryCallFails(t *testing.T, s *Store, r Record, what string, tookOK func(time.Duration) bool) {
+	t.Helper()
 	for name, call := range calls(s, r) {
 		start := time.Now()
 		err := call()
 		took := time.Since(start)
 		if err == nil {
-			t.Errorf("%s succeeded against a killed server", name)
+			t.Errorf("%s succeeded against a %s server", name, what)
 		}
-		// Slack for a loaded machine; a hang would take far longer.
-		if took > timeout+time.Second {
-			t.Errorf("%s took %s, past its %s deadline", name, took, timeout)
+		if !tookOK(took) {
+			t.Errorf("%s took %s against a %s server; its deadline is %s", name, took, what, faultTimeout)
 		}
 		t.Logf("%s: %s: %v", name, took.Round(time.Millisecond), err)
 	}
+}
+
+// TestCallsFailWithinTheDeadlineWhenTheServerIsGone kills the server under an open store: each
+// call errors within its deadline, and the store works again once the server is back.
+func TestCallsFailWithinTheDeadlineWhenTheServerIsGone(t *testing.T) {
+	srv, s, r := openWithRecord(t)
+	srv.Kill()
+	// Slack for a loaded machine; a hang would take far longer.
+	expectEveryCallFails(t, s, r, "killed", func(took time.Duration) bool { return took <= faultTimeout+time.Second })
 
 	// The same open store recovers: the pool drops dead connections and dials again.
 	srv.Restart()
-	got, ok, err := s.Get(ctx, alice, r.ID)
-	if err != nil || !ok {
-		t.Fatalf("after restart: %v, %v", ok, err)
-	}
-	if got.ID != r.ID {
-		t.Fatalf("after restart read %s", got.ID)
+	got, ok, err := s.Get(context.Background(), alice, r.ID)
+	if err != nil || !ok || got.ID != r.ID {
+		t.Fatalf("after restart: %+v, %v, %v", got, ok, err)
 	}
 }
 
 // TestCallsFailWithinTheDeadlineWhenTheServerStalls pauses the server under an open store: it
 // accepts and never answers, and each call still returns an error at its deadline.
 func TestCallsFailWithinTheDeadlineWhenTheServerStalls(t *testing.T) {
-	srv := pgtest.Start(t)
-	const timeout = 500 * time.Millisecond
-	s, err := Open(context.Background(), srv.URL, Options{Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := context.Background()
-	r := record("int_transfer_1", alice, "transfer", t0)
-	if err := s.Upsert(ctx, []Record{r}); err != nil {
-		t.Fatal(err)
-	}
-
+	srv, s, r := openWithRecord(t)
 	srv.Pause()
-	for name, call := range calls(s, r) {
-		start := time.Now()
-		err := call()
-		took := time.Since(start)
-		if err == nil {
-			t.Errorf("%s succeeded against a paused server", name)
-		}
-		if took < timeout/2 || took > timeout+time.Second {
-			t.Errorf("%s took %s, want its %s deadline", name, took, timeout)
-		}
-		t.Logf("%s: %s: %v", name, took.Round(time.Millisecond), err)
-	}
+	expectEveryCallFails(t, s, r, "paused", func(took time.Duration) bool {
+		return took >= faultTimeout/2 && took <= faultTimeout+time.Second
+	})
 	srv.Resume()
-	if _, ok, err := s.Get(ctx, alice, r.ID); err != nil || !ok {
+	if _, ok, err := s.Get(context.Background(), alice, r.ID); err != nil || !ok {
 		t.Fatalf("after resume: %v, %v", ok, err)
 	}
 }
@@ -213,11 +202,13 @@ func TestCallsFailWithinTheDeadlineWhenTheServerStalls(t *testing.T) {
 func calls(s *Store, r Record) map[string]func() error {
 	ctx := context.Background()
 	return map[string]func() error{
-		"Ping":   func() error { return s.Ping(ctx) },
-		"Upsert": func() error { return s.Upsert(ctx, []Record{r}) },
-		"Get":    func() error { _, _, err := s.Get(ctx, alice, r.ID); return err },
-		"List":   func() error { _, err := s.List(ctx, alice, Filter{}, nil, 10); return err },
-		"Delete": func() error { _, err := s.DeleteUpdatedBefore(ctx, t0, 10); return err },
+		"Ping":             func() error { return s.Ping(ctx) },
+		"Upsert":           func() error { return s.Upsert(ctx, []Record{r}) },
+		"Get":              func() error { _, _, err := s.Get(ctx, alice, r.ID); return err },
+		"List":             func() error { _, err := s.List(ctx, alice, Filter{}, nil, 10); return err },
+		"ByIdempotencyKey": func() error { _, _, err := s.ByIdempotencyKey(ctx, alice.Namespace, "sha256:x"); return err },
+		"ByOrderID":        func() error { _, err := s.ByOrderID(ctx, alice.Namespace, r.OrderID); return err },
+		"Delete":           func() error { _, err := s.DeleteUpdatedBefore(ctx, t0, 10); return err },
 	}
 }
 
