@@ -238,12 +238,16 @@ type FillStatus struct {
 	Attestation string `json:"attestation,omitempty"`
 }
 
+// The Status column reads the status label, which the intent store sets to pending at create and
+// the controller keeps equal to the phase: a new intent's status is not written (its pending is
+// implied), so .status.phase would print nothing for it.
+
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=ti;intent,categories=tis
 // +kubebuilder:printcolumn:name="ID",type=string,JSONPath=`.spec.id`
 // +kubebuilder:printcolumn:name="Type",type=string,JSONPath=`.spec.type`
-// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.metadata.labels.intents\.transferintent\.io/status`
 // +kubebuilder:printcolumn:name="Block",type=integer,JSONPath=`.status.blockNumber`
 // +kubebuilder:printcolumn:name="Hash",type=string,JSONPath=`.status.hash`,priority=1
 // +kubebuilder:printcolumn:name="Fill",type=string,JSONPath=`.status.fill.hash`,priority=1

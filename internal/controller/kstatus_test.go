@@ -39,7 +39,7 @@ var _ = Describe("GitOps health (kstatus)", func() {
 		expectReady(key, metav1.ConditionTrue, v1alpha1.ReasonValid)
 		ti := newIntent(account.Name)
 		Expect(k8sClient.Create(ctx, ti)).To(Succeed())
-		expectReady(ti, metav1.ConditionTrue, v1alpha1.ReasonActive)
+		expectImpliedPending(ti)
 
 		for _, obj := range []client.Object{chain, token, account, key, ti} {
 			res := kstatusOf(obj)

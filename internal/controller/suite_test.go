@@ -192,6 +192,21 @@ func expectReady(obj client.Object, status metav1.ConditionStatus, reason string
 	return cond
 }
 
+// expectImpliedPending waits until the controller has reconciled a new intent (it labels the
+// ones created without labels, as kubectl may) and checks that its status stays unwritten: a new
+// intent's pending phase and Ready condition are implied, not written.
+func expectImpliedPending(ti *v1alpha1.TransferIntent) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, objKey(ti), ti)).To(Succeed())
+		g.Expect(ti.Labels).To(HaveKeyWithValue(v1alpha1.LabelStatus, string(v1alpha1.IntentPhasePending)))
+	}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
+	Consistently(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, objKey(ti), ti)).To(Succeed())
+		g.Expect(ti.Status).To(Equal(v1alpha1.TransferIntentStatus{}), "a new intent's status is implied")
+	}).WithTimeout(300 * time.Millisecond).WithPolling(50 * time.Millisecond).Should(Succeed())
+}
+
 // withinOneSecond is the read models' promise: visible to the HTTP layer within a second.
 func withinOneSecond(fn func() bool) {
 	GinkgoHelper()

@@ -117,10 +117,6 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request, ti *v1alpha1.TransferIntent, o *outcome) (ctrl.Result, error) {
 	now := r.now()
 	phase, since := intentstatus.Phase(ti), phaseSince(ti)
-	if ti.Status.Phase == "" {
-		since = now
-		o.update(func() { intentstatus.Start(ti, now) })
-	}
 	waitForWatcher := false
 	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
 		if waitForWatcher = r.watcherBehind(ctx, ti, now); !waitForWatcher {
@@ -145,7 +141,9 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 			o.setReady(v1alpha1.ReasonActive, "the intent is %s", phase)
 			return ctrl.Result{}, nil
 		}
-		o.setReady(v1alpha1.ReasonActive, "the intent is pending until %s", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+		if !impliedPending(ti) {
+			o.setReady(v1alpha1.ReasonActive, "the intent is pending until %s", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+		}
 		return ctrl.Result{RequeueAfter: ti.Spec.ExpiresAt.Sub(now.Time)}, nil
 	}
 	deleteAt := since.Add(r.retention())
@@ -201,6 +199,14 @@ func (r *TransferIntentReconciler) retention() time.Duration {
 		return DefaultIntentRetention
 	}
 	return r.Retention
+}
+
+// impliedPending reports whether the intent's status was never written: a new intent is pending
+// and Ready (Active) by implication, and writing that down would double the API server's writes
+// of a create (docs/decisions.md, "A create costs the API server one write"). Its first real
+// transition (submitted, expired, an invalid spec) writes the status.
+func impliedPending(ti *v1alpha1.TransferIntent) bool {
+	return ti.Status.Phase == "" && len(ti.Status.Conditions) == 0
 }
 
 // phaseSince is when the intent entered its phase: status.updatedAt, or its creation when the

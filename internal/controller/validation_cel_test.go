@@ -6,7 +6,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -129,7 +128,7 @@ var _ = Describe("CRD validation", func() {
 		Entry("TransferIntent: status moved back from expired to pending", func() error {
 			intent := newIntent(uniqueName("acct"))
 			Expect(k8sClient.Create(ctx, intent)).To(Succeed())
-			expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+			expectImpliedPending(intent)
 			before := intent.DeepCopy()
 			intent.Status.Phase = v1alpha1.IntentPhaseExpired
 			Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
@@ -140,7 +139,7 @@ var _ = Describe("CRD validation", func() {
 		Entry("TransferIntent: submitted without its transaction hash", func() error {
 			intent := newIntent(uniqueName("acct"))
 			Expect(k8sClient.Create(ctx, intent)).To(Succeed())
-			expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+			expectImpliedPending(intent)
 			before := intent.DeepCopy()
 			intent.Status.Phase = v1alpha1.IntentPhaseSubmitted
 			return k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))
@@ -148,7 +147,7 @@ var _ = Describe("CRD validation", func() {
 		Entry("TransferIntent: status moved from confirmed back to submitted", func() error {
 			intent := newIntent(uniqueName("acct"))
 			Expect(k8sClient.Create(ctx, intent)).To(Succeed())
-			expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+			expectImpliedPending(intent)
 			before := intent.DeepCopy()
 			intent.Status.Phase, intent.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
 			Expect(k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))).To(Succeed())
@@ -169,7 +168,7 @@ var _ = Describe("CRD validation", func() {
 	It("accepts the way back from submitted to pending (a reorg dropped the transaction)", func() {
 		intent := newIntent(uniqueName("acct"))
 		Expect(k8sClient.Create(ctx, intent)).To(Succeed())
-		expectReady(intent, metav1.ConditionTrue, v1alpha1.ReasonActive)
+		expectImpliedPending(intent)
 		before := intent.DeepCopy()
 		intent.Status.Phase, intent.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
 		intent.Status.BlockNumber, intent.Status.BlockHash = 7, "0x"+strings.Repeat("cd", 32)

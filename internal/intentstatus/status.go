@@ -24,15 +24,6 @@ func phaseOrPending(p v1alpha1.IntentPhase) v1alpha1.IntentPhase {
 	return p
 }
 
-// Start records a new intent's pending phase at now; false when its status has a phase already.
-func Start(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
-	if ti.Status.Phase != "" {
-		return false
-	}
-	ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhasePending, &now
-	return true
-}
-
 // Expire moves a pending intent to expired at now. Whether its time has come is the caller's
 // decision (the controller's, which also waits for a lagging watcher); the error says the phase
 // does not take the event.

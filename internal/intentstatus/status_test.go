@@ -74,21 +74,6 @@ func TestCELRuleMatchesTheTransitionTable(t *testing.T) {
 	}
 }
 
-func TestStartImpliesPendingOnce(t *testing.T) {
-	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
-	ti := &v1alpha1.TransferIntent{}
-	if Phase(ti) != v1alpha1.IntentPhasePending {
-		t.Fatalf("a new intent's phase is %q, want pending implied", Phase(ti))
-	}
-	if !Start(ti, now) || ti.Status.Phase != v1alpha1.IntentPhasePending || !ti.Status.UpdatedAt.Equal(&now) {
-		t.Fatalf("Start wrote %+v", ti.Status)
-	}
-	ti.Status.Phase = v1alpha1.IntentPhaseSubmitted
-	if Start(ti, now) || ti.Status.Phase != v1alpha1.IntentPhaseSubmitted {
-		t.Fatal("Start overwrote a phase")
-	}
-}
-
 func TestExpireOnlyFromPending(t *testing.T) {
 	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
 	for _, phase := range intent.Statuses {

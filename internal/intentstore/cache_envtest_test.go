@@ -24,9 +24,6 @@ var _ = Describe("The cached copy of an intent", func() {
 		Expect(created.status).To(Equal(http.StatusCreated), string(created.body))
 		id := decode[record](created).ID
 		owner := intentstore.Owner{Account: accountA, Environment: v1alpha1.EnvironmentTest}
-		Eventually(func(g Gomega) {
-			g.Expect(objectOf(id).Status.Phase).To(Equal(v1alpha1.IntentPhasePending))
-		}).WithTimeout(10 * time.Second).Should(Succeed())
 
 		By("confirming it with a fill, as the chain watcher writes it, and annotating it with kubectl apply's copy")
 		hash, blockHash := "0x"+strings.Repeat("a1", 32), "0x"+strings.Repeat("b2", 32)

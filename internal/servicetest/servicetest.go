@@ -24,6 +24,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -47,6 +48,8 @@ type Stack struct {
 	Namespace string
 	// Client talks to the API server directly, not through the manager's cache.
 	Client client.Client
+	// Config reaches the API server as its administrator (its /metrics too).
+	Config *rest.Config
 	// Models are the read models the controllers fill and the API reads.
 	Models controller.ReadModels
 	// Logs holds every log line of the manager, the controllers and the API.
@@ -104,6 +107,7 @@ func Start(t testing.TB, options ...Option) *Stack {
 	s := &Stack{
 		Namespace: cluster.CreateNamespace(t),
 		Client:    cluster.Client,
+		Config:    cluster.Config,
 		Logs:      logs,
 		log:       logger,
 	}

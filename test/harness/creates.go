@@ -32,19 +32,24 @@ type Tenant struct {
 // NewTenant creates the tenant's objects in a new namespace.
 func (cp *ControlPlane) NewTenant(t testing.TB, prefix string) Tenant {
 	t.Helper()
+	return CreateTenant(t, cp.Client, cp.Namespace(t, prefix))
+}
+
+// CreateTenant creates the tenant's objects in namespace ns, with c.
+func CreateTenant(t testing.TB, c client.Client, ns string) Tenant {
+	t.Helper()
 	ctx := context.Background()
-	ns := cp.Namespace(t, prefix)
-	must(t, cp.Client.Create(ctx, &v1alpha1.Account{ObjectMeta: metav1.ObjectMeta{Name: "faults", Namespace: ns},
+	must(t, c.Create(ctx, &v1alpha1.Account{ObjectMeta: metav1.ObjectMeta{Name: "faults", Namespace: ns},
 		Spec: v1alpha1.AccountSpec{DisplayName: "Faults", Email: "faults@example.com"}}))
-	must(t, cp.Client.Create(ctx, &v1alpha1.Chain{ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: ns},
+	must(t, c.Create(ctx, &v1alpha1.Chain{ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: ns},
 		Spec: v1alpha1.ChainSpec{ChainID: "eip155:11155111", Environment: v1alpha1.EnvironmentTest, DisplayName: "Sepolia",
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12, FinalitySeconds: 768,
 			DefaultGasPriceWei: "1000000000", NativeTokenPriceUSD: "3000"}}))
-	must(t, cp.Client.Create(ctx, &v1alpha1.TokenDefinition{ObjectMeta: metav1.ObjectMeta{Name: "usdc-sepolia", Namespace: ns},
+	must(t, c.Create(ctx, &v1alpha1.TokenDefinition{ObjectMeta: metav1.ObjectMeta{Name: "usdc-sepolia", Namespace: ns},
 		Spec: v1alpha1.TokenDefinitionSpec{Symbol: "USDC", ChainID: "eip155:11155111", Address: "eip155:11155111:" + usdc, Decimals: 6}}))
 	k, err := apikey.Generate(registry.EnvironmentTest)
 	must(t, err)
-	must(t, cp.Client.Create(ctx, &v1alpha1.ApiKey{ObjectMeta: metav1.ObjectMeta{Name: "faults-" + utilrand.String(4), Namespace: ns},
+	must(t, c.Create(ctx, &v1alpha1.ApiKey{ObjectMeta: metav1.ObjectMeta{Name: "faults-" + utilrand.String(4), Namespace: ns},
 		Spec: v1alpha1.ApiKeySpec{AccountRef: v1alpha1.LocalObjectReference{Name: "faults"}, Environment: v1alpha1.EnvironmentTest,
 			KeyHash: k.Hash, DisplayPrefix: k.DisplayPrefix, RateLimitPerMinute: 100_000}}))
 	return Tenant{Namespace: ns, Key: k.Plaintext}
