@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/transferintent/transfer-intent-service/internal/archiver"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
@@ -108,6 +109,8 @@ func parseFlags() config {
 	flag.DurationVar(&archiveOpts.After, "archive-after", archiveOpts.After,
 		"How long a confirmed, failed or expired intent stays a TransferIntent before it moves to the archive.")
 	flag.DurationVar(&archiveOpts.Timeout, "archive-timeout", archiveOpts.Timeout, "Deadline of each archive call on the request path.")
+	flag.Float64Var(&archiveOpts.Rate, "archive-rate", archiver.DefaultRate,
+		"Most intents moved to the archive per second: each is a delete on the API server, so this bounds the archiver's share of it.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
 	opts := zap.Options{Development: false}

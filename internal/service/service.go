@@ -88,6 +88,9 @@ type ArchiveOptions struct {
 	After time.Duration
 	// Timeout bounds each archive call on the request path.
 	Timeout time.Duration
+	// Rate bounds the intents moved per second, each a delete on the API server
+	// (archiver.DefaultRate when zero).
+	Rate float64
 }
 
 // DefaultArchiveAfter is the default of ArchiveOptions.After.
@@ -154,7 +157,7 @@ func DefaultOptions() Options {
 			SubmissionTimeout: watcher.DefaultSubmissionTimeout,
 		},
 		Redis:   RedisOptions{Timeout: ratelimit.DefaultRedisTimeout},
-		Archive: ArchiveOptions{After: DefaultArchiveAfter, Timeout: archive.DefaultTimeout},
+		Archive: ArchiveOptions{After: DefaultArchiveAfter, Timeout: archive.DefaultTimeout, Rate: archiver.DefaultRate},
 	}
 }
 
@@ -322,7 +325,7 @@ func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, log logr.Logger) 
 	}
 	s.Archiver = &archiver.Archiver{
 		Cache: mgr.GetClient(), Live: mgr.GetAPIReader(), Writer: mgr.GetClient(), Archive: conn, Namespace: opts.Namespace,
-		Options: archiver.Options{After: opts.Archive.After, Retention: opts.Transfers.Retention},
+		Options: archiver.Options{After: opts.Archive.After, Rate: opts.Archive.Rate, Retention: opts.Transfers.Retention},
 		Log:     log.WithName("archiver"), Metrics: metrics,
 	}
 	log.Info("finished intents move to the archive", "after", opts.Archive.After)
