@@ -64,6 +64,8 @@ type options struct {
 	work              string
 	managerEnv        string
 	managerArgs       []string
+	archiveN          int
+	archiveRate       float64
 }
 
 func parseFlags() options {
@@ -86,6 +88,8 @@ func parseFlags() options {
 	flag.IntVar(&o.restarts, "restarts", 2, "Further starts of each manager under test, each timed to ready (the table shows the median).")
 	flag.DurationVar(&o.readyTimeout, "ready-timeout", 10*time.Minute, "How long a manager may take to become ready.")
 	flag.StringVar(&o.managerEnv, "manager-env", "", "Extra environment of the manager under test only (not of -before), KEY=VALUE,..., e.g. GOGC=50.")
+	flag.IntVar(&o.archiveN, "archive-n", 100_000, "Intents put through create, expiry and the archive (PostgreSQL from hack/postgres.sh), before the fill; 0: no archive phase.")
+	flag.Float64Var(&o.archiveRate, "archive-rate", 100_000, "The manager's --archive-rate in the archive phase (its throughput is measured, so the default lifts the bound).")
 	flag.StringVar(&o.work, "work", "", "Directory for the kubeconfig and the managers' logs (default: a new temporary directory).")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
@@ -164,6 +168,9 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	if err := b.measureEmpty(ctx); err != nil {
+		return err
+	}
+	if err := b.measureArchive(ctx); err != nil {
 		return err
 	}
 	if err := b.seed(ctx); err != nil {

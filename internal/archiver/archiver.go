@@ -84,13 +84,17 @@ func (a *Archiver) Start(ctx context.Context) error {
 	a.defaults()
 	limiter := rate.NewLimiter(rate.Limit(a.Rate), a.Batch)
 	for {
-		moved, err := a.Pass(ctx, limiter)
-		if err != nil && ctx.Err() == nil {
+		_, found, err := a.pass(ctx, limiter)
+		wait := a.Interval
+		switch {
+		case errors.Is(err, archive.ErrNotOpen):
+			// The connection opens in the background at start: look again soon, not after a
+			// whole interval (nothing failed; the archive's health check reports PostgreSQL).
+			wait = notOpenWait
+		case err != nil && ctx.Err() == nil:
 			a.Metrics.failed()
 			a.Log.Error(err, "archiving finished intents; trying again", "in", a.Interval)
-		}
-		wait := a.Interval
-		if err == nil && moved > 0 {
+		case err == nil && found > 0:
 			wait = 0 // a backlog: go on at the limiter's pace
 		}
 		select {
@@ -125,26 +129,32 @@ func (a *Archiver) defaults() {
 // finished are the phases that leave the API server.
 var finished = []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired}
 
+// notOpenWait is the pause of the archiver while the archive's connection is not open yet.
+const notOpenWait = 500 * time.Millisecond
+
 // Pass measures the backlog, moves up to one batch of the due intents of each phase, and applies
 // the archive's retention. It returns how many intents it moved.
 func (a *Archiver) Pass(ctx context.Context, limiter *rate.Limiter) (int, error) {
+	moved, _, err := a.pass(ctx, limiter)
+	return moved, err
+}
+
+// pass is Pass, also returning how many due intents it found: those it moved, and those that
+// changed since they were read (a conflict), which the next pass moves at once.
+func (a *Archiver) pass(ctx context.Context, limiter *rate.Limiter) (moved, found int, err error) {
 	a.defaults()
 	now := a.Clock.Now()
 	if err := a.measureBacklog(ctx, now); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	moved := 0
 	for _, phase := range finished {
-		n, err := a.moveDue(ctx, phase, now, limiter)
-		moved += n
+		m, f, err := a.moveDue(ctx, phase, now, limiter)
+		moved, found = moved+m, found+f
 		if err != nil {
-			return moved, err
+			return moved, found, err
 		}
 	}
-	if err := a.applyRetention(ctx, now); err != nil {
-		return moved, err
-	}
-	return moved, nil
+	return moved, found, a.applyRetention(ctx, now)
 }
 
 // due reports whether the intent has been finished for After.
@@ -184,34 +194,34 @@ func (a *Archiver) measureBacklog(ctx context.Context, now time.Time) error {
 }
 
 // moveDue archives up to one batch of the due intents of the phase, read whole from the API
-// server, then deletes them.
-func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time, limiter *rate.Limiter) (int, error) {
+// server, then deletes them; it returns how many it moved and how many were due.
+func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time, limiter *rate.Limiter) (moved, found int, err error) {
 	due, err := a.listDue(ctx, phase, now)
 	if err != nil || len(due) == 0 {
-		return 0, err
+		return 0, 0, err
 	}
 	records := make([]archive.Record, len(due))
 	for i, ti := range due {
 		if records[i], err = intentstore.RecordOf(ti); err != nil {
-			return 0, err
+			return 0, len(due), err
 		}
 	}
 	if err := limiter.WaitN(ctx, len(due)); err != nil {
-		return 0, err
+		return 0, len(due), err
 	}
 	// The archive first: an intent is deleted only once its row is written.
 	if err := a.Archive.Upsert(ctx, records); err != nil {
-		return 0, fmt.Errorf("writing %d intents to the archive: %w", len(records), err)
+		return 0, len(due), fmt.Errorf("writing %d intents to the archive: %w", len(records), err)
 	}
-	moved, err := a.deleteArchived(ctx, due)
+	moved, err = a.deleteArchived(ctx, due)
 	a.Metrics.archived(moved)
-	return moved, err
+	return moved, len(due), err
 }
 
 // deleteWorkers is how many deletes of one batch are in flight at once: one at a time, a delete's
 // round trip (a few milliseconds) bounded the archiver below the API server's create rate
 // (issue 24 wants it at twice that), while the rate limiter, not this, bounds its share.
-const deleteWorkers = 8
+const deleteWorkers = 16
 
 // deleteArchived deletes the archived intents and returns how many it deleted.
 func (a *Archiver) deleteArchived(ctx context.Context, due []*v1alpha1.TransferIntent) (int, error) {
