@@ -98,6 +98,13 @@ $(CRD_REF_DOCS): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
 	cd hack/tools && GOWORK=off $(GO) build -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
 
+# The Helm chart dist/chart is generated from config/ by hack/chart (kubectl kustomize of
+# config/default, then typed edits on the parsed objects), and committed; verify regenerates it,
+# so a change of config/ without make chart fails CI.
+.PHONY: chart
+chart: manifests ## Generate the Helm chart dist/chart from config/ (committed; make verify checks it).
+	KUSTOMIZE="$(KUSTOMIZE)" $(GO) run ./hack/chart -config config -out dist/chart
+
 .PHONY: fmt
 fmt: ## Run go fmt against the code.
 	$(GO) fmt ./...
@@ -187,19 +194,19 @@ bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p
 	@export POSTGRES_BINDIR="$$(hack/postgres.sh)"; $(GO) test ./test/archivebench/ -run '^$$' -bench ArchiveReads -benchtime 1x -timeout 60m
 
 .PHONY: verify
-verify: manifests generate fmt docs ## Regenerate code, manifests and the API reference and fail if that changed any file (run by CI).
+verify: manifests generate fmt docs chart ## Regenerate code, manifests, the API reference and the Helm chart and fail if that changed any file (run by CI).
 	@$(GO) mod tidy -diff >/dev/null 2>&1 || { \
 		echo "go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result:"; \
 		$(GO) mod tidy -diff || true; \
 		exit 1; \
 	}
 	@if [ -n "$$(git status --porcelain)" ]; then \
-		echo "The working tree differs after 'make manifests generate fmt docs'. Regenerate and commit:"; \
+		echo "The working tree differs after 'make manifests generate fmt docs chart'. Regenerate and commit:"; \
 		git status --porcelain; \
 		git --no-pager diff; \
 		exit 1; \
 	fi
-	@echo "verify: generated code, manifests and API reference are up to date"
+	@echo "verify: generated code, manifests, API reference and Helm chart are up to date"
 
 .PHONY: contracts
 contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts).
@@ -272,6 +279,6 @@ undeploy: ## Remove everything deploy created, CRDs included, from the current c
 ##@ Housekeeping
 
 .PHONY: clean
-clean: ## Remove build outputs (keeps the control plane binaries in bin/k8s, which are slow to rebuild).
+clean: ## Remove build outputs (keeps the control plane binaries in bin/k8s, which are slow to rebuild, and the generated chart dist/chart).
 	rm -f $(LOCALBIN)/manager $(LOCALBIN)/localcluster cover.out
-	rm -rf dist test/artifacts
+	rm -rf dist/install.yaml test/artifacts
