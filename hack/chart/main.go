@@ -32,12 +32,12 @@ func main() {
 	out := flag.String("out", "dist/chart", "directory of the chart (replaced)")
 	config := flag.String("config", "config", "the kustomize tree")
 	schemas := flag.String("schemas", "", "write kubeconform's JSON schemas into this directory instead of the chart")
-	coreCache := flag.String("core-cache", "", "with -schemas: directory caching the core Kubernetes schemas (made from a local kube-apiserver's OpenAPI once)")
-	extraCRDs := flag.String("extra-crds", "", "with -schemas: comma-separated CRD files converted next to config/crd/bases (the vendored ServiceMonitor)")
+	crds := flag.String("crds", "", "with -schemas: comma-separated globs of CustomResourceDefinition files to convert")
+	core := flag.Bool("core", false, "with -schemas: the built-in kinds, from the OpenAPI of a local kube-apiserver (KUBEBUILDER_ASSETS)")
 	flag.Parse()
 	var err error
 	if *schemas != "" {
-		err = writeSchemas(*schemas, *coreCache, *config, *extraCRDs)
+		err = writeSchemas(*schemas, *crds, *core)
 	} else {
 		err = generate(*config, *out)
 	}
