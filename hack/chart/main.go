@@ -178,6 +178,9 @@ func generate(configDir, out string) error {
 		if o.cond != "" {
 			text = "{{- if " + o.cond + " }}\n" + text + "{{- end }}\n"
 		}
+		if key == "Deployment/controller-manager" {
+			text = "{{- include \"tis.validate\" . }}\n" + text
+		}
 		file := strings.ToLower(o.base + "-" + o.kind + ".yaml")
 		if err := os.WriteFile(filepath.Join(out, "templates", file), []byte(header+text), 0o644); err != nil {
 			return err

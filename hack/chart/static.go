@@ -130,11 +130,14 @@ metrics:
 {{ .Values.baseURL | default (print "http://" (include "tis.prefix" .) "api." .Release.Namespace ".svc:8080") }}
 {{- end }}
 
+{{/* Values that contradict each other; included by the manager's Deployment. */}}
+{{- define "tis.validate" -}}
 {{- if and .Values.redis.trial.enabled .Values.redis.external.secretName }}
 {{- fail "redis: set either trial.enabled or external.secretName, not both" }}
 {{- end }}
 {{- if and .Values.postgresql.trial.enabled .Values.postgresql.external.secretName }}
 {{- fail "postgresql: set either trial.enabled or external.secretName, not both" }}
+{{- end }}
 {{- end }}
 `
 	notes := `The Transfer Intent Service runs in namespace {{ .Release.Namespace }}; its API is the Service
