@@ -98,6 +98,13 @@ $(CRD_REF_DOCS): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
 	cd hack/tools && GOWORK=off $(GO) build -o $(CRD_REF_DOCS) github.com/elastic/crd-ref-docs
 
+# The Helm chart dist/chart is generated from config/ by hack/chart (kubectl kustomize of
+# config/default, then typed edits on the parsed objects), and committed; verify regenerates it,
+# so a change of config/ without make chart fails CI.
+.PHONY: chart
+chart: manifests ## Generate the Helm chart dist/chart from config/ (committed; make verify checks it).
+	KUSTOMIZE="$(KUSTOMIZE)" $(GO) run ./hack/chart -config config -out dist/chart
+
 .PHONY: fmt
 fmt: ## Run go fmt against the code.
 	$(GO) fmt ./...
@@ -127,8 +134,51 @@ $(GOLANGCI_LINT): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
 	cd hack/tools && GOWORK=off $(GO) build -o $(GOLANGCI_LINT) github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 
+# helm and kubeconform check the chart. They are not in the tools module hack/tools: helm
+# v3.22.0 requires k8s.io/apimachinery v0.37 and more of the k8s.io and golang.org/x modules, and in
+# hack/tools's single module graph that would raise the versions crd-ref-docs (apimachinery v0.35)
+# and golangci-lint are built with. hack/gotool.sh builds each with `go install module@version`,
+# against its own go.mod, into bin/NAME-VERSION once (about 3 minutes for both, cold); a change of
+# the pin builds the new version beside the old.
+HELM_VERSION ?= v3.22.0
+KUBECONFORM_VERSION ?= v0.8.0
+HELM = $(LOCALBIN)/helm-$(HELM_VERSION)
+KUBECONFORM = $(LOCALBIN)/kubeconform-$(KUBECONFORM_VERSION)
+
+$(HELM):
+	LOCALBIN=$(LOCALBIN) hack/gotool.sh helm.sh/helm/v3/cmd/helm $(HELM_VERSION) >/dev/null
+
+$(KUBECONFORM):
+	LOCALBIN=$(LOCALBIN) hack/gotool.sh github.com/yannh/kubeconform/cmd/kubeconform $(KUBECONFORM_VERSION) >/dev/null
+
+# kubeconform's schemas, made offline by hack/chart (see hack/chart/schemas.go): the built-in kinds
+# from the OpenAPI of the local kube-apiserver (bin/k8s), once per Kubernetes version into
+# bin/kubeconform-schemas (a few seconds); the CRDs from config/crd/bases on every run; the
+# Prometheus Operator's ServiceMonitor from the schema vendored in hack/chart/schemas.
+KUBECONFORM_SCHEMAS = $(LOCALBIN)/kubeconform-schemas/k8s-$(ENVTEST_K8S_VERSION)
+SCHEMA_PATH = {{.Group}}/{{.ResourceAPIVersion}}/{{.ResourceKind}}.json
+CHART_VALUES = hack/chart/testdata/external-values.yaml
+
+.PHONY: test-chart
+test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders (default values and $(CHART_VALUES)) with kubeconform -strict.
+	@if [ ! -f $(KUBECONFORM_SCHEMAS)/.complete ]; then \
+		echo "==> kubeconform schemas of Kubernetes $(ENVTEST_K8S_VERSION) from the local kube-apiserver"; \
+		$(WITH_ASSETS) rm -rf $(KUBECONFORM_SCHEMAS); $(GO) run ./hack/chart -schemas $(KUBECONFORM_SCHEMAS) -core; \
+	fi
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) run ./hack/chart -schemas "$$tmp" -crds 'config/crd/bases/*.yaml'; \
+	$(HELM) lint --strict dist/chart; \
+	$(HELM) lint --strict dist/chart -f $(CHART_VALUES); \
+	for values in "" "-f $(CHART_VALUES)"; do \
+		echo "==> helm template dist/chart $${values:-(default values)} | kubeconform -strict"; \
+		$(HELM) template transfer-intent dist/chart --namespace transfer-intent-system --include-crds $$values | \
+		$(KUBECONFORM) -strict -summary -schema-location '$(KUBECONFORM_SCHEMAS)/$(SCHEMA_PATH)' \
+			-schema-location "$$tmp/$(SCHEMA_PATH)" -schema-location 'hack/chart/schemas/$(SCHEMA_PATH)'; \
+	done
+
 .PHONY: test
-test: manifests generate fmt vet lint ## Run all tests: unit, envtest, browser, brief fuzzing and end-to-end (the first run builds the control plane, ~5 min).
+test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing and end-to-end (the first run builds the control plane, ~5 min).
+	@$(MAKE) --no-print-directory test-chart
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
 	export REDIS_SERVER="$$(hack/redis.sh)"; \
@@ -187,19 +237,19 @@ bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p
 	@export POSTGRES_BINDIR="$$(hack/postgres.sh)"; $(GO) test ./test/archivebench/ -run '^$$' -bench ArchiveReads -benchtime 1x -timeout 60m
 
 .PHONY: verify
-verify: manifests generate fmt docs ## Regenerate code, manifests and the API reference and fail if that changed any file (run by CI).
+verify: manifests generate fmt docs chart ## Regenerate code, manifests, the API reference and the Helm chart and fail if that changed any file (run by CI).
 	@$(GO) mod tidy -diff >/dev/null 2>&1 || { \
 		echo "go.mod/go.sum are not tidy; run 'go mod tidy' and commit the result:"; \
 		$(GO) mod tidy -diff || true; \
 		exit 1; \
 	}
 	@if [ -n "$$(git status --porcelain)" ]; then \
-		echo "The working tree differs after 'make manifests generate fmt docs'. Regenerate and commit:"; \
+		echo "The working tree differs after 'make manifests generate fmt docs chart'. Regenerate and commit:"; \
 		git status --porcelain; \
 		git --no-pager diff; \
 		exit 1; \
 	fi
-	@echo "verify: generated code, manifests and API reference are up to date"
+	@echo "verify: generated code, manifests, API reference and Helm chart are up to date"
 
 .PHONY: contracts
 contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts).
@@ -272,6 +322,6 @@ undeploy: ## Remove everything deploy created, CRDs included, from the current c
 ##@ Housekeeping
 
 .PHONY: clean
-clean: ## Remove build outputs (keeps the control plane binaries in bin/k8s, which are slow to rebuild).
+clean: ## Remove build outputs (keeps the control plane binaries in bin/k8s, which are slow to rebuild, and the generated chart dist/chart).
 	rm -f $(LOCALBIN)/manager $(LOCALBIN)/localcluster cover.out
-	rm -rf dist test/artifacts
+	rm -rf dist/install.yaml test/artifacts
