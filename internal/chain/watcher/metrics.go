@@ -89,6 +89,14 @@ func (m *metrics) reorg(chain string) { m.reorgs.WithLabelValues(chain).Inc() }
 
 func (m *metrics) failed(chain string) { m.errors.WithLabelValues(chain).Inc() }
 
+// follow starts the chain's counters of unattested fills at zero, so that the first one shows
+// as an increase (a counter series born at 1 does not).
+func (m *metrics) follow(chain string) {
+	for _, reason := range []string{unattestedNoKey, unattestedSigning} {
+		m.unattested.WithLabelValues(chain, reason)
+	}
+}
+
 func (m *metrics) unattestedFill(chain, reason string) {
 	m.unattested.WithLabelValues(chain, reason).Inc()
 }
