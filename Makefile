@@ -120,8 +120,9 @@ FUZZTIME ?= 50000x
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module.
+lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module and hack/promql.
 	$(GOLANGCI_LINT) run ./...
+	cd hack/promql && GOWORK=off $(GOLANGCI_LINT) run --config ../../.golangci.yml ./...
 
 $(GOLANGCI_LINT): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
