@@ -127,8 +127,9 @@ FUZZTIME ?= 50000x
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module.
+lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module and hack/promql.
 	$(GOLANGCI_LINT) run ./...
+	cd hack/promql && GOWORK=off $(GOLANGCI_LINT) run --config ../../.golangci.yml ./...
 
 $(GOLANGCI_LINT): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
@@ -177,7 +178,7 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders 
 	done
 
 .PHONY: test
-test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing and end-to-end (the first run builds the control plane, ~5 min).
+test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
 	@$(MAKE) --no-print-directory test-chart
 	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
@@ -187,6 +188,8 @@ test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \
 	$(MAKE) --no-print-directory fuzz; \
+	echo "==> the dashboard's and alerts' metrics, and the alerts' unit tests"; \
+	$(MAKE) --no-print-directory test-dashboard test-alerts; \
 	echo "==> end-to-end tests"; \
 	$(E2E_TEST)
 
@@ -197,6 +200,51 @@ fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP 
 		case "$$target" in *:*) [ "$(origin FUZZTIME)" != file ] || fuzztime=$${target#*:}; target=$${target%%:*};; esac; \
 		$(GO) test ./$${entry%%:*}/ -run='^$$' -fuzz="^$$target$$" -fuzztime=$$fuzztime; \
 	done
+
+# The Grafana dashboard (config/grafana) and the alert rules (config/prometheus/alerts.yaml) name
+# only metrics the manager registers: TestDumpMetrics (internal/observability) assembles the service
+# on controller-runtime's registry as cmd/ does and writes every registered metric to
+# METRICS_INVENTORY, and hack/promql parses each query with the Prometheus parser and fails on any
+# other name. hack/promql is a module of its own, built into bin/ once, so that the Prometheus
+# module stays out of the service's go.mod (docs/decisions.md); a change of its source tests and
+# rebuilds it.
+PROMQL_CHECK = $(LOCALBIN)/promql-check
+METRICS_INVENTORY = $(LOCALBIN)/metrics-inventory.txt
+DASHBOARD = config/grafana/transfer-intent-service.json
+ALERTS = config/prometheus/alerts.yaml
+
+# promtool runs the alerts' unit tests (config/prometheus/alerts_test.yaml). Prometheus's Go module
+# v0.316.0 is Prometheus v3.16.0; it is installed once into a directory of its version (several
+# minutes cold on two cores), and a change of PROMTOOL_VERSION installs the new one beside it.
+PROMTOOL_VERSION ?= v0.316.0
+PROMTOOL = $(LOCALBIN)/promtool-$(PROMTOOL_VERSION)/promtool
+
+$(PROMQL_CHECK): hack/promql/go.mod hack/promql/go.sum hack/promql/main.go hack/promql/main_test.go
+	@mkdir -p $(LOCALBIN)
+	cd hack/promql && GOWORK=off $(GO) test . && GOWORK=off $(GO) build -o $(PROMQL_CHECK) .
+
+$(PROMTOOL):
+	GOBIN=$(dir $(PROMTOOL)) GOWORK=off $(GO) install github.com/prometheus/prometheus/cmd/promtool@$(PROMTOOL_VERSION)
+
+.PHONY: metrics-inventory
+metrics-inventory: ## Write bin/metrics-inventory.txt: every metric the manager registers, with its type.
+	@mkdir -p $(LOCALBIN)
+	$(GO) test ./internal/observability/ -run '^TestDumpMetrics$$' -count=1 -args -metrics-out $(METRICS_INVENTORY)
+
+.PHONY: test-dashboard
+test-dashboard: $(PROMQL_CHECK) metrics-inventory ## Check that every query of the Grafana dashboard parses and names only registered metrics.
+	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -dashboard $(DASHBOARD)
+
+# promtool reads plain rule files: hack/promql writes the PrometheusRule's spec as one, next to a
+# copy of the tests (whose rule_files name it), in a temporary directory.
+.PHONY: test-alerts
+test-alerts: $(PROMQL_CHECK) $(PROMTOOL) metrics-inventory ## Check the alert rules' metrics, then run their unit tests with promtool.
+	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -rules $(ALERTS)
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(PROMQL_CHECK) rules $(ALERTS) > "$$tmp/alerts.rules.yaml"; \
+	cp config/prometheus/alerts_test.yaml "$$tmp/"; \
+	$(PROMTOOL) check rules "$$tmp/alerts.rules.yaml"; \
+	$(PROMTOOL) test rules "$$tmp/alerts_test.yaml"
 
 .PHONY: test-e2e
 test-e2e: manifests generate fmt vet ## Run only the end-to-end tests (local control plane + the manager binary + config/samples).

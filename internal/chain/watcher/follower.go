@@ -52,6 +52,7 @@ type follower struct {
 }
 
 func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, index *Index, writer *intentstatus.Writer, opts Options, log logr.Logger, m *metrics) *follower {
+	m.follow(chain.ID)
 	return &follower{
 		chain: chain, chainID: chain.NumericID.Uint64(), namespace: namespace, node: node, index: index, writer: writer,
 		signer: types.LatestSignerForChainID(chain.NumericID), opts: opts, log: log, metrics: m,

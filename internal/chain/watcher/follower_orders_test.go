@@ -6,9 +6,15 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -51,5 +57,39 @@ func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
 		if f.fills(r, ref) {
 			t.Errorf("%s counts as the fill", name)
 		}
+	}
+}
+
+// A final bridge fill that the service cannot attest, for want of a key, is counted in
+// tis_chain_watch_unattested_fills_total, which the FinalFillNotAttested alert watches; a swap
+// (no attestation needed) is not.
+func TestAnUnattestedBridgeFillIsCounted(t *testing.T) {
+	m, err := newMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	f := &follower{
+		chain: registry.Chain{ID: "eip155:1338"}, namespace: "default", log: logr.Discard(), metrics: m,
+		writer: &intentstatus.Writer{Client: fake.NewClientBuilder().WithScheme(s).Build()},
+	}
+	fill := &FillRef{Filler: common.HexToAddress("0x364d50F3542dE1252aC9af1a286c76eb81dbA15e"), AmountOut: big.NewInt(1)}
+	receipt := &jsonrpc.Receipt{BlockNumber: 7}
+	unattested := m.unattested.WithLabelValues("eip155:1338", unattestedNoKey)
+	// The intents are gone (the fake client has none), which the writer ignores.
+	if err := f.confirmFill(t.Context(), OrderRef{Name: "swap", Origin: 1338, Dest: 1338, Fill: fill}, receipt); err != nil {
+		t.Fatal(err)
+	}
+	if n := testutil.ToFloat64(unattested); n != 0 {
+		t.Errorf("a swap's fill counts as unattested (%v)", n)
+	}
+	if err := f.confirmFill(t.Context(), OrderRef{Name: "bridge", Origin: 1337, Dest: 1338, Fill: fill}, receipt); err != nil {
+		t.Fatal(err)
+	}
+	if n := testutil.ToFloat64(unattested); n != 1 {
+		t.Errorf("tis_chain_watch_unattested_fills_total{reason=%q} = %v, want 1", unattestedNoKey, n)
 	}
 }

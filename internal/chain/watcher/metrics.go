@@ -17,7 +17,18 @@ type metrics struct {
 	transitions *prometheus.CounterVec
 	reorgs      *prometheus.CounterVec
 	errors      *prometheus.CounterVec
+	unattested  *prometheus.CounterVec
 }
+
+// Reasons of tis_chain_watch_unattested_fills_total.
+const (
+	// unattestedNoKey: the fill was confirmed without an attestation, as the service has no
+	// attester key; the filler cannot claim the escrow until one is configured.
+	unattestedNoKey = "no_attester_key"
+	// unattestedSigning: signing the attestation failed; the intent stays submitted and the
+	// step is retried, each try counted.
+	unattestedSigning = "signing_failed"
+)
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
@@ -44,11 +55,15 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_chain_watch_errors_total", Help: "Watcher steps that failed (node or API server errors); the step is retried with backoff.",
 		}, []string{"chain"}),
+		unattested: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_watch_unattested_fills_total",
+			Help: "Final bridge fills on this (destination) chain the watcher did not attest, by reason: no_attester_key (confirmed without an attestation; the filler cannot be repaid) or signing_failed (retried, each try counted).",
+		}, []string{"chain", "reason"}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors} {
+	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors, m.unattested} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -73,3 +88,15 @@ func (m *metrics) transition(chain string, ev intent.Event) {
 func (m *metrics) reorg(chain string) { m.reorgs.WithLabelValues(chain).Inc() }
 
 func (m *metrics) failed(chain string) { m.errors.WithLabelValues(chain).Inc() }
+
+// follow starts the chain's counters of unattested fills at zero, so that the first one shows
+// as an increase (a counter series born at 1 does not).
+func (m *metrics) follow(chain string) {
+	for _, reason := range []string{unattestedNoKey, unattestedSigning} {
+		m.unattested.WithLabelValues(chain, reason)
+	}
+}
+
+func (m *metrics) unattestedFill(chain, reason string) {
+	m.unattested.WithLabelValues(chain, reason).Inc()
+}
