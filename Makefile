@@ -155,7 +155,8 @@ $(KUBECONFORM):
 # kubeconform's schemas, made offline by hack/chart (see hack/chart/schemas.go): the built-in kinds
 # from the OpenAPI of the local kube-apiserver (bin/k8s), once per Kubernetes version into
 # bin/kubeconform-schemas (a few seconds); the CRDs from config/crd/bases on every run; the
-# Prometheus Operator's ServiceMonitor from the schema vendored in hack/chart/schemas.
+# Prometheus Operator's ServiceMonitor from the schema vendored in hack/chart/schemas, its
+# PrometheusRule from the stand-in CRD of the end-to-end tests (which checks the fields we set).
 KUBECONFORM_SCHEMAS = $(LOCALBIN)/kubeconform-schemas/k8s-$(ENVTEST_K8S_VERSION)
 SCHEMA_PATH = {{.Group}}/{{.ResourceAPIVersion}}/{{.ResourceKind}}.json
 CHART_VALUES = hack/chart/testdata/external-values.yaml
@@ -168,6 +169,7 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders 
 	fi
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) run ./hack/chart -schemas "$$tmp" -crds 'config/crd/bases/*.yaml'; \
+	$(GO) run ./hack/chart -schemas "$$tmp" -crds test/e2e/testdata/prometheusrule-crd.yaml; \
 	$(HELM) lint --strict dist/chart; \
 	$(HELM) lint --strict dist/chart -f $(CHART_VALUES); \
 	for values in "" "-f $(CHART_VALUES)"; do \

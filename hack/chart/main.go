@@ -162,6 +162,8 @@ func generate(configDir, out string) error {
 			o.cond = ".Values.postgresql.trial.enabled"
 		case o.kind == "ServiceMonitor":
 			o.cond = "and .Values.metrics.enabled .Values.metrics.serviceMonitor.enabled"
+		case o.kind == "PrometheusRule":
+			o.cond = ".Values.metrics.prometheusRule.enabled"
 		case key == "Service/controller-manager-metrics-service", key == "NetworkPolicy/allow-metrics-traffic":
 			o.cond = ".Values.metrics.enabled"
 		}
@@ -174,7 +176,7 @@ func generate(configDir, out string) error {
 		if err != nil {
 			return err
 		}
-		text := g.expand(string(b))
+		text := g.expand(helmLiteral.Replace(string(b)))
 		if o.cond != "" {
 			text = "{{- if " + o.cond + " }}\n" + text + "{{- end }}\n"
 		}
@@ -468,6 +470,11 @@ func (g *gen) printQuote(s string, subs []sub) string {
 	}
 	return "{{ print " + strings.Join(parts, " ") + " | quote }}"
 }
+
+// helmLiteral keeps the braces of the rendered objects (the alert rules' {{ $labels.chain }},
+// Prometheus's own templates) from being read as Helm's: each pair is printed by Helm as it was.
+// One pass (strings.Replacer), so that the "}}" written for a "{{" is not replaced again.
+var helmLiteral = strings.NewReplacer("{{", `{{ "{{" }}`, "}}", `{{ "}}" }}`)
 
 var blockLine = regexp.MustCompile(`(?m)^( *)(- |[^\n]*: )?(__BLK_\d+__)\n`)
 
