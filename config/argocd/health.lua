@@ -6,9 +6,14 @@
 --   Reconciling -> Progressing (waiting for a Chain, an Account or a Secret that may still come)
 --   Ready=True  -> Healthy
 -- A status older than the spec (observedGeneration behind metadata.generation), or none yet, is
--- Progressing: the controller has not looked at this version.
+-- Progressing: the controller has not looked at this version (or, for a TransferIntent, it is a
+-- new intent, pending by implication).
 local hs = { status = "Progressing", message = "Waiting for the operator to report on this object" }
 if obj.status == nil or obj.status.conditions == nil then
+  if obj.kind == "TransferIntent" then
+    -- A new intent's status is not written: pending (and Ready) are implied until it moves.
+    hs.message = "The intent is pending (its status is written at its first transition)"
+  end
   return hs
 end
 if obj.metadata.generation ~= nil and (obj.status.observedGeneration == nil or obj.status.observedGeneration < obj.metadata.generation) then

@@ -117,6 +117,10 @@ func TestArgoCDHealth(t *testing.T) {
 			condition("Ready", "False", "OwnerMissing", "Account acme does not exist"),
 			condition("Reconciling", "True", "OwnerMissing", "OwnerMissing: Account acme does not exist")),
 			"Progressing", "OwnerMissing: Account acme does not exist"},
+		{"a new intent's pending is implied by no status", &v1alpha1.TransferIntent{
+			TypeMeta:   metav1.TypeMeta{Kind: "TransferIntent", APIVersion: v1alpha1.GroupVersion.String()},
+			ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-02", Generation: 1},
+		}, "Progressing", "pending"},
 		{"a terminal intent is served", &v1alpha1.TransferIntent{
 			ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-01", Generation: 1},
 			Status: v1alpha1.TransferIntentStatus{CommonStatus: v1alpha1.CommonStatus{ObservedGeneration: 1, Conditions: []metav1.Condition{
