@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -39,7 +40,9 @@ type archiveRun struct {
 }
 
 type archiveSample struct {
-	archived, live int
+	// events are the Events in the namespace: one per expiry, kept by the API server for its
+	// --event-ttl (1 h), whatever became of the intent.
+	archived, live, events int
 	api, etcd      memory
 	db             etcdSize
 }
@@ -253,12 +256,20 @@ func (b *bench) sampleArchive(ctx context.Context, url string, run *archiveRun) 
 	if rows > 0 {
 		run.rows, run.rowBytes = rows, float64(bytes)/float64(rows)
 	}
-	smp := archiveSample{archived: rows, live: live}
+	var events eventsv1.EventList
+	if err := b.cp.admin.List(ctx, &events, client.InNamespace(b.o.namespace), client.Limit(1)); err != nil {
+		return err
+	}
+	smp := archiveSample{archived: rows, live: live, events: len(events.Items)}
+	if events.RemainingItemCount != nil {
+		smp.events += int(*events.RemainingItemCount)
+	}
 	if smp.api, smp.etcd, smp.db, err = controlPlaneMemory(ctx, b.cp); err != nil {
 		return err
 	}
 	run.samples = append(run.samples, smp)
-	logf("archive: %d archived, %d live: kube-apiserver %s, etcd %s", rows, live, mebi(float64(smp.api.rss)), mebi(float64(smp.etcd.rss)))
+	logf("archive: %d archived, %d live, %d events: kube-apiserver %s, etcd %s", rows, live, smp.events,
+		mebi(float64(smp.api.rss)), mebi(float64(smp.etcd.rss)))
 	return nil
 }
 

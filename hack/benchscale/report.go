@@ -321,12 +321,13 @@ func (r *report) printArchive(w *os.File) {
 	fmt.Fprintf(w, "\narchive: %d intents created, expired and archived in %s; then %d finished intents drained\n",
 		a.created.n, round(a.flow), a.drainN)
 	var t table
-	t.row("ARCHIVED", "LIVE INTENTS", "KUBE-APISERVER RSS", "ETCD RSS", "ETCD DB (COMPACTED)")
+	t.row("ARCHIVED", "LIVE INTENTS", "EVENTS (1 H TTL)", "KUBE-APISERVER RSS", "ETCD RSS", "ETCD DB (COMPACTED)")
 	for _, s := range a.samples {
-		t.row(fmt.Sprint(s.archived), fmt.Sprint(s.live), mebi(float64(s.api.rss)), mebi(float64(s.etcd.rss)), mebi(float64(s.db.compacted)))
+		t.row(fmt.Sprint(s.archived), fmt.Sprint(s.live), fmt.Sprint(s.events), mebi(float64(s.api.rss)), mebi(float64(s.etcd.rss)),
+			mebi(float64(s.db.compacted)))
 	}
 	first, last := a.samples[0], a.samples[len(a.samples)-1]
-	t.row("last / first", "", ratio(float64(last.api.rss), float64(first.api.rss)), ratio(float64(last.etcd.rss), float64(first.etcd.rss)),
+	t.row("last / first", "", "", ratio(float64(last.api.rss), float64(first.api.rss)), ratio(float64(last.etcd.rss), float64(first.etcd.rss)),
 		ratio(float64(last.db.compacted), float64(first.db.compacted)))
 	t.write(w)
 	createRate := a.created.rate()
