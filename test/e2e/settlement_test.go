@@ -32,8 +32,8 @@ import (
 )
 
 // settlementRefundDelay is the e2e settlement contracts' delay, in seconds, between an order's
-// deadline and its refund.
-const settlementRefundDelay = 1
+// deadline and its refund: the contract's minimum (the tests move the chain's clock past it).
+const settlementRefundDelay = settlement.MinRefundDelay
 
 // orderChain is a local chain with the settlement contract and a test dollar, registered with the
 // service.

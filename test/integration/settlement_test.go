@@ -31,8 +31,9 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// refundDelay is the settlement contracts' delay, in seconds, between a deadline and a refund.
-const refundDelay = 1
+// refundDelay is the settlement contracts' delay, in seconds, between a deadline and a refund: the
+// contract's minimum (the tests move the chain's clock past it).
+const refundDelay = settlement.MinRefundDelay
 
 // deploySettlement deploys the settlement contract, attested by the suite's attester.
 func (w *watchedChain) deploySettlement() common.Address {
