@@ -89,7 +89,7 @@ func run(root string, workers int, only string, list bool) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }()
 	contractsDir, err := filepath.Abs(filepath.Join(root, "contracts"))
 	if err != nil {
 		return err
