@@ -305,6 +305,11 @@ verify: manifests generate fmt docs chart ## Regenerate code, manifests, the API
 contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts).
 	hack/contracts.sh
 
+.PHONY: mutate-contract
+mutate-contract: ## Mutation test of contracts/src/Settlement.sol: every guard removed in turn (generated from the source), recompiled, the contract tests run; fails if one survives.
+	hack/contracts.sh >/dev/null
+	go run ./hack/mutate -j 2
+
 .PHONY: envtest-assets
 envtest-assets: ## Build the local control plane (kube-apiserver, etcd) if needed and print its directory (KUBEBUILDER_ASSETS).
 	@$(CONTROL_PLANE)

@@ -5,6 +5,8 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 
@@ -17,7 +19,8 @@ struct OnchainCrossChainOrder {
     bytes orderData;
 }
 
-/// @notice ERC-7683's token amount on a chain: token and recipient as bytes32 (left-padded addresses).
+/// @notice ERC-7683's token amount on a chain: token and recipient as bytes32 (left-padded addresses);
+/// bytes32(0) is the native token, as ERC-7683 specifies.
 struct Output {
     bytes32 token;
     uint256 amount;
@@ -27,7 +30,7 @@ struct Output {
 
 /// @notice ERC-7683's instruction to a filler: where to fill, and what to pass as originData.
 struct FillInstruction {
-    uint64 destinationChainId;
+    uint256 destinationChainId;
     bytes32 destinationSettler;
     bytes originData;
 }
@@ -45,11 +48,14 @@ struct ResolvedCrossChainOrder {
 }
 
 /// @notice The order the Transfer Intent Service builds. Every field is a static word, so
-/// abi.encode(order) is twelve 32-byte words and orderId = keccak256(abi.encode(order)) is what the
-/// service computes and stores.
+/// abi.encode(order) is thirteen 32-byte words and orderId = keccak256(abi.encode(order)) is what
+/// the service computes and stores.
 struct Order {
     // keccak256 of the service's account name: the order belongs to one account's intent.
     bytes32 account;
+    // The settlement contract that escrows the order (ERC-7683's originSettler): the order, and so
+    // its orderId, belongs to one contract on one chain.
+    address originSettler;
     uint256 originChainId;
     // The owner: sends the escrow, receives the refund.
     address user;
@@ -74,31 +80,45 @@ struct Order {
 /// - Origin chain: the user opens an order (open), which escrows amountIn of tokenIn here.
 /// - Destination chain: any filler fills it (fill), paying at least minAmountOut of tokenOut to the
 ///   recipient. A fill is recorded once per orderId.
-/// - Same-chain swap: fill also releases the escrow to the filler in the same transaction.
+/// - Same-chain swap: fill also releases the escrow to the filler in the same transaction; settle
+///   refuses swaps, so the attester key cannot release a swap's escrow.
 /// - Bridge: the escrow is released to the filler (settle) on an EIP-712 attestation of the fill,
 ///   signed by the service's attester once the fill is final on the destination chain.
-/// - After deadline + refundDelay an order that was not settled is refunded to its user (refund).
+/// - After deadline + refundDelay an order that was not settled is refunded to its user (refund);
+///   earlier if the guardian allowed it.
+/// - The guardian (GUARDIAN_ROLE) can pause open, fill and settle, and allow early refunds. It can
+///   never move an escrow anywhere but back to the order's user; refund is never paused.
 ///
 /// open and fill follow ERC-7683's IOriginSettler.open and IDestinationSettler.fill, so an ERC-7683
 /// filler can fill these orders; the trust model is in docs/settlement.md.
-contract Settlement is ReentrancyGuard, EIP712 {
+contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     using SafeERC20 for IERC20;
 
-    /// @notice The pseudo-address that stands for the chain's native token.
+    /// @notice The pseudo-address that stands for the chain's native token in Order (ERC-7683's
+    /// Output uses bytes32(0) instead; resolve translates).
     address public constant NATIVE = 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE;
 
     /// @notice ERC-7683 orderDataType of Order: the EIP-712 type hash of its type string.
     bytes32 public constant ORDER_DATA_TYPE = keccak256(
-        "Order(bytes32 account,uint256 originChainId,address user,uint256 destinationChainId,address recipient,"
-        "address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,bytes32 nonce,"
-        "address destinationSettler)"
+        "Order(bytes32 account,address originSettler,uint256 originChainId,address user,uint256 destinationChainId,"
+        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,"
+        "bytes32 nonce,address destinationSettler)"
     );
 
     /// @notice The EIP-712 type the attester signs: "filler filled orderId with amountOut".
     bytes32 public constant FILL_TYPEHASH = keccak256("Fill(bytes32 orderId,address filler,uint256 amountOut)");
 
-    /// @notice The length of abi.encode(Order): twelve static words.
-    uint256 private constant ORDER_LENGTH = 12 * 32;
+    /// @notice The role that may pause and allow early refunds (granted to the constructor's
+    /// guardian, who also administers the roles).
+    bytes32 public constant GUARDIAN_ROLE = keccak256("GUARDIAN_ROLE");
+
+    /// @notice The least refundDelay a deployment accepts: a fill made just before the deadline
+    /// must have the time to become final on its destination chain, be attested and settled
+    /// before its user can take the escrow back (docs/settlement.md).
+    uint64 public constant MIN_REFUND_DELAY = 1 hours;
+
+    /// @notice The length of abi.encode(Order): thirteen static words.
+    uint256 private constant ORDER_LENGTH = 13 * 32;
 
     enum Status {
         None,
@@ -114,11 +134,11 @@ contract Settlement is ReentrancyGuard, EIP712 {
     }
 
     /// @notice The only key whose attestations release bridge escrows. Immutable: a new attester
-    /// is a new deployment, so no owner key can redirect escrows.
+    /// is a new deployment, so no admin or guardian key can redirect escrows.
     address public immutable attester;
 
     /// @notice Seconds after an order's deadline before it can be refunded, so a fill made just
-    /// before the deadline can still be attested and settled.
+    /// before the deadline can still be attested and settled. At least MIN_REFUND_DELAY.
     uint64 public immutable refundDelay;
 
     /// @notice Origin-side status of each orderId.
@@ -126,6 +146,12 @@ contract Settlement is ReentrancyGuard, EIP712 {
 
     /// @notice Destination-side fills.
     mapping(bytes32 orderId => FillRecord) public fills;
+
+    /// @notice Orders the guardian allowed to be refunded before deadline + refundDelay.
+    mapping(bytes32 orderId => bool) public refundAllowed;
+
+    /// @notice Whether the guardian allowed every order to be refunded early.
+    bool public allRefundsAllowed;
 
     /// @notice ERC-7683's event for an opened order.
     event Open(bytes32 indexed orderId, ResolvedCrossChainOrder resolvedOrder);
@@ -142,10 +168,18 @@ contract Settlement is ReentrancyGuard, EIP712 {
     /// @notice The escrow of orderId went back to user.
     event Refunded(bytes32 indexed orderId, address indexed user, uint256 amountIn);
 
+    /// @notice The guardian allowed orderId to be refunded now.
+    event RefundAllowed(bytes32 indexed orderId);
+
+    /// @notice The guardian allowed (or stopped allowing) every order to be refunded now.
+    event AllRefundsAllowed(bool allowed);
+
     error WrongOrderDataType();
     error MalformedOrder();
     error WrongChain();
+    error WrongOriginSettler();
     error WrongDestination();
+    error SwapSettlesByFill();
     error NotOrderOwner();
     error DeadlineMismatch();
     error DeadlinePassed();
@@ -160,28 +194,64 @@ contract Settlement is ReentrancyGuard, EIP712 {
     error RefundTooEarly(uint256 refundableAt);
     error TransferShort(uint256 received, uint256 expected);
     error ZeroAddress();
+    error RefundDelayTooShort(uint64 refundDelay, uint64 minimum);
+    error GuardianIsAttester();
 
-    constructor(address attester_, uint64 refundDelay_) EIP712("TransferIntentSettlement", "1") {
-        if (attester_ == address(0)) revert ZeroAddress();
+    /// @param attester_ the key whose EIP-712 attestations release bridge escrows (immutable).
+    /// @param guardian_ the guardian: holds GUARDIAN_ROLE and DEFAULT_ADMIN_ROLE; must differ from
+    /// the attester.
+    /// @param refundDelay_ seconds after a deadline before anyone may refund; at least
+    /// MIN_REFUND_DELAY.
+    constructor(address attester_, address guardian_, uint64 refundDelay_) EIP712("TransferIntentSettlement", "1") {
+        if (attester_ == address(0) || guardian_ == address(0)) revert ZeroAddress();
+        if (guardian_ == attester_) revert GuardianIsAttester();
+        if (refundDelay_ < MIN_REFUND_DELAY) revert RefundDelayTooShort(refundDelay_, MIN_REFUND_DELAY);
         attester = attester_;
         refundDelay = refundDelay_;
+        _grantRole(DEFAULT_ADMIN_ROLE, guardian_);
+        _grantRole(GUARDIAN_ROLE, guardian_);
+    }
+
+    // ---- guardian ----
+
+    /// @notice Stops open, fill and settle (not refund) until unpause.
+    function pause() external onlyRole(GUARDIAN_ROLE) {
+        _pause();
+    }
+
+    /// @notice Resumes open, fill and settle.
+    function unpause() external onlyRole(GUARDIAN_ROLE) {
+        _unpause();
+    }
+
+    /// @notice Lets orderId be refunded (to its user, by anyone) before deadline + refundDelay.
+    function allowRefund(bytes32 orderId) external onlyRole(GUARDIAN_ROLE) {
+        refundAllowed[orderId] = true;
+        emit RefundAllowed(orderId);
+    }
+
+    /// @notice Lets every order be refunded (to its user, by anyone) before deadline + refundDelay,
+    /// or stops allowing it.
+    function allowAllRefunds(bool allowed) external onlyRole(GUARDIAN_ROLE) {
+        allRefundsAllowed = allowed;
+        emit AllRefundsAllowed(allowed);
     }
 
     // ---- origin chain ----
 
     /// @notice ERC-7683 IOriginSettler.open: escrows the order's amountIn from its user (the
     /// sender), once per orderId, before its deadline.
-    function open(OnchainCrossChainOrder calldata crossChainOrder) external payable nonReentrant {
+    function open(OnchainCrossChainOrder calldata crossChainOrder) external payable nonReentrant whenNotPaused {
         if (crossChainOrder.orderDataType != ORDER_DATA_TYPE) revert WrongOrderDataType();
         Order memory order = _decode(crossChainOrder.orderData);
         bytes32 orderId = keccak256(abi.encode(order));
         if (order.originChainId != block.chainid) revert WrongChain();
+        if (order.originSettler != address(this)) revert WrongOriginSettler();
         if (order.user != msg.sender) revert NotOrderOwner();
         if (crossChainOrder.fillDeadline != order.deadline) revert DeadlineMismatch();
         if (block.timestamp > order.deadline) revert DeadlinePassed();
         if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
         if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
-        if (order.destinationChainId > type(uint64).max) revert WrongDestination();
         if (order.destinationChainId == block.chainid && order.destinationSettler != address(this)) {
             revert WrongDestination();
         }
@@ -207,18 +277,22 @@ contract Settlement is ReentrancyGuard, EIP712 {
 
     /// @notice Releases a bridge order's escrow to the filler that the attester saw fill it on the
     /// destination chain. Anyone may submit the attestation: the escrow only goes to `filler`.
+    /// A same-chain swap is refused: its escrow is released by its fill alone.
     function settle(Order calldata order, address filler, uint256 amountOut, bytes calldata signature)
         external
         nonReentrant
+        whenNotPaused
     {
         bytes32 orderId = keccak256(abi.encode(order));
-        if (order.originChainId != block.chainid) revert WrongChain();
+        if (order.destinationChainId == block.chainid) revert SwapSettlesByFill();
         if (orders[orderId] != Status.Opened) revert NotOpened(orderId);
         if (amountOut < order.minAmountOut) revert BelowMinimum(amountOut, order.minAmountOut);
         if (filler == address(0)) revert ZeroAddress();
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(FILL_TYPEHASH, orderId, filler, amountOut)));
-        (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(digest, signature);
-        if (err != ECDSA.RecoverError.NoError || signer != attester) revert InvalidAttestation();
+        // tryRecover answers address(0) for any malformed or malleable signature, and the attester
+        // is never address(0).
+        (address signer,,) = ECDSA.tryRecover(digest, signature);
+        if (signer != attester) revert InvalidAttestation();
 
         orders[orderId] = Status.Settled;
         _push(order.tokenIn, filler, order.amountIn);
@@ -226,13 +300,15 @@ contract Settlement is ReentrancyGuard, EIP712 {
     }
 
     /// @notice Returns the escrow of an order that was not settled to its user, once the deadline
-    /// and the refund delay have passed. Anyone may call it: the escrow only goes to the user.
+    /// and the refund delay have passed (or earlier if the guardian allowed it). Anyone may call
+    /// it, even while paused: the escrow only goes to the user.
     function refund(Order calldata order) external nonReentrant {
         bytes32 orderId = keccak256(abi.encode(order));
-        if (order.originChainId != block.chainid) revert WrongChain();
         if (orders[orderId] != Status.Opened) revert NotOpened(orderId);
         uint256 refundableAt = uint256(order.deadline) + refundDelay;
-        if (block.timestamp <= refundableAt) revert RefundTooEarly(refundableAt);
+        if (block.timestamp <= refundableAt && !allRefundsAllowed && !refundAllowed[orderId]) {
+            revert RefundTooEarly(refundableAt);
+        }
 
         orders[orderId] = Status.Refunded;
         _push(order.tokenIn, order.user, order.amountIn);
@@ -255,6 +331,7 @@ contract Settlement is ReentrancyGuard, EIP712 {
         external
         payable
         nonReentrant
+        whenNotPaused
     {
         Order memory order = _decode(originData);
         if (keccak256(abi.encode(order)) != orderId) revert OrderIdMismatch();
@@ -284,7 +361,7 @@ contract Settlement is ReentrancyGuard, EIP712 {
 
     // ---- internals ----
 
-    /// @dev Decodes exactly twelve words: abi.decode ignores trailing bytes, which would let one
+    /// @dev Decodes exactly thirteen words: abi.decode ignores trailing bytes, which would let one
     /// order travel under several encodings.
     function _decode(bytes calldata data) private pure returns (Order memory) {
         if (data.length != ORDER_LENGTH) revert MalformedOrder();
@@ -298,16 +375,22 @@ contract Settlement is ReentrancyGuard, EIP712 {
         r.fillDeadline = uint32(order.deadline);
         r.orderId = orderId;
         r.maxSpent = new Output[](1);
-        r.maxSpent[0] = Output(_word(order.tokenOut), order.minAmountOut, _word(order.recipient), order.destinationChainId);
+        r.maxSpent[0] =
+            Output(_token(order.tokenOut), order.minAmountOut, _word(order.recipient), order.destinationChainId);
         r.minReceived = new Output[](1);
-        r.minReceived[0] = Output(_word(order.tokenIn), order.amountIn, bytes32(0), order.originChainId);
+        r.minReceived[0] = Output(_token(order.tokenIn), order.amountIn, bytes32(0), order.originChainId);
         r.fillInstructions = new FillInstruction[](1);
         r.fillInstructions[0] =
-            FillInstruction(uint64(order.destinationChainId), _word(order.destinationSettler), abi.encode(order));
+            FillInstruction(order.destinationChainId, _word(order.destinationSettler), abi.encode(order));
     }
 
     function _word(address a) private pure returns (bytes32) {
         return bytes32(uint256(uint160(a)));
+    }
+
+    /// @dev ERC-7683's token word: bytes32(0) for the native token.
+    function _token(address token) private pure returns (bytes32) {
+        return token == NATIVE ? bytes32(0) : _word(token);
     }
 
     /// @dev Takes exactly amount of token from `from` into escrow: msg.value for the native token;

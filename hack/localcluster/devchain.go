@@ -19,6 +19,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/filler"
 )
 
@@ -35,8 +36,9 @@ const (
 	secondChainID    = 1338
 	devBlockInterval = time.Second
 	// devRefundDelay is the settlement contracts' delay between an order's deadline and its refund:
-	// short, for a demo.
-	devRefundDelay = 60
+	// the contract's minimum, one hour (it refuses less). The chains' Funder (the well-known
+	// account #0) is the contracts' guardian.
+	devRefundDelay = settlement.MinRefundDelay
 	// demoAPIKey is the public demo key of config/samples (README: never outside make run); the
 	// reference filler uses it to fetch attestations.
 	demoAPIKey = "sk_test_mVsphOaVGPhcbEOVc2v47gmRCBTSZXBU56XcQobdo66SADUeMmrStQJ5ByKQ19ns"
@@ -247,7 +249,13 @@ func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
 		}
 	}
 	binding := contracts.NewSettlement()
-	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackAttester()}, nil)
+	// A contract of an older Settlement.sol (orders of another shape) does not answer
+	// MIN_REFUND_DELAY, or answers another one.
+	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackMINREFUNDDELAY()}, nil)
+	if minDelay, unpackErr := binding.UnpackMINREFUNDDELAY(out); err != nil || unpackErr != nil || minDelay != settlement.MinRefundDelay {
+		return fmt.Errorf("the settlement contract kept in %s is an older version of contracts/src/Settlement.sol; %s", dataDir, resetHint)
+	}
+	out, err = client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackAttester()}, nil)
 	if err != nil {
 		return fmt.Errorf("reading the settlement contract's attester: %w", err)
 	}

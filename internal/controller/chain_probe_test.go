@@ -13,6 +13,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 // The Chain controller probes each Chain's node and reports it: a real JSON-RPC node (the dev
@@ -106,7 +107,7 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 	}
 	deploy := func(attester common.Address) string {
 		GinkgoHelper()
-		addr, err := node.DeploySettlement(attester, 60)
+		addr, err := node.DeploySettlement(attester, settlement.MinRefundDelay)
 		Expect(err).NotTo(HaveOccurred())
 		return addr.Hex()
 	}

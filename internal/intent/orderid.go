@@ -17,10 +17,13 @@ type OrderInputs struct {
 	Account     string
 	FromChainID uint64
 	From        common.Address
-	ToChainID   uint64
-	To          common.Address
-	TokenIn     common.Address
-	TokenOut    common.Address
+	// OriginSettler is the settlement contract on the source chain that escrows the order (zero
+	// for a transfer): the orderId belongs to one contract on one chain.
+	OriginSettler common.Address
+	ToChainID     uint64
+	To            common.Address
+	TokenIn       common.Address
+	TokenOut      common.Address
 	// Amount is in base units of TokenIn; MinAmountOut in base units of TokenOut (Amount for a
 	// transfer).
 	Amount       *big.Int
@@ -36,7 +39,7 @@ type OrderInputs struct {
 // Order is the settlement contract's order for in.
 func (in OrderInputs) Order() settlement.Order {
 	return settlement.Order{
-		Account:       crypto.Keccak256Hash([]byte(in.Account)),
+		Account: crypto.Keccak256Hash([]byte(in.Account)), OriginSettler: in.OriginSettler,
 		OriginChainId: new(big.Int).SetUint64(in.FromChainID), User: in.From,
 		DestinationChainId: new(big.Int).SetUint64(in.ToChainID), Recipient: in.To,
 		TokenIn: in.TokenIn, TokenOut: in.TokenOut, AmountIn: in.Amount, MinAmountOut: in.MinAmountOut,

@@ -17,18 +17,18 @@ func sampleOrderInputs() OrderInputs {
 		Account: "acme", FromChainID: 1, From: common.HexToAddress(alice), ToChainID: 8453, To: common.HexToAddress(bob),
 		TokenIn: common.HexToAddress(usdcMainnet), TokenOut: common.HexToAddress(usdcBase),
 		Amount: big.NewInt(1_500_500_000), MinAmountOut: big.NewInt(1_490_011_505), Deadline: 1_900_000_000, Nonce: nonce,
-		DestinationSettler: common.HexToAddress(settlement2),
+		OriginSettler: common.HexToAddress(settlement1), DestinationSettler: common.HexToAddress(settlement2),
 	}
 }
 
 // TestOrderIDMatchesManualEncoding recomputes the orderId without the ABI package: the settlement
-// contract's Order is twelve 32-byte words, each left-padded, concatenated, hashed.
+// contract's Order is thirteen 32-byte words, each left-padded, concatenated, hashed.
 func TestOrderIDMatchesManualEncoding(t *testing.T) {
 	in := sampleOrderInputs()
 	pad := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
 	var preimage []byte
 	for _, w := range [][]byte{
-		crypto.Keccak256([]byte("acme")),
+		crypto.Keccak256([]byte("acme")), pad(in.OriginSettler[:]),
 		pad(big.NewInt(1).Bytes()), pad(in.From[:]),
 		pad(big.NewInt(8453).Bytes()), pad(in.To[:]),
 		pad(in.TokenIn[:]), pad(in.TokenOut[:]),
@@ -37,8 +37,8 @@ func TestOrderIDMatchesManualEncoding(t *testing.T) {
 	} {
 		preimage = append(preimage, w...)
 	}
-	if len(preimage) != 384 {
-		t.Fatalf("preimage is %d bytes, want 384", len(preimage))
+	if len(preimage) != 416 {
+		t.Fatalf("preimage is %d bytes, want 416", len(preimage))
 	}
 	want := common.BytesToHash(crypto.Keccak256(preimage))
 	got, err := OrderID(in)
@@ -73,6 +73,7 @@ func TestOrderIDCommitsToEveryInput(t *testing.T) {
 		"nonce":     func(in *OrderInputs) { in.Nonce[31] ^= 1 },
 		"minOut":    func(in *OrderInputs) { in.MinAmountOut = big.NewInt(1) },
 		"settler":   func(in *OrderInputs) { in.DestinationSettler = common.HexToAddress(settlement1) },
+		"origin":    func(in *OrderInputs) { in.OriginSettler = common.HexToAddress(settlement2) },
 	}
 	for name, mutate := range mutations {
 		in := sampleOrderInputs()

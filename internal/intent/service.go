@@ -426,6 +426,7 @@ func (r resolved) orderInputs(account string, plan Plan, nonce [32]byte) OrderIn
 		in.MinAmountOut = plan.MinAmountOut
 	}
 	if plan.Type != TypeTransfer {
+		in.OriginSettler, _ = settlementAddress(r.from)
 		in.DestinationSettler, _ = settlementAddress(r.to)
 	}
 	return in

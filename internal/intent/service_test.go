@@ -197,6 +197,7 @@ func TestSimulateBridgeTx(t *testing.T) {
 	// 1,490,011,505 = 0x58cfc571.
 	orderPreimage := abiWords(
 		hex.EncodeToString(keccak([]byte("acme"))), // bytes32 keccak256(account)
+		settlement1[2:], // address originSettler (Ethereum's settlement contract)
 		"1",             // uint256 fromChainId
 		alice[2:],       // address from
 		"2105",          // uint256 toChainId
@@ -214,15 +215,15 @@ func TestSimulateBridgeTx(t *testing.T) {
 		t.Errorf("orderId = %s, want %s", plan.OrderID.Hex(), wantOrderID)
 	}
 	selector := hex.EncodeToString(keccak([]byte("open((uint32,bytes32,bytes))"))[:4])
-	orderDataType := hex.EncodeToString(keccak([]byte("Order(bytes32 account,uint256 originChainId,address user," +
-		"uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
-		"uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)")))
+	orderDataType := hex.EncodeToString(keccak([]byte("Order(bytes32 account,address originSettler," +
+		"uint256 originChainId,address user,uint256 destinationChainId,address recipient,address tokenIn," +
+		"address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)")))
 	wantData := "0x" + selector + abiWords(
 		"20",          // offset of the dynamic tuple OnchainCrossChainOrder
 		"70dd7145",    // uint32 fillDeadline
 		orderDataType, // bytes32 orderDataType
 		"60",          // offset of orderData within the tuple: 3 head words
-		"180",         // its length: 384 bytes, the twelve words of the order
+		"1a0",         // its length: 416 bytes, the thirteen words of the order
 	) + orderPreimage
 	if plan.Tx.Data != wantData {
 		t.Errorf("tx data\n got %s\nwant %s", plan.Tx.Data, wantData)

@@ -17,6 +17,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -44,7 +45,7 @@ func newWorld(t testing.TB) *world {
 	tokenAddr := c.DeployTestToken(t, "Test USD", "TUSD", 6)
 	otherAddr := c.DeployTestToken(t, "Test EUR", "TEUR", 6)
 	// An order's simulation checks that the settlement contract holds code.
-	settler, err := c.DeploySettlement(crypto.PubkeyToAddress(holder.PublicKey), 60)
+	settler, err := c.DeploySettlement(crypto.PubkeyToAddress(holder.PublicKey), settlement.MinRefundDelay)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ var (
 
 // FillInstruction is an auto generated low-level Go binding around an user-defined struct.
 type FillInstruction struct {
-	DestinationChainId uint64
+	DestinationChainId *big.Int
 	DestinationSettler [32]byte
 	OriginData         []byte
 }
@@ -41,6 +41,7 @@ type OnchainCrossChainOrder struct {
 // Order is an auto generated low-level Go binding around an user-defined struct.
 type Order struct {
 	Account            [32]byte
+	OriginSettler      common.Address
 	OriginChainId      *big.Int
 	User               common.Address
 	DestinationChainId *big.Int
@@ -76,9 +77,9 @@ type ResolvedCrossChainOrder struct {
 
 // SettlementMetaData contains all meta data concerning the Settlement contract.
 var SettlementMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"attester_\",\"type\":\"address\"},{\"internalType\":\"uint64\",\"name\":\"refundDelay_\",\"type\":\"uint64\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"AlreadyFilled\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"AlreadyOpened\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"}],\"name\":\"BelowMinimum\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"DeadlineMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"DeadlinePassed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"FailedCall\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidAttestation\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidShortString\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"MalformedOrder\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"NotOpened\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOrderOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"OrderIdMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ReentrancyGuardReentrantCall\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"refundableAt\",\"type\":\"uint256\"}],\"name\":\"RefundTooEarly\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"SafeERC20FailedOperation\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"string\",\"name\":\"str\",\"type\":\"string\"}],\"name\":\"StringTooLong\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"received\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"expected\",\"type\":\"uint256\"}],\"name\":\"TransferShort\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongChain\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongDestination\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongOrderDataType\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongValue\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"EIP712DomainChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"Filled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"uint32\",\"name\":\"openDeadline\",\"type\":\"uint32\"},{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"maxSpent\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"minReceived\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint64\",\"name\":\"destinationChainId\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"destinationSettler\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"originData\",\"type\":\"bytes\"}],\"internalType\":\"structFillInstruction[]\",\"name\":\"fillInstructions\",\"type\":\"tuple[]\"}],\"indexed\":false,\"internalType\":\"structResolvedCrossChainOrder\",\"name\":\"resolvedOrder\",\"type\":\"tuple\"}],\"name\":\"Open\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"account\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenIn\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenOut\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"deadline\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"destinationSettler\",\"type\":\"address\"}],\"indexed\":false,\"internalType\":\"structOrder\",\"name\":\"order\",\"type\":\"tuple\"}],\"name\":\"Opened\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"}],\"name\":\"Refunded\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"}],\"name\":\"Settled\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"FILL_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"NATIVE\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"ORDER_DATA_TYPE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"attester\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"eip712Domain\",\"outputs\":[{\"internalType\":\"bytes1\",\"name\":\"fields\",\"type\":\"bytes1\"},{\"internalType\":\"string\",\"name\":\"name\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"version\",\"type\":\"string\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"verifyingContract\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"},{\"internalType\":\"uint256[]\",\"name\":\"extensions\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"originData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"fillerData\",\"type\":\"bytes\"}],\"name\":\"fill\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"fillDigest\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"fills\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderDataType\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"orderData\",\"type\":\"bytes\"}],\"internalType\":\"structOnchainCrossChainOrder\",\"name\":\"crossChainOrder\",\"type\":\"tuple\"}],\"name\":\"open\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"orders\",\"outputs\":[{\"internalType\":\"enumSettlement.Status\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"account\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenIn\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenOut\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"deadline\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"destinationSettler\",\"type\":\"address\"}],\"internalType\":\"structOrder\",\"name\":\"order\",\"type\":\"tuple\"}],\"name\":\"refund\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"refundDelay\",\"outputs\":[{\"internalType\":\"uint64\",\"name\":\"\",\"type\":\"uint64\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderDataType\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"orderData\",\"type\":\"bytes\"}],\"internalType\":\"structOnchainCrossChainOrder\",\"name\":\"crossChainOrder\",\"type\":\"tuple\"}],\"name\":\"resolve\",\"outputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"uint32\",\"name\":\"openDeadline\",\"type\":\"uint32\"},{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"maxSpent\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"minReceived\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint64\",\"name\":\"destinationChainId\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"destinationSettler\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"originData\",\"type\":\"bytes\"}],\"internalType\":\"structFillInstruction[]\",\"name\":\"fillInstructions\",\"type\":\"tuple[]\"}],\"internalType\":\"structResolvedCrossChainOrder\",\"name\":\"\",\"type\":\"tuple\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"account\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenIn\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenOut\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"deadline\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"destinationSettler\",\"type\":\"address\"}],\"internalType\":\"structOrder\",\"name\":\"order\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"settle\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"attester_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"guardian_\",\"type\":\"address\"},{\"internalType\":\"uint64\",\"name\":\"refundDelay_\",\"type\":\"uint64\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AccessControlBadConfirmation\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"neededRole\",\"type\":\"bytes32\"}],\"name\":\"AccessControlUnauthorizedAccount\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"AlreadyFilled\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"AlreadyOpened\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"}],\"name\":\"BelowMinimum\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"DeadlineMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"DeadlinePassed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EnforcedPause\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ExpectedPause\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"FailedCall\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"GuardianIsAttester\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidAttestation\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidShortString\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"MalformedOrder\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"NotOpened\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOrderOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"OrderIdMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ReentrancyGuardReentrantCall\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint64\",\"name\":\"refundDelay\",\"type\":\"uint64\"},{\"internalType\":\"uint64\",\"name\":\"minimum\",\"type\":\"uint64\"}],\"name\":\"RefundDelayTooShort\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"refundableAt\",\"type\":\"uint256\"}],\"name\":\"RefundTooEarly\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"SafeERC20FailedOperation\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"string\",\"name\":\"str\",\"type\":\"string\"}],\"name\":\"StringTooLong\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"SwapSettlesByFill\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"received\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"expected\",\"type\":\"uint256\"}],\"name\":\"TransferShort\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongChain\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongDestination\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongOrderDataType\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongOriginSettler\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WrongValue\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"allowed\",\"type\":\"bool\"}],\"name\":\"AllRefundsAllowed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"EIP712DomainChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"Filled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"uint32\",\"name\":\"openDeadline\",\"type\":\"uint32\"},{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"maxSpent\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"minReceived\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"destinationSettler\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"originData\",\"type\":\"bytes\"}],\"internalType\":\"structFillInstruction[]\",\"name\":\"fillInstructions\",\"type\":\"tuple[]\"}],\"indexed\":false,\"internalType\":\"structResolvedCrossChainOrder\",\"name\":\"resolvedOrder\",\"type\":\"tuple\"}],\"name\":\"Open\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"account\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"originSettler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenIn\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenOut\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"deadline\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"destinationSettler\",\"type\":\"address\"}],\"indexed\":false,\"internalType\":\"structOrder\",\"name\":\"order\",\"type\":\"tuple\"}],\"name\":\"Opened\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"RefundAllowed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"}],\"name\":\"Refunded\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"previousAdminRole\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"newAdminRole\",\"type\":\"bytes32\"}],\"name\":\"RoleAdminChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"RoleGranted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"RoleRevoked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"}],\"name\":\"Settled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"DEFAULT_ADMIN_ROLE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"FILL_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"GUARDIAN_ROLE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MIN_REFUND_DELAY\",\"outputs\":[{\"internalType\":\"uint64\",\"name\":\"\",\"type\":\"uint64\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"NATIVE\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"ORDER_DATA_TYPE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"allRefundsAllowed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bool\",\"name\":\"allowed\",\"type\":\"bool\"}],\"name\":\"allowAllRefunds\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"allowRefund\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"attester\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"eip712Domain\",\"outputs\":[{\"internalType\":\"bytes1\",\"name\":\"fields\",\"type\":\"bytes1\"},{\"internalType\":\"string\",\"name\":\"name\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"version\",\"type\":\"string\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"verifyingContract\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"},{\"internalType\":\"uint256[]\",\"name\":\"extensions\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"originData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"fillerData\",\"type\":\"bytes\"}],\"name\":\"fill\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"fillDigest\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"fills\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"}],\"name\":\"getRoleAdmin\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"grantRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"hasRole\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderDataType\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"orderData\",\"type\":\"bytes\"}],\"internalType\":\"structOnchainCrossChainOrder\",\"name\":\"crossChainOrder\",\"type\":\"tuple\"}],\"name\":\"open\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"orders\",\"outputs\":[{\"internalType\":\"enumSettlement.Status\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"account\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"originSettler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenIn\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenOut\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"deadline\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"destinationSettler\",\"type\":\"address\"}],\"internalType\":\"structOrder\",\"name\":\"order\",\"type\":\"tuple\"}],\"name\":\"refund\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"}],\"name\":\"refundAllowed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"refundDelay\",\"outputs\":[{\"internalType\":\"uint64\",\"name\":\"\",\"type\":\"uint64\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"callerConfirmation\",\"type\":\"address\"}],\"name\":\"renounceRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderDataType\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"orderData\",\"type\":\"bytes\"}],\"internalType\":\"structOnchainCrossChainOrder\",\"name\":\"crossChainOrder\",\"type\":\"tuple\"}],\"name\":\"resolve\",\"outputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"uint32\",\"name\":\"openDeadline\",\"type\":\"uint32\"},{\"internalType\":\"uint32\",\"name\":\"fillDeadline\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"maxSpent\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"token\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"recipient\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"}],\"internalType\":\"structOutput[]\",\"name\":\"minReceived\",\"type\":\"tuple[]\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"destinationSettler\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"originData\",\"type\":\"bytes\"}],\"internalType\":\"structFillInstruction[]\",\"name\":\"fillInstructions\",\"type\":\"tuple[]\"}],\"internalType\":\"structResolvedCrossChainOrder\",\"name\":\"\",\"type\":\"tuple\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"revokeRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"bytes32\",\"name\":\"account\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"originSettler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"originChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"user\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"destinationChainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenIn\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"tokenOut\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountIn\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"minAmountOut\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"deadline\",\"type\":\"uint64\"},{\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"destinationSettler\",\"type\":\"address\"}],\"internalType\":\"structOrder\",\"name\":\"order\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"settle\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
 	ID:  "Settlement",
-	Bin: "0x6101a0604052348015610010575f5ffd5b5060405161276738038061276783398101604081905261002f916101f3565b6040518060400160405280601881526020017f5472616e73666572496e74656e74536574746c656d656e740000000000000000815250604051806040016040528060018152602001603160f81b815250600161009561009261018960201b60201c565b90565b5561009f826101ad565b610120526100ac816101ad565b61014052815160208084019190912060e052815190820120610100524660a05261013860e05161010051604080517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f60208201529081019290925260608201524660808201523060a08201525f9060c00160405160208183030381529060405280519060200120905090565b60805250503060c0526001600160a01b0382166101685760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b03909116610160526001600160401b03166101805261029c565b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f0090565b5f5f829050601f815111156101e0578260405163305a27a960e01b81526004016101d79190610241565b60405180910390fd5b80516101eb82610276565b179392505050565b5f5f60408385031215610204575f5ffd5b82516001600160a01b038116811461021a575f5ffd5b60208401519092506001600160401b0381168114610236575f5ffd5b809150509250929050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80516020808301519190811015610296575f198160200360031b1b821691505b50919050565b60805160a05160c05160e051610100516101205161014051610160516101805161245861030f5f395f8181610171015261042e01525f81816101e80152610b6901525f6114ab01525f61147b01525f6118f601525f6118ce01525f61182901525f61185301525f61187d01526124585ff3fe6080604052600436106100d9575f3560e01c806384b0196e1161007c578063af8de6f611610057578063af8de6f6146102ff578063cca51a241461031e578063e917a9621461033d578063f2ba764b14610350575f5ffd5b806384b0196e146102765780639c3f1e901461029d578063a0cf0aea146102d8575f5ffd5b806341b477dd116100b757806341b477dd146101ab57806347b0c3b3146101d757806355a4f8d21461022257806382e2c43f14610263575f5ffd5b8063173d647e146100dd57806320158c44146100fe5780633e602b4c14610160575b5f5ffd5b3480156100e8575f5ffd5b506100fc6100f7366004611b90565b610383565b005b348015610109575f5ffd5b5061013c610118366004611bab565b60036020525f9081526040902080546001909101546001600160a01b039091169082565b604080516001600160a01b0390931683526020830191909152015b60405180910390f35b34801561016b575f5ffd5b506101937f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160401b039091168152602001610157565b3480156101b6575f5ffd5b506101ca6101c5366004611bc2565b61054f565b6040516101579190611d0a565b3480156101e2575f5ffd5b5061020a7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610157565b34801561022d575f5ffd5b506102557f2537ba76a3f20719927fd3fc3cf67ea5a5c7badeb5eb8635e7f5f23602aec23b81565b604051908152602001610157565b6100fc610271366004611e07565b6105ea565b348015610281575f5ffd5b5061028a610904565b6040516101579796959493929190611e7e565b3480156102a8575f5ffd5b506102cb6102b7366004611bab565b60026020525f908152604090205460ff1681565b6040516101579190611f28565b3480156102e3575f5ffd5b5061020a73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee81565b34801561030a575f5ffd5b50610255610319366004611f72565b610946565b348015610329575f5ffd5b506100fc610338366004611fa7565b6109b9565b6100fc61034b366004611bc2565b610c35565b34801561035b575f5ffd5b506102557feec1ce72785eaea47e9b4484c8ff47ad2e64e182fbe37aeedfa1985cccdf2eca81565b61038b610f6f565b5f8160405160200161039d9190612010565b604051602081830303815290604052805190602001209050468260200135146103d9576040516310dfc03360e01b815260040160405180910390fd5b60015f8281526002602052604090205460ff1660038111156103fd576103fd611f14565b1461042357604051630e5ea0ab60e01b8152600481018290526024015b60405180910390fd5b5f6001600160401b037f000000000000000000000000000000000000000000000000000000000000000016610460610140850161012086016120f6565b6001600160401b03166104739190612123565b90508042116104985760405163c97053b160e01b81526004810182905260240161041a565b5f828152600260205260409020805460ff191660031790556104dd6104c360c0850160a08601612136565b6104d36060860160408701612136565b8560e00135610f8a565b6104ed6060840160408501612136565b6001600160a01b0316827ff552ca82e113ac3c539c3d617f29fcd19c172a0c75dad017555c9e109f7fe1838560e0013560405161052c91815260200190565b60405180910390a3505061054c60015f5160206124035f395f51905f5255565b50565b610557611b24565b7feec1ce72785eaea47e9b4484c8ff47ad2e64e182fbe37aeedfa1985cccdf2eca82602001351461059b57604051633b6b895360e11b815260040160405180910390fd5b5f6105b16105ac6040850185612151565b610fd2565b90506105e381826040516020016105c89190612193565b60405160208183030381529060405280519060200120611069565b9392505050565b6105f2610f6f565b5f6105fd8585610fd2565b905085816040516020016106119190612193565b6040516020818303038152906040528051906020012014610645576040516338fd46f360e11b815260040160405180910390fd5b46816060015114158061066657506101608101516001600160a01b03163014155b1561068457604051633be53d8360e21b815260040160405180910390fd5b8061012001516001600160401b03164211156106b35760405163387b2e5560e11b815260040160405180910390fd5b604082146106d4576040516362f736ef60e11b815260040160405180910390fd5b5f806106e28486018661227a565b90925090506001600160a01b0381166106f85750335b82610100015182101561072f5761010083015160405163bd49034f60e01b815261041a918491600401918252602082015260400190565b5f888152600360205260409020546001600160a01b0316156107675760405163cee8144360e01b81526004810189905260240161041a565b6020830151461480156107d55760015f8a81526002602052604090205460ff16600381111561079857610798611f14565b146107b957604051630e5ea0ab60e01b8152600481018a905260240161041a565b5f898152600260208190526040909120805460ff191690911790555b6040805180820182526001600160a01b03848116825260208083018781525f8e81526003909252939020915182546001600160a01b0319169116178155905160019091015560c0840151608085015161082f9190856112e1565b83608001516001600160a01b0316826001600160a01b03168a7ff34b46d162bfdb332240cb89a10794aa192f907552f0a3ec8d94fa18399ecec48660405161087991815260200190565b60405180910390a480156108e35761089a8460a00151838660e00151610f8a565b816001600160a01b0316897f16cfaad9ef877ffdcfedd9eae2009b4d27454094546f8fab5fbb10129037afc88660e001516040516108da91815260200190565b60405180910390a35b505050506108fd60015f5160206124035f395f51905f5255565b5050505050565b5f6060805f5f5f6060610915611474565b61091d6114a4565b604080515f80825260208201909252600f60f81b9b939a50919850469750309650945092509050565b604080517f2537ba76a3f20719927fd3fc3cf67ea5a5c7badeb5eb8635e7f5f23602aec23b60208201529081018490526001600160a01b0383166060820152608081018290525f906109b19060a0015b604051602081830303815290604052805190602001206114cf565b949350505050565b6109c1610f6f565b5f856040516020016109d39190612010565b60405160208183030381529060405280519060200120905046866020013514610a0f576040516310dfc03360e01b815260040160405180910390fd5b60015f8281526002602052604090205460ff166003811115610a3357610a33611f14565b14610a5457604051630e5ea0ab60e01b81526004810182905260240161041a565b856101000135841015610a885760405163bd49034f60e01b815260048101859052610100870135602482015260440161041a565b6001600160a01b038516610aaf5760405163d92e233d60e01b815260040160405180910390fd5b604080517f2537ba76a3f20719927fd3fc3cf67ea5a5c7badeb5eb8635e7f5f23602aec23b60208201529081018290526001600160a01b0386166060820152608081018590525f90610b039060a001610996565b90505f5f610b468387878080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152506114fb92505050565b5090925090505f816003811115610b5f57610b5f611f14565b141580610b9e57507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316826001600160a01b031614155b15610bbc5760405163bd8ba84d60e01b815260040160405180910390fd5b5f848152600260208190526040909120805460ff19169091179055610bf5610bea60c08b0160a08c01612136565b898b60e00135610f8a565b876001600160a01b0316847f16cfaad9ef877ffdcfedd9eae2009b4d27454094546f8fab5fbb10129037afc88b60e001356040516108da91815260200190565b610c3d610f6f565b7feec1ce72785eaea47e9b4484c8ff47ad2e64e182fbe37aeedfa1985cccdf2eca816020013514610c8157604051633b6b895360e11b815260040160405180910390fd5b5f610c926105ac6040840184612151565b90505f81604051602001610ca69190612193565b60405160208183030381529060405280519060200120905046826020015114610ce2576040516310dfc03360e01b815260040160405180910390fd5b60408201516001600160a01b03163314610d0f57604051637b2095ad60e11b815260040160405180910390fd5b6101208201516001600160401b0316610d2b60208501856122a8565b63ffffffff1614610d4f5760405163604f46d560e11b815260040160405180910390fd5b8161012001516001600160401b0316421115610d7e5760405163387b2e5560e11b815260040160405180910390fd5b60e08201511580610d925750610100820151155b15610db05760405163162908e360e11b815260040160405180910390fd5b60808201516001600160a01b03161580610dd657506101608201516001600160a01b0316155b15610df45760405163d92e233d60e01b815260040160405180910390fd5b60608201516001600160401b031015610e2057604051633be53d8360e21b815260040160405180910390fd5b468260600151148015610e4157506101608201516001600160a01b03163014155b15610e5f57604051633be53d8360e21b815260040160405180910390fd5b5f8181526002602052604081205460ff166003811115610e8157610e81611f14565b14610ea25760405163de5d1a9f60e01b81526004810182905260240161041a565b5f818152600260205260409020805460ff1916600117905560a082015160e0830151610ed091903390611544565b81604001516001600160a01b0316817f4f268651a1d20b7ab3a6dd0feea7beaba6b77bde97b9aa2f1f23b4172e4d660b84604051610f0e9190612193565b60405180910390a3807fa576d0af275d0c6207ef43ceee8c498a5d7a26b8157a32d3fdf361e64371628c610f428484611069565b604051610f4f9190611d0a565b60405180910390a2505061054c60015f5160206124035f395f51905f5255565b610f776116c7565b60025f5160206124035f395f51905f5255565b73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeed196001600160a01b03841601610fbe57610fb982826116f8565b505050565b610fb96001600160a01b038416838361176f565b60408051610180810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e081018290526101008101829052610120810182905261014081018290526101608101919091526101808214611054576040516362f736ef60e11b815260040160405180910390fd5b61106082840184612300565b90505b92915050565b611071611b24565b6040838101516001600160a01b03168252602080850151908301526101208401805163ffffffff908116848401529051166060830152608082018390528051600180825281830190925290816020015b6110e860405180608001604052805f81526020015f81526020015f81526020015f81525090565b8152602001906001900390816110c15790505060a0820152604080516080810190915260c084015181906001600160a01b03168152602001846101000151815260200161113f85608001516001600160a01b031690565b815260200184606001518152508160a001515f81518110611162576111626123c4565b602090810291909101015260408051600180825281830190925290816020015b6111a960405180608001604052805f81526020015f81526020015f81526020015f81525090565b8152602001906001900390816111825790505060c0820152604080516080810190915260a084015181906001600160a01b031681526020018460e0015181526020015f5f1b815260200184602001518152508160c001515f81518110611211576112116123c4565b602090810291909101015260408051600180825281830190925290816020015b60408051606080820183525f80835260208301529181019190915281526020019060019003908161123157505060e0820152604080516060808201909252908401516001600160401b0316815261016084015160208201906001600160a01b03168152602001846040516020016112a89190612193565b6040516020818303038152906040528152508160e001515f815181106112d0576112d06123c4565b602002602001018190525092915050565b73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeed196001600160a01b038416016113305780341461132657604051632635240760e21b815260040160405180910390fd5b610fb982826116f8565b341561134f57604051632635240760e21b815260040160405180910390fd5b6040516370a0823160e01b81526001600160a01b0383811660048301525f91908516906370a0823190602401602060405180830381865afa158015611396573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906113ba91906123d8565b90506113d16001600160a01b0385163385856117a4565b6040516370a0823160e01b81526001600160a01b0384811660048301525f9183918716906370a0823190602401602060405180830381865afa158015611419573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061143d91906123d8565b61144791906123ef565b9050828110156108fd57604051630ba11f2f60e21b8152600481018290526024810184905260440161041a565b606061149f7f00000000000000000000000000000000000000000000000000000000000000006117e0565b905090565b606061149f7f00000000000000000000000000000000000000000000000000000000000000006117e0565b5f6110636114db61181d565b8360405161190160f01b8152600281019290925260228201526042902090565b5f5f5f8351604103611532576020840151604085015160608601515f1a61152488828585611946565b95509550955050505061153d565b505081515f91506002905b9250925092565b73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeed196001600160a01b0384160161158957803414610fb957604051632635240760e21b815260040160405180910390fd5b34156115a857604051632635240760e21b815260040160405180910390fd5b6040516370a0823160e01b81523060048201525f906001600160a01b038516906370a0823190602401602060405180830381865afa1580156115ec573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061161091906123d8565b90506116276001600160a01b0385168430856117a4565b6040516370a0823160e01b81523060048201525f9082906001600160a01b038716906370a0823190602401602060405180830381865afa15801561166d573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061169191906123d8565b61169b91906123ef565b90508281146108fd57604051630ba11f2f60e21b8152600481018290526024810184905260440161041a565b5f5160206124035f395f51905f52546002036116f657604051633ee5aeb560e01b815260040160405180910390fd5b565b804710156117225760405163cf47918160e01b81524760048201526024810182905260440161041a565b61173b828260405180602001604052805f815250611a0e565b15611744575050565b3d1561175657611752611a23565b5050565b60405163d6bda27560e01b815260040160405180910390fd5b61177c8383836001611a2e565b610fb957604051635274afe760e01b81526001600160a01b038416600482015260240161041a565b6117b2848484846001611a90565b6117da57604051635274afe760e01b81526001600160a01b038516600482015260240161041a565b50505050565b60605f6117ec83611afd565b6040805160208082528183019092529192505f91906020820181803683375050509182525060208101929092525090565b5f306001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001614801561187557507f000000000000000000000000000000000000000000000000000000000000000046145b1561189f57507f000000000000000000000000000000000000000000000000000000000000000090565b61149f604080517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f60208201527f0000000000000000000000000000000000000000000000000000000000000000918101919091527f000000000000000000000000000000000000000000000000000000000000000060608201524660808201523060a08201525f9060c00160405160208183030381529060405280519060200120905090565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084111561197f57505f91506003905082611a04565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa1580156119d0573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b0381166119fb57505f925060019150829050611a04565b92505f91508190505b9450945094915050565b5f5f5f83516020850186885af1949350505050565b6040513d5f823e3d81fd5b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f51148316611a84578383151615611a78573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f51148316611aec578383151615611ae0573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b5f60ff8216601f81111561106357604051632cd44ac360e21b815260040160405180910390fd5b6040518061010001604052805f6001600160a01b031681526020015f81526020015f63ffffffff1681526020015f63ffffffff1681526020015f81526020016060815260200160608152602001606081525090565b5f6101808284031215611b8a575f5ffd5b50919050565b5f6101808284031215611ba1575f5ffd5b6110608383611b79565b5f60208284031215611bbb575f5ffd5b5035919050565b5f60208284031215611bd2575f5ffd5b81356001600160401b03811115611be7575f5ffd5b8201606081850312156105e3575f5ffd5b5f8151808452602084019350602083015f5b82811015611c4e5781518051875260208101516020880152604081015160408801526060810151606088015250608086019550602082019150600181019050611c0a565b5093949350505050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b5f82825180855260208501945060208160051b830101602085015f5b83811015611cfe57601f1985840301885281516001600160401b038151168452602081015160208501526040810151905060606040850152611ce76060850182611c58565b6020998a0199909450929092019150600101611ca2565b50909695505050505050565b60208152611d246020820183516001600160a01b03169052565b602082015160408201525f6040830151611d46606084018263ffffffff169052565b50606083015163ffffffff8116608084015250608083015160a083015260a083015161010060c0840152611d7e610120840182611bf8565b905060c0840151601f198483030160e0850152611d9b8282611bf8565b91505060e0840151601f1984830301610100850152611dba8282611c86565b95945050505050565b5f5f83601f840112611dd3575f5ffd5b5081356001600160401b03811115611de9575f5ffd5b602083019150836020828501011115611e00575f5ffd5b9250929050565b5f5f5f5f5f60608688031215611e1b575f5ffd5b8535945060208601356001600160401b03811115611e37575f5ffd5b611e4388828901611dc3565b90955093505060408601356001600160401b03811115611e61575f5ffd5b611e6d88828901611dc3565b969995985093965092949392505050565b60ff60f81b8816815260e060208201525f611e9c60e0830189611c58565b8281036040840152611eae8189611c58565b606084018890526001600160a01b038716608085015260a0840186905283810360c0850152845180825260208087019350909101905f5b81811015611f03578351835260209384019390920191600101611ee5565b50909b9a5050505050505050505050565b634e487b7160e01b5f52602160045260245ffd5b6020810160048310611f4857634e487b7160e01b5f52602160045260245ffd5b91905290565b6001600160a01b038116811461054c575f5ffd5b8035611f6d81611f4e565b919050565b5f5f5f60608486031215611f84575f5ffd5b833592506020840135611f9681611f4e565b929592945050506040919091013590565b5f5f5f5f5f6101e08688031215611fbc575f5ffd5b611fc68787611b79565b9450610180860135611fd781611f4e565b93506101a086013592506101c08601356001600160401b03811115611e61575f5ffd5b80356001600160401b0381168114611f6d575f5ffd5b8135815260208083013590820152610180810161202f60408401611f62565b6001600160a01b031660408301526060838101359083015261205360808401611f62565b6001600160a01b0316608083015261206d60a08401611f62565b6001600160a01b031660a083015261208760c08401611f62565b6001600160a01b031660c083015260e0838101359083015261010080840135908301526120b76101208401611ffa565b6001600160401b031661012083015261014083810135908301526120de6101608401611f62565b6001600160a01b0381166101608401525b5092915050565b5f60208284031215612106575f5ffd5b61106082611ffa565b634e487b7160e01b5f52601160045260245ffd5b808201808211156110635761106361210f565b5f60208284031215612146575f5ffd5b81356105e381611f4e565b5f5f8335601e19843603018112612166575f5ffd5b8301803591506001600160401b0382111561217f575f5ffd5b602001915036819003821315611e00575f5ffd5b5f61018082019050825182526020830151602083015260408301516121c360408401826001600160a01b03169052565b506060830151606083015260808301516121e860808401826001600160a01b03169052565b5060a083015161220360a08401826001600160a01b03169052565b5060c083015161221e60c08401826001600160a01b03169052565b5060e083015160e08301526101008301516101008301526101208301516122516101208401826001600160401b03169052565b506101408301516101408301526101608301516120ef6101608401826001600160a01b03169052565b5f5f6040838503121561228b575f5ffd5b82359150602083013561229d81611f4e565b809150509250929050565b5f602082840312156122b8575f5ffd5b813563ffffffff811681146105e3575f5ffd5b60405161018081016001600160401b03811182821017156122fa57634e487b7160e01b5f52604160045260245ffd5b60405290565b5f610180828403128015612312575f5ffd5b5061231b6122cb565b823581526020808401359082015261233560408401611f62565b60408201526060838101359082015261235060808401611f62565b608082015261236160a08401611f62565b60a082015261237260c08401611f62565b60c082015260e0838101359082015261010080840135908201526123996101208401611ffa565b61012082015261014083810135908201526123b76101608401611f62565b6101608201529392505050565b634e487b7160e01b5f52603260045260245ffd5b5f602082840312156123e8575f5ffd5b5051919050565b818103818111156110635761106361210f56fe9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00a26469706673582212200ef930f9829d36a4bcab152958ff0d39dd1075a62f458d5666f67d16bf19cdb564736f6c634300081e0033",
+	Bin: "0x6101a0604052348015610010575f5ffd5b506040516130b13803806130b183398101604081905261002f91610375565b6040518060400160405280601881526020017f5472616e73666572496e74656e74536574746c656d656e740000000000000000815250604051806040016040528060018152602001603160f81b815250600161009561009261024c60201b60201c565b90565b5561009f82610270565b610120526100ac81610270565b61014052815160208084019190912060e052815190820120610100524660a05261013860e05161010051604080517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f60208201529081019290925260608201524660808201523060a08201525f9060c00160405160208183030381529060405280519060200120905090565b60805250503060c0526001600160a01b038316158061015e57506001600160a01b038216155b1561017c5760405163d92e233d60e01b815260040160405180910390fd5b826001600160a01b0316826001600160a01b0316036101ae5760405163a47d97f160e01b815260040160405180910390fd5b610e106001600160401b03821610156101f2576040516303f92a4d60e01b81526001600160401b0382166004820152610e1060248201526044015b60405180910390fd5b6001600160a01b038316610160526001600160401b038116610180526102185f836102ad565b506102437f55435dd261a4b9b3364963f7738a7a662ad9c84396d64be3365284bb7f0a5041836102ad565b50505050610420565b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f0090565b5f5f829050601f8151111561029a578260405163305a27a960e01b81526004016101e991906103c5565b80516102a5826103fa565b179392505050565b5f8281526002602090815260408083206001600160a01b038516845290915281205460ff16610351575f8381526002602090815260408083206001600160a01b03861684529091529020805460ff191660011790556103093390565b6001600160a01b0316826001600160a01b0316847f2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d60405160405180910390a4506001610354565b505f5b92915050565b80516001600160a01b0381168114610370575f5ffd5b919050565b5f5f5f60608486031215610387575f5ffd5b6103908461035a565b925061039e6020850161035a565b60408501519092506001600160401b03811681146103ba575f5ffd5b809150509250925092565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b8051602080830151919081101561041a575f198160200360031b1b821691505b50919050565b60805160a05160c05160e0516101005161012051610140516101605161018051612c1e6104935f395f818161033501526112fa01525f81816103d50152610d4401525f611b3901525f611b0901525f61201301525f611feb01525f611f4601525f611f7001525f611f9a0152612c1e5ff3fe6080604052600436106101c5575f3560e01c806382e2c43f116100f2578063a217fddf11610092578063d547741f11610062578063d547741f146105d0578063e917a962146105ef578063f0afb10914610602578063f2ba764b14610621575f5ffd5b8063a217fddf14610566578063af8de6f614610579578063c5ee9d0c14610598578063cb6fa78e146105b1575f5ffd5b806388605b9d116100cd57806388605b9d146104c657806391d14854146104e55780639c3f1e9014610504578063a0cf0aea1461053f575f5ffd5b806382e2c43f146104785780638456cb591461048b57806384b0196e1461049f575f5ffd5b80633e602b4c1161016857806347b0c3b31161013857806347b0c3b3146103c457806355a4f8d21461040f5780635c975abb146104425780636ba2776c14610459575f5ffd5b80633e602b4c146103245780633f4ba83a1461036f57806341b477dd14610383578063425ce5f9146103af575f5ffd5b806324ea54f4116101a357806324ea54f4146102965780632aa35ac1146102b65780632f2ff15d146102e457806336568abe14610305575f5ffd5b806301ffc9a7146101c957806320158c44146101fd578063248a9ca31461025a575b5f5ffd5b3480156101d4575f5ffd5b506101e86101e3366004612296565b610654565b60405190151581526020015b60405180910390f35b348015610208575f5ffd5b5061023b6102173660046122bd565b60056020525f9081526040902080546001909101546001600160a01b039091169082565b604080516001600160a01b0390931683526020830191909152016101f4565b348015610265575f5ffd5b506102886102743660046122bd565b5f9081526002602052604090206001015490565b6040519081526020016101f4565b3480156102a1575f5ffd5b506102885f516020612bc95f395f51905f5281565b3480156102c1575f5ffd5b506101e86102d03660046122bd565b60066020525f908152604090205460ff1681565b3480156102ef575f5ffd5b506103036102fe3660046122f8565b61068a565b005b348015610310575f5ffd5b5061030361031f3660046122f8565b6106b4565b34801561032f575f5ffd5b506103577f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160401b0390911681526020016101f4565b34801561037a575f5ffd5b506103036106ec565b34801561038e575f5ffd5b506103a261039d366004612326565b61070e565b6040516101f49190612465565b3480156103ba575f5ffd5b50610357610e1081565b3480156103cf575f5ffd5b506103f77f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016101f4565b34801561041a575f5ffd5b506102887f2537ba76a3f20719927fd3fc3cf67ea5a5c7badeb5eb8635e7f5f23602aec23b81565b34801561044d575f5ffd5b5060035460ff166101e8565b348015610464575f5ffd5b5061030361047336600461251e565b6107a9565b610303610486366004612581565b610808565b348015610496575f5ffd5b50610303610b32565b3480156104aa575f5ffd5b506104b3610b51565b6040516101f497969594939291906125f8565b3480156104d1575f5ffd5b506103036104e03660046126a5565b610b93565b3480156104f0575f5ffd5b506101e86104ff3660046122f8565b610e2d565b34801561050f575f5ffd5b5061053261051e3660046122bd565b60046020525f908152604090205460ff1681565b6040516101f4919061270c565b34801561054a575f5ffd5b506103f773eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee81565b348015610571575f5ffd5b506102885f81565b348015610584575f5ffd5b50610288610593366004612732565b610e57565b3480156105a3575f5ffd5b506007546101e89060ff1681565b3480156105bc575f5ffd5b506103036105cb3660046122bd565b610eb3565b3480156105db575f5ffd5b506103036105ea3660046122f8565b610f0d565b6103036105fd366004612326565b610f31565b34801561060d575f5ffd5b5061030361061c366004612767565b611276565b34801561062c575f5ffd5b506102887f7b7e7f7b59686f166ce214682e48db5e78aa7f90ebb9e873f9b23695445b3bfa81565b5f6001600160e01b03198216637965db0b60e01b148061068457506301ffc9a760e01b6001600160e01b03198316145b92915050565b5f828152600260205260409020600101546106a481611445565b6106ae838361144f565b50505050565b6001600160a01b03811633146106dd5760405163334bd91960e11b815260040160405180910390fd5b6106e782826114e0565b505050565b5f516020612bc95f395f51905f5261070381611445565b61070b61154b565b50565b610716612241565b7f7b7e7f7b59686f166ce214682e48db5e78aa7f90ebb9e873f9b23695445b3bfa82602001351461075a57604051633b6b895360e11b815260040160405180910390fd5b5f61077061076b6040850185612782565b61159d565b90506107a2818260405160200161078791906127c4565b60405160208183030381529060405280519060200120611633565b9392505050565b5f516020612bc95f395f51905f526107c081611445565b6007805460ff19168315159081179091556040519081527f5a53b8207335ef86077d2a8389f53e5a9876535a91e52ef7551a0ac56b11569e9060200160405180910390a15050565b6108106118ae565b6108186118c9565b5f610823858561159d565b9050858160405160200161083791906127c4565b604051602081830303815290604052805190602001201461086b576040516338fd46f360e11b815260040160405180910390fd5b46816080015114158061088c57506101808101516001600160a01b03163014155b156108aa57604051633be53d8360e21b815260040160405180910390fd5b8061014001516001600160401b03164211156108d95760405163387b2e5560e11b815260040160405180910390fd5b604082146108fa576040516362f736ef60e11b815260040160405180910390fd5b5f80610908848601866122f8565b90925090506001600160a01b03811661091e5750335b82610120015182101561095e5761012083015160405163bd49034f60e01b8152610955918491600401918252602082015260400190565b60405180910390fd5b5f888152600560205260409020546001600160a01b0316156109965760405163cee8144360e01b815260048101899052602401610955565b604083015146148015610a015760015f8a81526004602052604090205460ff1660038111156109c7576109c76126f8565b146109e857604051630e5ea0ab60e01b8152600481018a9052602401610955565b5f898152600460205260409020805460ff191660021790555b6040805180820182526001600160a01b03848116825260208083018781525f8e81526005909252939020915182546001600160a01b0319169116178155905160019091015560e084015160a0850151610a5b9190856118ef565b8360a001516001600160a01b0316826001600160a01b03168a7ff34b46d162bfdb332240cb89a10794aa192f907552f0a3ec8d94fa18399ecec486604051610aa591815260200190565b60405180910390a48015610b1157610ac78460c0015183866101000151611a82565b816001600160a01b0316897f16cfaad9ef877ffdcfedd9eae2009b4d27454094546f8fab5fbb10129037afc8866101000151604051610b0891815260200190565b60405180910390a35b50505050610b2b60015f516020612ba95f395f51905f5255565b5050505050565b5f516020612bc95f395f51905f52610b4981611445565b61070b611ac5565b5f6060805f5f5f6060610b62611b02565b610b6a611b32565b604080515f80825260208201909252600f60f81b9b939a50919850469750309650945092509050565b610b9b6118ae565b610ba36118c9565b5f85604051602001610bb591906128e3565b60405160208183030381529060405280519060200120905046866080013503610bf15760405163653df20560e11b815260040160405180910390fd5b60015f8281526004602052604090205460ff166003811115610c1557610c156126f8565b14610c3657604051630e5ea0ab60e01b815260048101829052602401610955565b856101200135841015610c6a5760405163bd49034f60e01b8152600481018590526101208701356024820152604401610955565b6001600160a01b038516610c915760405163d92e233d60e01b815260040160405180910390fd5b604080517f2537ba76a3f20719927fd3fc3cf67ea5a5c7badeb5eb8635e7f5f23602aec23b60208201529081018290526001600160a01b0386166060820152608081018590525f90610cfc9060a0015b60405160208183030381529060405280519060200120611b5d565b90505f610d3e8286868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92019190915250611b8992505050565b505090507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316816001600160a01b031614610d945760405163bd8ba84d60e01b815260040160405180910390fd5b5f838152600460205260409020805460ff19166002179055610dcb610dbf60e08a0160c08b016129e1565b888a6101000135611a82565b866001600160a01b0316837f16cfaad9ef877ffdcfedd9eae2009b4d27454094546f8fab5fbb10129037afc88a6101000135604051610e0c91815260200190565b60405180910390a3505050610b2b60015f516020612ba95f395f51905f5255565b5f9182526002602090815260408084206001600160a01b0393909316845291905290205460ff1690565b604080517f2537ba76a3f20719927fd3fc3cf67ea5a5c7badeb5eb8635e7f5f23602aec23b60208201529081018490526001600160a01b0383166060820152608081018290525f90610eab9060a001610ce1565b949350505050565b5f516020612bc95f395f51905f52610eca81611445565b5f82815260066020526040808220805460ff191660011790555183917f15ce9cf12dd8e1bd97cd077c33b1257603bc2b31be1f8b73ec2efccd2e186dcb91a25050565b5f82815260026020526040902060010154610f2781611445565b6106ae83836114e0565b610f396118ae565b610f416118c9565b7f7b7e7f7b59686f166ce214682e48db5e78aa7f90ebb9e873f9b23695445b3bfa816020013514610f8557604051633b6b895360e11b815260040160405180910390fd5b5f610f9661076b6040840184612782565b90505f81604051602001610faa91906127c4565b60405160208183030381529060405280519060200120905046826040015114610fe6576040516310dfc03360e01b815260040160405180910390fd5b60208201516001600160a01b03163014611013576040516310fd5ba160e21b815260040160405180910390fd5b60608201516001600160a01b0316331461104057604051637b2095ad60e11b815260040160405180910390fd5b6101408201516001600160401b031661105c60208501856129fc565b63ffffffff16146110805760405163604f46d560e11b815260040160405180910390fd5b8161014001516001600160401b03164211156110af5760405163387b2e5560e11b815260040160405180910390fd5b61010082015115806110c45750610120820151155b156110e25760405163162908e360e11b815260040160405180910390fd5b60a08201516001600160a01b0316158061110857506101808201516001600160a01b0316155b156111265760405163d92e233d60e01b815260040160405180910390fd5b46826080015114801561114757506101808201516001600160a01b03163014155b1561116557604051633be53d8360e21b815260040160405180910390fd5b5f8181526004602052604081205460ff166003811115611187576111876126f8565b146111a85760405163de5d1a9f60e01b815260048101829052602401610955565b5f818152600460205260409020805460ff1916600117905560c08201516101008301516111d791903390611bd2565b81606001516001600160a01b0316817fc4481c1b20fe5e76df5b35ecbaf2cc4b86856d193b586673d86aa8f7285e38108460405161121591906127c4565b60405180910390a3807f3448bbc2203c608599ad448eeb1007cea04b788ac631f9f558e8dd01a3c27b3d6112498484611633565b6040516112569190612465565b60405180910390a2505061070b60015f516020612ba95f395f51905f5255565b61127e6118ae565b5f8160405160200161129091906128e3565b60408051601f198184030181529190528051602090910120905060015f8281526004602052604090205460ff1660038111156112ce576112ce6126f8565b146112ef57604051630e5ea0ab60e01b815260048101829052602401610955565b5f6001600160401b037f00000000000000000000000000000000000000000000000000000000000000001661132c61016085016101408601612a1f565b6001600160401b031661133f9190612a4c565b9050804211158015611354575060075460ff16155b801561136e57505f8281526006602052604090205460ff16155b1561138f5760405163c97053b160e01b815260048101829052602401610955565b5f828152600460205260409020805460ff191660031790556113d56113ba60e0850160c086016129e1565b6113ca60808601606087016129e1565b856101000135611a82565b6113e560808401606085016129e1565b6001600160a01b0316827ff552ca82e113ac3c539c3d617f29fcd19c172a0c75dad017555c9e109f7fe18385610100013560405161142591815260200190565b60405180910390a3505061070b60015f516020612ba95f395f51905f5255565b61070b8133611d55565b5f61145a8383610e2d565b6114d9575f8381526002602090815260408083206001600160a01b03861684529091529020805460ff191660011790556114913390565b6001600160a01b0316826001600160a01b0316847f2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d60405160405180910390a4506001610684565b505f610684565b5f6114eb8383610e2d565b156114d9575f8381526002602090815260408083206001600160a01b0386168085529252808320805460ff1916905551339286917ff6391f5c32d9c69d2a47ea670b442974b53935d1edc7fd64eb21e047a839171b9190a4506001610684565b611553611d92565b6003805460ff191690557f5db9ee0a495bf2e6ff9c91a7834c1ba4fdd244a5e8aa4e537bd38aeae4b073aa335b6040516001600160a01b03909116815260200160405180910390a1565b604080516101a0810182525f80825260208201819052918101829052606081018290526080810182905260a0810182905260c0810182905260e0810182905261010081018290526101208101829052610140810182905261016081018290526101808101919091526101a08214611627576040516362f736ef60e11b815260040160405180910390fd5b6107a282840184612a94565b61163b612241565b6060838101516001600160a01b0316825260408085015160208401526101408501805163ffffffff9081168386015290511691830191909152608082018390528051600180825281830190925290816020015b6116b560405180608001604052805f81526020015f81526020015f81526020015f81525090565b81526020019060019003908161168e579050508160a0018190525060405180608001604052806116e88560e00151611db5565b8152602001846101200151815260200161170c8560a001516001600160a01b031690565b815260200184608001518152508160a001515f8151811061172f5761172f612b6a565b602090810291909101015260408051600180825281830190925290816020015b61177660405180608001604052805f81526020015f81526020015f81526020015f81525090565b81526020019060019003908161174f579050508160c0018190525060405180608001604052806117a98560c00151611db5565b815260200184610100015181526020015f5f1b815260200184604001518152508160c001515f815181106117df576117df612b6a565b602090810291909101015260408051600180825281830190925290816020015b61182160405180606001604052805f81526020015f8152602001606081525090565b8152602001906001900390816117ff5790505060e082015260408051606081019091526080840151815261018084015160208201906001600160a01b031681526020018460405160200161187591906127c4565b6040516020818303038152906040528152508160e001515f8151811061189d5761189d612b6a565b602002602001018190525092915050565b6118b6611df0565b60025f516020612ba95f395f51905f5255565b60035460ff16156118ed5760405163d93c066560e01b815260040160405180910390fd5b565b73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeed196001600160a01b0384160161193e5780341461193457604051632635240760e21b815260040160405180910390fd5b6106e78282611e1f565b341561195d57604051632635240760e21b815260040160405180910390fd5b6040516370a0823160e01b81526001600160a01b0383811660048301525f91908516906370a0823190602401602060405180830381865afa1580156119a4573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906119c89190612b7e565b90506119df6001600160a01b038516338585611e92565b6040516370a0823160e01b81526001600160a01b0384811660048301525f9183918716906370a0823190602401602060405180830381865afa158015611a27573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611a4b9190612b7e565b611a559190612b95565b905082811015610b2b57604051630ba11f2f60e21b81526004810182905260248101849052604401610955565b73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeed196001600160a01b03841601611ab1576106e78282611e1f565b6106e76001600160a01b0384168383611ec8565b611acd6118c9565b6003805460ff191660011790557f62e78cea01bee320cd4e420270b5ea74000d11b0c9f74754ebdbfc544b05a2586115803390565b6060611b2d7f0000000000000000000000000000000000000000000000000000000000000000611efd565b905090565b6060611b2d7f0000000000000000000000000000000000000000000000000000000000000000611efd565b5f610684611b69611f3a565b8360405161190160f01b8152600281019290925260228201526042902090565b5f5f5f8351604103611bc0576020840151604085015160608601515f1a611bb288828585612063565b955095509550505050611bcb565b505081515f91506002905b9250925092565b73eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeed196001600160a01b03841601611c17578034146106e757604051632635240760e21b815260040160405180910390fd5b3415611c3657604051632635240760e21b815260040160405180910390fd5b6040516370a0823160e01b81523060048201525f906001600160a01b038516906370a0823190602401602060405180830381865afa158015611c7a573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611c9e9190612b7e565b9050611cb56001600160a01b038516843085611e92565b6040516370a0823160e01b81523060048201525f9082906001600160a01b038716906370a0823190602401602060405180830381865afa158015611cfb573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611d1f9190612b7e565b611d299190612b95565b9050828114610b2b57604051630ba11f2f60e21b81526004810182905260248101849052604401610955565b611d5f8282610e2d565b611d8e5760405163e2517d3f60e01b81526001600160a01b038216600482015260248101839052604401610955565b5050565b60035460ff166118ed57604051638dfc202b60e01b815260040160405180910390fd5b5f6001600160a01b03821673eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee14611de9576001600160a01b038216610684565b5f92915050565b5f516020612ba95f395f51905f52546002036118ed57604051633ee5aeb560e01b815260040160405180910390fd5b80471015611e495760405163cf47918160e01b815247600482015260248101829052604401610955565b611e62828260405180602001604052805f81525061212b565b15611e6b575050565b3d15611e7957611d8e612140565b60405163d6bda27560e01b815260040160405180910390fd5b611ea084848484600161214b565b6106ae57604051635274afe760e01b81526001600160a01b0385166004820152602401610955565b611ed583838360016121b8565b6106e757604051635274afe760e01b81526001600160a01b0384166004820152602401610955565b60605f611f098361221a565b6040805160208082528183019092529192505f91906020820181803683375050509182525060208101929092525090565b5f306001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016148015611f9257507f000000000000000000000000000000000000000000000000000000000000000046145b15611fbc57507f000000000000000000000000000000000000000000000000000000000000000090565b611b2d604080517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f60208201527f0000000000000000000000000000000000000000000000000000000000000000918101919091527f000000000000000000000000000000000000000000000000000000000000000060608201524660808201523060a08201525f9060c00160405160208183030381529060405280519060200120905090565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084111561209c57505f91506003905082612121565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa1580156120ed573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811661211857505f925060019150829050612121565b92505f91508190505b9450945094915050565b5f5f5f83516020850186885af1949350505050565b6040513d5f823e3d81fd5b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f511483166121a757838315161561219b573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661220e578383151615612202573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b5f60ff8216601f81111561068457604051632cd44ac360e21b815260040160405180910390fd5b6040518061010001604052805f6001600160a01b031681526020015f81526020015f63ffffffff1681526020015f63ffffffff1681526020015f81526020016060815260200160608152602001606081525090565b5f602082840312156122a6575f5ffd5b81356001600160e01b0319811681146107a2575f5ffd5b5f602082840312156122cd575f5ffd5b5035919050565b6001600160a01b038116811461070b575f5ffd5b80356122f3816122d4565b919050565b5f5f60408385031215612309575f5ffd5b82359150602083013561231b816122d4565b809150509250929050565b5f60208284031215612336575f5ffd5b81356001600160401b0381111561234b575f5ffd5b8201606081850312156107a2575f5ffd5b5f8151808452602084019350602083015f5b828110156123b2578151805187526020810151602088015260408101516040880152606081015160608801525060808601955060208201915060018101905061236e565b5093949350505050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b5f82825180855260208501945060208160051b830101602085015f5b8381101561245957601f1985840301885281518051845260208101516020850152604081015190506060604085015261244260608501826123bc565b6020998a0199909450929092019150600101612406565b50909695505050505050565b6020815261247f6020820183516001600160a01b03169052565b602082015160408201525f60408301516124a1606084018263ffffffff169052565b50606083015163ffffffff8116608084015250608083015160a083015260a083015161010060c08401526124d961012084018261235c565b905060c0840151601f198483030160e08501526124f6828261235c565b91505060e0840151601f198483030161010085015261251582826123ea565b95945050505050565b5f6020828403121561252e575f5ffd5b813580151581146107a2575f5ffd5b5f5f83601f84011261254d575f5ffd5b5081356001600160401b03811115612563575f5ffd5b60208301915083602082850101111561257a575f5ffd5b9250929050565b5f5f5f5f5f60608688031215612595575f5ffd5b8535945060208601356001600160401b038111156125b1575f5ffd5b6125bd8882890161253d565b90955093505060408601356001600160401b038111156125db575f5ffd5b6125e78882890161253d565b969995985093965092949392505050565b60ff60f81b8816815260e060208201525f61261660e08301896123bc565b828103604084015261262881896123bc565b606084018890526001600160a01b038716608085015260a0840186905283810360c0850152845180825260208087019350909101905f5b8181101561267d57835183526020938401939092019160010161265f565b50909b9a5050505050505050505050565b5f6101a0828403121561269f575f5ffd5b50919050565b5f5f5f5f5f61020086880312156126ba575f5ffd5b6126c4878761268e565b94506101a08601356126d5816122d4565b93506101c086013592506101e08601356001600160401b038111156125db575f5ffd5b634e487b7160e01b5f52602160045260245ffd5b602081016004831061272c57634e487b7160e01b5f52602160045260245ffd5b91905290565b5f5f5f60608486031215612744575f5ffd5b833592506020840135612756816122d4565b929592945050506040919091013590565b5f6101a08284031215612778575f5ffd5b6107a2838361268e565b5f5f8335601e19843603018112612797575f5ffd5b8301803591506001600160401b038211156127b0575f5ffd5b60200191503681900382131561257a575f5ffd5b815181526020808301516101a08301916127e8908401826001600160a01b03169052565b5060408301516040830152606083015161280d60608401826001600160a01b03169052565b506080830151608083015260a083015161283260a08401826001600160a01b03169052565b5060c083015161284d60c08401826001600160a01b03169052565b5060e083015161286860e08401826001600160a01b03169052565b5061010083015161010083015261012083015161012083015261014083015161289d6101408401826001600160401b03169052565b506101608301516101608301526101808301516128c66101808401826001600160a01b03169052565b5092915050565b80356001600160401b03811681146122f3575f5ffd5b813581526101a081016128f8602084016122e8565b6001600160a01b031660208301526040838101359083015261291c606084016122e8565b6001600160a01b031660608301526080838101359083015261294060a084016122e8565b6001600160a01b031660a083015261295a60c084016122e8565b6001600160a01b031660c083015261297460e084016122e8565b6001600160a01b031660e0830152610100838101359083015261012080840135908301526129a561014084016128cd565b6001600160401b031661014083015261016083810135908301526129cc61018084016122e8565b6001600160a01b0381166101808401526128c6565b5f602082840312156129f1575f5ffd5b81356107a2816122d4565b5f60208284031215612a0c575f5ffd5b813563ffffffff811681146107a2575f5ffd5b5f60208284031215612a2f575f5ffd5b6107a2826128cd565b634e487b7160e01b5f52601160045260245ffd5b8082018082111561068457610684612a38565b6040516101a081016001600160401b0381118282101715612a8e57634e487b7160e01b5f52604160045260245ffd5b60405290565b5f6101a0828403128015612aa6575f5ffd5b50612aaf612a5f565b82358152612abf602084016122e8565b602082015260408381013590820152612ada606084016122e8565b606082015260808381013590820152612af560a084016122e8565b60a0820152612b0660c084016122e8565b60c0820152612b1760e084016122e8565b60e082015261010083810135908201526101208084013590820152612b3f61014084016128cd565b6101408201526101608381013590820152612b5d61018084016122e8565b6101808201529392505050565b634e487b7160e01b5f52603260045260245ffd5b5f60208284031215612b8e575f5ffd5b5051919050565b8181038181111561068457610684612a3856fe9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f0055435dd261a4b9b3364963f7738a7a662ad9c84396d64be3365284bb7f0a5041a2646970667358221220e085eeb13cfae7b3c274a2dde7a9844464a0f00c10305f187a031d062005d34a64736f6c634300081e0033",
 }
 
 // Settlement is an auto generated Go binding around an Ethereum contract.
@@ -109,13 +110,48 @@ func (c *Settlement) Instance(backend bind.ContractBackend, addr common.Address)
 // PackConstructor is the Go binding used to pack the parameters required for
 // contract deployment.
 //
-// Solidity: constructor(address attester_, uint64 refundDelay_) returns()
-func (settlement *Settlement) PackConstructor(attester_ common.Address, refundDelay_ uint64) []byte {
-	enc, err := settlement.abi.Pack("", attester_, refundDelay_)
+// Solidity: constructor(address attester_, address guardian_, uint64 refundDelay_) returns()
+func (settlement *Settlement) PackConstructor(attester_ common.Address, guardian_ common.Address, refundDelay_ uint64) []byte {
+	enc, err := settlement.abi.Pack("", attester_, guardian_, refundDelay_)
 	if err != nil {
 		panic(err)
 	}
 	return enc
+}
+
+// PackDEFAULTADMINROLE is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa217fddf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function DEFAULT_ADMIN_ROLE() view returns(bytes32)
+func (settlement *Settlement) PackDEFAULTADMINROLE() []byte {
+	enc, err := settlement.abi.Pack("DEFAULT_ADMIN_ROLE")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDEFAULTADMINROLE is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa217fddf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function DEFAULT_ADMIN_ROLE() view returns(bytes32)
+func (settlement *Settlement) TryPackDEFAULTADMINROLE() ([]byte, error) {
+	return settlement.abi.Pack("DEFAULT_ADMIN_ROLE")
+}
+
+// UnpackDEFAULTADMINROLE is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa217fddf.
+//
+// Solidity: function DEFAULT_ADMIN_ROLE() view returns(bytes32)
+func (settlement *Settlement) UnpackDEFAULTADMINROLE(data []byte) ([32]byte, error) {
+	out, err := settlement.abi.Unpack("DEFAULT_ADMIN_ROLE", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
 }
 
 // PackFILLTYPEHASH is the Go binding used to pack the parameters required for calling
@@ -150,6 +186,76 @@ func (settlement *Settlement) UnpackFILLTYPEHASH(data []byte) ([32]byte, error) 
 		return *new([32]byte), err
 	}
 	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackGUARDIANROLE is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x24ea54f4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function GUARDIAN_ROLE() view returns(bytes32)
+func (settlement *Settlement) PackGUARDIANROLE() []byte {
+	enc, err := settlement.abi.Pack("GUARDIAN_ROLE")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGUARDIANROLE is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x24ea54f4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function GUARDIAN_ROLE() view returns(bytes32)
+func (settlement *Settlement) TryPackGUARDIANROLE() ([]byte, error) {
+	return settlement.abi.Pack("GUARDIAN_ROLE")
+}
+
+// UnpackGUARDIANROLE is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x24ea54f4.
+//
+// Solidity: function GUARDIAN_ROLE() view returns(bytes32)
+func (settlement *Settlement) UnpackGUARDIANROLE(data []byte) ([32]byte, error) {
+	out, err := settlement.abi.Unpack("GUARDIAN_ROLE", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackMINREFUNDDELAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x425ce5f9.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MIN_REFUND_DELAY() view returns(uint64)
+func (settlement *Settlement) PackMINREFUNDDELAY() []byte {
+	enc, err := settlement.abi.Pack("MIN_REFUND_DELAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMINREFUNDDELAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x425ce5f9.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MIN_REFUND_DELAY() view returns(uint64)
+func (settlement *Settlement) TryPackMINREFUNDDELAY() ([]byte, error) {
+	return settlement.abi.Pack("MIN_REFUND_DELAY")
+}
+
+// UnpackMINREFUNDDELAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x425ce5f9.
+//
+// Solidity: function MIN_REFUND_DELAY() view returns(uint64)
+func (settlement *Settlement) UnpackMINREFUNDDELAY(data []byte) (uint64, error) {
+	out, err := settlement.abi.Unpack("MIN_REFUND_DELAY", data)
+	if err != nil {
+		return *new(uint64), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint64)).(*uint64)
 	return out0, nil
 }
 
@@ -221,6 +327,85 @@ func (settlement *Settlement) UnpackORDERDATATYPE(data []byte) ([32]byte, error)
 	}
 	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
 	return out0, nil
+}
+
+// PackAllRefundsAllowed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc5ee9d0c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function allRefundsAllowed() view returns(bool)
+func (settlement *Settlement) PackAllRefundsAllowed() []byte {
+	enc, err := settlement.abi.Pack("allRefundsAllowed")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAllRefundsAllowed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc5ee9d0c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function allRefundsAllowed() view returns(bool)
+func (settlement *Settlement) TryPackAllRefundsAllowed() ([]byte, error) {
+	return settlement.abi.Pack("allRefundsAllowed")
+}
+
+// UnpackAllRefundsAllowed is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc5ee9d0c.
+//
+// Solidity: function allRefundsAllowed() view returns(bool)
+func (settlement *Settlement) UnpackAllRefundsAllowed(data []byte) (bool, error) {
+	out, err := settlement.abi.Unpack("allRefundsAllowed", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackAllowAllRefunds is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6ba2776c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function allowAllRefunds(bool allowed) returns()
+func (settlement *Settlement) PackAllowAllRefunds(allowed bool) []byte {
+	enc, err := settlement.abi.Pack("allowAllRefunds", allowed)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAllowAllRefunds is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6ba2776c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function allowAllRefunds(bool allowed) returns()
+func (settlement *Settlement) TryPackAllowAllRefunds(allowed bool) ([]byte, error) {
+	return settlement.abi.Pack("allowAllRefunds", allowed)
+}
+
+// PackAllowRefund is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcb6fa78e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function allowRefund(bytes32 orderId) returns()
+func (settlement *Settlement) PackAllowRefund(orderId [32]byte) []byte {
+	enc, err := settlement.abi.Pack("allowRefund", orderId)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAllowRefund is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcb6fa78e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function allowRefund(bytes32 orderId) returns()
+func (settlement *Settlement) TryPackAllowRefund(orderId [32]byte) ([]byte, error) {
+	return settlement.abi.Pack("allowRefund", orderId)
 }
 
 // PackAttester is the Go binding used to pack the parameters required for calling
@@ -413,6 +598,98 @@ func (settlement *Settlement) UnpackFills(data []byte) (FillsOutput, error) {
 	return *outstruct, nil
 }
 
+// PackGetRoleAdmin is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x248a9ca3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getRoleAdmin(bytes32 role) view returns(bytes32)
+func (settlement *Settlement) PackGetRoleAdmin(role [32]byte) []byte {
+	enc, err := settlement.abi.Pack("getRoleAdmin", role)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetRoleAdmin is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x248a9ca3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getRoleAdmin(bytes32 role) view returns(bytes32)
+func (settlement *Settlement) TryPackGetRoleAdmin(role [32]byte) ([]byte, error) {
+	return settlement.abi.Pack("getRoleAdmin", role)
+}
+
+// UnpackGetRoleAdmin is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x248a9ca3.
+//
+// Solidity: function getRoleAdmin(bytes32 role) view returns(bytes32)
+func (settlement *Settlement) UnpackGetRoleAdmin(data []byte) ([32]byte, error) {
+	out, err := settlement.abi.Unpack("getRoleAdmin", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackGrantRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2f2ff15d.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function grantRole(bytes32 role, address account) returns()
+func (settlement *Settlement) PackGrantRole(role [32]byte, account common.Address) []byte {
+	enc, err := settlement.abi.Pack("grantRole", role, account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGrantRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2f2ff15d.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function grantRole(bytes32 role, address account) returns()
+func (settlement *Settlement) TryPackGrantRole(role [32]byte, account common.Address) ([]byte, error) {
+	return settlement.abi.Pack("grantRole", role, account)
+}
+
+// PackHasRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x91d14854.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function hasRole(bytes32 role, address account) view returns(bool)
+func (settlement *Settlement) PackHasRole(role [32]byte, account common.Address) []byte {
+	enc, err := settlement.abi.Pack("hasRole", role, account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackHasRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x91d14854.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function hasRole(bytes32 role, address account) view returns(bool)
+func (settlement *Settlement) TryPackHasRole(role [32]byte, account common.Address) ([]byte, error) {
+	return settlement.abi.Pack("hasRole", role, account)
+}
+
+// UnpackHasRole is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x91d14854.
+//
+// Solidity: function hasRole(bytes32 role, address account) view returns(bool)
+func (settlement *Settlement) UnpackHasRole(data []byte) (bool, error) {
+	out, err := settlement.abi.Unpack("hasRole", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
 // PackOpen is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0xe917a962.  This method will panic if any
 // invalid/nil inputs are passed.
@@ -470,11 +747,68 @@ func (settlement *Settlement) UnpackOrders(data []byte) (uint8, error) {
 	return out0, nil
 }
 
-// PackRefund is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x173d647e.  This method will panic if any
+// PackPause is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8456cb59.  This method will panic if any
 // invalid/nil inputs are passed.
 //
-// Solidity: function refund((bytes32,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order) returns()
+// Solidity: function pause() returns()
+func (settlement *Settlement) PackPause() []byte {
+	enc, err := settlement.abi.Pack("pause")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPause is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8456cb59.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function pause() returns()
+func (settlement *Settlement) TryPackPause() ([]byte, error) {
+	return settlement.abi.Pack("pause")
+}
+
+// PackPaused is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5c975abb.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function paused() view returns(bool)
+func (settlement *Settlement) PackPaused() []byte {
+	enc, err := settlement.abi.Pack("paused")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPaused is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5c975abb.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function paused() view returns(bool)
+func (settlement *Settlement) TryPackPaused() ([]byte, error) {
+	return settlement.abi.Pack("paused")
+}
+
+// UnpackPaused is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5c975abb.
+//
+// Solidity: function paused() view returns(bool)
+func (settlement *Settlement) UnpackPaused(data []byte) (bool, error) {
+	out, err := settlement.abi.Unpack("paused", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackRefund is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf0afb109.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function refund((bytes32,address,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order) returns()
 func (settlement *Settlement) PackRefund(order Order) []byte {
 	enc, err := settlement.abi.Pack("refund", order)
 	if err != nil {
@@ -484,12 +818,47 @@ func (settlement *Settlement) PackRefund(order Order) []byte {
 }
 
 // TryPackRefund is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x173d647e.  This method will return an error
+// the contract method with ID 0xf0afb109.  This method will return an error
 // if any inputs are invalid/nil.
 //
-// Solidity: function refund((bytes32,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order) returns()
+// Solidity: function refund((bytes32,address,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order) returns()
 func (settlement *Settlement) TryPackRefund(order Order) ([]byte, error) {
 	return settlement.abi.Pack("refund", order)
+}
+
+// PackRefundAllowed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2aa35ac1.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function refundAllowed(bytes32 orderId) view returns(bool)
+func (settlement *Settlement) PackRefundAllowed(orderId [32]byte) []byte {
+	enc, err := settlement.abi.Pack("refundAllowed", orderId)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRefundAllowed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2aa35ac1.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function refundAllowed(bytes32 orderId) view returns(bool)
+func (settlement *Settlement) TryPackRefundAllowed(orderId [32]byte) ([]byte, error) {
+	return settlement.abi.Pack("refundAllowed", orderId)
+}
+
+// UnpackRefundAllowed is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2aa35ac1.
+//
+// Solidity: function refundAllowed(bytes32 orderId) view returns(bool)
+func (settlement *Settlement) UnpackRefundAllowed(data []byte) (bool, error) {
+	out, err := settlement.abi.Unpack("refundAllowed", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
 }
 
 // PackRefundDelay is the Go binding used to pack the parameters required for calling
@@ -527,11 +896,33 @@ func (settlement *Settlement) UnpackRefundDelay(data []byte) (uint64, error) {
 	return out0, nil
 }
 
+// PackRenounceRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x36568abe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceRole(bytes32 role, address callerConfirmation) returns()
+func (settlement *Settlement) PackRenounceRole(role [32]byte, callerConfirmation common.Address) []byte {
+	enc, err := settlement.abi.Pack("renounceRole", role, callerConfirmation)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x36568abe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceRole(bytes32 role, address callerConfirmation) returns()
+func (settlement *Settlement) TryPackRenounceRole(role [32]byte, callerConfirmation common.Address) ([]byte, error) {
+	return settlement.abi.Pack("renounceRole", role, callerConfirmation)
+}
+
 // PackResolve is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0x41b477dd.  This method will panic if any
 // invalid/nil inputs are passed.
 //
-// Solidity: function resolve((uint32,bytes32,bytes) crossChainOrder) pure returns((address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint64,bytes32,bytes)[]))
+// Solidity: function resolve((uint32,bytes32,bytes) crossChainOrder) pure returns((address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint256,bytes32,bytes)[]))
 func (settlement *Settlement) PackResolve(crossChainOrder OnchainCrossChainOrder) []byte {
 	enc, err := settlement.abi.Pack("resolve", crossChainOrder)
 	if err != nil {
@@ -544,7 +935,7 @@ func (settlement *Settlement) PackResolve(crossChainOrder OnchainCrossChainOrder
 // the contract method with ID 0x41b477dd.  This method will return an error
 // if any inputs are invalid/nil.
 //
-// Solidity: function resolve((uint32,bytes32,bytes) crossChainOrder) pure returns((address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint64,bytes32,bytes)[]))
+// Solidity: function resolve((uint32,bytes32,bytes) crossChainOrder) pure returns((address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint256,bytes32,bytes)[]))
 func (settlement *Settlement) TryPackResolve(crossChainOrder OnchainCrossChainOrder) ([]byte, error) {
 	return settlement.abi.Pack("resolve", crossChainOrder)
 }
@@ -552,7 +943,7 @@ func (settlement *Settlement) TryPackResolve(crossChainOrder OnchainCrossChainOr
 // UnpackResolve is the Go binding that unpacks the parameters returned
 // from invoking the contract method with ID 0x41b477dd.
 //
-// Solidity: function resolve((uint32,bytes32,bytes) crossChainOrder) pure returns((address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint64,bytes32,bytes)[]))
+// Solidity: function resolve((uint32,bytes32,bytes) crossChainOrder) pure returns((address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint256,bytes32,bytes)[]))
 func (settlement *Settlement) UnpackResolve(data []byte) (ResolvedCrossChainOrder, error) {
 	out, err := settlement.abi.Unpack("resolve", data)
 	if err != nil {
@@ -562,11 +953,33 @@ func (settlement *Settlement) UnpackResolve(data []byte) (ResolvedCrossChainOrde
 	return out0, nil
 }
 
-// PackSettle is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xcca51a24.  This method will panic if any
+// PackRevokeRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd547741f.  This method will panic if any
 // invalid/nil inputs are passed.
 //
-// Solidity: function settle((bytes32,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order, address filler, uint256 amountOut, bytes signature) returns()
+// Solidity: function revokeRole(bytes32 role, address account) returns()
+func (settlement *Settlement) PackRevokeRole(role [32]byte, account common.Address) []byte {
+	enc, err := settlement.abi.Pack("revokeRole", role, account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRevokeRole is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd547741f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function revokeRole(bytes32 role, address account) returns()
+func (settlement *Settlement) TryPackRevokeRole(role [32]byte, account common.Address) ([]byte, error) {
+	return settlement.abi.Pack("revokeRole", role, account)
+}
+
+// PackSettle is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x88605b9d.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function settle((bytes32,address,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order, address filler, uint256 amountOut, bytes signature) returns()
 func (settlement *Settlement) PackSettle(order Order, filler common.Address, amountOut *big.Int, signature []byte) []byte {
 	enc, err := settlement.abi.Pack("settle", order, filler, amountOut, signature)
 	if err != nil {
@@ -576,12 +989,113 @@ func (settlement *Settlement) PackSettle(order Order, filler common.Address, amo
 }
 
 // TryPackSettle is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xcca51a24.  This method will return an error
+// the contract method with ID 0x88605b9d.  This method will return an error
 // if any inputs are invalid/nil.
 //
-// Solidity: function settle((bytes32,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order, address filler, uint256 amountOut, bytes signature) returns()
+// Solidity: function settle((bytes32,address,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order, address filler, uint256 amountOut, bytes signature) returns()
 func (settlement *Settlement) TryPackSettle(order Order, filler common.Address, amountOut *big.Int, signature []byte) ([]byte, error) {
 	return settlement.abi.Pack("settle", order, filler, amountOut, signature)
+}
+
+// PackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (settlement *Settlement) PackSupportsInterface(interfaceId [4]byte) []byte {
+	enc, err := settlement.abi.Pack("supportsInterface", interfaceId)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (settlement *Settlement) TryPackSupportsInterface(interfaceId [4]byte) ([]byte, error) {
+	return settlement.abi.Pack("supportsInterface", interfaceId)
+}
+
+// UnpackSupportsInterface is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x01ffc9a7.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (settlement *Settlement) UnpackSupportsInterface(data []byte) (bool, error) {
+	out, err := settlement.abi.Unpack("supportsInterface", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackUnpause is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3f4ba83a.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unpause() returns()
+func (settlement *Settlement) PackUnpause() []byte {
+	enc, err := settlement.abi.Pack("unpause")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnpause is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3f4ba83a.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unpause() returns()
+func (settlement *Settlement) TryPackUnpause() ([]byte, error) {
+	return settlement.abi.Pack("unpause")
+}
+
+// SettlementAllRefundsAllowed represents a AllRefundsAllowed event raised by the Settlement contract.
+type SettlementAllRefundsAllowed struct {
+	Allowed bool
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementAllRefundsAllowedEventName = "AllRefundsAllowed"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementAllRefundsAllowed) ContractEventName() string {
+	return SettlementAllRefundsAllowedEventName
+}
+
+// UnpackAllRefundsAllowedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event AllRefundsAllowed(bool allowed)
+func (settlement *Settlement) UnpackAllRefundsAllowedEvent(log *types.Log) (*SettlementAllRefundsAllowed, error) {
+	event := "AllRefundsAllowed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementAllRefundsAllowed)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
 }
 
 // SettlementEIP712DomainChanged represents a EIP712DomainChanged event raised by the Settlement contract.
@@ -691,7 +1205,7 @@ func (SettlementOpen) ContractEventName() string {
 // UnpackOpenEvent is the Go binding that unpacks the event data emitted
 // by contract.
 //
-// Solidity: event Open(bytes32 indexed orderId, (address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint64,bytes32,bytes)[]) resolvedOrder)
+// Solidity: event Open(bytes32 indexed orderId, (address,uint256,uint32,uint32,bytes32,(bytes32,uint256,bytes32,uint256)[],(bytes32,uint256,bytes32,uint256)[],(uint256,bytes32,bytes)[]) resolvedOrder)
 func (settlement *Settlement) UnpackOpenEvent(log *types.Log) (*SettlementOpen, error) {
 	event := "Open"
 	if len(log.Topics) == 0 {
@@ -737,7 +1251,7 @@ func (SettlementOpened) ContractEventName() string {
 // UnpackOpenedEvent is the Go binding that unpacks the event data emitted
 // by contract.
 //
-// Solidity: event Opened(bytes32 indexed orderId, address indexed user, (bytes32,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order)
+// Solidity: event Opened(bytes32 indexed orderId, address indexed user, (bytes32,address,uint256,address,uint256,address,address,address,uint256,uint256,uint64,bytes32,address) order)
 func (settlement *Settlement) UnpackOpenedEvent(log *types.Log) (*SettlementOpened, error) {
 	event := "Opened"
 	if len(log.Topics) == 0 {
@@ -747,6 +1261,94 @@ func (settlement *Settlement) UnpackOpenedEvent(log *types.Log) (*SettlementOpen
 		return nil, bind.ErrEventSignatureMismatch
 	}
 	out := new(SettlementOpened)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// SettlementPaused represents a Paused event raised by the Settlement contract.
+type SettlementPaused struct {
+	Account common.Address
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementPausedEventName = "Paused"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementPaused) ContractEventName() string {
+	return SettlementPausedEventName
+}
+
+// UnpackPausedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Paused(address account)
+func (settlement *Settlement) UnpackPausedEvent(log *types.Log) (*SettlementPaused, error) {
+	event := "Paused"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementPaused)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// SettlementRefundAllowed represents a RefundAllowed event raised by the Settlement contract.
+type SettlementRefundAllowed struct {
+	OrderId [32]byte
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementRefundAllowedEventName = "RefundAllowed"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementRefundAllowed) ContractEventName() string {
+	return SettlementRefundAllowedEventName
+}
+
+// UnpackRefundAllowedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event RefundAllowed(bytes32 indexed orderId)
+func (settlement *Settlement) UnpackRefundAllowedEvent(log *types.Log) (*SettlementRefundAllowed, error) {
+	event := "RefundAllowed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementRefundAllowed)
 	if len(log.Data) > 0 {
 		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
 			return nil, err
@@ -811,6 +1413,144 @@ func (settlement *Settlement) UnpackRefundedEvent(log *types.Log) (*SettlementRe
 	return out, nil
 }
 
+// SettlementRoleAdminChanged represents a RoleAdminChanged event raised by the Settlement contract.
+type SettlementRoleAdminChanged struct {
+	Role              [32]byte
+	PreviousAdminRole [32]byte
+	NewAdminRole      [32]byte
+	Raw               *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementRoleAdminChangedEventName = "RoleAdminChanged"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementRoleAdminChanged) ContractEventName() string {
+	return SettlementRoleAdminChangedEventName
+}
+
+// UnpackRoleAdminChangedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event RoleAdminChanged(bytes32 indexed role, bytes32 indexed previousAdminRole, bytes32 indexed newAdminRole)
+func (settlement *Settlement) UnpackRoleAdminChangedEvent(log *types.Log) (*SettlementRoleAdminChanged, error) {
+	event := "RoleAdminChanged"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementRoleAdminChanged)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// SettlementRoleGranted represents a RoleGranted event raised by the Settlement contract.
+type SettlementRoleGranted struct {
+	Role    [32]byte
+	Account common.Address
+	Sender  common.Address
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementRoleGrantedEventName = "RoleGranted"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementRoleGranted) ContractEventName() string {
+	return SettlementRoleGrantedEventName
+}
+
+// UnpackRoleGrantedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event RoleGranted(bytes32 indexed role, address indexed account, address indexed sender)
+func (settlement *Settlement) UnpackRoleGrantedEvent(log *types.Log) (*SettlementRoleGranted, error) {
+	event := "RoleGranted"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementRoleGranted)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// SettlementRoleRevoked represents a RoleRevoked event raised by the Settlement contract.
+type SettlementRoleRevoked struct {
+	Role    [32]byte
+	Account common.Address
+	Sender  common.Address
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementRoleRevokedEventName = "RoleRevoked"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementRoleRevoked) ContractEventName() string {
+	return SettlementRoleRevokedEventName
+}
+
+// UnpackRoleRevokedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event RoleRevoked(bytes32 indexed role, address indexed account, address indexed sender)
+func (settlement *Settlement) UnpackRoleRevokedEvent(log *types.Log) (*SettlementRoleRevoked, error) {
+	event := "RoleRevoked"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementRoleRevoked)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // SettlementSettled represents a Settled event raised by the Settlement contract.
 type SettlementSettled struct {
 	OrderId  [32]byte
@@ -857,9 +1597,59 @@ func (settlement *Settlement) UnpackSettledEvent(log *types.Log) (*SettlementSet
 	return out, nil
 }
 
+// SettlementUnpaused represents a Unpaused event raised by the Settlement contract.
+type SettlementUnpaused struct {
+	Account common.Address
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SettlementUnpausedEventName = "Unpaused"
+
+// ContractEventName returns the user-defined event name.
+func (SettlementUnpaused) ContractEventName() string {
+	return SettlementUnpausedEventName
+}
+
+// UnpackUnpausedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Unpaused(address account)
+func (settlement *Settlement) UnpackUnpausedEvent(log *types.Log) (*SettlementUnpaused, error) {
+	event := "Unpaused"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != settlement.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SettlementUnpaused)
+	if len(log.Data) > 0 {
+		if err := settlement.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range settlement.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // UnpackError attempts to decode the provided error data using user-defined
 // error definitions.
 func (settlement *Settlement) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], settlement.abi.Errors["AccessControlBadConfirmation"].ID.Bytes()[:4]) {
+		return settlement.UnpackAccessControlBadConfirmationError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["AccessControlUnauthorizedAccount"].ID.Bytes()[:4]) {
+		return settlement.UnpackAccessControlUnauthorizedAccountError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["AlreadyFilled"].ID.Bytes()[:4]) {
 		return settlement.UnpackAlreadyFilledError(raw[4:])
 	}
@@ -875,8 +1665,17 @@ func (settlement *Settlement) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], settlement.abi.Errors["DeadlinePassed"].ID.Bytes()[:4]) {
 		return settlement.UnpackDeadlinePassedError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["EnforcedPause"].ID.Bytes()[:4]) {
+		return settlement.UnpackEnforcedPauseError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["ExpectedPause"].ID.Bytes()[:4]) {
+		return settlement.UnpackExpectedPauseError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["FailedCall"].ID.Bytes()[:4]) {
 		return settlement.UnpackFailedCallError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["GuardianIsAttester"].ID.Bytes()[:4]) {
+		return settlement.UnpackGuardianIsAttesterError(raw[4:])
 	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["InsufficientBalance"].ID.Bytes()[:4]) {
 		return settlement.UnpackInsufficientBalanceError(raw[4:])
@@ -905,6 +1704,9 @@ func (settlement *Settlement) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], settlement.abi.Errors["ReentrancyGuardReentrantCall"].ID.Bytes()[:4]) {
 		return settlement.UnpackReentrancyGuardReentrantCallError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["RefundDelayTooShort"].ID.Bytes()[:4]) {
+		return settlement.UnpackRefundDelayTooShortError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["RefundTooEarly"].ID.Bytes()[:4]) {
 		return settlement.UnpackRefundTooEarlyError(raw[4:])
 	}
@@ -913,6 +1715,9 @@ func (settlement *Settlement) UnpackError(raw []byte) (any, error) {
 	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["StringTooLong"].ID.Bytes()[:4]) {
 		return settlement.UnpackStringTooLongError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["SwapSettlesByFill"].ID.Bytes()[:4]) {
+		return settlement.UnpackSwapSettlesByFillError(raw[4:])
 	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["TransferShort"].ID.Bytes()[:4]) {
 		return settlement.UnpackTransferShortError(raw[4:])
@@ -926,6 +1731,9 @@ func (settlement *Settlement) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], settlement.abi.Errors["WrongOrderDataType"].ID.Bytes()[:4]) {
 		return settlement.UnpackWrongOrderDataTypeError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], settlement.abi.Errors["WrongOriginSettler"].ID.Bytes()[:4]) {
+		return settlement.UnpackWrongOriginSettlerError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], settlement.abi.Errors["WrongValue"].ID.Bytes()[:4]) {
 		return settlement.UnpackWrongValueError(raw[4:])
 	}
@@ -933,6 +1741,54 @@ func (settlement *Settlement) UnpackError(raw []byte) (any, error) {
 		return settlement.UnpackZeroAddressError(raw[4:])
 	}
 	return nil, errors.New("Unknown error")
+}
+
+// SettlementAccessControlBadConfirmation represents a AccessControlBadConfirmation error raised by the Settlement contract.
+type SettlementAccessControlBadConfirmation struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AccessControlBadConfirmation()
+func SettlementAccessControlBadConfirmationErrorID() common.Hash {
+	return common.HexToHash("0x6697b23232a647058342c0724fe7c415cab25915b54e5dbc03f233173d37b41c")
+}
+
+// UnpackAccessControlBadConfirmationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AccessControlBadConfirmation()
+func (settlement *Settlement) UnpackAccessControlBadConfirmationError(raw []byte) (*SettlementAccessControlBadConfirmation, error) {
+	out := new(SettlementAccessControlBadConfirmation)
+	if err := settlement.abi.UnpackIntoInterface(out, "AccessControlBadConfirmation", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SettlementAccessControlUnauthorizedAccount represents a AccessControlUnauthorizedAccount error raised by the Settlement contract.
+type SettlementAccessControlUnauthorizedAccount struct {
+	Account    common.Address
+	NeededRole [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AccessControlUnauthorizedAccount(address account, bytes32 neededRole)
+func SettlementAccessControlUnauthorizedAccountErrorID() common.Hash {
+	return common.HexToHash("0xe2517d3fbfae6f8515ef5ff1ccedc3933ab0cbbda0b492c06eb54ad10ef03b3e")
+}
+
+// UnpackAccessControlUnauthorizedAccountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AccessControlUnauthorizedAccount(address account, bytes32 neededRole)
+func (settlement *Settlement) UnpackAccessControlUnauthorizedAccountError(raw []byte) (*SettlementAccessControlUnauthorizedAccount, error) {
+	out := new(SettlementAccessControlUnauthorizedAccount)
+	if err := settlement.abi.UnpackIntoInterface(out, "AccessControlUnauthorizedAccount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // SettlementAlreadyFilled represents a AlreadyFilled error raised by the Settlement contract.
@@ -1054,6 +1910,52 @@ func (settlement *Settlement) UnpackDeadlinePassedError(raw []byte) (*Settlement
 	return out, nil
 }
 
+// SettlementEnforcedPause represents a EnforcedPause error raised by the Settlement contract.
+type SettlementEnforcedPause struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error EnforcedPause()
+func SettlementEnforcedPauseErrorID() common.Hash {
+	return common.HexToHash("0xd93c0665d6c96d04a8f174024fc4ddd66c250604aff22bbec808de86dd3637e3")
+}
+
+// UnpackEnforcedPauseError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error EnforcedPause()
+func (settlement *Settlement) UnpackEnforcedPauseError(raw []byte) (*SettlementEnforcedPause, error) {
+	out := new(SettlementEnforcedPause)
+	if err := settlement.abi.UnpackIntoInterface(out, "EnforcedPause", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SettlementExpectedPause represents a ExpectedPause error raised by the Settlement contract.
+type SettlementExpectedPause struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ExpectedPause()
+func SettlementExpectedPauseErrorID() common.Hash {
+	return common.HexToHash("0x8dfc202bcfe9a735b559bee70674422512bc5c30f687046ae8778315fb81da44")
+}
+
+// UnpackExpectedPauseError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ExpectedPause()
+func (settlement *Settlement) UnpackExpectedPauseError(raw []byte) (*SettlementExpectedPause, error) {
+	out := new(SettlementExpectedPause)
+	if err := settlement.abi.UnpackIntoInterface(out, "ExpectedPause", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SettlementFailedCall represents a FailedCall error raised by the Settlement contract.
 type SettlementFailedCall struct {
 }
@@ -1072,6 +1974,29 @@ func SettlementFailedCallErrorID() common.Hash {
 func (settlement *Settlement) UnpackFailedCallError(raw []byte) (*SettlementFailedCall, error) {
 	out := new(SettlementFailedCall)
 	if err := settlement.abi.UnpackIntoInterface(out, "FailedCall", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SettlementGuardianIsAttester represents a GuardianIsAttester error raised by the Settlement contract.
+type SettlementGuardianIsAttester struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error GuardianIsAttester()
+func SettlementGuardianIsAttesterErrorID() common.Hash {
+	return common.HexToHash("0xa47d97f1653f89c4c3f73f8cff5ec531cc5d44a426665224c0ca8c1eb4c6ea92")
+}
+
+// UnpackGuardianIsAttesterError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error GuardianIsAttester()
+func (settlement *Settlement) UnpackGuardianIsAttesterError(raw []byte) (*SettlementGuardianIsAttester, error) {
+	out := new(SettlementGuardianIsAttester)
+	if err := settlement.abi.UnpackIntoInterface(out, "GuardianIsAttester", raw); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1287,6 +2212,31 @@ func (settlement *Settlement) UnpackReentrancyGuardReentrantCallError(raw []byte
 	return out, nil
 }
 
+// SettlementRefundDelayTooShort represents a RefundDelayTooShort error raised by the Settlement contract.
+type SettlementRefundDelayTooShort struct {
+	RefundDelay uint64
+	Minimum     uint64
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error RefundDelayTooShort(uint64 refundDelay, uint64 minimum)
+func SettlementRefundDelayTooShortErrorID() common.Hash {
+	return common.HexToHash("0x03f92a4d7cdfa608816e3f6ef7ee0dbe11fac1e264d9d767e0befc067898d5ba")
+}
+
+// UnpackRefundDelayTooShortError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error RefundDelayTooShort(uint64 refundDelay, uint64 minimum)
+func (settlement *Settlement) UnpackRefundDelayTooShortError(raw []byte) (*SettlementRefundDelayTooShort, error) {
+	out := new(SettlementRefundDelayTooShort)
+	if err := settlement.abi.UnpackIntoInterface(out, "RefundDelayTooShort", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SettlementRefundTooEarly represents a RefundTooEarly error raised by the Settlement contract.
 type SettlementRefundTooEarly struct {
 	RefundableAt *big.Int
@@ -1354,6 +2304,29 @@ func SettlementStringTooLongErrorID() common.Hash {
 func (settlement *Settlement) UnpackStringTooLongError(raw []byte) (*SettlementStringTooLong, error) {
 	out := new(SettlementStringTooLong)
 	if err := settlement.abi.UnpackIntoInterface(out, "StringTooLong", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SettlementSwapSettlesByFill represents a SwapSettlesByFill error raised by the Settlement contract.
+type SettlementSwapSettlesByFill struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SwapSettlesByFill()
+func SettlementSwapSettlesByFillErrorID() common.Hash {
+	return common.HexToHash("0xca7be40a153c6dff8b3605479e98fac86bfd212743b8a14aa549e25ebe49a1b7")
+}
+
+// UnpackSwapSettlesByFillError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SwapSettlesByFill()
+func (settlement *Settlement) UnpackSwapSettlesByFillError(raw []byte) (*SettlementSwapSettlesByFill, error) {
+	out := new(SettlementSwapSettlesByFill)
+	if err := settlement.abi.UnpackIntoInterface(out, "SwapSettlesByFill", raw); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1448,6 +2421,29 @@ func SettlementWrongOrderDataTypeErrorID() common.Hash {
 func (settlement *Settlement) UnpackWrongOrderDataTypeError(raw []byte) (*SettlementWrongOrderDataType, error) {
 	out := new(SettlementWrongOrderDataType)
 	if err := settlement.abi.UnpackIntoInterface(out, "WrongOrderDataType", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SettlementWrongOriginSettler represents a WrongOriginSettler error raised by the Settlement contract.
+type SettlementWrongOriginSettler struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error WrongOriginSettler()
+func SettlementWrongOriginSettlerErrorID() common.Hash {
+	return common.HexToHash("0x43f56e849ff32d34bab37858b6ee91d003f2b83bb9887cb93fd220c156b77e9b")
+}
+
+// UnpackWrongOriginSettlerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error WrongOriginSettler()
+func (settlement *Settlement) UnpackWrongOriginSettlerError(raw []byte) (*SettlementWrongOriginSettler, error) {
+	out := new(SettlementWrongOriginSettler)
+	if err := settlement.abi.UnpackIntoInterface(out, "WrongOriginSettler", raw); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -45,8 +46,8 @@ var (
 	native = common.HexToAddress("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")
 
 	// orderDataType is ERC-7683's orderDataType of Order: the EIP-712 type hash of its type string.
-	orderDataType = crypto.Keccak256Hash([]byte("Order(bytes32 account,uint256 originChainId,address user," +
-		"uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
+	orderDataType = crypto.Keccak256Hash([]byte("Order(bytes32 account,address originSettler,uint256 originChainId," +
+		"address user,uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
 		"uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)"))
 
 	accountHash = crypto.Keccak256Hash([]byte("acme"))
@@ -66,8 +67,8 @@ const (
 	statusRefunded
 )
 
-// refundDelay is every test deployment's refund delay, in seconds.
-const refundDelay = 600
+// refundDelay is every test deployment's refund delay, in seconds: the contract's minimum.
+const refundDelay = 3600
 
 // fixedGas is the gas limit of transactions sent without an estimate: a hostile token's re-entry
 // gets as much gas as it could use, so a re-entry that fails fails for its reason, not for gas.
@@ -79,19 +80,42 @@ type testChain struct {
 	*devchain.Chain
 	t          *testing.T
 	settlement common.Address
+	// guardian holds the Settlement's GUARDIAN_ROLE (and DEFAULT_ADMIN_ROLE).
+	guardian     *ecdsa.PrivateKey
+	guardianAddr common.Address
 }
 
-// newChain starts a devchain with the chain id and deploys a Settlement whose attester is attester.
+// newChain starts a devchain with the chain id and deploys a Settlement whose attester is attester
+// and whose guardian is a fresh key.
 func newChain(t *testing.T, id int64, attester common.Address) *testChain {
 	t.Helper()
 	c := &testChain{Chain: devchain.Start(t, id), t: t}
+	c.guardian, c.guardianAddr = c.newAccount()
 	c.settlement = c.deploySettlement(attester)
 	return c
 }
 
 func (c *testChain) deploySettlement(attester common.Address) common.Address {
 	c.t.Helper()
-	return c.deploy("Settlement", contracts.SettlementMetaData.Bin, settlementABI.PackConstructor(attester, refundDelay))
+	return c.deploy("Settlement", settlementBin(c.t), settlementABI.PackConstructor(attester, c.guardianAddr, refundDelay))
+}
+
+// settlementBinEnv names a file holding the Settlement creation bytecode (hex) to test instead of
+// the binding's: hack/mutate runs these tests against mutants of Settlement.sol that way. The
+// bytecode must keep the binding's ABI.
+const settlementBinEnv = "SETTLEMENT_BIN_FILE"
+
+func settlementBin(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv(settlementBinEnv)
+	if path == "" {
+		return contracts.SettlementMetaData.Bin
+	}
+	bin, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v", settlementBinEnv, err)
+	}
+	return strings.TrimSpace(string(bin))
 }
 
 // deployHostileToken deploys a ReentrantToken.
@@ -328,8 +352,8 @@ func encodeOrder(t *testing.T, o contracts.Order) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data) != 12*32 {
-		t.Fatalf("abi.encode(order) is %d bytes; want twelve words", len(data))
+	if len(data) != 13*32 {
+		t.Fatalf("abi.encode(order) is %d bytes; want thirteen words", len(data))
 	}
 	return data
 }
@@ -384,6 +408,7 @@ func (c *testChain) swapOrder(user, recipient, tokenIn, tokenOut common.Address)
 	c.t.Helper()
 	return contracts.Order{
 		Account:            accountHash,
+		OriginSettler:      c.settlement,
 		OriginChainId:      c.ID,
 		User:               user,
 		DestinationChainId: c.ID,
@@ -598,6 +623,9 @@ func TestGoAndContractAgreeOnOrderIdAndFillDigest(t *testing.T) {
 	if got := get(c, s, settlementABI.PackRefundDelay(), settlementABI.UnpackRefundDelay); got != refundDelay {
 		t.Errorf("refundDelay = %d", got)
 	}
+	if got := get(c, s, settlementABI.PackMINREFUNDDELAY(), settlementABI.UnpackMINREFUNDDELAY); got != 3600 {
+		t.Errorf("MIN_REFUND_DELAY = %d; want one hour", got)
+	}
 	domain := get(c, s, settlementABI.PackEip712Domain(), settlementABI.UnpackEip712Domain)
 	if domain.Fields != [1]byte{0x0f} || domain.Name != "TransferIntentSettlement" || domain.Version != "1" ||
 		domain.ChainId.Cmp(c.ID) != 0 || domain.VerifyingContract != s {
@@ -617,7 +645,7 @@ func TestGoAndContractAgreeOnOrderIdAndFillDigest(t *testing.T) {
 	if resolved.User != o.User || resolved.OriginChainId.Cmp(c.ID) != 0 || resolved.FillDeadline != uint32(o.Deadline) {
 		t.Errorf("resolve = %+v", resolved)
 	}
-	if len(resolved.FillInstructions) != 1 || resolved.FillInstructions[0].DestinationChainId != 31338 ||
+	if len(resolved.FillInstructions) != 1 || resolved.FillInstructions[0].DestinationChainId.Int64() != 31338 ||
 		resolved.FillInstructions[0].DestinationSettler != word(o.DestinationSettler) ||
 		!bytes.Equal(resolved.FillInstructions[0].OriginData, data) {
 		t.Errorf("resolve fillInstructions = %+v", resolved.FillInstructions)
@@ -627,7 +655,8 @@ func TestGoAndContractAgreeOnOrderIdAndFillDigest(t *testing.T) {
 		resolved.MaxSpent[0].ChainId.Int64() != 31338 {
 		t.Errorf("resolve maxSpent = %+v", resolved.MaxSpent)
 	}
-	if len(resolved.MinReceived) != 1 || resolved.MinReceived[0].Token != word(native) ||
+	// ERC-7683's Output names the native token bytes32(0).
+	if len(resolved.MinReceived) != 1 || resolved.MinReceived[0].Token != ([32]byte{}) ||
 		resolved.MinReceived[0].Amount.Cmp(o.AmountIn) != 0 || resolved.MinReceived[0].ChainId.Cmp(c.ID) != 0 {
 		t.Errorf("resolve minReceived = %+v", resolved.MinReceived)
 	}
@@ -778,7 +807,7 @@ func TestBridgeAcrossTwoChains(t *testing.T) {
 	origin.wantStatus(id, statusOpened)
 	origin.wantBalance(tokenIn, origin.settlement, amountIn, "origin settlement")
 	open := oneEventOf(t, openReceipt, origin.settlement, settlementABI.UnpackOpenEvent)
-	if fi := open.ResolvedOrder.FillInstructions; len(fi) != 1 || fi[0].DestinationChainId != 31338 || fi[0].DestinationSettler != word(dest.settlement) {
+	if fi := open.ResolvedOrder.FillInstructions; len(fi) != 1 || fi[0].DestinationChainId.Int64() != 31338 || fi[0].DestinationSettler != word(dest.settlement) {
 		t.Errorf("Open fillInstructions = %+v", fi)
 	}
 
@@ -839,7 +868,7 @@ func TestOpenRefusals(t *testing.T) {
 	})
 	t.Run("non-canonical encoding", func(t *testing.T) {
 		dirty := append([]byte{}, data...)
-		dirty[9*32] = 0x01 // a high bit of the uint64 deadline's word
+		dirty[10*32] = 0x01 // a high bit of the uint64 deadline's word
 		_, err := bind.Transact(w.bound(w.settlement), w.opts(w.user, nil), openCalldataOf(o, dirty))
 		if err == nil || !strings.Contains(err.Error(), "execution reverted") {
 			w.Backend.Commit()

@@ -141,9 +141,12 @@ func (c *Chain) Deploy(name, symbol string, decimals uint8) (common.Address, err
 
 // DeploySettlement deploys contracts/src/Settlement.sol from the Funder and mines it: bridge
 // escrows are released on attester's signature, refunds allowed refundDelay seconds after a
-// deadline.
+// deadline (at least the contract's MIN_REFUND_DELAY, one hour). The Funder is the contract's
+// guardian (it may pause and allow early refunds): a development key, like the Funder itself.
 func (c *Chain) DeploySettlement(attester common.Address, refundDelay uint64) (common.Address, error) {
-	return c.deploy("Settlement", contracts.SettlementMetaData.Bin, contracts.NewSettlement().PackConstructor(attester, refundDelay))
+	guardian := crypto.PubkeyToAddress(c.Funder.PublicKey)
+	return c.deploy("Settlement", contracts.SettlementMetaData.Bin,
+		contracts.NewSettlement().PackConstructor(attester, guardian, refundDelay))
 }
 
 func (c *Chain) deploy(name, bin string, constructorInput []byte) (common.Address, error) {

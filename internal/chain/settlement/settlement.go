@@ -26,9 +26,16 @@ var Native = common.HexToAddress("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")
 
 // OrderDataType is the contract's ORDER_DATA_TYPE: ERC-7683's orderDataType of Order, the EIP-712
 // type hash of its type string. A test compares it with the deployed contract's constant.
-var OrderDataType = crypto.Keccak256Hash([]byte("Order(bytes32 account,uint256 originChainId,address user," +
-	"uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
+var OrderDataType = crypto.Keccak256Hash([]byte("Order(bytes32 account,address originSettler,uint256 originChainId," +
+	"address user,uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
 	"uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)"))
+
+// MinRefundDelay is the contract's MIN_REFUND_DELAY, in seconds: it refuses to be deployed with a
+// shorter refundDelay. A test compares it with the deployed contract's constant.
+const MinRefundDelay = 3600
+
+// orderLength is the length of abi.encode(order): thirteen static words.
+const orderLength = 13 * 32
 
 // binding is the contract's ABI; its methods are safe for concurrent use.
 var binding = contracts.NewSettlement()
@@ -40,7 +47,7 @@ var orderArguments = abi.Arguments{{Type: binding.GetABI().Methods["settle"].Inp
 // maxUint256 bounds the amounts: the ABI packer would silently wrap larger ones.
 var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
-// Encode is abi.encode(order): the ERC-7683 orderData and originData, twelve 32-byte words.
+// Encode is abi.encode(order): the ERC-7683 orderData and originData, thirteen 32-byte words.
 func Encode(o Order) ([]byte, error) {
 	for _, v := range []*big.Int{o.OriginChainId, o.DestinationChainId, o.AmountIn, o.MinAmountOut} {
 		if v == nil || v.Sign() < 0 || v.Cmp(maxUint256) > 0 {
@@ -52,8 +59,8 @@ func Encode(o Order) ([]byte, error) {
 
 // Decode reads abi.encode(order) back, refusing any other length (as the contract does).
 func Decode(data []byte) (Order, error) {
-	if len(data) != 12*32 {
-		return Order{}, fmt.Errorf("an encoded order is 384 bytes, not %d", len(data))
+	if len(data) != orderLength {
+		return Order{}, fmt.Errorf("an encoded order is %d bytes, not %d", orderLength, len(data))
 	}
 	values, err := orderArguments.Unpack(data)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 func sampleOrder() settlement.Order {
 	return settlement.Order{
 		Account:       crypto.Keccak256Hash([]byte("acme")),
+		OriginSettler: common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"),
 		OriginChainId: big.NewInt(1337), User: common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
 		DestinationChainId: big.NewInt(31338), Recipient: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
 		TokenIn: settlement.Native, TokenOut: common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"),
@@ -39,7 +40,8 @@ func TestGoAndContractAgree(t *testing.T) {
 	}
 	binding := contracts.NewSettlement()
 	addr, tx, err := bind.DeployContract(chain.Transactor(chain.Funder), common.FromHex(contracts.SettlementMetaData.Bin),
-		chain.Backend.Client(), binding.PackConstructor(crypto.PubkeyToAddress(attester.PublicKey), 60))
+		chain.Backend.Client(), binding.PackConstructor(crypto.PubkeyToAddress(attester.PublicKey),
+			crypto.PubkeyToAddress(chain.Funder.PublicKey), settlement.MinRefundDelay))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +56,13 @@ func TestGoAndContractAgree(t *testing.T) {
 	if common.Hash(onChainType) != settlement.OrderDataType {
 		t.Fatalf("ORDER_DATA_TYPE: contract %x, Go %x", onChainType, settlement.OrderDataType)
 	}
+	minDelay, err := bind.Call(instance, opts, binding.PackMINREFUNDDELAY(), binding.UnpackMINREFUNDDELAY)
+	if err != nil || minDelay != settlement.MinRefundDelay {
+		t.Fatalf("MIN_REFUND_DELAY: contract %d (%v), Go %d", minDelay, err, settlement.MinRefundDelay)
+	}
 
 	order := sampleOrder()
+	order.OriginSettler = addr
 	id, err := settlement.ID(order)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +80,8 @@ func TestGoAndContractAgree(t *testing.T) {
 		t.Fatalf("orderId: contract %x, Go %s", resolved.OrderId, id)
 	}
 	back, err := settlement.OrderOfOpenData(open)
-	if err != nil || back.AmountIn.Cmp(order.AmountIn) != 0 || back.Nonce != order.Nonce || back.DestinationSettler != order.DestinationSettler {
+	if err != nil || back.AmountIn.Cmp(order.AmountIn) != 0 || back.Nonce != order.Nonce || back.OriginSettler != order.OriginSettler ||
+		back.DestinationSettler != order.DestinationSettler {
 		t.Fatalf("OrderOfOpenData = %+v, %v; want %+v", back, err, order)
 	}
 
