@@ -30,6 +30,7 @@ var levels = map[string]int{
 	"internal/loadgen":         0,
 	"internal/problem":         0,
 	"internal/strictjson":      0,
+	"internal/tracing":         0,
 
 	// Read models, the contract's Go side, the node client, generic mechanisms.
 	"internal/archive":          1,
