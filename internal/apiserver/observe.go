@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 )
 
 // CorrelationHeader carries the request's correlation id on every response.
@@ -31,8 +33,10 @@ type accessEntry struct {
 	Status        int           `json:"status"`
 	Duration      time.Duration `json:"duration"`
 	CorrelationID string        `json:"correlationId"`
-	KeyID         string        `json:"keyId,omitempty"`
-	Account       string        `json:"account,omitempty"`
+	// TraceID is the request's trace when it was sampled (--otlp-endpoint); empty otherwise.
+	TraceID string `json:"traceId,omitempty"`
+	KeyID   string `json:"keyId,omitempty"`
+	Account string `json:"account,omitempty"`
 }
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
@@ -42,6 +46,9 @@ func (e *accessEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	enc.AddInt("status", e.Status)
 	enc.AddDuration("duration", e.Duration)
 	enc.AddString("correlationId", e.CorrelationID)
+	if e.TraceID != "" {
+		enc.AddString("traceId", e.TraceID)
+	}
 	if e.KeyID != "" {
 		enc.AddString("keyId", e.KeyID)
 		enc.AddString("account", e.Account)
@@ -70,6 +77,8 @@ type requestState struct {
 	key           registry.Key
 	authenticated bool
 	access        accessEntry
+	// span is the request's server span; nil while tracing is off.
+	span trace.Span
 }
 
 // CorrelationID implements problem.Carrier.
@@ -95,7 +104,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		st := &requestState{correlationID: newCorrelationID(start), route: routeUnmatched}
-		r = r.WithContext(problem.WithCarrier(r.Context(), st))
+		ctx := problem.WithCarrier(r.Context(), st)
+		if tracing.Enabled() {
+			ctx, st.span = startServerSpan(ctx, r, st, start)
+		}
+		r = r.WithContext(ctx)
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
 		body := r.Body
@@ -151,6 +164,9 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 		}
 	}
 	s.metrics.observe(st.route, r.Method, status, d)
+	if st.span != nil {
+		endServerSpan(r, status, st)
+	}
 	verbose := !s.opts.AccessLog && status < 500 // logged at -v=1 only
 	if s.accessZap != nil {
 		level := zapcore.InfoLevel
@@ -175,6 +191,11 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 
 func (s *Server) fillAccess(r *http.Request, status int, st *requestState, d time.Duration) {
 	st.access = accessEntry{Method: metricMethod(r.Method), Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
+	if st.span != nil {
+		if sc := st.span.SpanContext(); sc.IsSampled() {
+			st.access.TraceID = sc.TraceID().String()
+		}
+	}
 	if st.authenticated {
 		st.access.KeyID, st.access.Account = st.key.ID, st.key.Account
 	}
