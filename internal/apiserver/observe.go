@@ -77,8 +77,6 @@ type requestState struct {
 	key           registry.Key
 	authenticated bool
 	access        accessEntry
-	// span is the request's server span; nil while tracing is off.
-	span trace.Span
 }
 
 // CorrelationID implements problem.Carrier.
@@ -105,8 +103,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		start := time.Now()
 		st := &requestState{correlationID: newCorrelationID(start), route: routeUnmatched}
 		ctx := problem.WithCarrier(r.Context(), st)
+		var span trace.Span // the request's server span; nil while tracing is off
 		if tracing.Enabled() {
-			ctx, st.span = startServerSpan(ctx, r, st, start)
+			ctx, span = startServerSpan(ctx, r, st, start)
 		}
 		r = r.WithContext(ctx)
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
@@ -127,7 +126,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if took == 0 {
 				took = time.Since(start)
 			}
-			s.record(r, sw.status(), st, took)
+			s.record(r, sw.status(), st, took, span)
 		}()
 		next.ServeHTTP(sw, r)
 		if sw.status() == http.StatusRequestEntityTooLarge {
@@ -157,15 +156,15 @@ func linger(w http.ResponseWriter, r *http.Request, body io.Reader) {
 	_, _ = io.CopyN(io.Discard, body, lingerBytes)
 }
 
-func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration) {
+func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration, span trace.Span) {
 	if st.route == routeUnmatched && st.routes != nil {
 		if _, pattern := st.routes.Handler(r); pattern != "" {
 			st.route = pattern
 		}
 	}
 	s.metrics.observe(st.route, r.Method, status, d)
-	if st.span != nil {
-		endServerSpan(r, status, st)
+	if span != nil {
+		endServerSpan(span, r, status, st)
 	}
 	verbose := !s.opts.AccessLog && status < 500 // logged at -v=1 only
 	if s.accessZap != nil {
@@ -174,7 +173,7 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 			level = zapcore.DebugLevel // zapr's V(1)
 		}
 		if ce := s.accessZap.Check(level, "request"); ce != nil {
-			s.fillAccess(r, status, st, d)
+			s.fillAccess(r, status, st, d, span)
 			ce.Write(zap.Object("http", &st.access))
 		}
 		return
@@ -184,15 +183,15 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 		log = log.V(1)
 	}
 	if log.Enabled() {
-		s.fillAccess(r, status, st, d)
+		s.fillAccess(r, status, st, d, span)
 		log.Info("request", "http", &st.access)
 	}
 }
 
-func (s *Server) fillAccess(r *http.Request, status int, st *requestState, d time.Duration) {
+func (s *Server) fillAccess(r *http.Request, status int, st *requestState, d time.Duration, span trace.Span) {
 	st.access = accessEntry{Method: metricMethod(r.Method), Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
-	if st.span != nil {
-		if sc := st.span.SpanContext(); sc.IsSampled() {
+	if span != nil {
+		if sc := span.SpanContext(); sc.IsSampled() {
 			st.access.TraceID = sc.TraceID().String()
 		}
 	}

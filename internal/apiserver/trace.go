@@ -34,8 +34,7 @@ func startServerSpan(ctx context.Context, r *http.Request, st *requestState, sta
 
 // endServerSpan names the span by its route pattern (never the raw path, which holds ids), records
 // the status and the key's account, and ends it.
-func endServerSpan(r *http.Request, status int, st *requestState) {
-	span := st.span
+func endServerSpan(span trace.Span, r *http.Request, status int, st *requestState) {
 	span.SetName(spanName(metricMethod(r.Method), st.route))
 	if st.route != routeUnmatched {
 		span.SetAttributes(attribute.String("http.route", routePath(st.route)))
