@@ -54,7 +54,7 @@ func requestTrace(t *testing.T, exporter *tracetest.InMemoryExporter, correlatio
 func attr(s tracetest.SpanStub, key attribute.Key) string {
 	for _, kv := range s.Attributes {
 		if kv.Key == key {
-			return kv.Value.Emit()
+			return kv.Value.String()
 		}
 	}
 	return ""

@@ -41,7 +41,7 @@ func TestAttestationIsASpan(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, kv := range spans[0].Attributes {
-		got[string(kv.Key)] = kv.Value.Emit()
+		got[string(kv.Key)] = kv.Value.String()
 	}
 	if got["transferintent.order_id"] != order.Hex() || got["transferintent.settlement.chain_id"] != "11155111" ||
 		got["transferintent.settlement.contract"] != domain.Contract.Hex() || got["transferintent.attester"] != a.Address().Hex() {
