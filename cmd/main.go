@@ -28,6 +28,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/archiver"
 	"github.com/transferintent/transfer-intent-service/internal/service"
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
 
@@ -69,10 +70,11 @@ type config struct {
 	// trustedProxies is --trusted-proxies as written; run parses it into service.Web.
 	trustedProxies string
 	service        service.Options
+	tracing        tracing.Options
 }
 
 func parseFlags() config {
-	c := config{service: service.DefaultOptions()}
+	c := config{service: service.DefaultOptions(), tracing: tracing.Options{SamplingRatio: tracing.DefaultSamplingRatio}}
 	flag.StringVar(&c.metricsAddr, "metrics-bind-address", "0",
 		"Address of the metrics endpoint, e.g. :8443 (https) or :8080 (http); 0 disables it.")
 	flag.BoolVar(&c.metricsSecure, "metrics-secure", true, "Serve metrics over https with authentication and authorization.")
@@ -113,6 +115,7 @@ func parseFlags() config {
 		"Most intents moved to the archive per second: each is a delete on the API server, so this bounds the archiver's share of it.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
+	bindTracingFlags(flag.CommandLine, &c.tracing)
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -122,6 +125,7 @@ func parseFlags() config {
 	if archiveOpts.URL == "" {
 		archiveOpts.URL = os.Getenv("ARCHIVE_URL")
 	}
+	tracingFromEnv(&c.tracing, os.Getenv)
 	logOutput = newLogOutput(os.Stderr)
 	opts.DestWriter = logOutput
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
@@ -147,6 +151,11 @@ func run() error {
 	}
 	c.service.Web.TrustedProxies = proxies
 	c.service.Metrics = metrics.Registry
+	stopTracing, err := startTracing(c.tracing, ctrl.Log.WithName("tracing"))
+	if err != nil {
+		return fmt.Errorf("tracing: %w", err)
+	}
+	defer stopTracing() // after the manager has stopped: the last requests' spans are flushed
 	mgr, err := newManager(c)
 	if err != nil {
 		return err

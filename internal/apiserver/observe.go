@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/oklog/ulid/v2"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 )
 
 // CorrelationHeader carries the request's correlation id on every response.
@@ -31,8 +33,10 @@ type accessEntry struct {
 	Status        int           `json:"status"`
 	Duration      time.Duration `json:"duration"`
 	CorrelationID string        `json:"correlationId"`
-	KeyID         string        `json:"keyId,omitempty"`
-	Account       string        `json:"account,omitempty"`
+	// TraceID is the request's trace when it was sampled (--otlp-endpoint); empty otherwise.
+	TraceID string `json:"traceId,omitempty"`
+	KeyID   string `json:"keyId,omitempty"`
+	Account string `json:"account,omitempty"`
 }
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
@@ -42,6 +46,9 @@ func (e *accessEntry) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	enc.AddInt("status", e.Status)
 	enc.AddDuration("duration", e.Duration)
 	enc.AddString("correlationId", e.CorrelationID)
+	if e.TraceID != "" {
+		enc.AddString("traceId", e.TraceID)
+	}
 	if e.KeyID != "" {
 		enc.AddString("keyId", e.KeyID)
 		enc.AddString("account", e.Account)
@@ -95,7 +102,12 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		st := &requestState{correlationID: newCorrelationID(start), route: routeUnmatched}
-		r = r.WithContext(problem.WithCarrier(r.Context(), st))
+		ctx := problem.WithCarrier(r.Context(), st)
+		var span trace.Span // the request's server span; nil while tracing is off
+		if tracing.Enabled() {
+			ctx, span = startServerSpan(ctx, r, st, start)
+		}
+		r = r.WithContext(ctx)
 		w.Header()[CorrelationHeader] = []string{st.correlationID}
 		sw := &statusWriter{ResponseWriter: w, req: r, problems: s.problems}
 		body := r.Body
@@ -114,7 +126,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if took == 0 {
 				took = time.Since(start)
 			}
-			s.record(r, sw.status(), st, took)
+			s.record(r, sw.status(), st, took, span)
 		}()
 		next.ServeHTTP(sw, r)
 		if sw.status() == http.StatusRequestEntityTooLarge {
@@ -144,13 +156,16 @@ func linger(w http.ResponseWriter, r *http.Request, body io.Reader) {
 	_, _ = io.CopyN(io.Discard, body, lingerBytes)
 }
 
-func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration) {
+func (s *Server) record(r *http.Request, status int, st *requestState, d time.Duration, span trace.Span) {
 	if st.route == routeUnmatched && st.routes != nil {
 		if _, pattern := st.routes.Handler(r); pattern != "" {
 			st.route = pattern
 		}
 	}
 	s.metrics.observe(st.route, r.Method, status, d)
+	if span != nil {
+		endServerSpan(span, r, status, st)
+	}
 	verbose := !s.opts.AccessLog && status < 500 // logged at -v=1 only
 	if s.accessZap != nil {
 		level := zapcore.InfoLevel
@@ -158,7 +173,7 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 			level = zapcore.DebugLevel // zapr's V(1)
 		}
 		if ce := s.accessZap.Check(level, "request"); ce != nil {
-			s.fillAccess(r, status, st, d)
+			s.fillAccess(r, status, st, d, span)
 			ce.Write(zap.Object("http", &st.access))
 		}
 		return
@@ -168,13 +183,18 @@ func (s *Server) record(r *http.Request, status int, st *requestState, d time.Du
 		log = log.V(1)
 	}
 	if log.Enabled() {
-		s.fillAccess(r, status, st, d)
+		s.fillAccess(r, status, st, d, span)
 		log.Info("request", "http", &st.access)
 	}
 }
 
-func (s *Server) fillAccess(r *http.Request, status int, st *requestState, d time.Duration) {
+func (s *Server) fillAccess(r *http.Request, status int, st *requestState, d time.Duration, span trace.Span) {
 	st.access = accessEntry{Method: metricMethod(r.Method), Route: st.route, Status: status, Duration: d, CorrelationID: st.correlationID}
+	if span != nil {
+		if sc := span.SpanContext(); sc.IsSampled() {
+			st.access.TraceID = sc.TraceID().String()
+		}
+	}
 	if st.authenticated {
 		st.access.KeyID, st.access.Account = st.key.ID, st.key.Account
 	}

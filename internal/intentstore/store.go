@@ -105,7 +105,8 @@ var ErrUnavailable = errors.New("the Kubernetes API did not answer in time")
 
 // Store creates intents and serves them from memory. It is safe for concurrent use.
 type Store struct {
-	// writer writes to the API server (the manager's client: writes are never cached).
+	// writer writes to the API server (the manager's client: writes are never cached), each write
+	// a span of the request's trace when it is traced (tracedWriter).
 	writer client.Writer
 	// live reads from the API server, bypassing the cache: claims, and intents created on
 	// another replica a moment ago.
@@ -138,7 +139,7 @@ func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store
 		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	return &Store{
-		writer: writer, live: live, cached: cached, opts: opts,
+		writer: tracedWriter{writer}, live: live, cached: cached, opts: opts,
 		index:  newIndex(opts.Namespace),
 		synced: func() bool { return true },
 	}, nil

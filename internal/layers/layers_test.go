@@ -30,6 +30,7 @@ var levels = map[string]int{
 	"internal/loadgen":         0,
 	"internal/problem":         0,
 	"internal/strictjson":      0,
+	"internal/tracing":         0,
 
 	// Read models, the contract's Go side, the node client, generic mechanisms.
 	"internal/archive":          1,
@@ -73,9 +74,11 @@ var levels = map[string]int{
 	"hack/bench":             9,
 	"hack/benchbinary":       9,
 	"hack/benchscale":        9,
+	"hack/chart":             9,
 	"hack/localcluster":      9,
 	"internal/layers":        9,
 	"internal/observability": 9,
+	"test/apicost":           9,
 	"test/archive":           9,
 	"test/archivebench":      9,
 	"test/browser":           9,

@@ -9,7 +9,9 @@
 //     breaker for Options.Cooldown, during which calls fail at once instead of paying the deadline
 //     again (gobreaker);
 //   - batch: several questions in one round trip (Batch);
-//   - metrics: round trips counted and timed by chain and caller, breakers reported (Metrics).
+//   - metrics: round trips counted and timed by chain and caller, breakers reported (Metrics);
+//   - tracing: within a traced operation, a span per call or batch, with the chain and the caller
+//     and never the URL (internal/tracing).
 //
 // Its callers differ only in their Options: the simulation wants a short deadline and a breaker,
 // the watcher a long deadline and its own backoff.
@@ -24,6 +26,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/sony/gobreaker/v2"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 )
 
 // Options are one caller's settings of its clients; zero values take the defaults.
@@ -109,6 +115,21 @@ func (c *Client) Raw() *rpc.Client { return c.rpc }
 // the URL redacted. check, when not nil, judges the answers: its error counts as the node's
 // failure, like a round trip that failed (a node that serves another chain is as bad as none).
 func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem, check func() error) error {
+	if !tracing.Recording(ctx) {
+		return c.batch(ctx, elems, check)
+	}
+	methods := make([]string, len(elems))
+	for i := range elems {
+		methods[i] = elems[i].Method
+	}
+	ctx, span := c.startSpan(ctx, "jsonrpc batch",
+		attribute.Int("rpc.jsonrpc.batch_size", len(elems)), attribute.StringSlice("rpc.jsonrpc.methods", methods))
+	err := c.batch(ctx, elems, check)
+	tracing.End(span, err)
+	return err
+}
+
+func (c *Client) batch(ctx context.Context, elems []rpc.BatchElem, check func() error) error {
 	return c.roundTrip(ctx, func(ctx context.Context) error {
 		if err := c.rpc.BatchCallContext(ctx, elems); err != nil {
 			return err
@@ -126,6 +147,16 @@ func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem, check func() 
 // Call makes one call. An error answer of the node (JSON-RPC error object) is returned as it is
 // (rpc.Error, rpc.DataError) and does not count against the node: it answered.
 func (c *Client) Call(ctx context.Context, result any, method string, args ...any) error {
+	if !tracing.Recording(ctx) {
+		return c.call(ctx, result, method, args)
+	}
+	ctx, span := c.startSpan(ctx, "jsonrpc "+method, attribute.String("rpc.method", method))
+	err := c.call(ctx, result, method, args)
+	tracing.End(span, err)
+	return err
+}
+
+func (c *Client) call(ctx context.Context, result any, method string, args []any) error {
 	var answer error
 	err := c.roundTrip(ctx, func(ctx context.Context) error {
 		err := c.rpc.CallContext(ctx, result, method, args...)
@@ -141,6 +172,18 @@ func (c *Client) Call(ctx context.Context, result any, method string, args ...an
 	}
 	return Redact(answer, c.url)
 }
+
+// startSpan starts the span of a call or batch, a child of the caller's (a call outside a traced
+// operation, like the watcher's polling, gets none: Recording). It names the chain and the
+// caller, never the node's URL, which may hold a credential; its error is the redacted one.
+func (c *Client) startSpan(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	return tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("rpc.system", "jsonrpc"),
+			attribute.String("transferintent.chain", c.chain), attribute.String("transferintent.rpc.caller", c.opts.Caller)),
+		trace.WithAttributes(attrs...))
+}
+
+var tracer = tracing.NewScope("github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc")
 
 // roundTrip runs fn within the deadline, through the breaker, and redacts its error. A round
 // trip the open breaker refused never reached the node and is not counted in the metrics.

@@ -1,6 +1,7 @@
 package settlement
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
@@ -12,6 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 )
 
 // The EIP-712 domain of the contract (its constructor's EIP712 arguments).
@@ -97,8 +102,26 @@ func (a *Attester) Address() common.Address { return a.address }
 // String prints the address only, so that logging an Attester cannot leak its key.
 func (a *Attester) String() string { return "attester " + a.address.Hex() }
 
-// Attest signs that filler filled orderID with amountOut, for the origin contract d.
-func (a *Attester) Attest(d Domain, orderID common.Hash, filler common.Address, amountOut *big.Int) (Attestation, error) {
+// Attest signs that filler filled orderID with amountOut, for the origin contract d. With tracing
+// on, the signing is a span ("settlement attest"), a child of ctx's span or a trace of its own.
+func (a *Attester) Attest(ctx context.Context, d Domain, orderID common.Hash, filler common.Address, amountOut *big.Int) (Attestation, error) {
+	if !tracing.Enabled() {
+		return a.attest(d, orderID, filler, amountOut)
+	}
+	_, span := tracer.Start(ctx, "settlement attest", trace.WithAttributes(
+		attribute.String("transferintent.order_id", orderID.Hex()),
+		attribute.String("transferintent.settlement.chain_id", d.ChainID.String()),
+		attribute.String("transferintent.settlement.contract", d.Contract.Hex()),
+		attribute.String("transferintent.attester", a.address.Hex()),
+	))
+	att, err := a.attest(d, orderID, filler, amountOut)
+	tracing.End(span, err)
+	return att, err
+}
+
+var tracer = tracing.NewScope("github.com/transferintent/transfer-intent-service/internal/chain/settlement")
+
+func (a *Attester) attest(d Domain, orderID common.Hash, filler common.Address, amountOut *big.Int) (Attestation, error) {
 	digest, err := FillDigest(d, orderID, filler, amountOut)
 	if err != nil {
 		return Attestation{}, err

@@ -100,7 +100,7 @@ func TestGoAndContractAgree(t *testing.T) {
 	}
 
 	a := settlement.NewAttester(attester)
-	att, err := a.Attest(domain, id, filler, big.NewInt(42))
+	att, err := a.Attest(context.Background(), domain, id, filler, big.NewInt(42))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,7 +171,7 @@ func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rec
 			f.log.Error(nil, "a bridge fill is final but no attester key is configured", "intent", ref.Name, "orderId", ref.OrderID.Hex())
 			f.metrics.unattestedFill(f.chain.ID, unattestedNoKey)
 		} else {
-			att, err := f.opts.Attester.Attest(ref.Domain, ref.OrderID, ref.Fill.Filler, ref.Fill.AmountOut)
+			att, err := f.opts.Attester.Attest(ctx, ref.Domain, ref.OrderID, ref.Fill.Filler, ref.Fill.AmountOut)
 			if err != nil {
 				f.metrics.unattestedFill(f.chain.ID, unattestedSigning)
 				return fmt.Errorf("attesting the fill of %s: %w", ref.Name, err)
