@@ -43,8 +43,8 @@ type archiveSample struct {
 	// events are the Events in the namespace: one per expiry, kept by the API server for its
 	// --event-ttl (1 h), whatever became of the intent.
 	archived, live, events int
-	api, etcd      memory
-	db             etcdSize
+	api, etcd              memory
+	db                     etcdSize
 }
 
 // archiveChunks is how many times the flow stops to sample memory.
