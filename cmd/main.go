@@ -150,6 +150,9 @@ func run() error {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	c.service.Web.TrustedProxies = proxies
+	if c.service.Archive.Rate <= 0 {
+		return fmt.Errorf("--archive-rate must be above 0 (intents per second), not %v", c.service.Archive.Rate)
+	}
 	c.service.Metrics = metrics.Registry
 	stopTracing, err := startTracing(c.tracing, ctrl.Log.WithName("tracing"))
 	if err != nil {

@@ -256,7 +256,10 @@ type FillStatus struct {
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
-// TransferIntent is a stored transfer, swap or bridge intent.
+// TransferIntent is a stored transfer, swap or bridge intent. Its status's own rule checks the
+// moves between written phases; this one checks the first written phase, since a new intent's
+// pending is implied (no status) and a transition rule on the status does not run while it has none.
+// +kubebuilder:validation:XValidation:rule="(has(oldSelf.status) && has(oldSelf.status.phase)) || !has(self.status) || !has(self.status.phase) || self.status.phase in ['pending', 'submitted', 'expired']",message="illegal lifecycle transition: a new intent is pending, and moves to submitted or expired"
 type TransferIntent struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

@@ -365,7 +365,24 @@ func storeWithStatus(ctx context.Context, c client.Client, pl fillPlan) error {
 		}
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
-	obj.Status = pl.status
+	// A new intent is pending by implication: a confirmed or failed one was submitted first (the
+	// CRD refuses any other first phase).
+	statuses := []v1alpha1.TransferIntentStatus{pl.status}
+	if p := pl.status.Phase; p == v1alpha1.IntentPhaseConfirmed || p == v1alpha1.IntentPhaseFailed {
+		submitted := *pl.status.DeepCopy()
+		submitted.Phase = v1alpha1.IntentPhaseSubmitted
+		statuses = []v1alpha1.TransferIntentStatus{submitted, pl.status}
+	}
+	for _, st := range statuses {
+		obj.Status = st
+		if err := updateStatus(ctx, c, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func updateStatus(ctx context.Context, c client.Client, obj *v1alpha1.TransferIntent) error {
 	for attempt := 0; ; attempt++ {
 		err := c.Status().Update(ctx, obj)
 		if err == nil {

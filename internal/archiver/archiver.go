@@ -83,19 +83,23 @@ func (a *Archiver) NeedLeaderElection() bool { return true }
 func (a *Archiver) Start(ctx context.Context) error {
 	a.defaults()
 	limiter := rate.NewLimiter(rate.Limit(a.Rate), a.Batch)
+	notOpen := notOpenWait
 	for {
 		_, found, err := a.pass(ctx, limiter)
 		wait := a.Interval
 		switch {
-		case errors.Is(err, archive.ErrNotOpen):
-			// The connection opens in the background at start: look again soon, not after a
-			// whole interval (nothing failed; the archive's health check reports PostgreSQL).
-			wait = notOpenWait
+		case errors.Is(err, archive.ErrNotOpen) && notOpen < a.Interval:
+			// The connection opens in the background at start: look again soon, backing off to
+			// the interval, past which a PostgreSQL that never answered counts as a failure.
+			wait, notOpen = notOpen, 2*notOpen
 		case err != nil && ctx.Err() == nil:
 			a.Metrics.failed()
 			a.Log.Error(err, "archiving finished intents; trying again", "in", a.Interval)
 		case err == nil && found > 0:
 			wait = 0 // a backlog: go on at the limiter's pace
+		}
+		if err == nil {
+			notOpen = notOpenWait
 		}
 		select {
 		case <-ctx.Done():
@@ -129,7 +133,8 @@ func (a *Archiver) defaults() {
 // finished are the phases that leave the API server.
 var finished = []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired}
 
-// notOpenWait is the pause of the archiver while the archive's connection is not open yet.
+// notOpenWait is the first pause of the archiver while the archive's connection is not open yet;
+// it doubles up to Options.Interval.
 const notOpenWait = 500 * time.Millisecond
 
 // Pass measures the backlog, moves up to one batch of the due intents of each phase, and applies

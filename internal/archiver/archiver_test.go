@@ -125,14 +125,17 @@ func (w *world) newIntent(finished bool) *v1alpha1.TransferIntent {
 	}
 }
 
-// finish records ti as confirmed now.
+// finish records ti as submitted, then confirmed, now.
 func (w *world) finish(ti *v1alpha1.TransferIntent) {
 	w.t.Helper()
 	at := metav1.NewTime(time.Now().Truncate(time.Second))
-	ti.Status.Phase, ti.Status.UpdatedAt = v1alpha1.IntentPhaseConfirmed, &at
+	ti.Status.UpdatedAt = &at
 	ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hex32(), 7, hex32()
-	if err := w.kube.Status().Update(context.Background(), ti); err != nil {
-		w.t.Fatal(err)
+	for _, phase := range []v1alpha1.IntentPhase{v1alpha1.IntentPhaseSubmitted, v1alpha1.IntentPhaseConfirmed} {
+		ti.Status.Phase = phase
+		if err := w.kube.Status().Update(context.Background(), ti); err != nil {
+			w.t.Fatal(err)
+		}
 	}
 }
 

@@ -1,9 +1,10 @@
 // Package intentstatus is the one owner of a TransferIntent's status. Every lifecycle transition,
-// whoever reports it (the TransferIntent controller's start and expiry, the chain watcher's blocks
+// whoever reports it (the TransferIntent controller's expiry, the chain watcher's blocks
 // and receipts, a client's reported transaction), is applied here, through the domain's pure
 // intent.Transition, and sets the status fields and conditions in one style:
 //
-//   - Start, Expire and Observe change an object in memory; the controller calls them inside its
+//   - Expire and Observe change an object in memory (a new intent's pending is implied, never
+//     written); the controller calls them inside its
 //     one deferred status patch per reconcile;
 //   - Writer applies an Observation with an optimistic lock and an event, for the writers that
 //     are not reconcilers (the chain watcher, the submission endpoint).

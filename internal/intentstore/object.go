@@ -35,8 +35,8 @@ type Summary struct {
 	Hash string
 }
 
-// SummaryOf summarises an intent. An intent the controller has not seen yet has no phase: it is
-// pending (the controller writes that).
+// SummaryOf summarises an intent. A new intent has no phase: it is pending, by implication (its
+// status is written at its first transition).
 func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 	created := IDTime(obj.Spec.ID)
 	if created.IsZero() {
