@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	mathrand "math/rand/v2"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -65,11 +64,8 @@ func (b *bench) measureArchive(ctx context.Context) error {
 	logf("archive: starting PostgreSQL")
 	pg := pgtest.Start(tb)
 	s := b.rep.subjects[len(b.rep.subjects)-1]
-	args := append(append([]string{}, b.managerArgs...), "--archive-url", pg.URL, "--archive-after", "1s",
-		"--archive-rate", fmt.Sprint(o.archiveRate))
-	b.starts++
-	m, err := startManager(s.bin, s.env, b.cp.kubeconfig, o.namespace,
-		filepath.Join(b.work, fmt.Sprintf("manager-%02d-%s-archive.log", b.starts, s.label)), args...)
+	archiveArgs := []string{"--archive-url", pg.URL, "--archive-after", "1s", "--archive-rate", fmt.Sprint(o.archiveRate)}
+	m, err := b.launch(s, "archive", archiveArgs...)
 	if err != nil {
 		return err
 	}
@@ -110,7 +106,7 @@ func (b *bench) measureArchive(ctx context.Context) error {
 	}
 	run.flow = time.Since(start)
 	m.stop()
-	return b.measureDrain(ctx, s, args, pg.URL, run, base, pl)
+	return b.measureDrain(ctx, s, archiveArgs, pg.URL, run, base, pl)
 }
 
 // measureDrain stores finished intents with the manager stopped, then starts it and times the
@@ -139,9 +135,7 @@ func (b *bench) measureDrain(ctx context.Context, s *subject, args []string, url
 	// The clock starts with the manager: the archiver may move intents before /readyz says so,
 	// so the drain rate includes the start (about a second), never leaves part of the work out.
 	start := time.Now()
-	b.starts++
-	m, err := startManager(s.bin, s.env, b.cp.kubeconfig, o.namespace,
-		filepath.Join(b.work, fmt.Sprintf("manager-%02d-%s-archive-drain.log", b.starts, s.label)), args...)
+	m, err := b.launch(s, "archive-drain", args...)
 	if err != nil {
 		return err
 	}

@@ -266,11 +266,13 @@ func (b *bench) prepare(ctx context.Context) error {
 	return nil
 }
 
-// launch starts the subject's manager, logging to a file named after the start and what it is for.
-func (b *bench) launch(s *subject, what string) (*managerProcess, error) {
+// launch starts the subject's manager with the run's flags and extra ones, logging to a file named
+// after the start and what it is for.
+func (b *bench) launch(s *subject, what string, extra ...string) (*managerProcess, error) {
 	b.starts++
 	logName := fmt.Sprintf("manager-%02d-%s-%s.log", b.starts, s.label, what)
-	return startManager(s.bin, s.env, b.cp.kubeconfig, b.o.namespace, filepath.Join(b.work, logName), b.managerArgs...)
+	args := append(slices.Clone(b.managerArgs), extra...)
+	return startManager(s.bin, s.env, b.cp.kubeconfig, b.o.namespace, filepath.Join(b.work, logName), args...)
 }
 
 // measureEmpty is the baseline: each manager over a store with no intents. The last one also
@@ -442,7 +444,7 @@ func (b *bench) measureCreates(ctx context.Context) error {
 }
 
 // createRound starts the subject's manager and measures creates through it, then the raw loop.
-func createRound(ctx context.Context, o options, s *subject, launch func(*subject, string) (*managerProcess, error),
+func createRound(ctx context.Context, o options, s *subject, launch func(*subject, string, ...string) (*managerProcess, error),
 	callers []caller, pl *planner, rawNamespace string, cp *controlPlane) error {
 	m, err := launch(s, "creates")
 	if err != nil {
