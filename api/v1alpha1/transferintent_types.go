@@ -240,7 +240,9 @@ type FillStatus struct {
 
 // The Status column reads the status label, which the intent store sets to pending at create and
 // the controller keeps equal to the phase: a new intent's status is not written (its pending is
-// implied), so .status.phase would print nothing for it.
+// implied), so .status.phase would print nothing for it. The status's own CEL rule checks the moves
+// between written phases; the object's rule below checks the first written phase, since a
+// transition rule on the status does not run while the intent has none.
 
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
@@ -255,11 +257,9 @@ type FillStatus struct {
 // +kubebuilder:printcolumn:name="To-Chain",type=string,JSONPath=`.spec.toChain`
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-
-// TransferIntent is a stored transfer, swap or bridge intent. Its status's own rule checks the
-// moves between written phases; this one checks the first written phase, since a new intent's
-// pending is implied (no status) and a transition rule on the status does not run while it has none.
 // +kubebuilder:validation:XValidation:rule="(has(oldSelf.status) && has(oldSelf.status.phase)) || !has(self.status) || !has(self.status.phase) || self.status.phase in ['pending', 'submitted', 'expired']",message="illegal lifecycle transition: a new intent is pending, and moves to submitted or expired"
+
+// TransferIntent is a stored transfer, swap or bridge intent.
 type TransferIntent struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
