@@ -246,7 +246,10 @@ func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1a
 		labels[k] = v
 	}
 	intent.SetLabels(labels)
-	if err := r.Patch(ctx, intent, client.MergeFrom(before)); err != nil {
+	// With the resourceVersion read: the patch's answer replaces the object in memory, so without
+	// it a status written meanwhile (the watcher's submitted) would come back under decisions
+	// taken on the older phase (an expiry). A conflict is retried with the new object.
+	if err := r.Patch(ctx, intent, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 		return fmt.Errorf("setting the labels: %w", err)
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -291,5 +292,44 @@ func TestExpiryWaitsForTheChainWatcher(t *testing.T) {
 	f.reconcile(stuck)
 	if err := f.get(stuck); err != nil || stuck.Status.Phase != v1alpha1.IntentPhaseExpired {
 		t.Fatalf("phase %q (%v) past the grace, want expired", stuck.Status.Phase, err)
+	}
+}
+
+// The chain watcher may write submitted between the controller's read of an expiring intent and
+// its relabelling: the expiry must then not happen, nor be announced. The relabelling carries the
+// resourceVersion read, so it conflicts, and the next reconcile sees the submitted intent.
+func TestExpiryRacingASubmissionDoesNotExpire(t *testing.T) {
+	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	ti := lifecycleIntent(start.Add(-time.Second))
+	ti.Labels = nil // created by kubectl: the expiry's reconcile relabels it first
+	f := newLifecycleFixture(t, ti)
+	base := f.client
+	raced := false
+	f.client = interceptor.NewClient(base.(client.WithWatch), interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			if !raced {
+				raced = true
+				var live v1alpha1.TransferIntent
+				if err := c.Get(ctx, client.ObjectKeyFromObject(obj), &live); err != nil {
+					return err
+				}
+				live.Status.Phase, live.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
+				if err := c.Status().Update(ctx, &live); err != nil {
+					return err
+				}
+			}
+			return c.Patch(ctx, obj, patch, opts...)
+		},
+	})
+	f.r.Client = f.client
+
+	if _, err := f.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ti)}); err == nil {
+		t.Fatal("the reconcile that raced the submission succeeded; want a conflict")
+	}
+	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseSubmitted, v1alpha1.ReasonActive, 0)
+	for e := f.nextEvent(); e != ""; e = f.nextEvent() {
+		if strings.Contains(e, EventReasonExpired) {
+			t.Fatalf("event %q for an intent that was submitted, not expired", e)
+		}
 	}
 }
