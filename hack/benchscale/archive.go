@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -87,12 +88,12 @@ func (b *bench) measureArchive(ctx context.Context) error {
 	chunk := o.archiveN / archiveChunks
 	for i := range archiveChunks {
 		logf("archive: chunk %d/%d: %d intents created, expired by the controller, moved by the archiver", i+1, archiveChunks, chunk)
-		res := createN(ctx, o.createConcurrency, chunk, func() client.Object {
+		res := storeN(ctx, o.createConcurrency, chunk, func(ctx context.Context) error {
 			now := time.Now()
 			obj := pl.clone(v1alpha1.IntentTypeTransfer, b.callers[mathrand.IntN(len(b.callers))], now)
 			obj.Spec.ExpiresAt = metav1.NewTime(now.Add(3 * time.Second).Truncate(time.Second))
-			return obj
-		}, b.cp.admin)
+			return b.cp.admin.Create(ctx, obj)
+		})
 		if res.failures > 0 {
 			return fmt.Errorf("archive flow: %d creates failed: %w", res.failures, res.firstErr)
 		}
@@ -124,11 +125,11 @@ func (b *bench) measureDrain(ctx context.Context, s *subject, args []string, url
 		Message: fmt.Sprintf("the intent is expired; it is deleted at %s",
 			finishedAt.Add(controller.DefaultIntentRetention).UTC().Format(time.RFC3339)),
 		ObservedGeneration: 1, LastTransitionTime: finishedAt}}
-	res := createN(ctx, o.createConcurrency, run.drainN, func() client.Object {
+	res := storeN(ctx, o.createConcurrency, run.drainN, func(ctx context.Context) error {
 		obj := pl.clone(v1alpha1.IntentTypeTransfer, b.callers[mathrand.IntN(len(b.callers))], time.Now())
 		obj.Labels[v1alpha1.LabelStatus] = string(v1alpha1.IntentPhaseExpired)
-		return obj
-	}, statusWriter{b.cp.admin, expired})
+		return storeWithStatus(ctx, b.cp.admin, fillPlan{obj: obj, status: *expired.DeepCopy()})
+	})
 	if res.failures > 0 {
 		return fmt.Errorf("storing finished intents: %d failed: %w", res.failures, res.firstErr)
 	}
@@ -147,24 +148,8 @@ func (b *bench) measureDrain(ctx context.Context, s *subject, args []string, url
 	return b.sampleArchive(ctx, url, run)
 }
 
-// statusWriter creates an intent and then writes its status, as the service's writers would have
-// by the time it finished.
-type statusWriter struct {
-	client.Client
-	status v1alpha1.TransferIntentStatus
-}
-
-func (w statusWriter) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
-	if err := w.Client.Create(ctx, obj, opts...); err != nil {
-		return err
-	}
-	ti := obj.(*v1alpha1.TransferIntent)
-	ti.Status = *w.status.DeepCopy()
-	return w.Status().Update(ctx, ti)
-}
-
-// createN creates n objects from make with workers concurrent creators.
-func createN(ctx context.Context, workers, n int, make func() client.Object, c client.Writer) loadResult {
+// storeN calls store n times from workers concurrent workers.
+func storeN(ctx context.Context, workers, n int, store func(context.Context) error) loadResult {
 	var (
 		left     atomic.Int64
 		mu       sync.Mutex
@@ -177,7 +162,7 @@ func createN(ctx context.Context, workers, n int, make func() client.Object, c c
 	for range workers {
 		wg.Go(func() {
 			for left.Add(-1) >= 0 && ctx.Err() == nil {
-				err := c.Create(ctx, make())
+				err := store(ctx)
 				mu.Lock()
 				res.n++
 				if err != nil {
@@ -197,13 +182,18 @@ func createN(ctx context.Context, workers, n int, make func() client.Object, c c
 
 // liveIntents counts the TransferIntents in the manager's namespace.
 func (b *bench) liveIntents(ctx context.Context) (int, error) {
-	var list v1alpha1.TransferIntentList
-	if err := b.cp.admin.List(ctx, &list, client.InNamespace(b.o.namespace), client.Limit(1)); err != nil {
+	return b.count(ctx, &v1alpha1.TransferIntentList{})
+}
+
+// count counts the objects of list's kind in the manager's namespace from a one-item page: the
+// API server says how many remain.
+func (b *bench) count(ctx context.Context, list client.ObjectList) (int, error) {
+	if err := b.cp.admin.List(ctx, list, client.InNamespace(b.o.namespace), client.Limit(1)); err != nil {
 		return 0, err
 	}
-	n := len(list.Items)
-	if list.RemainingItemCount != nil {
-		n += int(*list.RemainingItemCount)
+	n := meta.LenList(list)
+	if remaining := list.GetRemainingItemCount(); remaining != nil {
+		n += int(*remaining)
 	}
 	return n, nil
 }
@@ -249,14 +239,11 @@ func (b *bench) sampleArchive(ctx context.Context, url string, run *archiveRun) 
 	if rows > 0 {
 		run.rows, run.rowBytes = rows, float64(bytes)/float64(rows)
 	}
-	var events eventsv1.EventList
-	if err := b.cp.admin.List(ctx, &events, client.InNamespace(b.o.namespace), client.Limit(1)); err != nil {
+	events, err := b.count(ctx, &eventsv1.EventList{})
+	if err != nil {
 		return err
 	}
-	smp := archiveSample{archived: rows, live: live, events: len(events.Items)}
-	if events.RemainingItemCount != nil {
-		smp.events += int(*events.RemainingItemCount)
-	}
+	smp := archiveSample{archived: rows, live: live, events: events}
 	if smp.api, smp.etcd, smp.db, err = controlPlaneMemory(ctx, b.cp); err != nil {
 		return err
 	}

@@ -20,41 +20,28 @@ var tracer = tracing.NewScope("github.com/transferintent/transfer-intent-service
 type tracedWriter struct{ client.Writer }
 
 func (w tracedWriter) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
-	if !tracing.Recording(ctx) {
-		return w.Writer.Create(ctx, obj, opts...)
-	}
-	ctx, span := startWrite(ctx, "create", obj)
-	err := w.Writer.Create(ctx, obj, opts...)
-	tracing.End(span, err)
-	return err
+	return traced(ctx, "create", obj, func(ctx context.Context) error { return w.Writer.Create(ctx, obj, opts...) })
 }
 
 func (w tracedWriter) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
-	if !tracing.Recording(ctx) {
-		return w.Writer.Update(ctx, obj, opts...)
-	}
-	ctx, span := startWrite(ctx, "update", obj)
-	err := w.Writer.Update(ctx, obj, opts...)
-	tracing.End(span, err)
-	return err
+	return traced(ctx, "update", obj, func(ctx context.Context) error { return w.Writer.Update(ctx, obj, opts...) })
 }
 
 func (w tracedWriter) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-	if !tracing.Recording(ctx) {
-		return w.Writer.Patch(ctx, obj, patch, opts...)
-	}
-	ctx, span := startWrite(ctx, "patch", obj)
-	err := w.Writer.Patch(ctx, obj, patch, opts...)
-	tracing.End(span, err)
-	return err
+	return traced(ctx, "patch", obj, func(ctx context.Context) error { return w.Writer.Patch(ctx, obj, patch, opts...) })
 }
 
 func (w tracedWriter) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	return traced(ctx, "delete", obj, func(ctx context.Context) error { return w.Writer.Delete(ctx, obj, opts...) })
+}
+
+// traced runs write, inside a span of its own when the request is traced.
+func traced(ctx context.Context, verb string, obj client.Object, write func(context.Context) error) error {
 	if !tracing.Recording(ctx) {
-		return w.Writer.Delete(ctx, obj, opts...)
+		return write(ctx)
 	}
-	ctx, span := startWrite(ctx, "delete", obj)
-	err := w.Writer.Delete(ctx, obj, opts...)
+	ctx, span := startWrite(ctx, verb, obj)
+	err := write(ctx)
 	tracing.End(span, err)
 	return err
 }
