@@ -45,6 +45,8 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		"Deadline of the node lookup of a transaction hash reported on POST /v2/transfers/{id}/submission; past it the answer is 503.")
 	fs.StringVar(&o.AttesterKeyFile, "attester-key-file", o.AttesterKeyFile,
 		"File holding the attester's hex private key (mount the Secret): it signs final bridge fills so fillers can claim the escrow. Empty: bridges are refused (valid: false).")
+	fs.BoolVar(&o.Watch.SingleSourceAttestation, "unsafe-single-rpc-attestation", o.Watch.SingleSourceAttestation,
+		"UNSAFE, local development chains only: attest bridge fills, and offer bridges, on chains without spec.witnessRpcs, on the word of one RPC endpoint. A lying or intercepted node can then forge a fill and take the escrow.")
 	fs.Var((*feeScheduleFlag)(&o.Fees), "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")
 }
 

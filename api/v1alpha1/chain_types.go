@@ -70,18 +70,40 @@ type ChainSpec struct {
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
 	SettlementAddress string `json:"settlementAddress,omitempty"`
 
-	// rpc is the JSON-RPC endpoint of a node of this chain, used for live balances and gas prices.
+	// bridgeMinConfirmations is the least depth, in blocks, at which a bridge's open or fill on this
+	// chain counts as final when the node does not serve the `finalized` block tag. A bridge waits for
+	// the larger of this and finalitySeconds in blocks, so finalitySeconds: 0 never means one block
+	// for a bridge. Where the node serves `finalized`, a bridge waits for that block instead.
+	// +optional
+	// +kubebuilder:default=64
+	// +kubebuilder:validation:Minimum=2
+	// +kubebuilder:validation:Maximum=100000
+	BridgeMinConfirmations int64 `json:"bridgeMinConfirmations,omitempty"`
+
+	// rpc is the JSON-RPC endpoint of a node of this chain, used for live balances and gas prices,
+	// and followed by the chain watcher.
 	// +optional
 	RPC *ChainRPC `json:"rpc,omitempty"`
+
+	// witnessRpcs are further JSON-RPC endpoints of this chain, each from another provider than rpc.
+	// The attester signs a bridge fill on this chain only when at least two distinct endpoints (rpc
+	// and the witnesses, distinct by host and port) agree on the fill's log, its receipt's status and
+	// its block's hash at final depth, and none that answers disagrees. Without a witness, bridges to
+	// this chain are refused (valid: false).
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=4
+	WitnessRPCs []ChainRPC `json:"witnessRpcs,omitempty"`
 }
 
 // ChainRPC locates a JSON-RPC endpoint.
 // +kubebuilder:validation:XValidation:rule="has(self.url) != has(self.urlSecretRef)",message="set exactly one of url and urlSecretRef"
 type ChainRPC struct {
-	// url of the endpoint (http or https). Prefer urlSecretRef when the URL holds a credential.
+	// url of the endpoint: https, or http on a loopback address only (localhost, 127.0.0.0/8,
+	// [::1]). Prefer urlSecretRef when the URL holds a credential.
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
-	// +kubebuilder:validation:XValidation:rule="isURL(self) && (self.startsWith('http://') || self.startsWith('https://'))",message="url must be an http or https URL"
+	// +kubebuilder:validation:XValidation:rule="isURL(self) && (self.startsWith('https://') || self.matches('^http://(localhost|127[.][0-9]{1,3}[.][0-9]{1,3}[.][0-9]{1,3}|[[]::1[]])(:[0-9]{1,5})?([/?#].*)?$'))",message="url must be https: plain http is allowed for a loopback node only, since anyone on the path of plain http can answer for the node"
 	URL string `json:"url,omitempty"`
 	// urlSecretRef names a Secret key holding the URL, for endpoints whose URL carries an API token.
 	// +optional

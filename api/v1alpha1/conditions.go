@@ -30,6 +30,11 @@ const (
 	// service's attester. The chain is served either way; orders to an address without code are
 	// refused by the simulation itself.
 	ConditionSettlementContract = "SettlementContract"
+	// ConditionRPCAgreement tells, for a Chain on which a bridge fill was checked before its
+	// attestation, whether the Chain's endpoints (spec.rpc and spec.witnessRpcs) agreed on the last
+	// fill checked. False means at least one endpoint answered something else than the others about
+	// a fill: no attestation is signed until they agree again, and one of them is lying or broken.
+	ConditionRPCAgreement = "RPCAgreement"
 )
 
 // Reasons of the Transaction condition of a TransferIntent.
@@ -55,6 +60,10 @@ const (
 	ReasonFilled = "Filled"
 	// ReasonRefunded: the escrow went back to its owner after the deadline; the intent failed.
 	ReasonRefunded = "Refunded"
+	// ReasonNotOpened: the open transaction succeeded, but its final receipt carries no
+	// Opened(orderId) event from the settlement contract it called: no escrow is held; the intent
+	// failed.
+	ReasonNotOpened = "NotOpened"
 )
 
 // Reasons of the RPCReachable condition.
@@ -81,6 +90,20 @@ const (
 	// ReasonAttesterMismatch: the contract accepts another attester than the service's key: the
 	// service's attestations of bridge fills on it cannot be claimed.
 	ReasonAttesterMismatch = "AttesterMismatch"
+	// ReasonRefundDelayTooShort: the contract lets a user refund sooner after the deadline than a
+	// fill made just before it can be final on the slowest destination chain and attested: a filler
+	// could pay and lose the escrow. Bridges from this chain are refused.
+	ReasonRefundDelayTooShort = "RefundDelayTooShort"
+)
+
+// Reasons of the RPCAgreement condition.
+const (
+	// ReasonSourcesAgree: at least two distinct endpoints gave the same answer about the last fill
+	// checked, and none answered otherwise.
+	ReasonSourcesAgree = "SourcesAgree"
+	// ReasonSourcesDisagree: the endpoints answered differently about a fill (its log, its receipt's
+	// status or its block's hash); the fill is not attested.
+	ReasonSourcesDisagree = "SourcesDisagree"
 )
 
 // Reasons of the Ready condition. Each is what a person reading `kubectl describe` should learn.

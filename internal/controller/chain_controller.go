@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	neturl "net/url"
+	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,7 +33,8 @@ import (
 // ChainIDField indexes Chains and TokenDefinitions by spec.chainId.
 const ChainIDField = "spec.chainId"
 
-// ChainRPCSecretField indexes Chains by the Secret holding their RPC URL.
+// ChainRPCSecretField indexes Chains by the Secrets holding their RPC URLs (spec.rpc and
+// spec.witnessRpcs).
 const ChainRPCSecretField = "spec.rpc.urlSecretRef.name"
 
 // ChainByChainID is the ChainIDField index function of Chains.
@@ -40,10 +44,22 @@ func ChainByChainID(obj client.Object) []string {
 
 // ChainByRPCSecret is the ChainRPCSecretField index function of Chains.
 func ChainByRPCSecret(obj client.Object) []string {
-	if rpc := obj.(*v1alpha1.Chain).Spec.RPC; rpc != nil && rpc.URLSecretRef != nil {
-		return []string{rpc.URLSecretRef.Name}
+	spec := &obj.(*v1alpha1.Chain).Spec
+	var names []string
+	for _, rpc := range append([]*v1alpha1.ChainRPC{spec.RPC}, witnessPointers(spec)...) {
+		if rpc != nil && rpc.URLSecretRef != nil && !slices.Contains(names, rpc.URLSecretRef.Name) {
+			names = append(names, rpc.URLSecretRef.Name)
+		}
 	}
-	return nil
+	return names
+}
+
+func witnessPointers(spec *v1alpha1.ChainSpec) []*v1alpha1.ChainRPC {
+	out := make([]*v1alpha1.ChainRPC, len(spec.WitnessRPCs))
+	for i := range spec.WitnessRPCs {
+		out[i] = &spec.WitnessRPCs[i]
+	}
+	return out
 }
 
 // ChainReconciler publishes Chains into the chain table and probes the node of each Chain with an
@@ -87,19 +103,38 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 	} else if spec.SettlementAddress != "" {
 		errs = append(errs, validateEIP55(p.Child("settlementAddress"), spec.SettlementAddress, spec.SettlementAddress)...)
 	}
-	if rpc := spec.RPC; rpc != nil {
-		rp := p.Child("rpc")
-		if rpc.URL != "" {
-			if e := (stringRule{maxLen: 2048}).validate(rp.Child("url"), rpc.URL); len(e) > 0 {
-				errs = append(errs, e...)
-			} else {
-				errs = append(errs, validateHTTPURL(rp.Child("url"), rpc.URL)...)
-			}
+	if spec.RPC != nil {
+		errs = append(errs, validateChainRPC(p.Child("rpc"), spec.RPC)...)
+	}
+	for i := range spec.WitnessRPCs {
+		errs = append(errs, validateChainRPC(p.Child("witnessRpcs").Index(i), &spec.WitnessRPCs[i])...)
+	}
+	if len(spec.WitnessRPCs) > maxWitnessRPCs {
+		errs = append(errs, field.TooMany(p.Child("witnessRpcs"), len(spec.WitnessRPCs), maxWitnessRPCs))
+	}
+	if spec.BridgeMinConfirmations != 0 {
+		errs = append(errs, validateRange(p.Child("bridgeMinConfirmations"), spec.BridgeMinConfirmations, 2, 100000)...)
+	}
+	return errs
+}
+
+// maxWitnessRPCs mirrors the CRD's bound on spec.witnessRpcs.
+const maxWitnessRPCs = 4
+
+// validateChainRPC checks one endpoint: exactly one of url and urlSecretRef, the url https (or
+// loopback http).
+func validateChainRPC(rp *field.Path, rpc *v1alpha1.ChainRPC) field.ErrorList {
+	var errs field.ErrorList
+	if rpc.URL != "" {
+		if e := (stringRule{maxLen: 2048}).validate(rp.Child("url"), rpc.URL); len(e) > 0 {
+			errs = append(errs, e...)
+		} else {
+			errs = append(errs, validateRPCURL(rp.Child("url"), rpc.URL)...)
 		}
-		errs = append(errs, validateSecretKeyReference(rp.Child("urlSecretRef"), rpc.URLSecretRef)...)
-		if (rpc.URL != "") == (rpc.URLSecretRef != nil) {
-			errs = append(errs, field.Invalid(rp, "<redacted>", "set exactly one of url and urlSecretRef"))
-		}
+	}
+	errs = append(errs, validateSecretKeyReference(rp.Child("urlSecretRef"), rpc.URLSecretRef)...)
+	if (rpc.URL != "") == (rpc.URLSecretRef != nil) {
+		errs = append(errs, field.Invalid(rp, "<redacted>", "set exactly one of url and urlSecretRef"))
 	}
 	return errs
 }
@@ -111,6 +146,8 @@ func (r *ChainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		withdraw: func() { r.Chains.Delete(req.Name) },
 		validate: func() field.ErrorList { return ValidateChainSpec(&chain.Spec) },
 		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &chain, o) },
+		// The chain watcher writes the RPCAgreement condition: a patch of a stale list would drop it.
+		optimisticLock: true,
 	})
 }
 
@@ -247,30 +284,75 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 	if spec.SettlementAddress != "" {
 		row.SettlementAddress = common.HexToAddress(spec.SettlementAddress).Hex()
 	}
-	if rpc := spec.RPC; rpc != nil {
-		row.RPCURL = rpc.URL
-		if sref := rpc.URLSecretRef; sref != nil {
-			key := secretKeyOrDefault(sref, defaultRPCSecretKey)
-			var secret corev1.Secret
-			err := r.Get(ctx, types.NamespacedName{Namespace: chain.Namespace, Name: sref.Name}, &secret)
-			switch {
-			case apierrors.IsNotFound(err):
-				note = fmt.Sprintf(" without RPC: Secret %s (rpc.urlSecretRef) does not exist", sref.Name)
-			case err != nil:
-				return row, "", err
-			case len(secret.Data[key]) == 0:
-				note = fmt.Sprintf(" without RPC: Secret %s has no key %s (rpc.urlSecretRef)", sref.Name, key)
-			default:
-				u := string(secret.Data[key])
-				if errs := validateHTTPURL(field.NewPath("data").Key(key), u); len(errs) > 0 {
-					note = fmt.Sprintf(" without RPC: Secret %s key %s does not hold an http or https URL", sref.Name, key)
-				} else {
-					row.RPCURL = u
-				}
-			}
+	if spec.RPC != nil {
+		row.RPCURL, note, err = r.resolveRPC(ctx, chain.Namespace, "rpc", spec.RPC)
+		if err != nil {
+			return row, "", err
+		}
+		if note != "" {
+			note = " without RPC: " + note
+		}
+	}
+	if spec.BridgeMinConfirmations > 0 {
+		// Zero (a Chain stored before the field existed) leaves the watcher the CRD's default.
+		row.BridgeMinConfirmations = uint64(spec.BridgeMinConfirmations)
+	}
+	seen := map[string]bool{endpointOf(row.RPCURL): row.RPCURL != ""}
+	for i := range spec.WitnessRPCs {
+		u, why, err := r.resolveRPC(ctx, chain.Namespace, fmt.Sprintf("witnessRpcs[%d]", i), &spec.WitnessRPCs[i])
+		switch {
+		case err != nil:
+			return row, "", err
+		case why != "":
+			note += "; witness skipped: " + why
+		case row.RPCURL == "":
+			// A witness testifies next to the node: without the node there is nothing to check.
+		case seen[endpointOf(u)]:
+			note += fmt.Sprintf("; witnessRpcs[%d] skipped: the same host and port as another endpoint is not a second source", i)
+		default:
+			seen[endpointOf(u)] = true
+			row.WitnessURLs = append(row.WitnessURLs, u)
 		}
 	}
 	return row, note, nil
+}
+
+// resolveRPC is an endpoint's URL, read from its Secret when it has one. why explains a URL that
+// could not be resolved (the chain is served without it); it never quotes the URL.
+func (r *ChainReconciler) resolveRPC(ctx context.Context, namespace, name string, rpc *v1alpha1.ChainRPC) (url, why string, err error) {
+	sref := rpc.URLSecretRef
+	if sref == nil {
+		return rpc.URL, "", nil
+	}
+	key := secretKeyOrDefault(sref, defaultRPCSecretKey)
+	var secret corev1.Secret
+	err = r.Get(ctx, types.NamespacedName{Namespace: namespace, Name: sref.Name}, &secret)
+	switch {
+	case apierrors.IsNotFound(err):
+		return "", fmt.Sprintf("Secret %s (%s.urlSecretRef) does not exist", sref.Name, name), nil
+	case err != nil:
+		return "", "", err
+	case len(secret.Data[key]) == 0:
+		return "", fmt.Sprintf("Secret %s has no key %s (%s.urlSecretRef)", sref.Name, key, name), nil
+	}
+	u := string(secret.Data[key])
+	if errs := validateRPCURL(field.NewPath("data").Key(key), u); len(errs) > 0 {
+		return "", fmt.Sprintf("Secret %s key %s (%s.urlSecretRef) does not hold an https (or loopback http) URL", sref.Name, key, name), nil
+	}
+	return u, "", nil
+}
+
+// endpointOf is the host and port a URL reaches: two URLs with the same are one source.
+func endpointOf(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // SetupWithManager registers the controller. The chain table's change listener re-evaluates

@@ -8,6 +8,7 @@ package controller
 import (
 	"fmt"
 	"math/big"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -122,14 +123,27 @@ func validateUint256(path *field.Path, value string) field.ErrorList {
 	return nil
 }
 
-// validateHTTPURL checks an http or https URL with a host, as the CRD's isURL rule does.
-func validateHTTPURL(path *field.Path, value string) field.ErrorList {
+// validateRPCURL checks a node's URL as the CRD's rule does: https, or http to a loopback host
+// only, since anyone on the path of plain http can answer for the node (and forge a fill).
+func validateRPCURL(path *field.Path, value string) field.ErrorList {
 	u, err := url.Parse(value)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		// The value may carry a credential: do not repeat it.
 		return field.ErrorList{field.Invalid(path, "<redacted>", "url must be an http or https URL")}
 	}
+	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+		return field.ErrorList{field.Invalid(path, "<redacted>", "url must be https: plain http is allowed for a loopback node only, since anyone on the path of plain http can answer for the node")}
+	}
 	return nil
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback IP literal.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func validateSecretKeyReference(path *field.Path, ref *v1alpha1.SecretKeyReference) field.ErrorList {

@@ -57,6 +57,9 @@ type Config struct {
 	// BridgesUnavailable, when set, is why no bridge can settle (the service has no attester key):
 	// every bridge is then valid:false with this reason.
 	BridgesUnavailable string
+	// SingleSourceAttestation accepts bridges to a chain with one RPC endpoint (no witnessRpcs),
+	// whose fills the attester then signs on one node's word: for local development chains only.
+	SingleSourceAttestation bool
 }
 
 // Service simulates and prepares intents. It holds no per-request state and is safe for
@@ -69,6 +72,7 @@ type Service struct {
 	intentTTL   time.Duration
 	clock       clock.PassiveClock
 	noBridges   string
+	oneSourceOK bool
 	maxDeadline time.Duration
 }
 
@@ -81,7 +85,7 @@ func NewService(cfg Config) (*Service, error) {
 	s := &Service{
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
-		maxDeadline: cfg.MaxDeadline,
+		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -230,6 +234,9 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	}
 	if s.noBridges != "" && slices.Contains(plan.ResolvedPath, StepBridge) {
 		plan.Errors = append(plan.Errors, s.noBridges)
+	}
+	if n := r.to.RPCSources(); !s.oneSourceOK && n < 2 && slices.Contains(plan.ResolvedPath, StepBridge) {
+		plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two independent RPC endpoints agree on it, and the Chain has %d (add spec.witnessRpcs)", r.to.ID, n))
 	}
 	quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
 	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {

@@ -137,7 +137,8 @@ func chainEqual(a, b Chain) bool {
 		a.NativeDecimals == b.NativeDecimals && a.BlockTimeSeconds == b.BlockTimeSeconds &&
 		a.FinalitySeconds == b.FinalitySeconds && bigEqual(a.DefaultGasPriceWei, b.DefaultGasPriceWei) &&
 		a.NativeTokenPriceUSD == b.NativeTokenPriceUSD && a.SettlementAddress == b.SettlementAddress &&
-		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt)
+		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt) &&
+		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations
 }
 
 func bigEqual(a, b *big.Int) bool {

@@ -44,9 +44,18 @@ type Chain struct {
 	// SettlementAddress is the EIP-55 address of the contract that executes swap and bridge
 	// orders on this chain; empty when the chain has none (then swap/bridge have no route).
 	SettlementAddress string
+	// SettlementVerified is set only when the Chain's SettlementContract condition is True for its
+	// current generation: the settlement address is used only then.
+	SettlementVerified bool
 	// RPCURL is the JSON-RPC endpoint, empty when none is configured. It may carry a credential
 	// (when it came from a Secret): never log it or serve it.
 	RPCURL string
+	// WitnessURLs are the further endpoints of spec.witnessRpcs, resolved, each on another host and
+	// port than RPCURL and each other (duplicates are dropped). Secret like RPCURL.
+	WitnessURLs []string
+	// BridgeMinConfirmations is the least depth at which a bridge's transaction on this chain is
+	// final when the node does not serve the finalized block tag.
+	BridgeMinConfirmations uint64
 	// Name is the Chain object name; ChainTable.Upsert sets it.
 	Name string
 	// CreatedAt decides conflicts: of two Chain objects with the same ID, the older is served.
@@ -140,4 +149,17 @@ func compareAge(createdA time.Time, nameA string, createdB time.Time, nameB stri
 		return c
 	}
 	return strings.Compare(nameA, nameB)
+}
+
+// DefaultBridgeMinConfirmations is a Chain's bridgeMinConfirmations when it sets none (the CRD's
+// default): about two Ethereum epochs.
+const DefaultBridgeMinConfirmations = 64
+
+// RPCSources is how many distinct endpoints can testify about the chain: the node and its
+// witnesses. A bridge fill on the chain is attested only on the word of two.
+func (c Chain) RPCSources() int {
+	if c.RPCURL == "" {
+		return 0
+	}
+	return 1 + len(c.WitnessURLs)
 }

@@ -361,6 +361,7 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 	return intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
+		SingleSourceAttestation: opts.Watch.SingleSourceAttestation,
 	})
 }
 

@@ -108,12 +108,33 @@ type Header struct {
 
 // HeaderByNumber is the canonical block at num; ErrNotFound when the node has none.
 func (c *Client) HeaderByNumber(ctx context.Context, num uint64) (Header, error) {
+	return c.header(ctx, hexutil.Uint64(num))
+}
+
+// FinalizedHeader is the node's latest finalized block (the `finalized` block tag); served is
+// false when the node does not serve the tag: it answers it with an error or with no block (a
+// node without a consensus client's finality, an older node, a chain without finality).
+func (c *Client) FinalizedHeader(ctx context.Context) (h Header, served bool, err error) {
+	h, err = c.header(ctx, "finalized")
+	var answer rpc.Error
+	switch {
+	case err == nil:
+		return h, true, nil
+	case errors.Is(err, ErrNotFound) || errors.As(err, &answer):
+		return Header{}, false, nil
+	default:
+		return Header{}, false, err
+	}
+}
+
+// header is the block that eth_getBlockByNumber names by number or tag; ErrNotFound for none.
+func (c *Client) header(ctx context.Context, numberOrTag any) (Header, error) {
 	var h *struct {
 		Number    hexutil.Uint64 `json:"number"`
 		Hash      common.Hash    `json:"hash"`
 		Timestamp hexutil.Uint64 `json:"timestamp"`
 	}
-	if err := c.Call(ctx, &h, "eth_getBlockByNumber", hexutil.Uint64(num), false); err != nil {
+	if err := c.Call(ctx, &h, "eth_getBlockByNumber", numberOrTag, false); err != nil {
 		return Header{}, err
 	}
 	if h == nil {

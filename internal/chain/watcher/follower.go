@@ -15,6 +15,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -49,6 +50,15 @@ type follower struct {
 	// misses counts, per submitted intent reported without a block, the steps in a row its
 	// transaction was unknown to the node.
 	misses map[string]int
+	// finality is the node's finalized block, read at most once per step (when a bridge needs it).
+	finality finalityView
+	// witnesses are the chain's other endpoints, which must agree with the node on a bridge fill
+	// before it is attested; chains is the live chain table, for the settlement contracts' checks.
+	witnesses []*jsonrpc.Client
+	chains    *registry.ChainTable
+	// reported holds, per fill not attested yet, the reason last logged and counted, so that a fill
+	// waiting step after step is reported once per reason.
+	reported map[common.Hash]string
 }
 
 func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, index *Index, writer *intentstatus.Writer, opts Options, log logr.Logger, m *metrics) *follower {
@@ -56,7 +66,15 @@ func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, i
 	return &follower{
 		chain: chain, chainID: chain.NumericID.Uint64(), namespace: namespace, node: node, index: index, writer: writer,
 		signer: types.LatestSignerForChainID(chain.NumericID), opts: opts, log: log, metrics: m,
-		recent: map[uint64]common.Hash{}, misses: map[string]int{},
+		recent: map[uint64]common.Hash{}, misses: map[string]int{}, reported: map[common.Hash]string{},
+	}
+}
+
+// close closes the connections to the node and the witnesses.
+func (f *follower) close() {
+	f.node.Close()
+	for _, w := range f.witnesses {
+		w.Close()
 	}
 }
 
@@ -83,6 +101,7 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	f.finality = finalityView{}
 	if !f.placed {
 		f.start(head, nil)
 	}
@@ -262,17 +281,27 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, 
 		depth = head - r.BlockNumber + 1
 	}
 	need := confirmations(f.chain)
+	final, err := f.final(ctx, r.BlockNumber, head, s.Bridge)
+	if err != nil {
+		return err
+	}
 	obs := intentstatus.Observation{Hash: s.Hash, Block: r.BlockNumber, BlockHash: r.BlockHash}
 	switch {
-	case depth >= need && r.Status == types.ReceiptStatusSuccessful && s.Order:
+	case final && r.Status == types.ReceiptStatusSuccessful && s.Order && !opens(r, s):
+		// The exact transaction succeeded without opening the order (a receipt that lost the event,
+		// or a contract that did something else): no escrow is held, so no fill may be confirmed.
+		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonNotOpened
+		obs.Message = fmt.Sprintf("transaction %s succeeded in block %d (%s), final, but its receipt has no Opened(%s) event of %s: the order is not open and nothing is escrowed",
+			s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), s.OrderID.Hex(), s.Settler.Hex())
+	case final && r.Status == types.ReceiptStatusSuccessful && s.Order:
 		// An order is confirmed by its fill (followFills), not by its opening.
 		obs.Reason = v1alpha1.ReasonOpened
 		obs.Message = fmt.Sprintf("the order was opened by transaction %s in block %d (%s), final: the settlement contract holds the escrow until a fill or the refund",
 			s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex())
-	case depth >= need && r.Status == types.ReceiptStatusSuccessful:
+	case final && r.Status == types.ReceiptStatusSuccessful:
 		obs.Event, obs.Reason = intent.EventConfirm, v1alpha1.ReasonConfirmed
 		obs.Message = fmt.Sprintf("transaction %s succeeded in block %d (%s), %d blocks deep", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), depth)
-	case r.Status != types.ReceiptStatusSuccessful && depth >= need:
+	case r.Status != types.ReceiptStatusSuccessful && final:
 		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonReverted
 		obs.Message = fmt.Sprintf("transaction %s reverted in block %d (%s), gas used %d", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), r.GasUsed)
 		if reason := f.revertReason(ctx, s); reason != "" {
@@ -290,6 +319,60 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, 
 		f.metrics.transition(f.chain.ID, obs.Event)
 	}
 	return ignoreGone(err)
+}
+
+// opens reports whether the receipt carries the Opened event of the order from the contract its
+// transaction called.
+func opens(r *jsonrpc.Receipt, s Submitted) bool {
+	for _, l := range r.Logs {
+		if l.Address != s.Settler || l.Removed {
+			continue
+		}
+		if ev, ok, err := settlement.Parse(l); err == nil && ok && ev.Kind == settlement.EventOpened && ev.OrderID == s.OrderID {
+			return true
+		}
+	}
+	return false
+}
+
+// final reports whether a transaction in block n is final: at the chain's confirmation depth under
+// head; for a bridge's transaction, which releases an escrow on the attester's word, in the node's
+// finalized block where the node serves that tag, or else at the bridge depth.
+func (f *follower) final(ctx context.Context, n, head uint64, bridge bool) (bool, error) {
+	if head < n {
+		return false, nil
+	}
+	depth := head - n + 1
+	if !bridge {
+		return depth >= confirmations(f.chain), nil
+	}
+	if !f.finality.read {
+		h, served, err := f.node.FinalizedHeader(ctx)
+		if err != nil {
+			return false, err
+		}
+		f.finality = finalityView{read: true, served: served, block: h.Number}
+	}
+	if f.finality.served {
+		return n <= f.finality.block, nil
+	}
+	return depth >= bridgeConfirmations(f.chain), nil
+}
+
+// finalityView is the node's finalized block as read once per step.
+type finalityView struct {
+	read, served bool
+	block        uint64
+}
+
+// bridgeConfirmations is the depth at which a bridge's transaction is final on a node without the
+// finalized tag: the chain's finality in blocks, and never less than its BridgeMinConfirmations.
+func bridgeConfirmations(c registry.Chain) uint64 {
+	least := c.BridgeMinConfirmations
+	if least == 0 {
+		least = registry.DefaultBridgeMinConfirmations
+	}
+	return max(confirmations(c), least)
 }
 
 // noReceipt decides on a submitted intent whose transaction has no receipt. Seen in a block: the

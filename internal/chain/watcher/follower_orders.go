@@ -50,15 +50,17 @@ func (f *follower) settlementLogs(ctx context.Context, blocks []jsonrpc.Block) (
 // the two calls); the step is tried again.
 var errLogsOfAnotherBlock = errors.New("the node's logs and blocks disagree (a reorg between two calls)")
 
-// orderEvents applies the settlement contract's events of block b to the orders they name.
+// orderEvents applies the settlement contract's events of block b to the orders they name. An
+// event counts only from the order's own contract: Opened and Refunded from the contract its
+// transaction calls, Filled from its destinationSettler. A look-alike contract can emit the same
+// events (and the node's address filter is not trusted), but it holds no escrow and pays nobody.
 func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []types.Log) error {
-	contract, _ := f.settlementContract()
 	for _, l := range logs {
 		if l.BlockHash != b.Hash {
 			return errLogsOfAnotherBlock
 		}
-		if l.Removed || l.Address != contract {
-			continue // the node's filter is not trusted with the address
+		if l.Removed {
+			continue
 		}
 		ev, ok, err := settlement.Parse(l)
 		if err != nil {
@@ -74,11 +76,11 @@ func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []type
 		}
 		var obs intentstatus.Observation
 		switch {
-		case ev.Kind == settlement.EventOpened && ref.Origin == f.chainID && ref.Phase == v1alpha1.IntentPhasePending:
+		case ev.Kind == settlement.EventOpened && ref.Origin == f.chainID && l.Address == ref.Domain.Contract && ref.Phase == v1alpha1.IntentPhasePending:
 			obs = f.opened(l, b)
-		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
+		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && l.Address == ref.DestSettler && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
 			obs = f.filled(ev, b)
-		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID:
+		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID && l.Address == ref.Domain.Contract:
 			obs = intentstatus.Observation{
 				Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: l.TxHash}, Reason: v1alpha1.ReasonRefunded,
 				Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d): the order was not filled in time",
@@ -134,9 +136,9 @@ func (f *follower) followFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 			Message: fmt.Sprintf("transaction %s, now in block %d, no longer fills the order; waiting for a fill again", ref.Fill.Hash.Hex(), r.BlockNumber),
 		})
 	}
-	if head < r.BlockNumber || head-r.BlockNumber+1 < confirmations(f.chain) ||
-		ref.Phase != v1alpha1.IntentPhaseSubmitted || !ref.OpenFinal {
-		return nil // not final yet, or the order's opening is not final yet on its origin chain
+	final, err := f.final(ctx, r.BlockNumber, head, ref.IsBridge())
+	if err != nil || !final || ref.Phase != v1alpha1.IntentPhaseSubmitted || !ref.OpenFinal {
+		return err // not final yet, or the order's opening is not final yet on its origin chain
 	}
 	return f.confirmFill(ctx, ref, r)
 }
@@ -166,6 +168,9 @@ func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rec
 	fill := fillStatus(f.chain.ID, ref.Fill.Hash, r.BlockNumber, r.BlockHash, ref.Fill.Filler, ref.Fill.AmountOut)
 	msg := fmt.Sprintf("the fill %s on %s is final (block %d)", ref.Fill.Hash.Hex(), f.chain.ID, r.BlockNumber)
 	if ref.IsBridge() {
+		if ok, err := f.attestable(ctx, ref, r); err != nil || !ok {
+			return err // not on this evidence: waits for the next step
+		}
 		if f.opts.Attester == nil {
 			msg += "; no attestation: the service has no attester key, so the filler cannot be repaid until one is configured"
 			f.log.Error(nil, "a bridge fill is final but no attester key is configured", "intent", ref.Name, "orderId", ref.OrderID.Hex())
@@ -192,23 +197,25 @@ func fillStatus(chainID string, tx common.Hash, block uint64, blockHash common.H
 }
 
 // fills reports whether the receipt carries the recorded fill: a success with the Filled event of
-// this chain's settlement contract for the order, by the same filler for the same amount.
+// the order's destinationSettler for the order, by the same filler for the same amount.
 func (f *follower) fills(r *jsonrpc.Receipt, ref OrderRef) bool {
-	contract, ok := f.settlementContract()
-	if !ok || r.Status != types.ReceiptStatusSuccessful {
-		return false
-	}
-	for _, l := range r.Logs {
-		if l.Address != contract {
+	return r.Status == types.ReceiptStatusSuccessful && fillLog(r, ref) != nil
+}
+
+// fillLog is the receipt's Filled event of the order's destinationSettler for the recorded fill
+// (filler and amount), nil when it has none.
+func fillLog(r *jsonrpc.Receipt, ref OrderRef) *types.Log {
+	for i, l := range r.Logs {
+		if l.Address != ref.DestSettler || l.Removed {
 			continue
 		}
 		ev, ok, err := settlement.Parse(l)
 		if err == nil && ok && ev.Kind == settlement.EventFilled && ev.OrderID == ref.OrderID &&
 			ev.Party == ref.Fill.Filler && ev.Amount.Cmp(ref.Fill.AmountOut) == 0 {
-			return true
+			return &r.Logs[i]
 		}
 	}
-	return false
+	return nil
 }
 
 // apply writes obs and counts its transition.

@@ -77,6 +77,13 @@ type Submitted struct {
 	// receipt needs no more reading. A fill seen earlier does not make it so: the opening could
 	// still revert or leave the chain.
 	Order, OpenFinal bool
+	// Bridge says the order is filled on another chain: its opening is final only at the bridge
+	// depth (finalized tag, or BridgeMinConfirmations).
+	Bridge bool
+	// OrderID and Settler are the order's id and the settlement contract its transaction calls: an
+	// opening counts only with that contract's Opened(OrderID) event in the final receipt.
+	OrderID common.Hash
+	Settler common.Address
 }
 
 // Index holds, per chain (numeric EIP-155 id), the pending intents by the key of their
@@ -189,6 +196,10 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 		s := Submitted{Name: ti.Name, ID: ti.Spec.ID, From: from, Hash: common.HexToHash(ti.Status.Hash),
 			Order: ti.Spec.Type != v1alpha1.IntentTypeTransfer}
 		s.OpenFinal = s.Order && openFinal(ti)
+		if s.Order {
+			s.OrderID, s.Settler = common.HexToHash(ti.Spec.OrderID), common.HexToAddress(ti.Spec.Tx.To)
+			s.Bridge = ti.Spec.FromChain != ti.Spec.ToChain
+		}
 		if ti.Status.BlockNumber > 0 && ti.Status.BlockHash != "" {
 			s.Block, s.BlockHash = uint64(ti.Status.BlockNumber), common.HexToHash(ti.Status.BlockHash)
 		}

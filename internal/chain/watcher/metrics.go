@@ -10,14 +10,15 @@ import (
 
 // metrics are per chain (its CAIP-2 id).
 type metrics struct {
-	head        *prometheus.GaugeVec
-	processed   *prometheus.GaugeVec
-	blockTime   *prometheus.HistogramVec
-	txs         *prometheus.CounterVec
-	transitions *prometheus.CounterVec
-	reorgs      *prometheus.CounterVec
-	errors      *prometheus.CounterVec
-	unattested  *prometheus.CounterVec
+	head          *prometheus.GaugeVec
+	processed     *prometheus.GaugeVec
+	blockTime     *prometheus.HistogramVec
+	txs           *prometheus.CounterVec
+	transitions   *prometheus.CounterVec
+	reorgs        *prometheus.CounterVec
+	errors        *prometheus.CounterVec
+	unattested    *prometheus.CounterVec
+	disagreements *prometheus.CounterVec
 }
 
 // Reasons of tis_chain_watch_unattested_fills_total.
@@ -28,6 +29,17 @@ const (
 	// unattestedSigning: signing the attestation failed; the intent stays submitted and the
 	// step is retried, each try counted.
 	unattestedSigning = "signing_failed"
+	// unattestedUnverified: the order's settlement contracts are not both verified on chain (and
+	// the ones its Chains name now); the fill waits.
+	unattestedUnverified = "contract_unverified"
+	// unattestedSingleSource: the destination Chain has no witnessRpcs, so no second endpoint can
+	// confirm the fill; it waits.
+	unattestedSingleSource = "single_source"
+	// unattestedNoQuorum: no witness confirms the fill yet (they lag or do not answer); it waits.
+	unattestedNoQuorum = "no_quorum"
+	// unattestedDisagreement: an endpoint contradicts the node about the fill; it waits, and the
+	// Chain's RPCAgreement condition is False.
+	unattestedDisagreement = "sources_disagree"
 )
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -57,13 +69,17 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}, []string{"chain"}),
 		unattested: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_chain_watch_unattested_fills_total",
-			Help: "Final bridge fills on this (destination) chain the watcher did not attest, by reason: no_attester_key (confirmed without an attestation; the filler cannot be repaid) or signing_failed (retried, each try counted).",
+			Help: "Final bridge fills on this (destination) chain the watcher did not attest, by reason: no_attester_key (confirmed without an attestation; the filler cannot be repaid), signing_failed (retried, each try counted), or, counted once per fill, contract_unverified, single_source, no_quorum or sources_disagree (the fill waits).",
 		}, []string{"chain", "reason"}),
+		disagreements: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_rpc_disagreements_total",
+			Help: "Bridge fills on which the chain's endpoints (rpc and witnessRpcs) contradicted each other, once per fill: one of them is lying or broken.",
+		}, []string{"chain"}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors, m.unattested} {
+	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors, m.unattested, m.disagreements} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -92,11 +108,14 @@ func (m *metrics) failed(chain string) { m.errors.WithLabelValues(chain).Inc() }
 // follow starts the chain's counters of unattested fills at zero, so that the first one shows
 // as an increase (a counter series born at 1 does not).
 func (m *metrics) follow(chain string) {
-	for _, reason := range []string{unattestedNoKey, unattestedSigning} {
+	for _, reason := range []string{unattestedNoKey, unattestedSigning, unattestedUnverified, unattestedSingleSource, unattestedNoQuorum, unattestedDisagreement} {
 		m.unattested.WithLabelValues(chain, reason)
 	}
+	m.disagreements.WithLabelValues(chain)
 }
 
 func (m *metrics) unattestedFill(chain, reason string) {
 	m.unattested.WithLabelValues(chain, reason).Inc()
 }
+
+func (m *metrics) disagreement(chain string) { m.disagreements.WithLabelValues(chain).Inc() }

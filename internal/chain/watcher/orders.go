@@ -22,8 +22,11 @@ type OrderRef struct {
 	// OpenFinal says the open transaction is final on the origin chain: a fill is confirmed only
 	// then.
 	OpenFinal bool
-	// Domain is the origin settlement contract, which an attestation of the fill is for.
+	// Domain is the origin settlement contract, which an attestation of the fill is for: the
+	// contract the intent's transaction calls, where its Opened and Refunded events come from.
 	Domain settlement.Domain
+	// DestSettler is the order's destinationSettler: only its Filled events fill the order.
+	DestSettler common.Address
 	// Fill is the recorded fill, if any.
 	Fill *FillRef
 }
@@ -57,10 +60,15 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 	if !ok {
 		return nil, false
 	}
+	order, ok := storedOrder(ti)
+	if !ok {
+		return nil, false
+	}
 	origin := uint64(ti.Spec.Tx.ChainID) //nolint:gosec // validated positive by the CRD
 	ref := &OrderRef{
 		Name: ti.Name, OrderID: common.HexToHash(ti.Spec.OrderID), Origin: origin, Dest: destID, Phase: phase, OpenFinal: openFinal(ti),
-		Domain: settlement.Domain{ChainID: new(big.Int).SetUint64(origin), Contract: common.HexToAddress(ti.Spec.Tx.To)},
+		Domain:      settlement.Domain{ChainID: new(big.Int).SetUint64(origin), Contract: common.HexToAddress(ti.Spec.Tx.To)},
+		DestSettler: order.DestinationSettler,
 	}
 	if f := ti.Status.Fill; f != nil {
 		amount, ok := new(big.Int).SetString(f.AmountOut, 10)
@@ -73,6 +81,21 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 		}
 	}
 	return ref, true
+}
+
+// storedOrder is the order the intent's transaction opens, read back from its calldata, when it
+// is a well-formed open of the stored orderId on the contract the transaction calls. Anything
+// else is no order the watcher follows: its events are never matched, nothing is attested.
+func storedOrder(ti *v1alpha1.TransferIntent) (settlement.Order, bool) {
+	order, err := settlement.OrderOfOpenData(common.FromHex(ti.Spec.Tx.Data))
+	if err != nil {
+		return settlement.Order{}, false
+	}
+	id, err := settlement.ID(order)
+	if err != nil || id != common.HexToHash(ti.Spec.OrderID) || order.OriginSettler != common.HexToAddress(ti.Spec.Tx.To) {
+		return settlement.Order{}, false
+	}
+	return order, true
 }
 
 // placeOrderLocked indexes the intent by orderId when it is an order still to be settled.

@@ -12,6 +12,7 @@ package watcher
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -71,6 +72,10 @@ type Options struct {
 	// Attester signs the fills of bridges once final, so that fillers can claim the escrow on the
 	// origin chain; nil attests nothing (bridges are confirmed, but their fillers wait).
 	Attester *settlement.Attester
+	// SingleSourceAttestation lets the attester sign a bridge fill that one endpoint alone reports,
+	// on a Chain without witnessRpcs: a lying or intercepted node can then forge a payout. For local
+	// development chains only (--unsafe-single-rpc-attestation).
+	SingleSourceAttestation bool
 }
 
 func (o Options) withDefaults() Options {
@@ -212,7 +217,9 @@ func (w *Watcher) reconcile(ctx context.Context, runs map[string]*running) {
 // sameFollow reports whether a follower of a can go on for b.
 func sameFollow(a, b registry.Chain) bool {
 	return a.RPCURL == b.RPCURL && a.Name == b.Name && a.BlockTimeSeconds == b.BlockTimeSeconds &&
-		a.FinalitySeconds == b.FinalitySeconds && a.NumericID.Cmp(b.NumericID) == 0
+		a.FinalitySeconds == b.FinalitySeconds && a.NumericID.Cmp(b.NumericID) == 0 &&
+		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations &&
+		a.SettlementAddress == b.SettlementAddress
 }
 
 // follow runs one chain's follower until ctx ends, backing off after failures.
@@ -231,7 +238,7 @@ func (w *Watcher) follow(ctx context.Context, chain registry.Chain) {
 			if err := f.recordProgress(fctx, true); err != nil {
 				log.Error(err, "recording progress on the way out")
 			}
-			f.node.Close()
+			f.close()
 		}
 	}()
 	for {
@@ -289,11 +296,34 @@ func (w *Watcher) newFollower(ctx context.Context, chain registry.Chain, log log
 		return nil, fmt.Errorf("reading the progress of Chain %s: %w", chain.Name, err)
 	}
 	f := newFollower(chain, w.Namespace, node, w.Index, w.Writer, w.Options, log, w.metrics)
+	f.chains = w.Chains
+	f.witnesses = w.dialWitnesses(ctx, chain, log)
 	head, err := node.Head(ctx)
 	if err != nil {
-		node.Close()
+		f.close()
 		return nil, err
 	}
 	f.start(head, obj.Status.Watch)
 	return f, nil
+}
+
+// dialWitnesses connects to the chain's witness endpoints. A witness that does not answer now is
+// kept (it may answer later and abstains meanwhile); one that serves another chain is left out and
+// logged, since its word about this chain means nothing.
+func (w *Watcher) dialWitnesses(ctx context.Context, chain registry.Chain, log logr.Logger) []*jsonrpc.Client {
+	var out []*jsonrpc.Client
+	for i, url := range chain.WitnessURLs {
+		c, err := jsonrpc.Dial(ctx, chain.ID, url, jsonrpc.Options{Caller: Caller, Timeout: w.CallTimeout, Metrics: w.RPCMetrics})
+		if err != nil {
+			log.Error(err, "cannot use a witness endpoint", "witness", i)
+			continue
+		}
+		if id, err := c.ChainID(ctx); err == nil && !sameChain(id, chain) {
+			log.Error(nil, "a witness endpoint serves another chain: left out", "witness", i, "chainId", id.String())
+			c.Close()
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
