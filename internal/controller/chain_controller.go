@@ -225,7 +225,7 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 	if err != nil {
 		return
 	}
-	cond := settlementCondition(contract, s, r.Attester)
+	cond := settlementCondition(contract, s, r.Attester, r.refundDelayNeeded(row.Environment))
 	cond.ObservedGeneration, cond.LastTransitionTime = chain.Generation, r.now()
 	if prev := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract); prev == nil || prev.Reason != cond.Reason {
 		eventType := corev1.EventTypeNormal
@@ -237,8 +237,39 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 	o.update(func() { meta.SetStatusCondition(&chain.Status.Conditions, cond) })
 }
 
-// settlementCondition is the SettlementContract condition of what the node said of contract.
-func settlementCondition(contract common.Address, s jsonrpc.Settlement, attester common.Address) metav1.Condition {
+// AttestationLatency bounds how long, once a fill is final, the watcher takes to see and attest it
+// and the filler to get its settle mined on the origin chain. A contract's refund delay must cover
+// it on top of the slowest destination's finality.
+const AttestationLatency = 15 * time.Minute
+
+// refundDelayNeeded is the least refund delay a settlement contract of the environment needs: a
+// fill made just before an order's deadline must be final on its destination (the slowest of the
+// environment's chains, at bridge depth) and attested, and the settle mined, before the user may
+// take the escrow back.
+func (r *ChainReconciler) refundDelayNeeded(env registry.Environment) time.Duration {
+	slowest := time.Duration(0)
+	for _, c := range r.Chains.List() {
+		if c.Environment == env {
+			slowest = max(slowest, BridgeFinality(c))
+		}
+	}
+	return slowest + AttestationLatency
+}
+
+// BridgeFinality is how long a bridge's fill on the chain takes to be final, at most: its
+// finalitySeconds, or its bridge depth in blocks if that is longer.
+func BridgeFinality(c registry.Chain) time.Duration {
+	least := c.BridgeMinConfirmations
+	if least == 0 {
+		least = registry.DefaultBridgeMinConfirmations
+	}
+	blocks := time.Duration(least) * time.Duration(c.BlockTimeSeconds) * time.Second //nolint:gosec // bounded by the CRD
+	return max(time.Duration(c.FinalitySeconds)*time.Second, blocks)
+}
+
+// settlementCondition is the SettlementContract condition of what the node said of contract; need
+// is the least refund delay the environment's bridges require.
+func settlementCondition(contract common.Address, s jsonrpc.Settlement, attester common.Address, need time.Duration) metav1.Condition {
 	cond := metav1.Condition{Type: v1alpha1.ConditionSettlementContract, Status: metav1.ConditionFalse}
 	switch {
 	case !s.HasCode:
@@ -251,6 +282,10 @@ func settlementCondition(contract common.Address, s jsonrpc.Settlement, attester
 		cond.Reason = v1alpha1.ReasonAttesterMismatch
 		cond.Message = fmt.Sprintf("the settlement contract at %s accepts the attester %s, the service signs as %s: fillers of bridges from this chain cannot be repaid",
 			contract.Hex(), s.Attester.Hex(), attester.Hex())
+	case s.RefundDelayKnown && time.Duration(s.RefundDelay)*time.Second < need: //nolint:gosec // a contract's uint64 seconds
+		cond.Reason = v1alpha1.ReasonRefundDelayTooShort
+		cond.Message = fmt.Sprintf("the settlement contract at %s lets a user refund %s after an order's deadline, but a fill made just before it may need %s to be final on this environment's slowest chain and be attested: a filler could pay and lose the escrow; deploy it with a refundDelay of at least %s",
+			contract.Hex(), time.Duration(s.RefundDelay)*time.Second, need, need) //nolint:gosec // a contract's uint64 seconds
 	default:
 		cond.Status, cond.Reason = metav1.ConditionTrue, v1alpha1.ReasonContractVerified
 		cond.Message = fmt.Sprintf("the settlement contract at %s accepts the attester %s", contract.Hex(), s.Attester.Hex())

@@ -133,6 +133,21 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 		Expect(cond.Reason).To(Equal(v1alpha1.ReasonNoContractCode), cond.Message)
 	})
 
+	It("reports a refund delay shorter than the environment's slowest bridge finality and the attestation", func() {
+		slow := newChain(uniqueChainID())
+		slow.Spec.FinalitySeconds = 86400 // a day: a fill there is final only a day later
+		Expect(k8sClient.Create(ctx, slow)).To(Succeed())
+		DeferCleanup(func() { Expect(k8sClient.Delete(ctx, slow)).To(Succeed()) })
+		Eventually(func() bool {
+			Expect(k8sClient.Get(ctx, objKey(slow), slow)).To(Succeed())
+			return meta.IsStatusConditionTrue(slow.Status.Conditions, v1alpha1.ConditionReady)
+		}).WithTimeout(10 * time.Second).Should(BeTrue())
+		cond := settlementCondition(deploy(suiteAttester)) // refunds an hour after the deadline
+		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonRefundDelayTooShort), cond.Message)
+		Expect(cond.Message).To(ContainSubstring("24h15m0s"))
+	})
+
 	It("reports code that is not the settlement contract", func() {
 		token := node.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6)
 		cond := settlementCondition(token.Hex())

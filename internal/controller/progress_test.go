@@ -43,12 +43,18 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonOpened:    "",
 	v1alpha1.ReasonFilled:    "",
 	v1alpha1.ReasonRefunded:  "",
+	v1alpha1.ReasonNotOpened: "",
 	// SettlementContract's reasons: the chain is served and transfers work whatever they say; the
 	// condition and a Warning event tell the operator.
 	v1alpha1.ReasonContractVerified:      "",
 	v1alpha1.ReasonNoContractCode:        "",
 	v1alpha1.ReasonNotSettlementContract: "",
 	v1alpha1.ReasonAttesterMismatch:      "",
+	v1alpha1.ReasonRefundDelayTooShort:   "",
+	// RPCAgreement's reasons, written by the chain watcher: the chain is served either way; a
+	// disagreement withholds attestations and says so in a Warning event.
+	v1alpha1.ReasonSourcesAgree:    "",
+	v1alpha1.ReasonSourcesDisagree: "",
 }
 
 // kstatus has no "current but not served": a Ready=False reason that raises neither condition

@@ -71,7 +71,19 @@ var _ = Describe("CRD validation", func() {
 		}, `spec.settlementAddress: Invalid value: "0x1234"`),
 		Entry("Chain: rpc url not http(s)", func() error {
 			return createChain(func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "ftp://node.example.com"} })
-		}, "url must be an http or https URL"),
+		}, "url must be https"),
+		Entry("Chain: rpc url plain http to a host that is not loopback", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "http://node.example.com:8545"} })
+		}, "plain http is allowed for a loopback node only"),
+		Entry("Chain: witness rpc url plain http to a name that starts like loopback", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) {
+				s.RPC = &v1alpha1.ChainRPC{URL: "http://127.0.0.1:8545"}
+				s.WitnessRPCs = []v1alpha1.ChainRPC{{URL: "http://127.0.0.1.attacker.example/"}}
+			})
+		}, "spec.witnessRpcs[0].url"),
+		Entry("Chain: bridgeMinConfirmations of one block", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.BridgeMinConfirmations = 1 })
+		}, "spec.bridgeMinConfirmations"),
 		Entry("Chain: rpc with both url and urlSecretRef", func() error {
 			return createChain(func(s *v1alpha1.ChainSpec) {
 				s.RPC = &v1alpha1.ChainRPC{URL: "https://node.example.com", URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc"}}

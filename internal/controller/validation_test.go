@@ -71,6 +71,12 @@ func TestValidateChainSpec(t *testing.T) {
 		{"settlement bad checksum", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = usdcBadChecksum }, "EIP-55"},
 		{"rpc url ftp", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "ftp://x.example.com"} }, "http or https"},
 		{"rpc url without host", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "https://"} }, "http or https"},
+		{"rpc url plain http, not loopback", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "http://node.example.com:8545"} }, "must be https"},
+		{"rpc url plain http, loopback", func(s *v1alpha1.ChainSpec) { s.RPC = &v1alpha1.ChainRPC{URL: "http://127.0.0.1:8545"} }, ""},
+		{"witness url plain http, not loopback", func(s *v1alpha1.ChainSpec) {
+			s.WitnessRPCs = []v1alpha1.ChainRPC{{URL: "http://localhost.attacker.example"}}
+		}, "spec.witnessRpcs[0].url"},
+		{"bridgeMinConfirmations of one block", func(s *v1alpha1.ChainSpec) { s.BridgeMinConfirmations = 1 }, "spec.bridgeMinConfirmations"},
 		{"rpc url and secret", func(s *v1alpha1.ChainSpec) {
 			s.RPC = &v1alpha1.ChainRPC{URL: "https://x.example.com", URLSecretRef: &v1alpha1.SecretKeyReference{Name: "rpc"}}
 		}, "exactly one of url and urlSecretRef"},

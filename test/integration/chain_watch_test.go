@@ -27,10 +27,15 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// watchedChain is a dev chain served by a Chain with an RPC endpoint, its native token and an
-// ERC-20, a funded wallet, and an API key: what the chain watcher follows.
+// watchedChain is a dev chain served by a Chain with an RPC endpoint and a witness endpoint, its
+// native token and an ERC-20, a funded wallet, and an API key: what the chain watcher follows.
+// The Chain's rpc and witness are two proxies of the node on their own ports (two providers as the
+// service sees them), which a test can make lie.
 type watchedChain struct {
 	dev        *devchain.Chain
+	name       string
+	node       *devchain.Proxy
+	witness    *devchain.Proxy
 	settlement common.Address
 	caip2      string
 	token      common.Address
@@ -57,13 +62,15 @@ func newWatchedChain(settle ...bool) *watchedChain {
 		w.settlement = w.deploySettlement()
 	}
 
-	name := fmt.Sprintf("watched-%d", id)
+	w.name = fmt.Sprintf("watched-%d", id)
+	w.node, w.witness = w.dev.NewProxy(GinkgoTB()), w.dev.NewProxy(GinkgoTB())
 	Expect(k8sClient.Create(ctx, &v1alpha1.Chain{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: namespace},
 		Spec: v1alpha1.ChainSpec{
-			ChainID: w.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: name, NativeSymbol: "ETH",
+			ChainID: w.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: w.name, NativeSymbol: "ETH",
 			NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
-			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: w.dev.URL}, SettlementAddress: settlementOf(w),
+			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: w.node.URL}, SettlementAddress: settlementOf(w),
+			WitnessRPCs: []v1alpha1.ChainRPC{{URL: w.witness.URL}},
 		},
 	})).To(Succeed())
 	for _, t := range []struct {

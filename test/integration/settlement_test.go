@@ -15,12 +15,14 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -117,16 +119,26 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		}
 	})
 
-	// run mines on both chains and steps the filler until the intent reaches status.
+	// run mines on both chains and steps the filler until the intent reaches status. A bridge is
+	// final in the node's finalized block, which the simulated node moves every 32 blocks: a few
+	// blocks a tick get there in seconds.
 	run := func(w *watchedChain, id, status string) intentRecord {
 		GinkgoHelper()
 		Eventually(func() string {
-			origin.dev.Backend.Commit()
-			dest.dev.Backend.Commit()
+			mine(4, origin, dest)
 			Expect(solver.Step(context.Background())).To(Succeed())
 			return w.record(id).Status
 		}).WithTimeout(30 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal(status))
 		return w.record(id)
+	}
+
+	// bridge creates a bridge of amount TUSD from origin to dest and sends its open, approved.
+	bridge := func(amount int64) (intentRecord, *types.Transaction) {
+		GinkgoHelper()
+		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"%d"}`,
+			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex(), amount))
+		origin.approve(big.NewInt(amount * 1_000_000))
+		return rec, origin.send(rec.Tx, nil)
 	}
 
 	It("settles a bridge: opened by the wallet, filled on the destination, attested, released to the filler", func() {
@@ -250,10 +262,95 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 
 		By("mining the opening on the origin chain until it is final")
 		Eventually(func() string {
-			origin.dev.Backend.Commit()
+			mine(4, origin)
 			return origin.record(rec.ID).Status
 		}).WithTimeout(15 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal("confirmed"))
 		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusOK))
+	})
+
+	It("withholds the attestation while a witness contradicts the fill, and says so on the Chain", func() {
+		dest.witness.Lie(func(method string, params, result json.RawMessage) json.RawMessage {
+			if method != "eth_getTransactionReceipt" || string(result) == "null" {
+				return result
+			}
+			var receipt map[string]any
+			Expect(json.Unmarshal(result, &receipt)).To(Succeed())
+			receipt["status"] = "0x0" // "the fill reverted"
+			out, err := json.Marshal(receipt)
+			Expect(err).NotTo(HaveOccurred())
+			return out
+		})
+		DeferCleanup(func() { dest.witness.Lie(nil) })
+		disagreementsBefore := counterValue("tis_chain_rpc_disagreements_total", dest.caip2)
+		rec, _ := bridge(2)
+
+		By("recording the fill, but neither confirming nor attesting it, however deep it gets")
+		Eventually(func() *string {
+			mine(4, origin, dest)
+			Expect(solver.Step(context.Background())).To(Succeed())
+			return dest.agreement()
+		}).WithTimeout(30 * time.Second).WithPolling(300 * time.Millisecond).Should(HaveValue(Equal(v1alpha1.ReasonSourcesDisagree)))
+		Consistently(func() string {
+			mine(4, origin, dest)
+			return origin.record(rec.ID).Status
+		}).WithTimeout(2 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal("submitted"))
+		Expect(origin.record(rec.ID).Fill).NotTo(BeNil())
+		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusNotFound))
+		Expect(counterValue("tis_chain_rpc_disagreements_total", dest.caip2)).To(Equal(disagreementsBefore + 1))
+		Expect(eventReasonsOf(dest.name)).To(ContainElement(v1alpha1.ReasonSourcesDisagree))
+
+		By("attesting once the witness tells the truth again")
+		dest.witness.Lie(nil)
+		done := run(origin, rec.ID, "confirmed")
+		Expect(done.Fill).NotTo(BeNil())
+		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusOK))
+		Expect(dest.agreement()).To(HaveValue(Equal(v1alpha1.ReasonSourcesAgree)))
+	})
+
+	It("fails an order whose final receipt has no Opened event from the contract it called", func() {
+		solver.Quote = func(settlement.Order) (*big.Int, bool) { return nil, false } // nobody fills
+		DeferCleanup(func() { solver.Quote = filler.AtMinimum })
+		rec, open := bridge(1)
+		// The node reports the block's Opened event (the order becomes submitted), then answers
+		// the open's receipt without it: a reorg that lost the event, or a node that lies.
+		origin.node.Lie(func(method string, params, result json.RawMessage) json.RawMessage {
+			if method != "eth_getTransactionReceipt" || !strings.Contains(strings.ToLower(string(params)), strings.ToLower(open.Hash().Hex())) || string(result) == "null" {
+				return result
+			}
+			var receipt map[string]any
+			Expect(json.Unmarshal(result, &receipt)).To(Succeed())
+			receipt["logs"] = []any{}
+			out, err := json.Marshal(receipt)
+			Expect(err).NotTo(HaveOccurred())
+			return out
+		})
+		DeferCleanup(func() { origin.node.Lie(nil) })
+		failed := run(origin, rec.ID, "failed")
+		Expect(failed.StatusDetail).To(ContainSubstring("no Opened(" + rec.OrderID))
+	})
+
+	It("takes no fill from a look-alike contract, even one the destination Chain is pointed at", func() {
+		solver.Quote = func(settlement.Order) (*big.Int, bool) { return nil, false } // no honest filler
+		DeferCleanup(func() { solver.Quote = filler.AtMinimum })
+		rec, _ := bridge(1)
+		run(origin, rec.ID, "submitted")
+
+		By("pointing the destination Chain at a contract that answers attester() and forges Filled events")
+		forger, err := dest.dev.DeployForgingSettlement(crypto.PubkeyToAddress(attesterKey.PublicKey))
+		Expect(err).NotTo(HaveOccurred())
+		dest.setSettlement(forger)
+		DeferCleanup(func() { dest.setSettlement(dest.settlement) })
+		Eventually(dest.settlementReason).WithTimeout(10 * time.Second).Should(Equal(v1alpha1.ReasonContractVerified))
+		order, err := settlement.OrderOfOpenData(hexutil.MustDecode(rec.Tx.Data))
+		Expect(err).NotTo(HaveOccurred())
+		orderID := common.HexToHash(rec.OrderID)
+		dest.dev.Transact(GinkgoTB(), solverKey, forger, contracts.NewForgingSettlement().PackForgeFill(orderID, solverAddr, order.Recipient, order.MinAmountOut))
+
+		Consistently(func() bool {
+			mine(4, origin, dest)
+			return origin.record(rec.ID).Fill == nil
+		}).WithTimeout(3*time.Second).WithPolling(300*time.Millisecond).Should(BeTrue(), "a forged Filled event counts as the fill")
+		Expect(get("/v2/orders/"+rec.OrderID+"/attestation", origin.key).StatusCode).To(Equal(http.StatusNotFound))
 	})
 
 	It("never shows the attester key in a log, an event, a status or a metric", func() {
@@ -284,4 +381,79 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 // ethereumCall is a call of dataHex on to from from, for eth_estimateGas.
 func ethereumCall(from, to common.Address, dataHex string) ethereum.CallMsg {
 	return ethereum.CallMsg{From: from, To: &to, Data: hexutil.MustDecode(dataHex)}
+}
+
+// mine commits n blocks on each chain.
+func mine(n int, chains ...*watchedChain) {
+	for range n {
+		for _, c := range chains {
+			c.dev.Backend.Commit()
+		}
+	}
+}
+
+// agreement is the reason of the Chain's RPCAgreement condition, nil without one.
+func (w *watchedChain) agreement() *string {
+	GinkgoHelper()
+	var chain v1alpha1.Chain
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: w.name}, &chain)).To(Succeed())
+	if c := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionRPCAgreement); c != nil {
+		return &c.Reason
+	}
+	return nil
+}
+
+// settlementReason is the reason of the Chain's SettlementContract condition for its current spec.
+func (w *watchedChain) settlementReason() string {
+	GinkgoHelper()
+	var chain v1alpha1.Chain
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: w.name}, &chain)).To(Succeed())
+	if c := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract); c != nil && c.ObservedGeneration == chain.Generation {
+		return c.Reason
+	}
+	return ""
+}
+
+// setSettlement points the Chain at another settlement address.
+func (w *watchedChain) setSettlement(addr common.Address) {
+	GinkgoHelper()
+	var chain v1alpha1.Chain
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: namespace, Name: w.name}, &chain)).To(Succeed())
+	before := chain.DeepCopy()
+	chain.Spec.SettlementAddress = addr.Hex()
+	Expect(k8sClient.Patch(ctx, &chain, client.MergeFrom(before))).To(Succeed())
+}
+
+// counterValue is the counter's value for the chain label, 0 when it has none.
+func counterValue(name, chain string) float64 {
+	GinkgoHelper()
+	families, err := ctrlmetrics.Registry.Gather()
+	Expect(err).NotTo(HaveOccurred())
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "chain" && l.GetValue() == chain {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// eventReasonsOf are the reasons of the events about the named object.
+func eventReasonsOf(name string) []string {
+	GinkgoHelper()
+	var events eventsv1.EventList
+	Expect(k8sClient.List(ctx, &events, client.InNamespace(namespace))).To(Succeed())
+	var out []string
+	for _, e := range events.Items {
+		if e.Regarding.Name == name {
+			out = append(out, e.Reason)
+		}
+	}
+	return out
 }

@@ -149,6 +149,13 @@ func (c *Chain) DeploySettlement(attester common.Address, refundDelay uint64) (c
 		contracts.NewSettlement().PackConstructor(attester, guardian, refundDelay))
 }
 
+// DeployForgingSettlement deploys the hostile look-alike contracts/src/ForgingSettlement.sol
+// (attester() answers attester; forgeFill emits Filled and pays nothing) from the Funder and
+// mines it: for tests that a watcher takes no fill from it.
+func (c *Chain) DeployForgingSettlement(attester common.Address) (common.Address, error) {
+	return c.deploy("ForgingSettlement", contracts.ForgingSettlementMetaData.Bin, contracts.NewForgingSettlement().PackConstructor(attester))
+}
+
 func (c *Chain) deploy(name, bin string, constructorInput []byte) (common.Address, error) {
 	addr, tx, err := bind.DeployContract(c.Transactor(c.Funder), common.FromHex(bin), c.Backend.Client(), constructorInput)
 	if err != nil {

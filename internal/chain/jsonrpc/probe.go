@@ -39,18 +39,26 @@ type Settlement struct {
 	// is not the settlement contract).
 	Attester      common.Address
 	AttesterKnown bool
+	// RefundDelay is the contract's refundDelay(), in seconds: how long after an order's deadline
+	// its user may take the escrow back. RefundDelayKnown is false when the call failed.
+	RefundDelay      uint64
+	RefundDelayKnown bool
 }
 
 // settlementBinding is the settlement contract's ABI; its methods are safe for concurrent use.
 var settlementBinding = contracts.NewSettlement()
 
-// ProbeSettlement asks the node, in one batch, whether contract holds code and which attester it
-// accepts: what the Chain controller reports in a Chain's status.
+// ProbeSettlement asks the node, in one batch, whether contract holds code, which attester it
+// accepts and how long its refund delay is: what the Chain controller reports in a Chain's status.
 func (c *Client) ProbeSettlement(ctx context.Context, contract common.Address) (Settlement, error) {
-	var code, out hexutil.Bytes
+	var code, out, delay hexutil.Bytes
+	call := func(data []byte) []any {
+		return []any{map[string]any{"to": contract, "data": hexutil.Bytes(data)}, "latest"}
+	}
 	batch := []rpc.BatchElem{
 		{Method: "eth_getCode", Args: []any{contract, "latest"}, Result: &code},
-		{Method: "eth_call", Args: []any{map[string]any{"to": contract, "data": hexutil.Bytes(settlementBinding.PackAttester())}, "latest"}, Result: &out},
+		{Method: "eth_call", Args: call(settlementBinding.PackAttester()), Result: &out},
+		{Method: "eth_call", Args: call(settlementBinding.PackRefundDelay()), Result: &delay},
 	}
 	if err := c.Batch(ctx, batch, nil); err != nil {
 		return Settlement{}, err
@@ -62,6 +70,11 @@ func (c *Client) ProbeSettlement(ctx context.Context, contract common.Address) (
 	if batch[1].Error == nil {
 		if attester, err := settlementBinding.UnpackAttester(out); err == nil {
 			s.Attester, s.AttesterKnown = attester, true
+		}
+	}
+	if batch[2].Error == nil {
+		if d, err := settlementBinding.UnpackRefundDelay(delay); err == nil {
+			s.RefundDelay, s.RefundDelayKnown = d, true
 		}
 	}
 	return s, nil

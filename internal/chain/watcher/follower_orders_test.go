@@ -14,6 +14,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -26,7 +27,7 @@ func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
 	filler := common.HexToAddress("0x364d50F3542dE1252aC9af1a286c76eb81dbA15e")
 	recipient := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
 	f := &follower{chain: registry.Chain{ID: "eip155:1338", SettlementAddress: contract.Hex()}}
-	ref := OrderRef{OrderID: orderID, Fill: &FillRef{Filler: filler, AmountOut: big.NewInt(24_825_250)}}
+	ref := OrderRef{OrderID: orderID, DestSettler: contract, Fill: &FillRef{Filler: filler, AmountOut: big.NewInt(24_825_250)}}
 
 	filled := func(edit func(*types.Log)) *jsonrpc.Receipt {
 		l := types.Log{
@@ -45,10 +46,18 @@ func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
 	if !f.fills(filled(nil), ref) {
 		t.Fatal("the order's own Filled event does not count")
 	}
+	// The chain's settlement contract today is not the order's destinationSettler: a look-alike
+	// (or a contract the Chain moved to since) fills nothing.
+	lookalike := ref
+	lookalike.DestSettler = common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+	if f.fills(filled(nil), lookalike) {
+		t.Error("a Filled event of another contract than the order's destinationSettler counts")
+	}
 	for name, r := range map[string]*jsonrpc.Receipt{
 		"no logs":            {Status: types.ReceiptStatusSuccessful},
 		"a reverted receipt": func() *jsonrpc.Receipt { r := filled(nil); r.Status = types.ReceiptStatusFailed; return r }(),
 		"another contract":   filled(func(l *types.Log) { l.Address = common.HexToAddress("0x01") }),
+		"a removed log":      filled(func(l *types.Log) { l.Removed = true }),
 		"another order":      filled(func(l *types.Log) { l.Topics[1] = common.HexToHash("0x02") }),
 		"another filler":     filled(func(l *types.Log) { l.Topics[2] = common.BytesToHash(recipient.Bytes()) }),
 		"another amount":     filled(func(l *types.Log) { l.Data = common.LeftPadBytes(big.NewInt(1).Bytes(), 32) }),
@@ -72,10 +81,16 @@ func TestAnUnattestedBridgeFillIsCounted(t *testing.T) {
 	if err := v1alpha1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
+	origin, dest := common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+	chains := registry.NewChainTable()
+	chains.Upsert("local-dev", registry.Chain{ID: "eip155:1337", SettlementAddress: origin.Hex(), SettlementVerified: true})
+	chains.Upsert("local-dev-2", registry.Chain{ID: "eip155:1338", SettlementAddress: dest.Hex(), SettlementVerified: true})
 	f := &follower{
-		chain: registry.Chain{ID: "eip155:1338"}, namespace: "default", log: logr.Discard(), metrics: m,
-		writer: &intentstatus.Writer{Client: fake.NewClientBuilder().WithScheme(s).Build()},
+		chain: registry.Chain{ID: "eip155:1338"}, namespace: "default", log: logr.Discard(), metrics: m, chains: chains,
+		writer: &intentstatus.Writer{Client: fake.NewClientBuilder().WithScheme(s).Build()}, reported: map[common.Hash]string{},
+		opts: Options{SingleSourceAttestation: true},
 	}
+	domain := settlement.Domain{ChainID: big.NewInt(1337), Contract: origin}
 	fill := &FillRef{Filler: common.HexToAddress("0x364d50F3542dE1252aC9af1a286c76eb81dbA15e"), AmountOut: big.NewInt(1)}
 	receipt := &jsonrpc.Receipt{BlockNumber: 7}
 	unattested := m.unattested.WithLabelValues("eip155:1338", unattestedNoKey)
@@ -86,7 +101,7 @@ func TestAnUnattestedBridgeFillIsCounted(t *testing.T) {
 	if n := testutil.ToFloat64(unattested); n != 0 {
 		t.Errorf("a swap's fill counts as unattested (%v)", n)
 	}
-	if err := f.confirmFill(t.Context(), OrderRef{Name: "bridge", Origin: 1337, Dest: 1338, Fill: fill}, receipt); err != nil {
+	if err := f.confirmFill(t.Context(), OrderRef{Name: "bridge", Origin: 1337, Dest: 1338, Fill: fill, Domain: domain, DestSettler: dest}, receipt); err != nil {
 		t.Fatal(err)
 	}
 	if n := testutil.ToFloat64(unattested); n != 1 {
