@@ -148,8 +148,11 @@ func waitOffered(ctx context.Context, m *managerProcess, key string) error {
 			if err := m.alive(); err != nil {
 				return err
 			}
+			if time.Now().After(deadline) && err != nil {
+				return fmt.Errorf("the %s template is not offered: %w", typ, err)
+			}
 			if time.Now().After(deadline) {
-				return fmt.Errorf("the %s template is not offered: %d %s %v", typ, status, data, err)
+				return fmt.Errorf("the %s template is not offered: %d %s", typ, status, data)
 			}
 			sleep(ctx, 100*time.Millisecond)
 		}
