@@ -32,6 +32,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -233,9 +234,10 @@ type bench struct {
 	work string
 
 	callers      []caller
-	rawNamespace string   // the namespace of the raw client-go creates, which no manager watches
-	managerArgs  []string // the flags of every manager started
-	starts       int      // managers started so far, numbering their logs
+	rawNamespace string         // the namespace of the raw client-go creates, which no manager watches
+	managerArgs  []string       // the flags of every manager started
+	attester     common.Address // the address of the managers' attester key
+	starts       int            // managers started so far, numbering their logs
 
 	templates map[v1alpha1.IntentType]*v1alpha1.TransferIntent // measureEmpty's, for the fill
 	pl        *planner                                         // the fill's, for the raw creates
@@ -263,6 +265,7 @@ func (b *bench) prepare(ctx context.Context) error {
 		return err
 	}
 	b.managerArgs = append([]string{"--attester-key-file", attesterFile}, b.o.managerArgs...)
+	b.attester = crypto.PubkeyToAddress(attester.PublicKey)
 	return nil
 }
 
@@ -300,7 +303,7 @@ func (b *bench) measureEmpty(ctx context.Context) error {
 			if rep.emptyAPI, rep.emptyEtcd, rep.emptyDB, err = controlPlaneMemory(ctx, cp); err != nil {
 				return err
 			}
-			if b.templates, err = createTemplates(ctx, m, cp.admin, o.namespace, callers[0]); err != nil {
+			if b.templates, err = b.createTemplates(ctx, m); err != nil {
 				return err
 			}
 		}
@@ -594,9 +597,25 @@ func waitKeys(ctx context.Context, m *managerProcess, callers []caller) error {
 	return nil
 }
 
-// createTemplates creates one intent of each type through the API, reads the stored objects
+// createTemplates creates the templates of the fill with the manager m, the swap's and the
+// bridge's on the local chains, run only meanwhile.
+func (b *bench) createTemplates(ctx context.Context, m *managerProcess) (map[v1alpha1.IntentType]*v1alpha1.TransferIntent, error) {
+	chains, err := startOrderChains(ctx, b.cp.admin, b.o.namespace, b.o.samples, b.attester)
+	if err != nil {
+		return nil, err
+	}
+	templates, err := func() (map[v1alpha1.IntentType]*v1alpha1.TransferIntent, error) {
+		if err := waitOffered(ctx, m, b.callers[0].key); err != nil {
+			return nil, err
+		}
+		return createTemplatesOf(ctx, m, b.cp.admin, b.o.namespace, b.callers[0])
+	}()
+	return templates, errors.Join(err, chains.stop(ctx))
+}
+
+// createTemplatesOf creates one intent of each type through the API, reads the stored objects
 // back as the templates of the fill, and deletes them.
-func createTemplates(ctx context.Context, m *managerProcess, c client.Client, namespace string, who caller) (map[v1alpha1.IntentType]*v1alpha1.TransferIntent, error) {
+func createTemplatesOf(ctx context.Context, m *managerProcess, c client.Client, namespace string, who caller) (map[v1alpha1.IntentType]*v1alpha1.TransferIntent, error) {
 	templates := map[v1alpha1.IntentType]*v1alpha1.TransferIntent{}
 	for _, typ := range intentTypes {
 		status, data, err := do(ctx, http.MethodPost, m.api+"/v2/transfers", who.key, []byte(templateRequests[typ]), nil)

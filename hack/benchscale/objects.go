@@ -40,8 +40,9 @@ type caller struct {
 func (c caller) keyFor(seq int) string { return c.keys[seq%len(c.keys)] }
 
 // setupNamespace creates the namespace, the sample Chains and TokenDefinitions that need no node
-// (the samples' local chains point at a port another `make run` may be using), and the accounts
-// with test keys, each rate-limited as loosely as an ApiKey allows.
+// (the samples' local chains point at a port another `make run` may be using; orderChains runs
+// them on ports of its own while the templates are made), and the accounts with test keys, each
+// rate-limited as loosely as an ApiKey allows.
 func setupNamespace(ctx context.Context, c client.Client, namespace, samples string, accounts int) ([]caller, error) {
 	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return nil, err
@@ -124,22 +125,25 @@ func documents(path string) [][]byte {
 	return docs
 }
 
-// Requests of the three intent types on the sample testnets, which have no node: the service
-// prices them from the Chains' static defaults.
+// Requests of the three intent types. The transfers are on a sample testnet, which has no node:
+// the service prices them from the Chain's static defaults. The swaps and bridges are on the
+// samples' two local chains (orderChains), the only ones with a settlement contract the service
+// can verify.
 const (
 	sepolia     = "eip155:11155111"
-	baseSepolia = "eip155:84532"
 	usdcSepolia = sepolia + ":0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"
-	ethSepolia  = sepolia + ":" + registry.NativeTokenAddress
+	local1      = "eip155:1337"
+	local2      = "eip155:1338"
+	localUSDC   = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
 	userA       = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 	userB       = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
 )
 
 var templateRequests = map[v1alpha1.IntentType]string{
 	v1alpha1.IntentTypeTransfer: `{"from":"` + sepolia + `:` + userA + `","to":"` + sepolia + `:` + userB + `","asset":"` + usdcSepolia + `","amount":"12.5"}`,
-	v1alpha1.IntentTypeSwap: `{"from":"` + sepolia + `:` + userA + `","to":"` + sepolia + `:` + userA + `","asset":{"in":"` + ethSepolia +
-		`","out":"` + usdcSepolia + `"},"amount":"0.25"}`,
-	v1alpha1.IntentTypeBridge: `{"from":"` + sepolia + `:` + userA + `","to":"` + baseSepolia + `:` + userA + `","asset":"` + usdcSepolia + `","amount":"40"}`,
+	v1alpha1.IntentTypeSwap: `{"from":"` + local1 + `:` + userA + `","to":"` + local1 + `:` + userA + `","asset":{"in":"` + local1 + `:` + registry.NativeTokenAddress +
+		`","out":"` + local1 + `:` + localUSDC + `"},"amount":"0.25"}`,
+	v1alpha1.IntentTypeBridge: `{"from":"` + local1 + `:` + userA + `","to":"` + local2 + `:` + userA + `","asset":"` + local1 + `:` + localUSDC + `","amount":"40"}`,
 }
 
 var intentTypes = []v1alpha1.IntentType{v1alpha1.IntentTypeTransfer, v1alpha1.IntentTypeSwap, v1alpha1.IntentTypeBridge}

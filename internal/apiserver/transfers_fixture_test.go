@@ -54,11 +54,13 @@ func caip10(chain, addr string) string { return chain + ":" + eip55(addr) }
 
 func testCatalog() intent.RegistryCatalog {
 	chains := registry.NewChainTable()
+	// A chain with a settlement contract models one whose contract the Chain controller verified.
 	chain := func(id string, ref int64, env registry.Environment, settlement string, block int64) {
 		chains.Upsert("chain-"+id[len("eip155:"):], registry.Chain{
 			ID: id, NumericID: big.NewInt(ref), Environment: env,
 			DisplayName: id, NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: block, FinalitySeconds: 60,
 			DefaultGasPriceWei: big.NewInt(1_000_000_000), NativeTokenPriceUSD: "3000", SettlementAddress: settlement,
+			SettlementVerified: settlement != "",
 		})
 	}
 	chain(sepolia, 11155111, registry.EnvironmentTest, settleA, 12)

@@ -174,6 +174,32 @@ func TestInvalidIntentsAreValidFalseAndNotStored(t *testing.T) {
 	}
 }
 
+// A bridge whose destination's settlement contract the Chain controller has not verified (no
+// node, or a False SettlementContract condition) is simulated as valid:false, without a tx, and
+// its creation is refused with the same reason: nothing goes to an address nobody checked.
+func TestBridgeThroughAnUnverifiedSettlementIsRefused(t *testing.T) {
+	h := newTransferHarness(t)
+	row, _ := h.catalog.Chains.Get(baseSepolia)
+	row.SettlementVerified = false
+	h.catalog.Chains.Upsert(row.Name, row)
+	bridge := usdcTransfer().with("to", caip10(baseSepolia, bobAddr)).String()
+
+	resp, got := h.post(t, simulatePath, testKeyA, bridge)
+	sim := decodeJSON[intent.SimulationResult](t, got)
+	if resp.StatusCode != http.StatusOK || sim.Valid || sim.Tx != nil || len(sim.Errors) != 1 ||
+		!strings.Contains(sim.Errors[0], settleB+" on "+baseSepolia+" is not verified on chain") {
+		t.Fatalf("simulate: %d %s; want valid:false, no tx, the unverified contract named", resp.StatusCode, got)
+	}
+	resp, got = h.post(t, transfersPath, testKeyA, bridge)
+	p := assertProblem(t, resp, got, problem.ValidationFailed, transfersPath)
+	if errs, _ := p.Details["errors"].([]any); len(errs) != 1 || errs[0] != sim.Errors[0] {
+		t.Fatalf("details %v, want the simulation's errors %v", p.Details, sim.Errors)
+	}
+	if items, _, _ := h.store.List(context.Background(), intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "", "", 100); len(items) != 0 {
+		t.Fatalf("the refused bridge was stored: %v", items)
+	}
+}
+
 func TestTransferAuthentication(t *testing.T) {
 	h := newTransferHarness(t)
 	requests := []struct{ method, path string }{

@@ -18,6 +18,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -176,6 +177,9 @@ func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row 
 	if row.RPCURL == "" || r.Probe == nil {
 		o.update(func() {
 			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
+			// Without a node nothing checks the contract any more: a verdict left in place
+			// would vouch for an address no one can look at.
+			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
 			chain.Status.HeadBlock = 0
 		})
 		return ctrl.Result{}
@@ -349,6 +353,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 			row.WitnessURLs = append(row.WitnessURLs, u)
 		}
 	}
+	row.SettlementVerified = row.SettlementAddress != "" && row.RPCURL != "" && settlementVerified(chain)
 	return row, note, nil
 }
 
@@ -390,6 +395,31 @@ func endpointOf(raw string) string {
 	return strings.ToLower(u.Hostname()) + ":" + port
 }
 
+// settlementVerified says whether the Chain's status holds a True SettlementContract condition
+// written for its current spec: one of an older generation may be about another address or node.
+func settlementVerified(chain *v1alpha1.Chain) bool {
+	cond := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
+	return cond != nil && cond.Status == metav1.ConditionTrue && cond.ObservedGeneration == chain.Generation
+}
+
+// settlementVerificationChanged lets through the status update that verifies a Chain's settlement
+// contract or withdraws that verdict. The other For() predicates drop status-only updates, but
+// the verdict is written into the status by the leader's reconciler after it probes the node, and
+// every replica's projection builds its chain row from it: without this, no replica would offer
+// swaps or bridges through the contract until the spec changed. It starts no probe loop: the
+// leader's reconcile it triggers probes again, and that passes this predicate again only if the
+// node's answer changed.
+var settlementVerificationChanged = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		before, ok := e.ObjectOld.(*v1alpha1.Chain)
+		after, ok2 := e.ObjectNew.(*v1alpha1.Chain)
+		return ok && ok2 && settlementVerified(before) != settlementVerified(after)
+	},
+}
+
 // SetupWithManager registers the controller. The chain table's change listener re-evaluates
 // Chains whose id changed hands, so that the newer of two conflicting Chains becomes Ready when
 // the older goes.
@@ -399,9 +429,10 @@ func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	})
 	return ctrl.NewControllerManagedBy(mgr).
 		// A status-only change (the chain watcher records its progress every few seconds) needs no
-		// reconcile: it would only probe the node again.
+		// reconcile: it would only probe the node again. The settlement contract's verdict is the
+		// exception: the chain row carries it.
 		For(&v1alpha1.Chain{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{},
-			predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
+			predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{}, settlementVerificationChanged))).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
 			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ChainList{}, ChainRPCSecretField, []string{obj.GetName()}, client.InNamespace(obj.GetNamespace()))
 		}), builder.WithPredicates(secretDataChanged)).

@@ -14,6 +14,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
 // The Chain controller probes each Chain's node and reports it: a real JSON-RPC node (the dev
@@ -79,14 +80,27 @@ var _ = Describe("Chain RPC probe", func() {
 var suiteAttester = common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")
 
 // The Chain controller checks the settlement contract at each Chain's settlementAddress on its
-// node: deployed, the settlement contract, accepting the service's attester.
+// node: deployed, the settlement contract, accepting the service's attester. Only a verified
+// contract is published in the chain row as one swaps and bridges may use.
 var _ = Describe("Chain settlement contract check", Ordered, func() {
 	var node *devchain.Chain
+	var chain *v1alpha1.Chain
 	BeforeAll(func() { node = devchain.Start(GinkgoTB(), 31340) })
+
+	// servedRow waits until the chain table serves the spec's Chain and returns its row.
+	servedRow := func() registry.Chain {
+		GinkgoHelper()
+		var row registry.Chain
+		Eventually(func() string {
+			row, _ = models.Chains.Get(chain.Spec.ChainID)
+			return row.Name
+		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Equal(chain.Name))
+		return row
+	}
 
 	settlementCondition := func(settlementAddress string) *metav1.Condition {
 		GinkgoHelper()
-		chain := newChain("eip155:31340")
+		chain = newChain("eip155:31340")
 		chain.Spec.RPC = &v1alpha1.ChainRPC{URL: node.URL}
 		chain.Spec.SettlementAddress = settlementAddress
 		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
@@ -112,10 +126,15 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 		return addr.Hex()
 	}
 
-	It("verifies a settlement contract that accepts the service's attester", func() {
+	It("verifies a settlement contract that accepts the service's attester, and the chain row says so", func() {
 		cond := settlementCondition(deploy(suiteAttester))
 		Expect(cond.Status).To(Equal(metav1.ConditionTrue))
 		Expect(cond.Reason).To(Equal(v1alpha1.ReasonContractVerified), cond.Message)
+		// The verdict is written in the status after the row was published: the status update
+		// itself must bring the row up to date, well before the next probe (30 s).
+		Eventually(func() bool { row, _ := models.Chains.Get(chain.Spec.ChainID); return row.SettlementVerified }).
+			WithTimeout(5*time.Second).WithPolling(20*time.Millisecond).Should(BeTrue(), "the verified contract is not published")
+		Expect(servedRow().SettlementAddress).To(Equal(chain.Spec.SettlementAddress))
 	})
 
 	It("reports a settlement contract of another attester", func() {
@@ -125,12 +144,28 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 		Expect(cond.Reason).To(Equal(v1alpha1.ReasonAttesterMismatch), cond.Message)
 		Expect(cond.Message).To(ContainSubstring(other.Hex()))
 		Expect(cond.Message).To(ContainSubstring(suiteAttester.Hex()))
+		Expect(servedRow().SettlementVerified).To(BeFalse())
 	})
 
-	It("reports an address without code", func() {
+	It("reports an address without code, and the chain row does not vouch for it", func() {
 		cond := settlementCondition("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")
 		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
 		Expect(cond.Reason).To(Equal(v1alpha1.ReasonNoContractCode), cond.Message)
+		row := servedRow()
+		Expect(row.SettlementAddress).To(Equal("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"))
+		Expect(row.SettlementVerified).To(BeFalse())
+	})
+
+	It("does not vouch for a deployed contract of a Chain without rpc: nothing checked it", func() {
+		chain = newChain(uniqueChainID())
+		chain.Spec.SettlementAddress = deploy(suiteAttester)
+		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
+		DeferCleanup(func() { Expect(k8sClient.Delete(ctx, chain)).To(Succeed()) })
+		expectReady(chain, metav1.ConditionTrue, v1alpha1.ReasonValid)
+		Expect(meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)).To(BeNil())
+		row := servedRow()
+		Expect(row.SettlementAddress).To(Equal(chain.Spec.SettlementAddress))
+		Expect(row.SettlementVerified).To(BeFalse())
 	})
 
 	It("reports a refund delay shorter than the environment's slowest bridge finality and the attestation", func() {

@@ -36,8 +36,9 @@
 // valid:false (HTTP 200, reasons in SimulationResult.Errors) is a request that is well-formed,
 // names known things and could be priced, but would not succeed as submitted for a reason the
 // client can fix: a same-chain swap on a chain without a settlement contract (no swap route yet),
-// callData on an ERC-20 transfer (a token transfer cannot carry a call), or a deadline earlier
-// than the estimated settlement time.
+// a swap or bridge through a settlement contract not verified on chain (registry.Chain's
+// SettlementVerified; no tx is built towards it), callData on an ERC-20 transfer (a token
+// transfer cannot carry a call), or a deadline earlier than the estimated settlement time.
 //
 // Warnings never change validity: balance not verified, no USD price for a token, ERC-20
 // allowance needed for the settlement contract, gas price taken from defaults after a chain error.

@@ -52,10 +52,10 @@ func testCatalog() fakeCatalog {
 	chains := []registry.Chain{
 		{ID: "eip155:1", NumericID: big.NewInt(1), Environment: registry.EnvironmentLive,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 12, FinalitySeconds: 768,
-			DefaultGasPriceWei: gwei(20), NativeTokenPriceUSD: "3150.25", SettlementAddress: settlement1},
+			DefaultGasPriceWei: gwei(20), NativeTokenPriceUSD: "3150.25", SettlementAddress: settlement1, SettlementVerified: true},
 		{ID: "eip155:8453", NumericID: big.NewInt(8453), Environment: registry.EnvironmentLive,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 2, FinalitySeconds: 900,
-			DefaultGasPriceWei: big.NewInt(10_000_000), NativeTokenPriceUSD: "3150.25", SettlementAddress: settlement2},
+			DefaultGasPriceWei: big.NewInt(10_000_000), NativeTokenPriceUSD: "3150.25", SettlementAddress: settlement2, SettlementVerified: true},
 		{ID: "eip155:42161", NumericID: big.NewInt(42161), Environment: registry.EnvironmentLive,
 			NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 900,
 			DefaultGasPriceWei: big.NewInt(10_000_000), NativeTokenPriceUSD: "3150.25"},

@@ -386,38 +386,58 @@ func (r resolved) checkParties(p Parsed) error {
 
 // checkRoute refuses a bridge without a route (CurrencyError) and records a swap without a
 // settlement contract as a valid:false reason: the swap is well-formed and priceable, and the
-// route appears as soon as the operator configures the chain's settlement contract.
+// route appears as soon as the operator configures the chain's settlement contract. A contract
+// configured but not verified on chain is a valid:false reason for both.
 func (r resolved) checkRoute(plan *Plan) error {
 	if slices.Contains(plan.ResolvedPath, StepBridge) {
-		return r.checkBridgeRoute()
+		return r.checkBridgeRoute(plan)
 	}
 	if slices.Contains(plan.ResolvedPath, StepSwap) {
-		if _, ok := settlementAddress(r.from); !ok {
+		switch {
+		case !hasSettlement(r.from):
 			plan.Errors = append(plan.Errors, fmt.Sprintf("no swap route on %s: the chain has no settlement contract", r.from.ID))
+		case !r.from.SettlementVerified:
+			plan.Errors = append(plan.Errors, unverifiedSettlement(r.from))
 		}
 	}
 	return nil
 }
 
 // checkBridgeRoute needs a settlement contract on both ends (the source escrows, the destination
-// fills) and the token to deliver on the destination.
-func (r resolved) checkBridgeRoute() error {
+// fills) and the token to deliver on the destination; each contract must be verified on chain.
+func (r resolved) checkBridgeRoute(plan *Plan) error {
 	for _, c := range []registry.Chain{r.from, r.to} {
-		if _, ok := settlementAddress(c); !ok {
+		if !hasSettlement(c) {
 			return currencyError("", "no bridge route from %s to %s: %s has no settlement contract", r.from.ID, r.to.ID, c.ID)
 		}
 	}
 	if !r.hasTokenOut {
 		return currencyError("asset", "no bridge route from %s to %s: %s has no %s token", r.from.ID, r.to.ID, r.to.ID, r.tokenIn.Symbol)
 	}
+	for _, c := range []registry.Chain{r.from, r.to} {
+		if !c.SettlementVerified {
+			plan.Errors = append(plan.Errors, unverifiedSettlement(c))
+		}
+	}
 	return nil
 }
 
-// settlementAddress is the chain's settlement contract. The controller checked it and published
-// it in EIP-55 form, so it is only decoded here: validating the checksum again would hash it on
+// hasSettlement says whether the chain names a settlement contract at all, verified or not.
+func hasSettlement(c registry.Chain) bool { return common.IsHexAddress(c.SettlementAddress) }
+
+// unverifiedSettlement is the valid:false reason of a settlement contract the Chain controller
+// has not verified: an address without code would take an order's funds and do nothing.
+func unverifiedSettlement(c registry.Chain) string {
+	return fmt.Sprintf("the settlement contract %s on %s is not verified on chain (the Chain has no rpc to check it, "+
+		"or its SettlementContract condition is not True): swaps and bridges through it are refused", c.SettlementAddress, c.ID)
+}
+
+// settlementAddress is the chain's settlement contract, once the Chain controller verified it on
+// chain: an order is never built towards an address nobody checked. The controller published it
+// in EIP-55 form, so it is only decoded here: validating the checksum again would hash it on
 // every request.
 func settlementAddress(c registry.Chain) (common.Address, bool) {
-	if !common.IsHexAddress(c.SettlementAddress) {
+	if !c.SettlementVerified || !common.IsHexAddress(c.SettlementAddress) {
 		return common.Address{}, false
 	}
 	return common.HexToAddress(c.SettlementAddress), true
@@ -447,7 +467,8 @@ func unixSeconds(t time.Time) uint64 {
 // buildTx builds the transaction of the plan's first step. A native transfer carries the
 // client's callData to the recipient (a contract call with value); an ERC-20 transfer or an order
 // cannot carry it (addReasons reports that). An order is open(order) on the origin chain's
-// settlement contract. It returns nil when a swap has no settlement contract to call or no quote.
+// settlement contract. It returns nil when the order has no quote, or no verified settlement
+// contract on either end (an order names both: a bridge's destination fills through its own).
 func (r resolved) buildTx(account string, plan Plan, callData []byte) (*Tx, error) {
 	switch {
 	case plan.Type == TypeTransfer && r.tokenIn.native:
@@ -460,7 +481,8 @@ func (r resolved) buildTx(account string, plan Plan, callData []byte) (*Tx, erro
 		return &Tx{To: r.tokenIn.addr.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: r.fromID}, nil
 	}
 	contract, ok := settlementAddress(r.from)
-	if !ok || plan.MinAmountOut == nil {
+	_, destinationOK := settlementAddress(r.to)
+	if !ok || !destinationOK || plan.MinAmountOut == nil {
 		return nil, nil
 	}
 	data, err := settlement.OpenData(r.orderInputs(account, plan, plan.Nonce).Order())

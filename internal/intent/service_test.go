@@ -466,3 +466,57 @@ func TestBridgesUnavailableWithoutAnAttester(t *testing.T) {
 		t.Errorf("swap: valid %v, errors %q, err %v; want valid", res.Valid, res.Errors, err)
 	}
 }
+
+// A settlement address is used only once the Chain controller verified it on chain: a swap or a
+// bridge through an unverified one is not valid, says which contract and why, and carries no tx
+// (a wallet would otherwise send funds to an address that may hold no code). Verified, the same
+// requests are valid and open the order on the origin's contract.
+func TestUnverifiedSettlementIsNeverUsed(t *testing.T) {
+	swap := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice), Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "2"}
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "10"}
+	tests := []struct {
+		name       string
+		req        Request
+		unverified string // the chain whose contract is not verified; "" for none
+		reasons    []string
+	}{
+		{"swap, verified", swap, "", nil},
+		{"swap, unverified", swap, "eip155:1", []string{settlement1 + " on eip155:1 is not verified on chain"}},
+		{"bridge, verified", bridge, "", nil},
+		{"bridge, origin unverified", bridge, "eip155:1", []string{settlement1 + " on eip155:1 is not verified on chain"}},
+		{"bridge, destination unverified", bridge, "eip155:8453", []string{settlement2 + " on eip155:8453 is not verified on chain"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			catalog := testCatalog()
+			if c, ok := catalog.chains[tt.unverified]; ok {
+				c.SettlementVerified = false
+				catalog.chains[tt.unverified] = c
+			}
+			svc := newTestService(t, func(c *Config) { c.Catalog = catalog })
+			p := mustParse(t, tt.req)
+			res, err := svc.Simulate(context.Background(), "acme", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := svc.Prepare(context.Background(), "acme", p, testNonce)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.reasons == nil {
+				if !res.Valid || res.Tx == nil || res.Tx.To != settlement1 || !plan.Valid {
+					t.Errorf("valid %v (plan %v), tx %+v, errors %q; want valid, opening on %s", res.Valid, plan.Valid, res.Tx, res.Errors, settlement1)
+				}
+				return
+			}
+			if res.Valid || res.Tx != nil || plan.Valid || plan.Tx != nil {
+				t.Errorf("valid %v (plan %v), tx %+v (plan %+v); want not valid and no tx, for creation too", res.Valid, plan.Valid, res.Tx, plan.Tx)
+			}
+			for _, reason := range tt.reasons {
+				if !contains(res.Errors, reason) || !contains(res.Errors, "swaps and bridges through it are refused") {
+					t.Errorf("errors %q; want one saying %q, and what that means", res.Errors, reason)
+				}
+			}
+		})
+	}
+}

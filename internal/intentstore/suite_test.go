@@ -42,13 +42,12 @@ var (
 )
 
 // The test chain: a unique testnet id with one-second blocks, so a deadline a few seconds away
-// is valid; a settlement contract so swaps have a route.
+// is valid. It has no settlement contract: the store's specs create transfers only.
 var (
-	chainID    = "eip155:31337"
-	usdc       = common.HexToAddress("0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238").Hex()
-	alice      = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
-	bob        = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
-	settlement = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"
+	chainID = "eip155:31337"
+	usdc    = common.HexToAddress("0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238").Hex()
+	alice   = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	bob     = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
 )
 
 func TestIntentStore(t *testing.T) {
@@ -75,7 +74,7 @@ func createFixtures(models controller.ReadModels) {
 		Spec: v1alpha1.ChainSpec{
 			ChainID: chainID, Environment: v1alpha1.EnvironmentTest, DisplayName: "Devnet", NativeSymbol: "ETH",
 			NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
-			NativeTokenPriceUSD: "3000", SettlementAddress: settlement,
+			NativeTokenPriceUSD: "3000",
 		},
 	}
 	Expect(k8sClient.Create(ctx, chain)).To(Succeed())

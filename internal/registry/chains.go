@@ -137,6 +137,7 @@ func chainEqual(a, b Chain) bool {
 		a.NativeDecimals == b.NativeDecimals && a.BlockTimeSeconds == b.BlockTimeSeconds &&
 		a.FinalitySeconds == b.FinalitySeconds && bigEqual(a.DefaultGasPriceWei, b.DefaultGasPriceWei) &&
 		a.NativeTokenPriceUSD == b.NativeTokenPriceUSD && a.SettlementAddress == b.SettlementAddress &&
+		a.SettlementVerified == b.SettlementVerified &&
 		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt) &&
 		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations
 }

@@ -151,3 +151,25 @@ func TestChainTableConcurrentReaders(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// A Chain whose settlement contract becomes verified changes nothing else in its row: the table
+// must still publish it, or swaps and bridges would stay refused until some other field changed.
+func TestChainTablePublishesSettlementVerification(t *testing.T) {
+	table := NewChainTable()
+	var notified [][]string
+	table.OnChange(func(ids []string) { notified = append(notified, ids) })
+	row := testChain("eip155:1", t0)
+	row.SettlementAddress = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB"
+	table.Upsert("c1", row)
+	row.SettlementVerified = true
+	table.Upsert("c1", row)
+	if c, _ := table.Get("eip155:1"); !c.SettlementVerified {
+		t.Error("the verified row is not served")
+	}
+	if v := table.Version(); v != 2 {
+		t.Errorf("Version = %d, want 2", v)
+	}
+	if want := [][]string{{"eip155:1"}, {"eip155:1"}}; !slices.EqualFunc(notified, want, slices.Equal) {
+		t.Errorf("notifications = %v, want %v", notified, want)
+	}
+}

@@ -44,8 +44,10 @@ type Chain struct {
 	// SettlementAddress is the EIP-55 address of the contract that executes swap and bridge
 	// orders on this chain; empty when the chain has none (then swap/bridge have no route).
 	SettlementAddress string
-	// SettlementVerified is set only when the Chain's SettlementContract condition is True for its
-	// current generation: the settlement address is used only then.
+	// SettlementVerified is set only when the Chain's SettlementContract condition is True for
+	// the Chain's current generation, and the Chain has a node: the contract at SettlementAddress
+	// was seen on chain, answering attester(). The settlement address is used only then; an
+	// address nobody checked could hold no code, and an order opened there would lose its funds.
 	SettlementVerified bool
 	// RPCURL is the JSON-RPC endpoint, empty when none is configured. It may carry a credential
 	// (when it came from a Secret): never log it or serve it.

@@ -202,7 +202,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 	kube := builder.Build()
 	st := &fuzzStack{addr: listener.Addr().String(), kube: kube, values: map[string]string{}}
 
-	// The read models, as the controllers fill them from the samples.
+	// The read models, as the controllers fill them for chains whose settlement contracts they verified.
 	models := controller.NewReadModels()
 	st.keys = models.Keys
 	created := time.Now().Add(-time.Hour)
@@ -210,7 +210,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 		models.Chains.Upsert("chain-"+strings.TrimPrefix(id, "eip155:"), registry.Chain{
 			ID: id, NumericID: big.NewInt(ref), Environment: env, DisplayName: id, NativeSymbol: "ETH", NativeDecimals: 18,
 			BlockTimeSeconds: 12, FinalitySeconds: 60, DefaultGasPriceWei: big.NewInt(1_000_000_000), NativeTokenPriceUSD: "3000",
-			SettlementAddress: settlement, CreatedAt: created,
+			SettlementAddress: settlement, SettlementVerified: true, CreatedAt: created,
 		})
 	}
 	chain("eip155:11155111", 11155111, registry.EnvironmentTest, "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB")

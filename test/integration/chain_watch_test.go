@@ -90,6 +90,11 @@ func newWatchedChain(settle ...bool) *watchedChain {
 	Eventually(func() int {
 		return get("/v2/tokens?chain-id="+w.caip2, w.key).StatusCode
 	}).WithTimeout(10 * time.Second).Should(Equal(http.StatusOK))
+	if w.settlement != (common.Address{}) {
+		// Swaps and bridges go through the contract only once the Chain controller verified it.
+		Eventually(func() bool { row, _ := readModels.Chains.Get(w.caip2); return row.SettlementVerified }).
+			WithTimeout(10*time.Second).Should(BeTrue(), "the settlement contract of %s is not verified", w.caip2)
+	}
 	return w
 }
 

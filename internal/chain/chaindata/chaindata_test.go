@@ -55,7 +55,7 @@ func newWorld(t testing.TB) *world {
 		row: registry.Chain{ID: caip2, NumericID: big.NewInt(devChainID), Environment: registry.EnvironmentTest,
 			DisplayName: "dev", NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 1,
 			DefaultGasPriceWei: big.NewInt(7), NativeTokenPriceUSD: "3000", RPCURL: c.URL,
-			SettlementAddress: settler.Hex()},
+			SettlementAddress: settler.Hex(), SettlementVerified: true},
 		native: registry.Token{Symbol: "ETH", ChainID: caip2, Address: caip2 + ":" + registry.NativeTokenAddress, Decimals: 18, PriceUSD: "3000"},
 		token:  registry.Token{Name: "tusd", Symbol: "TUSD", ChainID: caip2, Address: caip2 + ":" + tokenAddr.Hex(), Decimals: 6, PriceUSD: "1"},
 		other:  registry.Token{Name: "teur", Symbol: "TEUR", ChainID: caip2, Address: caip2 + ":" + otherAddr.Hex(), Decimals: 6, PriceUSD: "1.1"},
