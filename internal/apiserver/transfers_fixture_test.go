@@ -54,9 +54,16 @@ func caip10(chain, addr string) string { return chain + ":" + eip55(addr) }
 
 func testCatalog() intent.RegistryCatalog {
 	chains := registry.NewChainTable()
-	// A chain with a settlement contract models one whose contract the Chain controller verified.
+	// A chain with a settlement contract models one whose contract the Chain controller verified,
+	// with a node and a witness (static chain data: neither is called).
 	chain := func(id string, ref int64, env registry.Environment, settlement string, block int64) {
+		var node string
+		var witnesses []string
+		if settlement != "" {
+			node, witnesses = "https://node.example", []string{"https://witness.example"}
+		}
 		chains.Upsert("chain-"+id[len("eip155:"):], registry.Chain{
+			RPCURL: node, WitnessURLs: witnesses,
 			ID: id, NumericID: big.NewInt(ref), Environment: env,
 			DisplayName: id, NativeSymbol: "ETH", NativeDecimals: 18, BlockTimeSeconds: block, FinalitySeconds: 60,
 			DefaultGasPriceWei: big.NewInt(1_000_000_000), NativeTokenPriceUSD: "3000", SettlementAddress: settlement,

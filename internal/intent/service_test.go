@@ -520,3 +520,40 @@ func TestUnverifiedSettlementIsNeverUsed(t *testing.T) {
 		})
 	}
 }
+
+// A bridge's fill is attested only on the word of two endpoints of its destination chain: a
+// bridge to a Chain with fewer is valid:false, saying so, unless the operator accepted one
+// source (--unsafe-single-rpc-attestation, for local chains). The origin needs no witness.
+func TestBridgeNeedsTwoSourcesOnItsDestination(t *testing.T) {
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "10"}
+	for _, tt := range []struct {
+		name           string
+		chain          string
+		node           string
+		witnesses      []string
+		oneSourceOK    bool
+		wantValid      bool
+		wantReasonPart string
+	}{
+		{"a node and a witness", "eip155:8453", "https://node.example", []string{"https://witness.example"}, false, true, ""},
+		{"a node only", "eip155:8453", "https://node.example", nil, false, false, "the Chain has 1 (add spec.witnessRpcs)"},
+		{"no node", "eip155:8453", "", nil, false, false, "the Chain has 0"},
+		{"a node only, one source accepted", "eip155:8453", "https://node.example", nil, true, true, ""},
+		{"an origin with a node only", "eip155:1", "https://node.example", nil, false, true, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			catalog := testCatalog()
+			c := catalog.chains[tt.chain]
+			c.RPCURL, c.WitnessURLs = tt.node, tt.witnesses
+			catalog.chains[tt.chain] = c
+			svc := newTestService(t, func(cfg *Config) { cfg.Catalog, cfg.SingleSourceAttestation = catalog, tt.oneSourceOK })
+			res, err := svc.Simulate(context.Background(), "acme", mustParse(t, bridge))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Valid != tt.wantValid || (tt.wantReasonPart != "" && !strings.Contains(strings.Join(res.Errors, "; "), tt.wantReasonPart)) {
+				t.Errorf("valid %v, errors %q; want valid %v with %q", res.Valid, res.Errors, tt.wantValid, tt.wantReasonPart)
+			}
+		})
+	}
+}
