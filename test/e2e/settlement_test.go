@@ -59,6 +59,9 @@ func newOrderChain(id int64) *orderChain {
 			ChainID: c.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: "e2e order chain", NativeSymbol: "ETH",
 			NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
 			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: c.dev.URL}, SettlementAddress: c.settlement.Hex(),
+			// A second endpoint of the node, on its own port: the attester signs a bridge fill only
+			// when two endpoints agree on it.
+			WitnessRPCs: []v1alpha1.ChainRPC{{URL: c.dev.NewProxy(GinkgoTB()).URL}},
 		},
 	})).To(Succeed())
 	c.register("eth", "ETH", common.HexToAddress(registry.NativeTokenAddress), 18, "3000")
@@ -231,8 +234,11 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 		var rec orderIntent
 		Eventually(func() string {
 			Expect(manager.Running()).To(Succeed())
-			origin.dev.Backend.Commit()
-			dest.dev.Backend.Commit()
+			// A bridge is final in the node's finalized block, every 32nd block on a simulated node.
+			for range 4 {
+				origin.dev.Backend.Commit()
+				dest.dev.Backend.Commit()
+			}
 			rec = read(id)
 			return rec.Status
 		}).WithTimeout(45*time.Second).WithPolling(400*time.Millisecond).Should(Equal(status), func() string { return rec.StatusDetail })

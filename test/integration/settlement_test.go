@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"math/big"
 	"net/http"
 	"strings"
@@ -194,7 +195,11 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 	It("fails an order that nobody filled once its escrow is refunded after the deadline", func() {
 		solver.Quote = func(settlement.Order) (*big.Int, bool) { return nil, false } // no filler today
 		DeferCleanup(func() { solver.Quote = filler.AtMinimum })
-		deadline := time.Now().Add(20 * time.Second).UTC()
+		// The chain's clock runs ahead of the wall clock (the specs mine blocks faster than one a
+		// second): the deadline is 20 seconds after the later of the two.
+		now, err := origin.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
+		Expect(err).NotTo(HaveOccurred())
+		deadline := time.Unix(max(time.Now().Unix(), int64(now.Time)), 0).Add(20 * time.Second).UTC() //nolint:gosec // a block time
 		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"1","deadline":%q}`,
 			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex(),
 			deadline.Format(time.RFC3339)))
@@ -240,7 +245,7 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		By("reporting the open while it is only in the origin chain's pool")
 		r := call(http.MethodPost, "/v2/transfers/"+rec.ID+"/submission", origin.key, fmt.Sprintf(`{"hash":%q}`, open.Hash().Hex()))
 		Expect(r.StatusCode).To(BeNumerically("<", 300), r.Body)
-		Expect(origin.record(rec.ID).Status).To(Equal("submitted"))
+		Eventually(func() string { return origin.record(rec.ID).Status }).WithTimeout(5 * time.Second).Should(Equal("submitted"))
 
 		By("filling on the destination before the origin makes a block, straight from the order data")
 		order, err := settlement.OrderOfOpenData(hexutil.MustDecode(rec.Tx.Data))
@@ -253,6 +258,7 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 			dest.dev.Backend.Commit()
 			return origin.record(rec.ID).Fill != nil
 		}).WithTimeout(10*time.Second).WithPolling(200*time.Millisecond).Should(BeTrue(), "the fill is recorded")
+		mine(40, dest) // past the destination node's next finalized block: the fill is final
 		Consistently(func() string {
 			dest.dev.Backend.Commit()
 			return origin.record(rec.ID).Status
@@ -369,7 +375,7 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(strings.ToLower(string(b))).NotTo(ContainSubstring(secret))
 		}
-		families, err := ctrlmetrics.Registry.Gather()
+		families, err := prometheus.Gatherers{ctrlmetrics.Registry, serviceMetrics}.Gather()
 		Expect(err).NotTo(HaveOccurred())
 		Expect(families).NotTo(BeEmpty())
 		for _, f := range families {
@@ -427,7 +433,7 @@ func (w *watchedChain) setSettlement(addr common.Address) {
 // counterValue is the counter's value for the chain label, 0 when it has none.
 func counterValue(name, chain string) float64 {
 	GinkgoHelper()
-	families, err := ctrlmetrics.Registry.Gather()
+	families, err := serviceMetrics.Gather()
 	Expect(err).NotTo(HaveOccurred())
 	for _, f := range families {
 		if f.GetName() != name {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
+	"github.com/prometheus/client_golang/prometheus"
 	"io"
 	"net/http"
 	"os"
@@ -40,6 +41,8 @@ var (
 	// attesterKey is the service's attester (--attester-key-file); logs is everything it logged.
 	attesterKey *ecdsa.PrivateKey
 	logs        syncBuffer
+	// serviceMetrics receives the service's own metrics (the watcher's, the API's, ...).
+	serviceMetrics = prometheus.NewRegistry()
 )
 
 // syncBuffer is a bytes.Buffer safe for the service's log writer and the tests' reads.
@@ -75,7 +78,9 @@ var _ = BeforeSuite(func() {
 	keyFile := filepath.Join(GinkgoT().TempDir(), "attester.key")
 	Expect(os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(attesterKey))), 0o600)).To(Succeed())
 	stack = servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(io.MultiWriter(GinkgoWriter, &logs)),
-		servicetest.WithServiceOptions(func(o *service.Options) { o.Transfers.AttesterKeyFile = keyFile }))
+		servicetest.WithServiceOptions(func(o *service.Options) {
+			o.Transfers.AttesterKeyFile, o.Metrics = keyFile, serviceMetrics
+		}))
 	k8sClient, namespace, apiURL, readModels = stack.Client, stack.Namespace, stack.URL, stack.Models
 
 	validator, err = openapitest.New()
