@@ -114,17 +114,49 @@ func TestLogOutputKeepsEveryLineInOrder(t *testing.T) {
 	}
 }
 
-// A line written while a batch is being written to a slow output is not held up by that write.
+// blockingSink is an output whose writes wait until released: entered says a write began.
+type blockingSink struct {
+	lockedBuffer
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (s *blockingSink) Write(p []byte) (int, error) {
+	s.entered <- struct{}{}
+	<-s.release
+	return s.lockedBuffer.Write(p)
+}
+
+// A line written while a batch is being written to a stuck output is not held up by that write.
 func TestLogOutputWriteDoesNotWaitForTheOutput(t *testing.T) {
-	out := &slowSink{delay: 200 * time.Millisecond}
+	out := &blockingSink{entered: make(chan struct{}, 1), release: make(chan struct{})}
 	w := newAsyncWriter(out, 1<<10, time.Hour)
-	defer func() { _ = w.Stop() }()
 	_, _ = w.Write([]byte(strings.Repeat("a", 600) + "\n")) // over half: the goroutine starts writing
-	time.Sleep(20 * time.Millisecond)
-	start := time.Now()
-	_, _ = w.Write([]byte("b\n"))
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Fatalf("Write took %s while the output was busy", d)
+	select {
+	case <-out.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the batch was not written")
+	}
+	wrote := make(chan struct{})
+	go func() {
+		_, _ = w.Write([]byte("b\n"))
+		close(wrote)
+	}()
+	select {
+	case <-wrote:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write waited for the output")
+	}
+	close(out.release) // the stuck write, and the last batch at Stop, go through
+	go func() {
+		for range out.entered {
+		}
+	}()
+	if err := w.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.HasSuffix(got, "b\n") {
+		t.Errorf("output ends %q, want the second line", got[max(0, len(got)-10):])
 	}
 }
 
