@@ -18,7 +18,9 @@ const input = {
   settings: {
     optimizer: { enabled: true, runs: 200 },
     evmVersion: "cancun",
-    outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+    outputSelection: {
+      "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"] },
+    },
   },
 };
 function findImports(importPath) {
@@ -45,6 +47,11 @@ for (const [source, contracts] of Object.entries(output.contracts)) {
     }
     fs.writeFileSync(path.join(build, `${name}.abi`), JSON.stringify(contract.abi, null, 2) + "\n");
     fs.writeFileSync(path.join(build, `${name}.bin`), contract.evm.bytecode.object + "\n");
+    // The code a deployment holds, and where its immutables sit in it (the constructor writes them,
+    // so they differ per deployment): what the Chain controller compares a Chain's contract with.
+    const immutables = Object.values(contract.evm.deployedBytecode.immutableReferences || {}).flat();
+    fs.writeFileSync(path.join(build, `${name}.runtime.json`),
+      JSON.stringify({ code: contract.evm.deployedBytecode.object, immutables }, null, 2) + "\n");
     process.stderr.write(`compiled ${name} with solc ${solc.version()}\n`);
   }
 }

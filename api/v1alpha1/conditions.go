@@ -85,7 +85,9 @@ const (
 	ReasonContractVerified = "ContractVerified"
 	// ReasonNoContractCode: no code at spec.settlementAddress: nothing is deployed there.
 	ReasonNoContractCode = "NoContractCode"
-	// ReasonNotSettlementContract: the code at spec.settlementAddress does not answer attester().
+	// ReasonNotSettlementContract: the code at spec.settlementAddress is not this release's
+	// settlement contract (compared byte for byte outside its immutables): a look-alike that
+	// answers attester() is refused.
 	ReasonNotSettlementContract = "NotSettlementContract"
 	// ReasonAttesterMismatch: the contract accepts another attester than the service's key: the
 	// service's attestations of bridge fills on it cannot be claimed.

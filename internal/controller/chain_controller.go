@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"net/netip"
 	neturl "net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -279,14 +281,16 @@ func settlementCondition(contract common.Address, s jsonrpc.Settlement, attester
 	case !s.HasCode:
 		cond.Reason = v1alpha1.ReasonNoContractCode
 		cond.Message = fmt.Sprintf("no contract at %s: swaps and bridges from this chain are refused until the settlement contract is deployed there", contract.Hex())
-	case !s.AttesterKnown:
+	case !s.SettlementCode || !s.AttesterKnown || !s.RefundDelayKnown:
+		// attester() alone proves nothing: any contract can answer it. The code must be this
+		// release's Settlement, whose rules the attestations and refunds rely on.
 		cond.Reason = v1alpha1.ReasonNotSettlementContract
-		cond.Message = fmt.Sprintf("the contract at %s does not answer attester(): it is not the settlement contract", contract.Hex())
+		cond.Message = fmt.Sprintf("the code at %s is not this release's settlement contract (compared byte for byte outside its immutables): swaps and bridges through it are refused", contract.Hex())
 	case attester != (common.Address{}) && s.Attester != attester:
 		cond.Reason = v1alpha1.ReasonAttesterMismatch
 		cond.Message = fmt.Sprintf("the settlement contract at %s accepts the attester %s, the service signs as %s: fillers of bridges from this chain cannot be repaid",
 			contract.Hex(), s.Attester.Hex(), attester.Hex())
-	case s.RefundDelayKnown && time.Duration(s.RefundDelay)*time.Second < need: //nolint:gosec // a contract's uint64 seconds
+	case time.Duration(s.RefundDelay)*time.Second < need: //nolint:gosec // a contract's uint64 seconds
 		cond.Reason = v1alpha1.ReasonRefundDelayTooShort
 		cond.Message = fmt.Sprintf("the settlement contract at %s lets a user refund %s after an order's deadline, but a fill made just before it may need %s to be final on this environment's slowest chain and be attested: a filler could pay and lose the escrow; deploy it with a refundDelay of at least %s",
 			contract.Hex(), time.Duration(s.RefundDelay)*time.Second, need, need) //nolint:gosec // a contract's uint64 seconds
@@ -382,17 +386,28 @@ func (r *ChainReconciler) resolveRPC(ctx context.Context, namespace, name string
 	return u, "", nil
 }
 
-// endpointOf is the host and port a URL reaches: two URLs with the same are one source.
+// endpointOf is the host and port a URL reaches: two URLs with the same are one source. Every
+// loopback host is one host, an IP is written one way (an IPv4-mapped IPv6 address is its IPv4
+// address), a name loses its trailing dot, and a port its leading zeros.
 func endpointOf(raw string) string {
 	u, err := neturl.Parse(raw)
 	if err != nil {
 		return raw
 	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		host = ip.Unmap().String()
 	}
-	return strings.ToLower(u.Hostname()) + ":" + port
+	if isLoopbackHost(host) {
+		host = "loopback"
+	}
+	port := map[string]int{"http": 80, "https": 443}[u.Scheme]
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err == nil {
+			port = n
+		}
+	}
+	return host + ":" + strconv.Itoa(port)
 }
 
 // settlementVerified says whether the Chain's status holds a True SettlementContract condition

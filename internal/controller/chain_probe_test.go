@@ -183,6 +183,14 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 		Expect(cond.Message).To(ContainSubstring("24h15m0s"))
 	})
 
+	It("reports a look-alike that answers attester() with the service's attester but has other code", func() {
+		forger, err := node.DeployForgingSettlement(suiteAttester)
+		Expect(err).NotTo(HaveOccurred())
+		cond := settlementCondition(forger.Hex())
+		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonNotSettlementContract), cond.Message)
+	})
+
 	It("reports code that is not the settlement contract", func() {
 		token := node.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6)
 		cond := settlementCondition(token.Hex())

@@ -236,3 +236,21 @@ func TestValidateTransferIntentSpec(t *testing.T) {
 		})
 	}
 }
+
+// Two URLs of one endpoint are one source, however they are written.
+func TestEndpointOfNamesOneEndpointOneWay(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"http://localhost:8545", "http://127.0.0.1:8545"},
+		{"http://127.0.0.2:8545/x", "http://[::1]:8545"},
+		{"https://node.example.com/key-a", "https://NODE.example.com./key-b"},
+		{"https://node.example.com", "https://node.example.com:0443"},
+		{"https://1.2.3.4/", "https://[::ffff:1.2.3.4]:443/"},
+	} {
+		if a, b := endpointOf(pair[0]), endpointOf(pair[1]); a != b {
+			t.Errorf("%s is %q, %s is %q: want one endpoint", pair[0], a, pair[1], b)
+		}
+	}
+	if endpointOf("https://a.example.com") == endpointOf("https://b.example.com") || endpointOf("http://127.0.0.1:1") == endpointOf("http://127.0.0.1:2") {
+		t.Error("two endpoints are taken for one")
+	}
+}

@@ -346,8 +346,17 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		forger, err := dest.dev.DeployForgingSettlement(crypto.PubkeyToAddress(attesterKey.PublicKey))
 		Expect(err).NotTo(HaveOccurred())
 		dest.setSettlement(forger)
-		DeferCleanup(func() { dest.setSettlement(dest.settlement) })
-		Eventually(dest.settlementReason).WithTimeout(10 * time.Second).Should(Equal(v1alpha1.ReasonContractVerified))
+		DeferCleanup(func() {
+			dest.setSettlement(dest.settlement)
+			Eventually(dest.settlementReason).WithTimeout(10 * time.Second).Should(Equal(v1alpha1.ReasonContractVerified))
+		})
+		Eventually(dest.settlementReason).WithTimeout(10*time.Second).Should(Equal(v1alpha1.ReasonNotSettlementContract),
+			"its code is not the settlement contract's, whatever attester() says")
+		sim := call(http.MethodPost, "/v2/transfers/simulate", origin.key, fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"1"}`,
+			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex()))
+		Expect(sim.StatusCode).To(Equal(http.StatusOK), sim.Body)
+		Expect(sim.Body).To(ContainSubstring(`"valid":false`), "no new bridge names the look-alike as its destinationSettler")
+		Expect(sim.Body).To(ContainSubstring(forger.Hex()))
 		order, err := settlement.OrderOfOpenData(hexutil.MustDecode(rec.Tx.Data))
 		Expect(err).NotTo(HaveOccurred())
 		orderID := common.HexToHash(rec.OrderID)

@@ -26,9 +26,9 @@ var (
 
 // ForgingSettlementMetaData contains all meta data concerning the ForgingSettlement contract.
 var ForgingSettlementMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"attester_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"Filled\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"attester\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"forgeFill\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"attester_\",\"type\":\"address\"},{\"internalType\":\"uint64\",\"name\":\"refundDelay_\",\"type\":\"uint64\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"Filled\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"attester\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"orderId\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"filler\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amountOut\",\"type\":\"uint256\"}],\"name\":\"forgeFill\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"refundDelay\",\"outputs\":[{\"internalType\":\"uint64\",\"name\":\"\",\"type\":\"uint64\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
 	ID:  "ForgingSettlement",
-	Bin: "0x60a0604052348015600e575f5ffd5b506040516101f33803806101f3833981016040819052602b91603b565b6001600160a01b03166080526066565b5f60208284031215604a575f5ffd5b81516001600160a01b0381168114605f575f5ffd5b9392505050565b60805161017661007d5f395f603d01526101765ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c806347b0c3b314610038578063ea85652d1461007b575b5f5ffd5b61005f7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200160405180910390f35b61008e6100893660046100ff565b610090565b005b816001600160a01b0316836001600160a01b0316857ff34b46d162bfdb332240cb89a10794aa192f907552f0a3ec8d94fa18399ecec4846040516100d691815260200190565b60405180910390a450505050565b80356001600160a01b03811681146100fa575f5ffd5b919050565b5f5f5f5f60808587031215610112575f5ffd5b84359350610122602086016100e4565b9250610130604086016100e4565b939692955092936060013592505056fea2646970667358221220e70eca51cbc033bdc87e9b7faae7f659c5eed927cc766423ddd5aafe115e4eac64736f6c634300081e0033",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161027c38038061027c83398101604081905261002e9161004d565b6001600160a01b039091166080526001600160401b031660a05261009b565b5f5f6040838503121561005e575f5ffd5b82516001600160a01b0381168114610074575f5ffd5b60208401519092506001600160401b0381168114610090575f5ffd5b809150509250929050565b60805160a0516101c26100ba5f395f604801525f608d01526101c25ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80633e602b4c1461004357806347b0c3b314610088578063ea85652d146100c7575b5f5ffd5b61006a7f000000000000000000000000000000000000000000000000000000000000000081565b60405167ffffffffffffffff90911681526020015b60405180910390f35b6100af7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161007f565b6100da6100d536600461014b565b6100dc565b005b816001600160a01b0316836001600160a01b0316857ff34b46d162bfdb332240cb89a10794aa192f907552f0a3ec8d94fa18399ecec48460405161012291815260200190565b60405180910390a450505050565b80356001600160a01b0381168114610146575f5ffd5b919050565b5f5f5f5f6080858703121561015e575f5ffd5b8435935061016e60208601610130565b925061017c60408601610130565b939692955092936060013592505056fea2646970667358221220ba65c887af61dd64f76636d5612996a224513ea4423be2467534eeeb76fe145064736f6c634300081e0033",
 }
 
 // ForgingSettlement is an auto generated Go binding around an Ethereum contract.
@@ -59,9 +59,9 @@ func (c *ForgingSettlement) Instance(backend bind.ContractBackend, addr common.A
 // PackConstructor is the Go binding used to pack the parameters required for
 // contract deployment.
 //
-// Solidity: constructor(address attester_) returns()
-func (forgingSettlement *ForgingSettlement) PackConstructor(attester_ common.Address) []byte {
-	enc, err := forgingSettlement.abi.Pack("", attester_)
+// Solidity: constructor(address attester_, uint64 refundDelay_) returns()
+func (forgingSettlement *ForgingSettlement) PackConstructor(attester_ common.Address, refundDelay_ uint64) []byte {
+	enc, err := forgingSettlement.abi.Pack("", attester_, refundDelay_)
 	if err != nil {
 		panic(err)
 	}
@@ -123,6 +123,41 @@ func (forgingSettlement *ForgingSettlement) PackForgeFill(orderId [32]byte, fill
 // Solidity: function forgeFill(bytes32 orderId, address filler, address recipient, uint256 amountOut) returns()
 func (forgingSettlement *ForgingSettlement) TryPackForgeFill(orderId [32]byte, filler common.Address, recipient common.Address, amountOut *big.Int) ([]byte, error) {
 	return forgingSettlement.abi.Pack("forgeFill", orderId, filler, recipient, amountOut)
+}
+
+// PackRefundDelay is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3e602b4c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function refundDelay() view returns(uint64)
+func (forgingSettlement *ForgingSettlement) PackRefundDelay() []byte {
+	enc, err := forgingSettlement.abi.Pack("refundDelay")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRefundDelay is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3e602b4c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function refundDelay() view returns(uint64)
+func (forgingSettlement *ForgingSettlement) TryPackRefundDelay() ([]byte, error) {
+	return forgingSettlement.abi.Pack("refundDelay")
+}
+
+// UnpackRefundDelay is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x3e602b4c.
+//
+// Solidity: function refundDelay() view returns(uint64)
+func (forgingSettlement *ForgingSettlement) UnpackRefundDelay(data []byte) (uint64, error) {
+	out, err := forgingSettlement.abi.Unpack("refundDelay", data)
+	if err != nil {
+		return *new(uint64), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint64)).(*uint64)
+	return out0, nil
 }
 
 // ForgingSettlementFilled represents a Filled event raised by the ForgingSettlement contract.

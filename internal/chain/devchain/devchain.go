@@ -150,10 +150,11 @@ func (c *Chain) DeploySettlement(attester common.Address, refundDelay uint64) (c
 }
 
 // DeployForgingSettlement deploys the hostile look-alike contracts/src/ForgingSettlement.sol
-// (attester() answers attester; forgeFill emits Filled and pays nothing) from the Funder and
-// mines it: for tests that a watcher takes no fill from it.
+// (attester() answers attester, refundDelay() a week; forgeFill emits Filled and pays nothing)
+// from the Funder and mines it: for tests that nothing trusts it.
 func (c *Chain) DeployForgingSettlement(attester common.Address) (common.Address, error) {
-	return c.deploy("ForgingSettlement", contracts.ForgingSettlementMetaData.Bin, contracts.NewForgingSettlement().PackConstructor(attester))
+	return c.deploy("ForgingSettlement", contracts.ForgingSettlementMetaData.Bin,
+		contracts.NewForgingSettlement().PackConstructor(attester, uint64(7*24*time.Hour/time.Second)))
 }
 
 func (c *Chain) deploy(name, bin string, constructorInput []byte) (common.Address, error) {

@@ -35,6 +35,9 @@ func (c *Client) Probe(ctx context.Context) (chainID *big.Int, head uint64, err 
 type Settlement struct {
 	// HasCode is false when the address holds no code: no contract was deployed there.
 	HasCode bool
+	// SettlementCode says the code is this release's settlement contract, byte for byte outside
+	// its immutables (contracts.IsSettlementCode).
+	SettlementCode bool
 	// Attester is the contract's attester(); AttesterKnown is false when the call failed (the code
 	// is not the settlement contract).
 	Attester      common.Address
@@ -66,7 +69,7 @@ func (c *Client) ProbeSettlement(ctx context.Context, contract common.Address) (
 	if batch[0].Error != nil {
 		return Settlement{}, batch[0].Error
 	}
-	s := Settlement{HasCode: len(code) > 0}
+	s := Settlement{HasCode: len(code) > 0, SettlementCode: contracts.IsSettlementCode(code)}
 	if batch[1].Error == nil {
 		if attester, err := settlementBinding.UnpackAttester(out); err == nil {
 			s.Attester, s.AttesterKnown = attester, true

@@ -112,15 +112,19 @@ func (c *Client) HeaderByNumber(ctx context.Context, num uint64) (Header, error)
 }
 
 // FinalizedHeader is the node's latest finalized block (the `finalized` block tag); served is
-// false when the node does not serve the tag: it answers it with an error or with no block (a
-// node without a consensus client's finality, an older node, a chain without finality).
+// false when the node does not serve the tag: it answers with no block, or with the JSON-RPC
+// errors of an unknown method or argument (an older node, a chain without finality). Any other
+// error is an error: a node that is syncing or rate-limited must not turn "finalized" into a
+// count of blocks for one call.
 func (c *Client) FinalizedHeader(ctx context.Context) (h Header, served bool, err error) {
 	h, err = c.header(ctx, "finalized")
 	var answer rpc.Error
 	switch {
 	case err == nil:
 		return h, true, nil
-	case errors.Is(err, ErrNotFound) || errors.As(err, &answer):
+	case errors.Is(err, ErrNotFound):
+		return Header{}, false, nil
+	case errors.As(err, &answer) && (answer.ErrorCode() == -32601 || answer.ErrorCode() == -32602):
 		return Header{}, false, nil
 	default:
 		return Header{}, false, err

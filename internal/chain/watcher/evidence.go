@@ -120,17 +120,19 @@ func (f *follower) askWitnesses(ctx context.Context, ref OrderRef, want fillView
 
 // ask compares one witness's account of the fill with the node's.
 func (f *follower) ask(ctx context.Context, w *jsonrpc.Client, ref OrderRef, want fillView) verdict {
-	receipts, err := w.Receipts(ctx, []common.Hash{ref.Fill.Hash})
-	if err != nil {
-		return verdict{abstains, "did not answer: " + err.Error()}
+	// Finality first: the header and receipt read after it are of a block the witness already
+	// held final, so a reorg between the reads cannot pass a stale hash.
+	final, err := witnessFinal(ctx, w, bridgeConfirmations(f.chain), want.block)
+	if err != nil || !final {
+		return verdict{abstains, fmt.Sprintf("does not hold block %d final yet", want.block)}
 	}
 	header, err := w.HeaderByNumber(ctx, want.block)
 	if err != nil {
 		return verdict{abstains, "has no block " + fmt.Sprint(want.block) + " yet"}
 	}
-	final, err := witnessFinal(ctx, w, bridgeConfirmations(f.chain), want.block)
-	if err != nil || !final {
-		return verdict{abstains, fmt.Sprintf("does not hold block %d final yet", want.block)}
+	receipts, err := w.Receipts(ctx, []common.Hash{ref.Fill.Hash})
+	if err != nil {
+		return verdict{abstains, "did not answer: " + err.Error()}
 	}
 	if header.Hash != want.blockHash {
 		return verdict{disagrees, fmt.Sprintf("says block %d is %s at final depth, not %s", want.block, header.Hash.Hex(), want.blockHash.Hex())}

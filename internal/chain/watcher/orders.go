@@ -61,7 +61,7 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 		return nil, false
 	}
 	order, ok := storedOrder(ti)
-	if !ok {
+	if !ok || !order.DestinationChainId.IsUint64() || order.DestinationChainId.Uint64() != destID {
 		return nil, false
 	}
 	origin := uint64(ti.Spec.Tx.ChainID) //nolint:gosec // validated positive by the CRD
@@ -92,7 +92,8 @@ func storedOrder(ti *v1alpha1.TransferIntent) (settlement.Order, bool) {
 		return settlement.Order{}, false
 	}
 	id, err := settlement.ID(order)
-	if err != nil || id != common.HexToHash(ti.Spec.OrderID) || order.OriginSettler != common.HexToAddress(ti.Spec.Tx.To) {
+	if err != nil || id != common.HexToHash(ti.Spec.OrderID) || order.OriginSettler != common.HexToAddress(ti.Spec.Tx.To) ||
+		!order.OriginChainId.IsInt64() || order.OriginChainId.Int64() != ti.Spec.Tx.ChainID {
 		return settlement.Order{}, false
 	}
 	return order, true
