@@ -118,8 +118,26 @@ func (f *follower) filled(ev settlement.Event, b jsonrpc.Block) intentstatus.Obs
 // followFills confirms the orders whose fill on this chain is final, attesting bridge fills, and
 // forgets fills whose block left the chain.
 func (f *follower) followFills(ctx context.Context, head uint64) error {
-	return forEachReceipt(ctx, f, f.index.Fills(f.chainID), func(ref OrderRef) common.Hash { return ref.Fill.Hash },
+	fills := f.index.Fills(f.chainID)
+	f.forgetReported(fills)
+	return forEachReceipt(ctx, f, fills, func(ref OrderRef) common.Hash { return ref.Fill.Hash },
 		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followFill(ctx, ref, r, head) })
+}
+
+// forgetReported drops what was reported of fills no longer waiting (attested, cleared, gone).
+func (f *follower) forgetReported(waiting []OrderRef) {
+	if len(f.reported) == 0 {
+		return
+	}
+	keep := make(map[common.Hash]bool, len(waiting))
+	for _, ref := range waiting {
+		keep[ref.Fill.Hash] = true
+	}
+	for h := range f.reported {
+		if !keep[h] {
+			delete(f.reported, h)
+		}
+	}
 }
 
 // followFill decides on one recorded fill from its receipt (nil: none): forgotten when it left
