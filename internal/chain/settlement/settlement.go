@@ -6,6 +6,7 @@
 package settlement
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -48,14 +49,37 @@ var orderArguments = abi.Arguments{{Type: binding.GetABI().Methods["settle"].Inp
 var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
 // Encode is abi.encode(order): the ERC-7683 orderData and originData, thirteen 32-byte words.
+// Every field is static, so the words are written in place, in the order of the contract's
+// declaration: the ABI packer's reflection cost a simulation a seventh of its CPU (issue 28).
+// A test compares the two encodings.
 func Encode(o Order) ([]byte, error) {
 	for _, v := range []*big.Int{o.OriginChainId, o.DestinationChainId, o.AmountIn, o.MinAmountOut} {
 		if v == nil || v.Sign() < 0 || v.Cmp(maxUint256) > 0 {
 			return nil, fmt.Errorf("order value %v is not a uint256", v)
 		}
 	}
-	return orderArguments.Pack(o)
+	out := make([]byte, orderLength)
+	word := func(i int) []byte { return out[i*32 : (i+1)*32] }
+	address := func(i int, a common.Address) { copy(word(i)[12:], a[:]) }
+	copy(word(0), o.Account[:])
+	address(1, o.OriginSettler)
+	o.OriginChainId.FillBytes(word(2))
+	address(3, o.User)
+	o.DestinationChainId.FillBytes(word(4))
+	address(5, o.Recipient)
+	address(6, o.TokenIn)
+	address(7, o.TokenOut)
+	o.AmountIn.FillBytes(word(8))
+	o.MinAmountOut.FillBytes(word(9))
+	binary.BigEndian.PutUint64(word(10)[24:], o.Deadline)
+	copy(word(11), o.Nonce[:])
+	address(12, o.DestinationSettler)
+	return out, nil
 }
+
+// encodeByABI is abi.encode(order) by go-ethereum's ABI packer, from the contract's declaration:
+// the reference Encode is tested against.
+func encodeByABI(o Order) ([]byte, error) { return orderArguments.Pack(o) }
 
 // Decode reads abi.encode(order) back, refusing any other length (as the contract does).
 func Decode(data []byte) (Order, error) {
