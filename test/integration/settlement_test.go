@@ -197,10 +197,10 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		solver.Quote = func(settlement.Order) (*big.Int, bool) { return nil, false } // no filler today
 		DeferCleanup(func() { solver.Quote = filler.AtMinimum })
 		// The chain's clock runs ahead of the wall clock (the specs mine blocks faster than one a
-		// second): the deadline is 20 seconds after the later of the two.
+		// second): the deadline is a minute after the later of the two.
 		now, err := origin.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
 		Expect(err).NotTo(HaveOccurred())
-		deadline := time.Unix(max(time.Now().Unix(), int64(now.Time)), 0).Add(20 * time.Second).UTC() //nolint:gosec // a block time
+		deadline := time.Unix(max(time.Now().Unix(), int64(now.Time)), 0).Add(time.Minute).UTC() //nolint:gosec // a block time
 		rec := origin.createOrder(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"1","deadline":%q}`,
 			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex(),
 			deadline.Format(time.RFC3339)))
