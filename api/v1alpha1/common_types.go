@@ -77,3 +77,6 @@ func (k *ApiKey) GetCommonStatus() *CommonStatus { return &k.Status.CommonStatus
 
 // GetCommonStatus implements Object.
 func (t *TransferIntent) GetCommonStatus() *CommonStatus { return &t.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (w *WebhookEndpoint) GetCommonStatus() *CommonStatus { return &w.Status.CommonStatus }
