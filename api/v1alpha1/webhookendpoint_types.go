@@ -11,11 +11,16 @@ type WebhookEventType string
 
 // The event types, one per lifecycle state of a transfer intent.
 const (
-	WebhookEventTransferCreated   WebhookEventType = "transfer.created"
+	// WebhookEventTransferCreated: an intent was created (POST /v2/transfers); it is pending.
+	WebhookEventTransferCreated WebhookEventType = "transfer.created"
+	// WebhookEventTransferSubmitted: the intent's transaction was seen on its chain or reported.
 	WebhookEventTransferSubmitted WebhookEventType = "transfer.submitted"
+	// WebhookEventTransferConfirmed: the transaction (and, for a swap or bridge, its fill) is final.
 	WebhookEventTransferConfirmed WebhookEventType = "transfer.confirmed"
-	WebhookEventTransferFailed    WebhookEventType = "transfer.failed"
-	WebhookEventTransferExpired   WebhookEventType = "transfer.expired"
+	// WebhookEventTransferFailed: the transaction reverted, or the order was refunded.
+	WebhookEventTransferFailed WebhookEventType = "transfer.failed"
+	// WebhookEventTransferExpired: the deadline passed before a transaction was seen.
+	WebhookEventTransferExpired WebhookEventType = "transfer.expired"
 )
 
 // WebhookEndpointSpec declares where one account's transfer events are delivered, signed as
@@ -48,7 +53,8 @@ type WebhookEndpointSpec struct {
 
 	// secretRef names the Secret key holding the signing secret ("whsec_" and the base64 of 24 to
 	// 64 bytes; key default: secret). When absent, the operator generates a secret in the Secret
-	// <name>-webhook-secret, owned by the endpoint. Either way status.secretRef names it.
+	// named after the endpoint with the suffix -webhook-secret, owned by the endpoint. Either way
+	// status.secretRef names it.
 	// +optional
 	SecretRef *SecretKeyReference `json:"secretRef,omitempty"`
 
