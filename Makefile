@@ -186,6 +186,7 @@ test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest
 	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
 	export REDIS_SERVER="$$(hack/redis.sh)"; \
 	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; \
+	export WEBHOOKVERIFY_DIR="$$(hack/webhookverify.sh)"; \
 	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \

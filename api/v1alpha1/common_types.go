@@ -33,7 +33,7 @@ type SecretKeyReference struct {
 	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 	// key within the Secret's data. Default: passwordHash for an Account's passwordSecretRef,
-	// url for a Chain's rpc.urlSecretRef.
+	// url for a Chain's rpc.urlSecretRef, secret for a WebhookEndpoint's secretRef.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
@@ -77,3 +77,6 @@ func (k *ApiKey) GetCommonStatus() *CommonStatus { return &k.Status.CommonStatus
 
 // GetCommonStatus implements Object.
 func (t *TransferIntent) GetCommonStatus() *CommonStatus { return &t.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (w *WebhookEndpoint) GetCommonStatus() *CommonStatus { return &w.Status.CommonStatus }

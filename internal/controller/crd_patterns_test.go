@@ -33,6 +33,7 @@ var goPatterns = map[string]*regexp.Regexp{
 	"TransferIntent spec.idempotencyKeyHash":    keyHashPattern,
 	"TransferIntent spec.orderId":               orderIDPattern,
 	"TransferIntent spec.requestHash":           keyHashPattern,
+	"WebhookEndpoint spec.secretRef.key":        secretKeyPattern,
 }
 
 // TestCRDPatternsMatchGo loads the generated CRDs and holds every spec pattern to its Go mirror,

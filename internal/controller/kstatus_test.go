@@ -40,8 +40,11 @@ var _ = Describe("GitOps health (kstatus)", func() {
 		ti := newIntent(account.Name)
 		Expect(k8sClient.Create(ctx, ti)).To(Succeed())
 		expectImpliedPending(ti)
+		ep := newWebhookEndpoint(account.Name)
+		Expect(k8sClient.Create(ctx, ep)).To(Succeed())
+		expectReady(ep, metav1.ConditionTrue, v1alpha1.ReasonValid)
 
-		for _, obj := range []client.Object{chain, token, account, key, ti} {
+		for _, obj := range []client.Object{chain, token, account, key, ti, ep} {
 			res := kstatusOf(obj)
 			Expect(res.Status).To(Equal(status.CurrentStatus), "%T %s: %s", obj, obj.GetName(), res.Message)
 		}
@@ -107,6 +110,17 @@ var _ = Describe("GitOps health (kstatus)", func() {
 		Expect(k8sClient.Create(ctx, account)).To(Succeed())
 		expectReady(key, metav1.ConditionTrue, v1alpha1.ReasonValid)
 		Expect(kstatusOf(key).Status).To(Equal(status.CurrentStatus))
+	})
+
+	It("reads a WebhookEndpoint whose secretRef names a Secret not yet applied as InProgress", func() {
+		account := createReadyAccount()
+		ep := newWebhookEndpoint(account.Name)
+		ep.Spec.SecretRef = &v1alpha1.SecretKeyReference{Name: uniqueName("hooks")}
+		Expect(k8sClient.Create(ctx, ep)).To(Succeed())
+		expectReady(ep, metav1.ConditionFalse, v1alpha1.ReasonSecretMissing)
+		res := kstatusOf(ep)
+		Expect(res.Status).To(Equal(status.InProgressStatus))
+		Expect(res.Message).To(HavePrefix("SecretMissing: "))
 	})
 
 	It("reads a disabled ApiKey as Failed at once rather than in progress until a timeout", func() {

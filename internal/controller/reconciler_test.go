@@ -36,7 +36,8 @@ func fakeClient(t *testing.T, objs ...client.Object) client.Client {
 		t.Fatal(err)
 	}
 	b := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).
-		WithStatusSubresource(&v1alpha1.Chain{}, &v1alpha1.TokenDefinition{}, &v1alpha1.Account{}, &v1alpha1.ApiKey{}, &v1alpha1.TransferIntent{})
+		WithStatusSubresource(&v1alpha1.Chain{}, &v1alpha1.TokenDefinition{}, &v1alpha1.Account{}, &v1alpha1.ApiKey{}, &v1alpha1.TransferIntent{},
+			&v1alpha1.WebhookEndpoint{})
 	for _, ix := range Indexes() {
 		b = b.WithIndex(ix.Object, ix.Field, ix.Extract)
 	}

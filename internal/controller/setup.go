@@ -89,6 +89,8 @@ func Indexes() []Index {
 		{&v1alpha1.TokenDefinition{}, ChainIDField, TokenDefinitionByChainID},
 		{&v1alpha1.Account{}, AccountPasswordSecretField, AccountByPasswordSecret},
 		{&v1alpha1.ApiKey{}, ApiKeyAccountField, ApiKeyByAccount},
+		{&v1alpha1.WebhookEndpoint{}, WebhookEndpointAccountField, WebhookEndpointByAccount},
+		{&v1alpha1.WebhookEndpoint{}, WebhookEndpointSecretField, WebhookEndpointBySecret},
 	}
 }
 
@@ -181,11 +183,15 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 	}
 	// Each read model's kind runs twice: its projection on every replica (the read models every
 	// replica serves from), its reconciler on the leader (status, events, metadata). The transfer
-	// intents' read model is the intent store's informer handler, so their reconciler runs alone.
+	// intents' read model is the intent store's informer handler, so their reconciler runs alone;
+	// webhook endpoints have no read model yet (nothing delivers), so theirs does too.
 	controllers := []struct {
 		kind  string
 		setup func(ctrl.Manager) error
-	}{{"TransferIntent", (&TransferIntentReconciler{writer: w, Retention: o.intentRetention}).SetupWithManager}}
+	}{
+		{"TransferIntent", (&TransferIntentReconciler{writer: w, Retention: o.intentRetention}).SetupWithManager},
+		{"WebhookEndpoint", (&WebhookEndpointReconciler{writer: w}).SetupWithManager},
+	}
 	for _, w := range []writer{projection, w} {
 		controllers = append(controllers, []struct {
 			kind  string

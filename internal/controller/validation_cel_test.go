@@ -33,6 +33,12 @@ func createApiKey(edit func(*v1alpha1.ApiKeySpec)) error {
 	return k8sClient.Create(ctx, key)
 }
 
+func createWebhookEndpoint(edit func(*v1alpha1.WebhookEndpointSpec)) error {
+	ep := newWebhookEndpoint(uniqueName("acct"))
+	edit(&ep.Spec)
+	return k8sClient.Create(ctx, ep)
+}
+
 func createAccount(edit func(*v1alpha1.AccountSpec)) error {
 	account := newAccount()
 	edit(&account.Spec)
@@ -183,6 +189,26 @@ var _ = Describe("CRD validation", func() {
 			intent.Spec.OrderID = "0x1234"
 			return k8sClient.Create(ctx, intent)
 		}, `spec.orderId: Invalid value: "0x1234"`),
+		Entry("WebhookEndpoint: live on plain http, even to loopback", func() error {
+			return createWebhookEndpoint(func(s *v1alpha1.WebhookEndpointSpec) { s.Environment = v1alpha1.EnvironmentLive })
+		}, "a live endpoint's url must be https"),
+		Entry("WebhookEndpoint: test on plain http to a remote host", func() error {
+			return createWebhookEndpoint(func(s *v1alpha1.WebhookEndpointSpec) { s.URL = "http://hooks.example.com/tis" })
+		}, "plain http is allowed to a loopback address only"),
+		Entry("WebhookEndpoint: no event type", func() error {
+			return createWebhookEndpoint(func(s *v1alpha1.WebhookEndpointSpec) { s.EventTypes = nil })
+		}, "spec.eventTypes"),
+		Entry("WebhookEndpoint: unknown event type", func() error {
+			return createWebhookEndpoint(func(s *v1alpha1.WebhookEndpointSpec) { s.EventTypes = []v1alpha1.WebhookEventType{"transfer.refunded"} })
+		}, `spec.eventTypes[0]: Unsupported value: "transfer.refunded"`),
+		Entry("WebhookEndpoint: an event type twice", func() error {
+			return createWebhookEndpoint(func(s *v1alpha1.WebhookEndpointSpec) {
+				s.EventTypes = []v1alpha1.WebhookEventType{"transfer.failed", "transfer.failed"}
+			})
+		}, "spec.eventTypes[1]: Duplicate value"),
+		Entry("WebhookEndpoint: accountRef changed", func() error {
+			return patchAfterCreate(newWebhookEndpoint(uniqueName("acct")), func(ep *v1alpha1.WebhookEndpoint) { ep.Spec.AccountRef.Name = "other" })
+		}, "accountRef is immutable"),
 	)
 
 	It("accepts the way back from submitted to pending (a reorg dropped the transaction)", func() {
@@ -205,5 +231,9 @@ var _ = Describe("CRD validation", func() {
 		Expect(createApiKey(func(*v1alpha1.ApiKeySpec) {})).To(Succeed())
 		Expect(createAccount(func(*v1alpha1.AccountSpec) {})).To(Succeed())
 		Expect(k8sClient.Create(ctx, newIntent(uniqueName("acct")))).To(Succeed())
+		Expect(createWebhookEndpoint(func(*v1alpha1.WebhookEndpointSpec) {})).To(Succeed())
+		Expect(createWebhookEndpoint(func(s *v1alpha1.WebhookEndpointSpec) {
+			s.Environment, s.URL = v1alpha1.EnvironmentLive, "https://hooks.example.com/tis"
+		})).To(Succeed())
 	})
 })

@@ -117,6 +117,13 @@ func TestArgoCDHealth(t *testing.T) {
 			condition("Ready", "False", "OwnerMissing", "Account acme does not exist"),
 			condition("Reconciling", "True", "OwnerMissing", "OwnerMissing: Account acme does not exist")),
 			"Progressing", "OwnerMissing: Account acme does not exist"},
+		{"a webhook endpoint disabled on purpose", &v1alpha1.WebhookEndpoint{
+			ObjectMeta: metav1.ObjectMeta{Name: "hooks", Generation: 2},
+			Status: v1alpha1.WebhookEndpointStatus{CommonStatus: v1alpha1.CommonStatus{ObservedGeneration: 2, Conditions: []metav1.Condition{
+				condition("Ready", "False", "Disabled", "the endpoint is disabled: nothing is delivered"),
+				condition("Stalled", "True", "Disabled", "Disabled: the endpoint is disabled: nothing is delivered"),
+			}}},
+		}, "Suspended", "Disabled: the endpoint is disabled"},
 		{"a new intent's pending is implied by no status", &v1alpha1.TransferIntent{
 			TypeMeta:   metav1.TypeMeta{Kind: "TransferIntent", APIVersion: v1alpha1.GroupVersion.String()},
 			ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-02", Generation: 1},

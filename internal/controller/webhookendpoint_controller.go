@@ -1,0 +1,308 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
+)
+
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints/finalizers,verbs=update
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=create;update;patch
+
+// WebhookEndpointAccountField indexes WebhookEndpoints by the name of their Account.
+const WebhookEndpointAccountField = "spec.accountRef.name"
+
+// WebhookEndpointByAccount is the WebhookEndpointAccountField index function of WebhookEndpoints.
+func WebhookEndpointByAccount(obj client.Object) []string {
+	return []string{obj.(*v1alpha1.WebhookEndpoint).Spec.AccountRef.Name}
+}
+
+// WebhookEndpointSecretField indexes WebhookEndpoints by the Secret holding their signing secret
+// (spec.secretRef, else the generated one).
+const WebhookEndpointSecretField = "webhookSecretName"
+
+// WebhookEndpointBySecret is the WebhookEndpointSecretField index function of WebhookEndpoints.
+func WebhookEndpointBySecret(obj client.Object) []string {
+	return []string{webhookSecretRef(obj.(*v1alpha1.WebhookEndpoint)).Name}
+}
+
+// GeneratedWebhookSecretName is the name of the Secret the operator generates for an endpoint
+// without spec.secretRef.
+func GeneratedWebhookSecretName(endpoint string) string { return endpoint + "-webhook-secret" }
+
+// webhookSecretRef is where the endpoint's signing secret is: spec.secretRef (its key defaulted),
+// or the generated Secret.
+func webhookSecretRef(ep *v1alpha1.WebhookEndpoint) v1alpha1.SecretKeyReference {
+	if ref := ep.Spec.SecretRef; ref != nil {
+		return v1alpha1.SecretKeyReference{Name: ref.Name, Key: secretKeyOrDefault(ref, signing.DefaultSecretKey)}
+	}
+	return v1alpha1.SecretKeyReference{Name: GeneratedWebhookSecretName(ep.Name), Key: signing.DefaultSecretKey}
+}
+
+// WebhookEndpointReconciler checks WebhookEndpoints, makes each a dependent of its Account, and
+// keeps its signing secret: generated when the spec names none, and rotated (the previous value
+// signing for signing.RotationGrace more) when it changes. It runs on the leader only: nothing
+// reads endpoints from a read model yet (deliveries are not wired).
+//
+// The secret is never logged, put in an event or in the status: they name the Secret only.
+type WebhookEndpointReconciler struct {
+	writer
+}
+
+// ValidateWebhookEndpointSpec mirrors the CRD rules of a WebhookEndpoint's spec.
+func ValidateWebhookEndpointSpec(spec *v1alpha1.WebhookEndpointSpec) field.ErrorList {
+	p := field.NewPath("spec")
+	errs := validateLocalObjectReference(p.Child("accountRef"), spec.AccountRef)
+	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
+	errs = append(errs, validateWebhookURL(p.Child("url"), spec.URL, spec.Environment)...)
+	errs = append(errs, validateWebhookEventTypes(p.Child("eventTypes"), spec.EventTypes)...)
+	return append(errs, validateSecretKeyReference(p.Child("secretRef"), spec.SecretRef)...)
+}
+
+// validateWebhookURL checks the CRD's rules of an endpoint's url: at most 2048 characters, https,
+// or http to a loopback host for a test endpoint. Unlike an RPC URL it is shown: it is no secret
+// and people need it to find the mistake.
+func validateWebhookURL(path *field.Path, value string, env v1alpha1.Environment) field.ErrorList {
+	if errs := (stringRule{required: true, maxLen: 2048}).validate(path, value); len(errs) > 0 {
+		return errs
+	}
+	if validateRPCURL(path, value) != nil {
+		return field.ErrorList{field.Invalid(path, value, "url must be https: plain http is allowed to a loopback address only, and for a test endpoint only")}
+	}
+	if env == v1alpha1.EnvironmentLive && !strings.HasPrefix(value, "https://") {
+		return field.ErrorList{field.Invalid(path, value, "a live endpoint's url must be https")}
+	}
+	return nil
+}
+
+var webhookEventTypes = map[v1alpha1.WebhookEventType]bool{
+	v1alpha1.WebhookEventTransferCreated: true, v1alpha1.WebhookEventTransferSubmitted: true,
+	v1alpha1.WebhookEventTransferConfirmed: true, v1alpha1.WebhookEventTransferFailed: true,
+	v1alpha1.WebhookEventTransferExpired: true,
+}
+
+func validateWebhookEventTypes(path *field.Path, types []v1alpha1.WebhookEventType) field.ErrorList {
+	if len(types) == 0 {
+		return field.ErrorList{field.Required(path, "at least one event type")}
+	}
+	var errs field.ErrorList
+	seen := map[v1alpha1.WebhookEventType]bool{}
+	for i, t := range types {
+		switch {
+		case !webhookEventTypes[t]:
+			errs = append(errs, field.NotSupported(path.Index(i), t, []string{
+				"transfer.created", "transfer.submitted", "transfer.confirmed", "transfer.failed", "transfer.expired"}))
+		case seen[t]:
+			errs = append(errs, field.Duplicate(path.Index(i), t))
+		}
+		seen[t] = true
+	}
+	return errs
+}
+
+// Reconcile checks one WebhookEndpoint and keeps its signing secret.
+func (r *WebhookEndpointReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var ep v1alpha1.WebhookEndpoint
+	return r.reconcile(ctx, req, &ep, reconcileSteps{
+		validate: func() field.ErrorList { return ValidateWebhookEndpointSpec(&ep.Spec) },
+		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, &ep, o) },
+	})
+}
+
+// publish is the WebhookEndpoint's own part of a reconcile, on a valid spec.
+func (r *WebhookEndpointReconciler) publish(ctx context.Context, ep *v1alpha1.WebhookEndpoint, o *outcome) (ctrl.Result, error) {
+	spec := &ep.Spec
+	var account v1alpha1.Account
+	accountErr := r.Get(ctx, types.NamespacedName{Namespace: ep.Namespace, Name: spec.AccountRef.Name}, &account)
+	if accountErr != nil && !apierrors.IsNotFound(accountErr) {
+		return ctrl.Result{}, accountErr
+	}
+	accountExists := accountErr == nil && account.DeletionTimestamp.IsZero()
+	if accountExists {
+		if err := r.ensureOwnedBy(ctx, ep, &account); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+
+	ref := webhookSecretRef(ep)
+	secretProblem, previousUntil, err := r.keepSecret(ctx, ep, ref)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	o.update(func() {
+		ep.Status.SecretRef = &ref
+		if previousUntil.IsZero() {
+			ep.Status.PreviousSecretExpiresAt = nil
+		} else {
+			ep.Status.PreviousSecretExpiresAt = &metav1.Time{Time: previousUntil}
+		}
+	})
+
+	switch {
+	case secretProblem.reason != "":
+		o.setNotReady(secretProblem.reason, "%s", secretProblem.message)
+	case !accountExists:
+		o.setNotReady(v1alpha1.ReasonOwnerMissing, "Account %s does not exist: nothing is delivered", spec.AccountRef.Name)
+	case spec.Disabled:
+		o.setNotReady(v1alpha1.ReasonDisabled, "the endpoint is disabled: nothing is delivered")
+	case account.Spec.Disabled:
+		o.setNotReady(v1alpha1.ReasonOwnerDisabled, "Account %s is disabled: nothing is delivered", spec.AccountRef.Name)
+	default:
+		o.setReady(v1alpha1.ReasonValid, "%d event types go to the endpoint, signed with the secret in Secret %s (key %s)",
+			len(spec.EventTypes), ref.Name, ref.Key)
+	}
+	var result ctrl.Result
+	if !previousUntil.IsZero() {
+		// Come back when the rotation ends, to forget the previous secret.
+		result.RequeueAfter = previousUntil.Sub(r.now().Time) + expiryGrace
+	}
+	return result, nil
+}
+
+// secretProblem is what keeps an endpoint's signing secret from being usable (empty: nothing).
+type secretProblem struct{ reason, message string }
+
+// keepSecret makes sure the endpoint has a usable signing secret: it generates the Secret when the
+// spec names none, and records a change of the secret as a rotation (signing.Rotate). It returns
+// what is wrong with the secret, and until when the previous secret signs too.
+func (r *WebhookEndpointReconciler) keepSecret(ctx context.Context, ep *v1alpha1.WebhookEndpoint, ref v1alpha1.SecretKeyReference) (secretProblem, time.Time, error) {
+	generated := ep.Spec.SecretRef == nil
+	var secret corev1.Secret
+	err := r.Get(ctx, types.NamespacedName{Namespace: ep.Namespace, Name: ref.Name}, &secret)
+	switch {
+	case apierrors.IsNotFound(err) && generated:
+		return secretProblem{}, time.Time{}, r.generateSecret(ctx, ep, ref)
+	case apierrors.IsNotFound(err):
+		return secretProblem{v1alpha1.ReasonSecretMissing,
+			fmt.Sprintf("Secret %s (secretRef) does not exist: nothing is delivered", ref.Name)}, time.Time{}, nil
+	case err != nil:
+		return secretProblem{}, time.Time{}, err
+	}
+	if generated && !metav1.IsControlledBy(&secret, ep) {
+		return secretProblem{v1alpha1.ReasonConflict, fmt.Sprintf(
+			"Secret %s exists and was not generated for this endpoint: delete it, or name it in spec.secretRef", ref.Name)}, time.Time{}, nil
+	}
+	if _, err := signing.ParseSecret(string(secret.Data[ref.Key])); err != nil {
+		if generated { // ours, and broken: a new secret replaces it
+			return secretProblem{}, time.Time{}, r.regenerate(ctx, &secret, ref)
+		}
+		return secretProblem{v1alpha1.ReasonSecretMissing, fmt.Sprintf(
+			"Secret %s key %s does not hold a signing secret (whsec_ and the base64 of 24 to 64 bytes): nothing is delivered",
+			ref.Name, ref.Key)}, time.Time{}, nil
+	}
+	before := secret.DeepCopy()
+	if secret.Data == nil {
+		secret.Data = map[string][]byte{}
+	}
+	observed, seen := secret.Data[signing.SecretKeyObserved]
+	rotated := seen && !bytes.Equal(observed, secret.Data[ref.Key])
+	changed, previousUntil := signing.Rotate(secret.Data, ref.Key, r.now().Time, signing.RotationGrace)
+	if changed {
+		if err := r.Patch(ctx, &secret, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return secretProblem{}, time.Time{}, fmt.Errorf("recording the rotation of the secret in Secret %s: %w", ref.Name, err)
+		}
+	}
+	if rotated && r.Recorder != nil {
+		r.Recorder.Eventf(ep, nil, corev1.EventTypeNormal, "SecretRotated", "Rotate",
+			"the signing secret in Secret %s changed: the previous one signs too until %s", ref.Name, previousUntil.UTC().Format(time.RFC3339))
+	}
+	return secretProblem{}, previousUntil, nil
+}
+
+// generateSecret creates the endpoint's Secret with a new secret, owned (and controlled) by the
+// endpoint so that the garbage collector deletes it with the endpoint.
+func (r *WebhookEndpointReconciler) generateSecret(ctx context.Context, ep *v1alpha1.WebhookEndpoint, ref v1alpha1.SecretKeyReference) error {
+	value, err := signing.NewSecret(nil)
+	if err != nil {
+		return err
+	}
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: ref.Name, Namespace: ep.Namespace, Labels: map[string]string{
+			"app.kubernetes.io/managed-by": EventReporter, "app.kubernetes.io/component": "webhook-secret",
+		}},
+		Type: corev1.SecretTypeOpaque,
+		Data: map[string][]byte{ref.Key: []byte(value), signing.SecretKeyObserved: []byte(value)},
+	}
+	if err := controllerutil.SetControllerReference(ep, secret, v1alpha1.Scheme()); err != nil {
+		return fmt.Errorf("owner-referencing WebhookEndpoint %s: %w", ep.Name, err)
+	}
+	if err := r.Create(ctx, secret); err != nil {
+		// AlreadyExists: the cache was behind; the Secret's event brings the endpoint back.
+		return fmt.Errorf("creating Secret %s: %w", ref.Name, err)
+	}
+	if r.Recorder != nil {
+		r.Recorder.Eventf(ep, nil, corev1.EventTypeNormal, "SecretGenerated", "Generate",
+			"generated a signing secret in Secret %s (key %s)", ref.Name, ref.Key)
+	}
+	return nil
+}
+
+// regenerate replaces a broken secret in a generated Secret.
+func (r *WebhookEndpointReconciler) regenerate(ctx context.Context, secret *corev1.Secret, ref v1alpha1.SecretKeyReference) error {
+	value, err := signing.NewSecret(nil)
+	if err != nil {
+		return err
+	}
+	before := secret.DeepCopy()
+	secret.Data = map[string][]byte{ref.Key: []byte(value), signing.SecretKeyObserved: []byte(value)}
+	if err := r.Patch(ctx, secret, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return fmt.Errorf("replacing the broken secret in Secret %s: %w", ref.Name, err)
+	}
+	return nil
+}
+
+// ensureOwnedBy makes the Account an owner of the endpoint (not its controller), so that deleting
+// the Account garbage-collects its endpoints, as it does its keys.
+func (r *WebhookEndpointReconciler) ensureOwnedBy(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account *v1alpha1.Account) error {
+	before := ep.DeepCopy()
+	if err := controllerutil.SetOwnerReference(account, ep, v1alpha1.Scheme(), controllerutil.WithBlockOwnerDeletion(true),
+		func(ref *metav1.OwnerReference) { ref.Controller = ptr.To(false) }); err != nil {
+		return fmt.Errorf("owner-referencing Account %s: %w", account.Name, err)
+	}
+	if equality.Semantic.DeepEqual(before.OwnerReferences, ep.OwnerReferences) {
+		return nil
+	}
+	if err := r.Patch(ctx, ep, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return fmt.Errorf("setting the owner reference to Account %s: %w", account.Name, err)
+	}
+	return nil
+}
+
+// SetupWithManager registers the controller: a change of an Account or of a signing Secret
+// re-evaluates the endpoints that depend on it.
+func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&v1alpha1.WebhookEndpoint{}).
+		Watches(&v1alpha1.Account{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.WebhookEndpointList{}, WebhookEndpointAccountField, []string{obj.GetName()},
+				client.InNamespace(obj.GetNamespace()))
+		})).
+		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.WebhookEndpointList{}, WebhookEndpointSecretField, []string{obj.GetName()},
+				client.InNamespace(obj.GetNamespace()))
+		}), builder.WithPredicates(secretDataChanged)).
+		WithOptions(r.controllerOptions()).
+		Named(r.controllerName("webhookendpoint")).
+		Complete(r.recording("WebhookEndpoint", r))
+}
