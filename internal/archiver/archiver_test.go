@@ -194,7 +194,7 @@ func TestPagingWhileArchivingNeitherSkipsNorRepeats(t *testing.T) {
 		if pages > 100 {
 			t.Fatal("paging does not end")
 		}
-		items, more, err := w.store.List(context.Background(), w.owner, "", after, 7)
+		items, more, err := w.store.List(context.Background(), w.owner, intentstore.Filter{}, after, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func TestPagingWhileArchivingNeitherSkipsNorRepeats(t *testing.T) {
 		}
 	}
 	// Served from the archive as they were: one list of all, and each by id.
-	items, _, err := w.store.List(context.Background(), w.owner, "", "", 100)
+	items, _, err := w.store.List(context.Background(), w.owner, intentstore.Filter{}, "", 100)
 	if err != nil || len(items) != len(all) {
 		t.Fatalf("one list after archiving: %d items, %v; want %d", len(items), err, len(all))
 	}

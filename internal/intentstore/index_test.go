@@ -58,7 +58,7 @@ func TestIndexPagesNewestFirst(t *testing.T) {
 	var paged []string
 	after := ""
 	for {
-		items, more, _ := s.List(context.Background(), Owner{Account: "acme"}, "", after, 3)
+		items, more, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{}, after, 3)
 		paged = append(paged, ids(items)...)
 		if !more {
 			break
@@ -68,16 +68,16 @@ func TestIndexPagesNewestFirst(t *testing.T) {
 	if !slices.Equal(paged, all) {
 		t.Fatalf("paged %v\nwant %v", paged, all)
 	}
-	swaps, more, _ := s.List(context.Background(), Owner{Account: "acme"}, v1alpha1.IntentTypeSwap, "", 10)
+	swaps, more, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{Type: v1alpha1.IntentTypeSwap}, "", 10)
 	if want := []string{all[2], all[5], all[8]}; more || !slices.Equal(ids(swaps), want) {
 		t.Fatalf("swaps %v more=%v, want %v", ids(swaps), more, want)
 	}
-	if items, _, _ := s.List(context.Background(), Owner{Account: "nobody"}, "", "", 10); len(items) != 0 {
+	if items, _, _ := s.List(context.Background(), Owner{Account: "nobody"}, Filter{}, "", 10); len(items) != 0 {
 		t.Fatalf("unknown account: %v", items)
 	}
 	// A cursor whose intent was deleted still positions the next page.
 	h.OnDelete(toolscache.DeletedFinalStateUnknown{Key: "ns/x", Obj: objs[6]})
-	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, "", objs[6].Spec.ID, 2)
+	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{}, objs[6].Spec.ID, 2)
 	if want := []string{objs[5].Spec.ID, objs[4].Spec.ID}; !slices.Equal(ids(items), want) {
 		t.Fatalf("after a deleted cursor: %v, want %v", ids(items), want)
 	}
@@ -98,7 +98,7 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 	updated.Status.Phase = v1alpha1.IntentPhaseExpired
 	h.OnUpdate(obj, updated)
 	s.index.upsert(stale, true)
-	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, "", "", 10)
+	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{}, "", 10)
 	if len(items) != 1 || items[0].Status != v1alpha1.IntentPhaseExpired {
 		t.Fatalf("items %+v", items)
 	}
@@ -112,7 +112,7 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 		o := testIntent("skipped", 2, v1alpha1.IntentTypeTransfer)
 		bad(o)
 		h.OnAdd(o, false)
-		if items, _, _ := s.List(context.Background(), Owner{Account: "skipped"}, "", "", 10); len(items) != 0 {
+		if items, _, _ := s.List(context.Background(), Owner{Account: "skipped"}, Filter{}, "", 10); len(items) != 0 {
 			t.Fatalf("%s: indexed %v", name, items)
 		}
 	}
