@@ -432,10 +432,12 @@ func TestLookupFiltersFindArchivedIntents(t *testing.T) {
 	archived.Status.Fill = &v1alpha1.FillStatus{ChainID: "eip155:84532", Hash: hex32(), BlockNumber: 9, BlockHash: hex32(),
 		Filler: "0x3333333333333333333333333333333333333333", AmountOut: "1"}
 	w.finish(archived)
-	w.waitIndexed(1)
-	waitFor(t, "the intent archived", func() bool {
+	// A second archived intent, which each look-up of the first must leave out.
+	other := w.intents(1, true)[0]
+	w.waitIndexed(2)
+	waitFor(t, "the intents archived", func() bool {
 		moved, err := w.archiver.Pass(context.Background(), rate.NewLimiter(rate.Inf, 1))
-		return err == nil && moved == 1
+		return err == nil && moved == 2
 	})
 	w.waitIndexed(0)
 	live := w.newIntent(false)
@@ -452,18 +454,18 @@ func TestLookupFiltersFindArchivedIntents(t *testing.T) {
 		"open hash":               {intentstore.Filter{Hash: archived.Status.Hash}, []string{archived.Spec.ID}},
 		"fill hash":               {intentstore.Filter{Hash: archived.Status.Fill.Hash}, []string{archived.Spec.ID}},
 		"unseen hash":             {intentstore.Filter{Hash: hex32()}, nil},
-		"confirmed":               {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed}}, []string{archived.Spec.ID}},
+		"confirmed":               {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed}}, []string{other, archived.Spec.ID}},
 		"pending":                 {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending}}, []string{live.Spec.ID}},
-		"either, in pages":        {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending, v1alpha1.IntentPhaseConfirmed}}, []string{live.Spec.ID, archived.Spec.ID}},
+		"either, in pages":        {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending, v1alpha1.IntentPhaseConfirmed}}, []string{live.Spec.ID, other, archived.Spec.ID}},
 		"order id":                {intentstore.Filter{OrderID: archived.Spec.OrderID}, []string{archived.Spec.ID}},
-		"archived's from":         {intentstore.Filter{From: archived.Spec.Request.From}, []string{archived.Spec.ID}},
+		"archived's from":         {intentstore.Filter{From: archived.Spec.Request.From}, []string{other, archived.Spec.ID}},
 		"live's from, lower case": {intentstore.Filter{From: strings.ToLower(live.Spec.Request.From)}, []string{live.Spec.ID}},
 		"order id and another status": {intentstore.Filter{OrderID: archived.Spec.OrderID,
 			Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhaseFailed}}, nil},
 	} {
 		var got []string
 		after := ""
-		for range 3 {
+		for range 4 {
 			items, more, err := w.store.List(context.Background(), w.owner, c.filter, after, 1)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
