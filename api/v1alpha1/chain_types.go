@@ -81,8 +81,9 @@ type ChainSpec struct {
 	BridgeMinConfirmations int64 `json:"bridgeMinConfirmations,omitempty"`
 
 	// explorerUrl is the base URL of the chain's block explorer, such as https://etherscan.io: the API
-	// links each transaction of a transfer to <explorerUrl>/tx/<hash>. An https URL without a query or
-	// fragment; without it, the chain's transactions get no links.
+	// links each transaction of a transfer on this chain to the explorer's page of it, explorerUrl
+	// followed by /tx/ and the hash. An https URL without a query or fragment; without it, the chain's
+	// transactions get no links.
 	// +optional
 	// +kubebuilder:validation:MaxLength=256
 	// +kubebuilder:validation:XValidation:rule="isURL(self) && self.matches('^https://[^/?#]+(/[^?#]*)?$')",message="explorerUrl must be an https URL without a query or fragment"
