@@ -134,10 +134,10 @@ func TestListTransfersFilters(t *testing.T) {
 		"type=swap&hash=" + txHash(0x22):                                                        f.pick(),
 		"hash=" + txHash(1) + "&status=confirmed":                                               f.pick(),
 	} {
-		if got := pageThrough(t, f.h, transfersPath+"?limit=1&"+q, testKeyA); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+		if got := pageThrough(t, f.h, transfersPath+"?limit=1&"+q, testKeyA); !slices.Equal(got, want) {
 			t.Errorf("%s, in pages of one: %v, want %v", q, got, want)
 		}
-		if got := pageThrough(t, f.h, transfersPath+"?"+q, testKeyA); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+		if got := pageThrough(t, f.h, transfersPath+"?"+q, testKeyA); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 		// A page that holds every match names no next page.
