@@ -136,3 +136,49 @@ func TestSummaryOf(t *testing.T) {
 		t.Fatalf("submitted: %+v", sum)
 	}
 }
+
+// TestIndexFilteredPages checks the index's own part of the filters: the time bounds (exclusive,
+// at the id's millisecond), a filter with a cursor, and "more" only when another match follows.
+func TestIndexFilteredPages(t *testing.T) {
+	s, _ := New(nil, nil, nil, Options{Namespace: "ns"})
+	h := s.EventHandler()
+	objs := make([]*v1alpha1.TransferIntent, 10)
+	for i := range objs {
+		objs[i] = testIntent("acme", i, v1alpha1.IntentTypeTransfer)
+		if i%2 == 1 {
+			objs[i].Status.Phase = v1alpha1.IntentPhaseExpired
+		}
+		h.OnAdd(objs[i], true)
+	}
+	pick := func(is ...int) []string {
+		out := []string{}
+		for _, i := range slices.Backward(is) {
+			out = append(out, objs[i].Spec.ID)
+		}
+		return out
+	}
+	at := func(n int) time.Time { return epoch.Add(time.Duration(n) * time.Millisecond) }
+	expired := []v1alpha1.IntentPhase{v1alpha1.IntentPhaseExpired}
+	for name, c := range map[string]struct {
+		filter Filter
+		after  string
+		limit  int
+		want   []string
+		more   bool
+	}{
+		"between, exclusive":             {Filter{CreatedAfter: at(2), CreatedBefore: at(6)}, "", 10, pick(3, 4, 5), false},
+		"between, a page short":          {Filter{CreatedAfter: at(2), CreatedBefore: at(6)}, "", 2, pick(4, 5), true},
+		"between, the page that ends":    {Filter{CreatedAfter: at(2), CreatedBefore: at(6)}, objs[4].Spec.ID, 2, pick(3), false},
+		"before, all":                    {Filter{CreatedBefore: at(3)}, "", 3, pick(0, 1, 2), false},
+		"pending, exactly a page":        {Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending}}, "", 5, pick(0, 2, 4, 6, 8), false},
+		"expired after the cursor":       {Filter{Statuses: expired}, objs[7].Spec.ID, 10, pick(1, 3, 5), false},
+		"expired, after a time":          {Filter{Statuses: expired, CreatedAfter: at(4)}, "", 1, pick(9), true},
+		"order id":                       {Filter{OrderID: objs[6].Spec.OrderID}, "", 1, pick(6), false},
+		"bounds that exclude each other": {Filter{CreatedAfter: at(6), CreatedBefore: at(6)}, "", 10, pick(), false},
+	} {
+		items, more := s.index.page(Owner{Account: "acme"}, c.filter, c.after, c.limit)
+		if got := ids(items); !slices.Equal(got, c.want) || more != c.more {
+			t.Errorf("%s: %v (more %v), want %v (more %v)", name, got, more, c.want, c.more)
+		}
+	}
+}
