@@ -35,12 +35,16 @@ func (f Filter) narrowsBeyondType() bool {
 }
 
 // matches reports whether obj (of the filter's type already) meets the other conditions.
+// created is obj's creation time when the filter has a time bound (zero otherwise: not needed).
 func (f Filter) matches(obj *v1alpha1.TransferIntent, created time.Time) bool {
-	if !f.CreatedAfter.IsZero() && !created.After(f.CreatedAfter) {
-		return false
-	}
-	if !f.CreatedBefore.IsZero() && !created.Before(f.CreatedBefore) {
-		return false
+	if !f.CreatedAfter.IsZero() || !f.CreatedBefore.IsZero() {
+		if created.IsZero() {
+			created = IDTime(obj.Spec.ID)
+		}
+		if (!f.CreatedAfter.IsZero() && !created.After(f.CreatedAfter)) ||
+			(!f.CreatedBefore.IsZero() && !created.Before(f.CreatedBefore)) {
+			return false
+		}
 	}
 	if len(f.Statuses) > 0 {
 		phase := obj.Status.Phase

@@ -222,9 +222,11 @@ func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary
 	out := make([]Summary, 0, min(limit, end))
 	for i := end - 1; i >= 0; i-- {
 		obj := list[i]
-		created := IDTime(obj.Spec.ID)
-		if !f.CreatedAfter.IsZero() && !created.After(f.CreatedAfter) {
-			break
+		var created time.Time // parsed only when bounded: it is most of a scan's cost
+		if !f.CreatedAfter.IsZero() {
+			if created = IDTime(obj.Spec.ID); !created.After(f.CreatedAfter) {
+				break
+			}
 		}
 		if !f.matches(obj, created) {
 			continue

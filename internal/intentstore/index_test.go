@@ -182,3 +182,23 @@ func TestIndexFilteredPages(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIndexHashLookup is the cost of a hash look-up in the live index, which scans the
+// owner's intents (no per-hash map: memory per intent is the tighter budget).
+func BenchmarkIndexHashLookup(b *testing.B) {
+	s, _ := New(nil, nil, nil, Options{Namespace: "ns"})
+	h := s.EventHandler()
+	const n = 10_000
+	for i := range n {
+		obj := testIntent("acme", i, v1alpha1.IntentTypeTransfer)
+		obj.Status.Hash = fmt.Sprintf("0x%064x", i+1)
+		h.OnAdd(obj, true)
+	}
+	f := Filter{Hash: fmt.Sprintf("0x%064x", 1)} // the oldest: the whole list is scanned
+	b.ReportAllocs()
+	for b.Loop() {
+		if items, _ := s.index.page(Owner{Account: "acme"}, f, "", 50); len(items) != 1 {
+			b.Fatal(len(items))
+		}
+	}
+}
