@@ -80,6 +80,15 @@ type ChainSpec struct {
 	// +kubebuilder:validation:Maximum=100000
 	BridgeMinConfirmations int64 `json:"bridgeMinConfirmations,omitempty"`
 
+	// explorerUrl is the base URL of the chain's block explorer, such as https://etherscan.io: the API
+	// links each transaction of a transfer on this chain to the explorer's page of it, explorerUrl
+	// followed by /tx/ and the hash. An https URL without a query or fragment; without it, the chain's
+	// transactions get no links.
+	// +optional
+	// +kubebuilder:validation:MaxLength=256
+	// +kubebuilder:validation:XValidation:rule="isURL(self) && self.matches('^https://[^/?#]+(/[^?#]*)?$')",message="explorerUrl must be an https URL without a query or fragment"
+	ExplorerURL string `json:"explorerUrl,omitempty"`
+
 	// rpc is the JSON-RPC endpoint of a node of this chain, used for live balances and gas prices,
 	// and followed by the chain watcher.
 	// +optional

@@ -52,8 +52,9 @@ type IntentStore interface {
 	// Get returns the owner's intent with the id; another account's, or another environment's,
 	// intent is not found.
 	Get(ctx context.Context, owner intentstore.Owner, id string) (*v1alpha1.TransferIntent, bool, error)
-	// List returns a page of the owner's intents, newest first, and whether more follow.
-	List(ctx context.Context, owner intentstore.Owner, typ v1alpha1.IntentType, after string, limit int) ([]intentstore.Summary, bool, error)
+	// List returns a page of the owner's intents that match the filter, newest first, and
+	// whether more follow.
+	List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]intentstore.Summary, bool, error)
 	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
 	AttestedOrder(ctx context.Context, orderID string) (*v1alpha1.TransferIntent, bool, error)
 }

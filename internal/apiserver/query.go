@@ -14,7 +14,7 @@ import (
 // an operation not listed takes none.
 var queryParameters = map[string][]string{
 	"GET /v2/tokens":    {"chain-id", "limit", "cursor"},
-	"GET /v2/transfers": {"type", "limit", "cursor"},
+	"GET /v2/transfers": {"type", "status", "hash", "orderId", "from", "createdAfter", "createdBefore", "limit", "cursor"},
 }
 
 // maxEchoedName bounds how much of a parameter name a problem quotes.

@@ -31,6 +31,52 @@ type transferIntentJSON struct {
 	StatusDetail string                      `json:"statusDetail,omitempty"`
 	Fill         *fillJSON                   `json:"fill,omitempty"`
 	RefundHash   string                      `json:"refundHash,omitempty"`
+	Links        *linksJSON                  `json:"links,omitempty"`
+}
+
+// linksJSON is the OpenAPI TransferLinks: a block explorer's page of each of the intent's
+// transactions, for those that exist on a chain with an explorerUrl.
+type linksJSON struct {
+	Open   string `json:"open,omitempty"`
+	Fill   string `json:"fill,omitempty"`
+	Refund string `json:"refund,omitempty"`
+}
+
+// explorers finds a chain's explorer base URL (registry.Chain.ExplorerURL; "" for none).
+type explorers func(chainID string) string
+
+// explorerOf is the lookup of the server's catalog.
+func (s *Server) explorerOf(chainID string) string {
+	if s.deps.Catalog == nil {
+		return ""
+	}
+	c, ok := s.deps.Catalog.Chain(chainID)
+	if !ok {
+		return ""
+	}
+	return c.ExplorerURL
+}
+
+// linksOf links the open (on the from-chain), the fill (on its own chain) and the refund (on the
+// from-chain, where the funds were escrowed); nil when none has a link.
+func linksOf(sum *intentstore.Summary, explorer explorers) *linksJSON {
+	var l linksJSON
+	link := func(chainID, hash string) string {
+		if hash == "" || chainID == "" {
+			return ""
+		}
+		if base := explorer(chainID); base != "" {
+			return base + "/tx/" + hash
+		}
+		return ""
+	}
+	l.Open = link(sum.ChainID, sum.Hash)
+	l.Fill = link(sum.FillChainID, sum.FillHash)
+	l.Refund = link(sum.ChainID, sum.RefundHash)
+	if l == (linksJSON{}) {
+		return nil
+	}
+	return &l
 }
 
 // fillJSON is the OpenAPI Fill: where and by whom a swap or bridge was filled.
@@ -47,7 +93,7 @@ type intentMetadataJSON struct {
 	Hash    string `json:"hash,omitempty"`
 }
 
-func transferRecord(obj *v1alpha1.TransferIntent) transferIntentJSON {
+func transferRecord(obj *v1alpha1.TransferIntent, explorer explorers) transferIntentJSON {
 	sum := intentstore.SummaryOf(obj)
 	path := obj.Spec.ResolvedPath
 	if len(path) == 0 {
@@ -70,6 +116,7 @@ func transferRecord(obj *v1alpha1.TransferIntent) transferIntentJSON {
 		rec.Fill = &fillJSON{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
 	}
 	rec.RefundHash = obj.Status.RefundHash
+	rec.Links = linksOf(&sum, explorer)
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
 		rec.StatusDetail = c.Message
 	}
@@ -90,7 +137,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 // appendSummaries encodes a list page (OpenAPI TransferSummary items). It writes the JSON itself:
 // every string but the hash has a fixed pattern the CRD enforces, and encoding a page of 100 with
 // reflection would cost more than finding it.
-func appendSummaries(b []byte, items []intentstore.Summary) []byte {
+func appendSummaries(b []byte, items []intentstore.Summary, explorer explorers) []byte {
 	b = append(b, '[')
 	for i := range items {
 		if i > 0 {
@@ -115,7 +162,20 @@ func appendSummaries(b []byte, items []intentstore.Summary) []byte {
 			b = append(b, `,"hash":`...)
 			b = appendJSONString(b, it.Hash)
 		}
-		b = append(b, "}}"...)
+		b = append(b, '}')
+		if l := linksOf(it, explorer); l != nil {
+			b = append(b, `,"links":{`...)
+			sep := ""
+			for _, link := range [...]struct{ name, url string }{{"open", l.Open}, {"fill", l.Fill}, {"refund", l.Refund}} {
+				if link.url != "" {
+					b = append(b, sep...)
+					b = appendJSONString(append(appendJSONString(b, link.name), ':'), link.url)
+					sep = ","
+				}
+			}
+			b = append(b, '}')
+		}
+		b = append(b, '}')
 	}
 	return append(b, ']')
 }

@@ -93,7 +93,7 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusCreated
 	}
 	w.Header().Set("Location", s.problems.BaseURL+"/v2/transfers/"+res.Intent.Spec.ID)
-	s.writeJSON(w, r, status, transferRecord(res.Intent))
+	s.writeJSON(w, r, status, transferRecord(res.Intent, s.explorerOf))
 }
 
 // draftIntent plans the intent and builds its object. It runs inside Create, only when an intent
@@ -119,7 +119,7 @@ func (s *Server) draftIntent(ctx context.Context, key registry.Key, parsed inten
 // getTransfer is GET /v2/transfers/{id}: the full record of one of the caller's intents.
 func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) {
 	if obj, ok := s.callersIntent(w, r); ok {
-		s.writeJSON(w, r, http.StatusOK, transferRecord(obj))
+		s.writeJSON(w, r, http.StatusOK, transferRecord(obj, s.explorerOf))
 	}
 }
 
@@ -181,22 +181,18 @@ func (s *Server) submitTransfer(w http.ResponseWriter, r *http.Request) {
 		s.writeTransferError(w, r, err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, transferRecord(written))
+	s.writeJSON(w, r, http.StatusOK, transferRecord(written, s.explorerOf))
 }
 
-// listTransfers is GET /v2/transfers: the caller's intents, newest first, a page at a time.
+// listTransfers is GET /v2/transfers: the caller's intents that match the filters, newest first,
+// a page at a time. A hash nobody has seen yet answers an empty page, not 404: a client polls
+// with it right after broadcasting.
 func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	key, _ := KeyFrom(r)
 	q := r.URL.Query()
-	var typ v1alpha1.IntentType
-	if raw, present := q["type"]; present {
-		t, err := intent.ParseType(raw[0])
-		if err != nil || len(raw) > 1 {
-			s.problems.Write(w, r, problem.BadRequest, "Query parameter type must be one of transfer, swap or bridge.",
-				problem.Details{"parameter": "type"})
-			return
-		}
-		typ = v1alpha1.IntentType(t)
+	filter, ok := s.transferFilter(w, r, q)
+	if !ok {
+		return
 	}
 	p, ok := s.parsePage(w, r, q, 1)
 	if !ok {
@@ -214,7 +210,7 @@ func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	if p.limit == 0 {
 		p.limit = defaultPageLimit
 	}
-	items, more, err := s.deps.Intents.List(r.Context(), ownerOf(key), typ, after, p.limit)
+	items, more, err := s.deps.Intents.List(r.Context(), ownerOf(key), filter, after, p.limit)
 	if err != nil {
 		s.writeStoreUnavailable(w, r, err)
 		return
@@ -222,7 +218,7 @@ func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	if more && len(items) > 0 {
 		s.setNextLink(w, r, encodeCursor(items[len(items)-1].ID))
 	}
-	writeJSONBytes(w, http.StatusOK, appendSummaries(make([]byte, 0, 256*len(items)+2), items))
+	writeJSONBytes(w, http.StatusOK, appendSummaries(make([]byte, 0, 256*len(items)+2), items, s.explorerOf))
 }
 
 // idempotencyKey reads the optional Idempotency-Key header; a malformed one is a 400.

@@ -272,7 +272,7 @@ func BenchmarkTransfersList(b *testing.B) {
 			for _, it := range items[:100] {
 				page = append(page, intentstore.SummaryOf(it))
 			}
-			_ = appendSummaries(nil, page)
+			_ = appendSummaries(nil, page, func(string) string { return "" })
 			return nil
 		})
 		report(b, naive, e.inHealth.P99, 10*time.Millisecond)

@@ -169,7 +169,7 @@ func TestInvalidIntentsAreValidFalseAndNotStored(t *testing.T) {
 			}
 		})
 	}
-	if items, _, _ := h.store.List(context.Background(), intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "", "", 100); len(items) != 0 {
+	if items, _, _ := h.store.List(context.Background(), intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, intentstore.Filter{}, "", 100); len(items) != 0 {
 		t.Fatalf("invalid intents were stored: %v", items)
 	}
 }
@@ -195,7 +195,7 @@ func TestBridgeThroughAnUnverifiedSettlementIsRefused(t *testing.T) {
 	if errs, _ := p.Details["errors"].([]any); len(errs) != 1 || errs[0] != sim.Errors[0] {
 		t.Fatalf("details %v, want the simulation's errors %v", p.Details, sim.Errors)
 	}
-	if items, _, _ := h.store.List(context.Background(), intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, "", "", 100); len(items) != 0 {
+	if items, _, _ := h.store.List(context.Background(), intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}, intentstore.Filter{}, "", 100); len(items) != 0 {
 		t.Fatalf("the refused bridge was stored: %v", items)
 	}
 }

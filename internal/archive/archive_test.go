@@ -79,6 +79,8 @@ func TestStore(t *testing.T) {
 	t.Run("UpsertTwiceEqualsOnce", func(t *testing.T) { testUpsert(t, open) })
 	t.Run("ListPagesNewestFirst", func(t *testing.T) { testPaging(t, open) })
 	t.Run("TypeFilter", func(t *testing.T) { testTypeFilter(t, open) })
+	t.Run("LookupFilters", func(t *testing.T) { testLookupFilters(t, open) })
+	t.Run("MigrationBackfillsLookupColumns", func(t *testing.T) { testMigrateBackfillsLookupColumns(t, srv.NewDatabase(t)) })
 	t.Run("ScopeIsolation", func(t *testing.T) { testScope(t, open) })
 	t.Run("DeleteUpdatedBeforeInBatches", func(t *testing.T) { testRetention(t, open) })
 	t.Run("RefusesInvalidRecords", func(t *testing.T) {
@@ -562,5 +564,140 @@ func testMigrateFromV1(t *testing.T, url string) {
 	r, ok, err := s.Get(context.Background(), alice, "int_transfer_old")
 	if err != nil || !ok || r.Status != "confirmed" || r.IdempotencyKeyHash != "" {
 		t.Fatalf("the first version's row after the migration: %+v, %v, %v", r, ok, err)
+	}
+}
+
+// lookupRecords are six of alice's records, oldest first, with the columns the lookup filters
+// read: statuses, open, fill and refund hashes, from accounts and order ids of their own.
+func lookupRecords() []Record {
+	var out []Record
+	for i := range 6 {
+		r := record(fmt.Sprintf("int_transfer_lk%02d", i), alice, "bridge", t0.Add(time.Duration(i)*time.Second))
+		r.Status = []string{"confirmed", "failed", "expired"}[i%3]
+		r.OrderID = fmt.Sprintf("0x%064x", 0x100+i)
+		r.Hash = fmt.Sprintf("0x%064x", 0xa00+i)
+		r.From = "eip155:1:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+		if i%2 == 1 {
+			r.From = "eip155:1:0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"
+		}
+		if r.Status == "confirmed" {
+			r.FillHash = fmt.Sprintf("0x%064x", 0xf00+i)
+		}
+		if r.Status == "failed" {
+			r.RefundHash = fmt.Sprintf("0x%064x", 0xe00+i)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// testLookupFilters lists by each filter of issue 26 alone, and by several together, in pages of
+// one, against the records that meet them written out by hand.
+func testLookupFilters(t *testing.T, open func(*testing.T) (*Store, string)) {
+	s, _ := open(t)
+	ctx := context.Background()
+	all := lookupRecords()
+	if err := s.Upsert(ctx, all); err != nil {
+		t.Fatal(err)
+	}
+	byIndex := func(is ...int) []string { // newest first
+		var out []string
+		for _, i := range slices.Backward(is) {
+			out = append(out, all[i].ID)
+		}
+		return out
+	}
+	for name, c := range map[string]struct {
+		filter Filter
+		want   []string
+	}{
+		"open hash":                  {Filter{Hash: all[2].Hash}, byIndex(2)},
+		"fill hash":                  {Filter{Hash: all[3].FillHash}, byIndex(3)},
+		"refund hash":                {Filter{Hash: all[4].RefundHash}, byIndex(4)},
+		"unseen hash":                {Filter{Hash: fmt.Sprintf("0x%064x", 0xbad)}, nil},
+		"one status":                 {Filter{Statuses: []string{"failed"}}, byIndex(1, 4)},
+		"two statuses":               {Filter{Statuses: []string{"failed", "expired"}}, byIndex(1, 2, 4, 5)},
+		"order id":                   {Filter{OrderID: all[5].OrderID}, byIndex(5)},
+		"from":                       {Filter{From: all[1].From}, byIndex(1, 3, 5)},
+		"created after":              {Filter{CreatedAfter: all[3].CreatedAt}, byIndex(4, 5)},
+		"created before":             {Filter{CreatedBefore: all[2].CreatedAt}, byIndex(0, 1)},
+		"from, status and time":      {Filter{From: all[0].From, Statuses: []string{"confirmed", "expired"}, CreatedBefore: all[5].CreatedAt}, byIndex(0, 2)},
+		"hash of another's order id": {Filter{Hash: all[2].Hash, OrderID: all[3].OrderID}, nil},
+		"type and hash":              {Filter{Type: "swap", Hash: all[2].Hash}, nil},
+	} {
+		var got []string
+		var after *Cursor
+		for range len(all) + 1 {
+			page, err := s.List(ctx, alice, c.filter, after, 1)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			got = append(got, page[0].ID)
+			cur := CursorOf(page[0])
+			after = &cur
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+	// Scoped as every read: another account finds none of alice's by hash.
+	bob := Scope{Namespace: alice.Namespace, Account: "bob", Environment: alice.Environment}
+	if got, err := s.List(ctx, bob, Filter{Hash: all[2].Hash}, nil, 10); err != nil || len(got) != 0 {
+		t.Fatalf("bob by alice's hash: %v, %v", ids(got), err)
+	}
+}
+
+// testMigrateBackfillsLookupColumns writes a row as the second schema did (no lookup columns, an
+// upper-case open hash), migrates, and finds it by its fill hash, its refund hash, its open hash
+// in lower case and its from account: migration 00003 filled the columns from the object.
+func testMigrateBackfillsLookupColumns(t *testing.T, url string) {
+	conn := connect(t, url)
+	db := stdlib.OpenDB(*conn.Config())
+	defer func() { _ = db.Close() }()
+	dir, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, dir, goose.WithTableName(versionTable), goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.UpTo(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	openHash, fillHash, refundHash := "0x"+strings.Repeat("AB", 32), "0x"+strings.Repeat("cd", 32), "0x"+strings.Repeat("Ef", 32)
+	object := fmt.Sprintf(`{"kind":"TransferIntent","spec":{"request":{"from":"eip155:1:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}},
+		"status":{"phase":"failed","hash":%q,"fill":{"hash":%q},"refundHash":%q}}`, openHash, fillHash, refundHash)
+	if _, err := conn.Exec(context.Background(), `INSERT INTO intents (id, namespace, account, environment, type, status, order_id, hash, created_at, updated_at, object)
+		VALUES ('int_transfer_v2', $1, $2, $3, 'bridge', 'failed', '0x01', $4, $5, $5, $6)`,
+		alice.Namespace, alice.Account, alice.Environment, openHash, t0, object); err != nil {
+		t.Fatal(err)
+	}
+	// A row of the first schema's kind, without a fill or a from, keeps empty columns.
+	if _, err := conn.Exec(context.Background(), `INSERT INTO intents (id, namespace, account, environment, type, status, order_id, created_at, updated_at, object)
+		VALUES ('int_transfer_bare', $1, $2, $3, 'transfer', 'expired', '0x02', $4, $4, '{"kind":"TransferIntent"}')`,
+		alice.Namespace, alice.Account, alice.Environment, t0); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for name, f := range map[string]Filter{
+		"open hash": {Hash: strings.ToLower(openHash)}, "fill hash": {Hash: fillHash},
+		"refund hash": {Hash: strings.ToLower(refundHash)}, "from": {From: "eip155:1:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"},
+	} {
+		got, err := s.List(context.Background(), alice, f, nil, 10)
+		if err != nil || !slices.Equal(ids(got), []string{"int_transfer_v2"}) {
+			t.Errorf("%s after the migration: %v, %v", name, ids(got), err)
+		}
+	}
+	bare, ok, err := s.Get(context.Background(), alice, "int_transfer_bare")
+	if err != nil || !ok || bare.FillHash != "" || bare.RefundHash != "" || bare.From != "" {
+		t.Fatalf("the bare row after the migration: %+v, %v, %v", bare, ok, err)
 	}
 }

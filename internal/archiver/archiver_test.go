@@ -194,7 +194,7 @@ func TestPagingWhileArchivingNeitherSkipsNorRepeats(t *testing.T) {
 		if pages > 100 {
 			t.Fatal("paging does not end")
 		}
-		items, more, err := w.store.List(context.Background(), w.owner, "", after, 7)
+		items, more, err := w.store.List(context.Background(), w.owner, intentstore.Filter{}, after, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func TestPagingWhileArchivingNeitherSkipsNorRepeats(t *testing.T) {
 		}
 	}
 	// Served from the archive as they were: one list of all, and each by id.
-	items, _, err := w.store.List(context.Background(), w.owner, "", "", 100)
+	items, _, err := w.store.List(context.Background(), w.owner, intentstore.Filter{}, "", 100)
 	if err != nil || len(items) != len(all) {
 		t.Fatalf("one list after archiving: %d items, %v; want %d", len(items), err, len(all))
 	}
@@ -416,5 +416,70 @@ func TestArchiveNotOpenYetIsWaitedForBriefly(t *testing.T) {
 	})
 	if f := testutil.ToFloat64(w.archiver.Metrics.failures); f != 0 {
 		t.Fatalf("%v failed passes counted while the archive was opening; want 0", f)
+	}
+}
+
+// TestLookupFiltersFindArchivedIntents archives a bridge that was filled and keeps a pending
+// intent live, then looks them up through the intent store by hash (open and fill), status,
+// order id and from: each filter finds the archived intent as it finds the live one, and a status
+// list pages across both.
+func TestLookupFiltersFindArchivedIntents(t *testing.T) {
+	w := newWorld(t)
+	archived := w.newIntent(true)
+	if err := w.kube.Create(context.Background(), archived); err != nil {
+		t.Fatal(err)
+	}
+	archived.Status.Fill = &v1alpha1.FillStatus{ChainID: "eip155:84532", Hash: hex32(), BlockNumber: 9, BlockHash: hex32(),
+		Filler: "0x3333333333333333333333333333333333333333", AmountOut: "1"}
+	w.finish(archived)
+	// A second archived intent, which each look-up of the first must leave out.
+	other := w.intents(1, true)[0]
+	w.waitIndexed(2)
+	waitFor(t, "the intents archived", func() bool {
+		moved, err := w.archiver.Pass(context.Background(), rate.NewLimiter(rate.Inf, 1))
+		return err == nil && moved == 2
+	})
+	w.waitIndexed(0)
+	live := w.newIntent(false)
+	live.Spec.Request.From = "eip155:11155111:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	if err := w.kube.Create(context.Background(), live); err != nil {
+		t.Fatal(err)
+	}
+	w.waitIndexed(1)
+
+	for name, c := range map[string]struct {
+		filter intentstore.Filter
+		want   []string
+	}{
+		"open hash":               {intentstore.Filter{Hash: archived.Status.Hash}, []string{archived.Spec.ID}},
+		"fill hash":               {intentstore.Filter{Hash: archived.Status.Fill.Hash}, []string{archived.Spec.ID}},
+		"unseen hash":             {intentstore.Filter{Hash: hex32()}, nil},
+		"confirmed":               {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed}}, []string{other, archived.Spec.ID}},
+		"pending":                 {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending}}, []string{live.Spec.ID}},
+		"either, in pages":        {intentstore.Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending, v1alpha1.IntentPhaseConfirmed}}, []string{live.Spec.ID, other, archived.Spec.ID}},
+		"order id":                {intentstore.Filter{OrderID: archived.Spec.OrderID}, []string{archived.Spec.ID}},
+		"archived's from":         {intentstore.Filter{From: archived.Spec.Request.From}, []string{other, archived.Spec.ID}},
+		"live's from, lower case": {intentstore.Filter{From: strings.ToLower(live.Spec.Request.From)}, []string{live.Spec.ID}},
+		"order id and another status": {intentstore.Filter{OrderID: archived.Spec.OrderID,
+			Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhaseFailed}}, nil},
+	} {
+		var got []string
+		after := ""
+		for range 4 {
+			items, more, err := w.store.List(context.Background(), w.owner, c.filter, after, 1)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, it := range items {
+				got = append(got, it.ID)
+				after = it.ID
+			}
+			if !more {
+				break
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
 	}
 }

@@ -106,6 +106,9 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 	} else if spec.SettlementAddress != "" {
 		errs = append(errs, validateEIP55(p.Child("settlementAddress"), spec.SettlementAddress, spec.SettlementAddress)...)
 	}
+	if spec.ExplorerURL != "" {
+		errs = append(errs, validateExplorerURL(p.Child("explorerUrl"), spec.ExplorerURL)...)
+	}
 	if spec.RPC != nil {
 		errs = append(errs, validateChainRPC(p.Child("rpc"), spec.RPC)...)
 	}
@@ -318,6 +321,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		BlockTimeSeconds:    spec.BlockTimeSeconds,
 		FinalitySeconds:     spec.FinalitySeconds,
 		NativeTokenPriceUSD: spec.NativeTokenPriceUSD,
+		ExplorerURL:         strings.TrimRight(spec.ExplorerURL, "/"),
 		CreatedAt:           chain.CreationTimestamp.Time,
 	}
 	if ns == caip.NamespaceEIP155 {

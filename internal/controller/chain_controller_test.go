@@ -18,6 +18,7 @@ var _ = Describe("Chain controller", func() {
 	It("serves a valid Chain and reports Ready=True Valid", func() {
 		chain := newChain(uniqueChainID())
 		chain.Spec.SettlementAddress = strings.ToLower(randomAddress())
+		chain.Spec.ExplorerURL = "https://explorer.example/"
 		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
 		cond := expectReady(chain, metav1.ConditionTrue, v1alpha1.ReasonValid)
 		Expect(cond.Message).To(ContainSubstring(chain.Spec.ChainID))
@@ -29,6 +30,7 @@ var _ = Describe("Chain controller", func() {
 		Expect(row.DefaultGasPriceWei.String()).To(Equal("20000000000"))
 		Expect(row.SettlementAddress).NotTo(Equal(chain.Spec.SettlementAddress), "stored in EIP-55 form")
 		Expect(strings.ToLower(row.SettlementAddress)).To(Equal(chain.Spec.SettlementAddress))
+		Expect(row.ExplorerURL).To(Equal("https://explorer.example"), "without the trailing slash, so that links join with one")
 
 		By("withdrawing it when deleted")
 		Expect(k8sClient.Delete(ctx, chain)).To(Succeed())

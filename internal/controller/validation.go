@@ -137,6 +137,21 @@ func validateRPCURL(path *field.Path, value string) field.ErrorList {
 	return nil
 }
 
+// explorerURLPattern mirrors the CEL rule of spec.explorerUrl: links are built by appending
+// /tx/<hash>, which a query or a fragment would swallow.
+var explorerURLPattern = regexp.MustCompile(`^https://[^/?#]+(/[^?#]*)?$`)
+
+// validateExplorerURL mirrors the CRD's rules of spec.explorerUrl.
+func validateExplorerURL(path *field.Path, value string) field.ErrorList {
+	if e := (stringRule{maxLen: 256}).validate(path, value); len(e) > 0 {
+		return e
+	}
+	if u, err := url.Parse(value); err != nil || u.Host == "" || !explorerURLPattern.MatchString(value) {
+		return field.ErrorList{field.Invalid(path, value, "explorerUrl must be an https URL without a query or fragment")}
+	}
+	return nil
+}
+
 // isLoopbackHost reports whether host is localhost or a loopback IP literal.
 func isLoopbackHost(host string) bool {
 	if host == "localhost" {

@@ -87,6 +87,18 @@ var _ = Describe("CRD validation", func() {
 				s.WitnessRPCs = []v1alpha1.ChainRPC{{URL: "http://127.0.0.1.attacker.example/"}}
 			})
 		}, "spec.witnessRpcs[0].url"),
+		Entry("Chain: explorerUrl plain http", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.ExplorerURL = "http://etherscan.io" })
+		}, "explorerUrl must be an https URL without a query or fragment"),
+		Entry("Chain: explorerUrl with a query", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.ExplorerURL = "https://etherscan.io/?chain=1" })
+		}, "explorerUrl must be an https URL without a query or fragment"),
+		Entry("Chain: explorerUrl not a URL", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.ExplorerURL = "etherscan" })
+		}, "explorerUrl must be an https URL without a query or fragment"),
+		Entry("Chain: explorerUrl too long", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) { s.ExplorerURL = "https://etherscan.io/" + strings.Repeat("a", 256) })
+		}, "spec.explorerUrl: Too long"),
 		Entry("Chain: bridgeMinConfirmations of one block", func() error {
 			return createChain(func(s *v1alpha1.ChainSpec) { s.BridgeMinConfirmations = 1 })
 		}, "spec.bridgeMinConfirmations"),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
@@ -36,10 +37,14 @@ func RecordOf(obj *v1alpha1.TransferIntent) (archive.Record, error) {
 		return archive.Record{}, fmt.Errorf("encoding intent %s: %w", obj.Spec.ID, err)
 	}
 	s := SummaryOf(obj)
+	// The columns the list filters by are lower case: hashes may be written in either case, and
+	// from is compared without regard to its EIP-55 checksum.
 	return archive.Record{
 		ID: obj.Spec.ID, Namespace: obj.Namespace, Account: obj.Spec.AccountRef.Name,
 		Environment: string(obj.Spec.Environment), Type: string(s.Type), Status: string(s.Status),
-		OrderID: obj.Spec.OrderID, Hash: obj.Status.Hash, IdempotencyKeyHash: obj.Spec.IdempotencyKeyHash,
+		OrderID: obj.Spec.OrderID, Hash: strings.ToLower(obj.Status.Hash), IdempotencyKeyHash: obj.Spec.IdempotencyKeyHash,
+		FillHash: strings.ToLower(s.FillHash), RefundHash: strings.ToLower(s.RefundHash),
+		From: strings.ToLower(obj.Spec.Request.From),
 		// The list is ordered by id (a ULID: its time first), in the index and in the archive.
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Object: raw,
 	}, nil
@@ -113,13 +118,14 @@ func mergePages(live []Summary, archived []Summary, limit int) []Summary {
 	return out
 }
 
-// listArchived reads up to limit of the owner's archived intents after the id, as summaries.
-func (s *Store) listArchived(ctx context.Context, owner Owner, typ v1alpha1.IntentType, after string, limit int) ([]Summary, error) {
+// listArchived reads up to limit of the owner's archived intents that match the filter after the
+// id, as summaries.
+func (s *Store) listArchived(ctx context.Context, owner Owner, filter archive.Filter, after string, limit int) ([]Summary, error) {
 	var cursor *archive.Cursor
 	if after != "" {
 		cursor = &archive.Cursor{CreatedAt: IDTime(after), ID: after}
 	}
-	records, err := s.opts.Archive.List(ctx, s.scope(owner), archive.Filter{Type: string(typ)}, cursor, limit)
+	records, err := s.opts.Archive.List(ctx, s.scope(owner), filter, cursor, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrArchiveUnavailable, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -184,9 +185,12 @@ func (x *index) entryLocked(name string) *entry {
 	return &entry{owner: OwnerOf(obj), obj: obj}
 }
 
-// page returns up to limit summaries of the owner's intents, newest first, of one type or all (typ
-// ""), starting after the id before (exclusive; "" for the first page), and whether more follow.
-func (x *index) page(owner Owner, typ v1alpha1.IntentType, before string, limit int) ([]Summary, bool) {
+// page returns up to limit summaries of the owner's intents that match f, newest first, starting
+// after the id before (exclusive; "" for the first page), and whether more follow. The type is
+// answered by the per-type list; any other condition looks at each intent of the list from the
+// cursor back (createdBefore first skips, by binary search, what is too new), until the page is
+// full and one more match is found, or createdAfter is passed.
+func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary, bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	acct := x.accounts[owner.key()]
@@ -194,19 +198,45 @@ func (x *index) page(owner Owner, typ v1alpha1.IntentType, before string, limit 
 		return []Summary{}, false
 	}
 	list := acct.all
-	if typ != "" {
-		list = acct.byType[typ]
+	if f.Type != "" {
+		list = acct.byType[f.Type]
 	}
 	end := len(list)
 	if before != "" {
 		end, _ = slices.BinarySearchFunc(list, before, compareID) // first id >= before
 	}
-	start := max(end-limit, 0)
-	out := make([]Summary, 0, end-start)
-	for i := end - 1; i >= start; i-- {
-		out = append(out, SummaryOf(list[i]))
+	if !f.narrowsBeyondType() {
+		start := max(end-limit, 0)
+		out := make([]Summary, 0, end-start)
+		for i := end - 1; i >= start; i-- {
+			out = append(out, SummaryOf(list[i]))
+		}
+		return out, start > 0
 	}
-	return out, start > 0
+	if !f.CreatedBefore.IsZero() {
+		tooNew, _ := slices.BinarySearchFunc(list[:end], f.CreatedBefore, func(obj *v1alpha1.TransferIntent, t time.Time) int {
+			return IDTime(obj.Spec.ID).Compare(t)
+		})
+		end = tooNew
+	}
+	out := make([]Summary, 0, min(limit, end))
+	for i := end - 1; i >= 0; i-- {
+		obj := list[i]
+		var created time.Time // parsed only when bounded: it is most of a scan's cost
+		if !f.CreatedAfter.IsZero() {
+			if created = IDTime(obj.Spec.ID); !created.After(f.CreatedAfter) {
+				break
+			}
+		}
+		if !f.matches(obj, created) {
+			continue
+		}
+		if len(out) == limit {
+			return out, true
+		}
+		out = append(out, SummaryOf(obj))
+	}
+	return out, false
 }
 
 // count returns the number of indexed intents.

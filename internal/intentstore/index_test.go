@@ -58,7 +58,7 @@ func TestIndexPagesNewestFirst(t *testing.T) {
 	var paged []string
 	after := ""
 	for {
-		items, more, _ := s.List(context.Background(), Owner{Account: "acme"}, "", after, 3)
+		items, more, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{}, after, 3)
 		paged = append(paged, ids(items)...)
 		if !more {
 			break
@@ -68,16 +68,16 @@ func TestIndexPagesNewestFirst(t *testing.T) {
 	if !slices.Equal(paged, all) {
 		t.Fatalf("paged %v\nwant %v", paged, all)
 	}
-	swaps, more, _ := s.List(context.Background(), Owner{Account: "acme"}, v1alpha1.IntentTypeSwap, "", 10)
+	swaps, more, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{Type: v1alpha1.IntentTypeSwap}, "", 10)
 	if want := []string{all[2], all[5], all[8]}; more || !slices.Equal(ids(swaps), want) {
 		t.Fatalf("swaps %v more=%v, want %v", ids(swaps), more, want)
 	}
-	if items, _, _ := s.List(context.Background(), Owner{Account: "nobody"}, "", "", 10); len(items) != 0 {
+	if items, _, _ := s.List(context.Background(), Owner{Account: "nobody"}, Filter{}, "", 10); len(items) != 0 {
 		t.Fatalf("unknown account: %v", items)
 	}
 	// A cursor whose intent was deleted still positions the next page.
 	h.OnDelete(toolscache.DeletedFinalStateUnknown{Key: "ns/x", Obj: objs[6]})
-	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, "", objs[6].Spec.ID, 2)
+	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{}, objs[6].Spec.ID, 2)
 	if want := []string{objs[5].Spec.ID, objs[4].Spec.ID}; !slices.Equal(ids(items), want) {
 		t.Fatalf("after a deleted cursor: %v, want %v", ids(items), want)
 	}
@@ -98,7 +98,7 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 	updated.Status.Phase = v1alpha1.IntentPhaseExpired
 	h.OnUpdate(obj, updated)
 	s.index.upsert(stale, true)
-	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, "", "", 10)
+	items, _, _ := s.List(context.Background(), Owner{Account: "acme"}, Filter{}, "", 10)
 	if len(items) != 1 || items[0].Status != v1alpha1.IntentPhaseExpired {
 		t.Fatalf("items %+v", items)
 	}
@@ -112,7 +112,7 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 		o := testIntent("skipped", 2, v1alpha1.IntentTypeTransfer)
 		bad(o)
 		h.OnAdd(o, false)
-		if items, _, _ := s.List(context.Background(), Owner{Account: "skipped"}, "", "", 10); len(items) != 0 {
+		if items, _, _ := s.List(context.Background(), Owner{Account: "skipped"}, Filter{}, "", 10); len(items) != 0 {
 			t.Fatalf("%s: indexed %v", name, items)
 		}
 	}
@@ -134,5 +134,71 @@ func TestSummaryOf(t *testing.T) {
 	obj.Status.UpdatedAt, obj.Status.Phase, obj.Status.Hash = &later, v1alpha1.IntentPhaseSubmitted, "0xabc"
 	if sum := SummaryOf(obj); !sum.UpdatedAt.Equal(later.Time) || sum.Status != v1alpha1.IntentPhaseSubmitted || sum.Hash != "0xabc" {
 		t.Fatalf("submitted: %+v", sum)
+	}
+}
+
+// TestIndexFilteredPages checks the index's own part of the filters: the time bounds (exclusive,
+// at the id's millisecond), a filter with a cursor, and "more" only when another match follows.
+func TestIndexFilteredPages(t *testing.T) {
+	s, _ := New(nil, nil, nil, Options{Namespace: "ns"})
+	h := s.EventHandler()
+	objs := make([]*v1alpha1.TransferIntent, 10)
+	for i := range objs {
+		objs[i] = testIntent("acme", i, v1alpha1.IntentTypeTransfer)
+		if i%2 == 1 {
+			objs[i].Status.Phase = v1alpha1.IntentPhaseExpired
+		}
+		h.OnAdd(objs[i], true)
+	}
+	pick := func(is ...int) []string {
+		out := []string{}
+		for _, i := range slices.Backward(is) {
+			out = append(out, objs[i].Spec.ID)
+		}
+		return out
+	}
+	at := func(n int) time.Time { return epoch.Add(time.Duration(n) * time.Millisecond) }
+	expired := []v1alpha1.IntentPhase{v1alpha1.IntentPhaseExpired}
+	for name, c := range map[string]struct {
+		filter Filter
+		after  string
+		limit  int
+		want   []string
+		more   bool
+	}{
+		"between, exclusive":             {Filter{CreatedAfter: at(2), CreatedBefore: at(6)}, "", 10, pick(3, 4, 5), false},
+		"between, a page short":          {Filter{CreatedAfter: at(2), CreatedBefore: at(6)}, "", 2, pick(4, 5), true},
+		"between, the page that ends":    {Filter{CreatedAfter: at(2), CreatedBefore: at(6)}, objs[4].Spec.ID, 2, pick(3), false},
+		"before, all":                    {Filter{CreatedBefore: at(3)}, "", 3, pick(0, 1, 2), false},
+		"pending, exactly a page":        {Filter{Statuses: []v1alpha1.IntentPhase{v1alpha1.IntentPhasePending}}, "", 5, pick(0, 2, 4, 6, 8), false},
+		"expired after the cursor":       {Filter{Statuses: expired}, objs[7].Spec.ID, 10, pick(1, 3, 5), false},
+		"expired, after a time":          {Filter{Statuses: expired, CreatedAfter: at(4)}, "", 1, pick(9), true},
+		"order id":                       {Filter{OrderID: objs[6].Spec.OrderID}, "", 1, pick(6), false},
+		"bounds that exclude each other": {Filter{CreatedAfter: at(6), CreatedBefore: at(6)}, "", 10, pick(), false},
+	} {
+		items, more := s.index.page(Owner{Account: "acme"}, c.filter, c.after, c.limit)
+		if got := ids(items); !slices.Equal(got, c.want) || more != c.more {
+			t.Errorf("%s: %v (more %v), want %v (more %v)", name, got, more, c.want, c.more)
+		}
+	}
+}
+
+// BenchmarkIndexHashLookup is the cost of a hash look-up in the live index, which scans the
+// owner's intents (no per-hash map: memory per intent is the tighter budget).
+func BenchmarkIndexHashLookup(b *testing.B) {
+	s, _ := New(nil, nil, nil, Options{Namespace: "ns"})
+	h := s.EventHandler()
+	const n = 10_000
+	for i := range n {
+		obj := testIntent("acme", i, v1alpha1.IntentTypeTransfer)
+		obj.Status.Hash = fmt.Sprintf("0x%064x", i+1)
+		h.OnAdd(obj, true)
+	}
+	f := Filter{Hash: fmt.Sprintf("0x%064x", 1)} // the oldest: the whole list is scanned
+	b.ReportAllocs()
+	for b.Loop() {
+		if items, _ := s.index.page(Owner{Account: "acme"}, f, "", 50); len(items) != 1 {
+			b.Fatal(len(items))
+		}
 	}
 }

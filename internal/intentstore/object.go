@@ -33,6 +33,10 @@ type Summary struct {
 	ChainID string
 	// Hash is the transaction hash, empty until submitted.
 	Hash string
+	// FillChainID, FillHash and RefundHash are the fill's chain and transaction and the refund's
+	// transaction, empty until they happened: the list links them to the chains' explorers.
+	FillChainID, FillHash string
+	RefundHash            string
 }
 
 // SummaryOf summarises an intent. A new intent has no phase: it is pending, by implication (its
@@ -50,10 +54,15 @@ func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 	if status == "" {
 		status = v1alpha1.IntentPhasePending
 	}
-	return Summary{
+	sum := Summary{
 		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: status, OrderID: obj.Spec.OrderID,
 		CreatedAt: created, UpdatedAt: updated, ChainID: obj.Spec.FromChain, Hash: obj.Status.Hash,
+		RefundHash: obj.Status.RefundHash,
 	}
+	if f := obj.Status.Fill; f != nil {
+		sum.FillChainID, sum.FillHash = f.ChainID, f.Hash
+	}
+	return sum
 }
 
 // IDTime is the creation time encoded in an intent id, or the zero time for a malformed id.

@@ -186,19 +186,20 @@ func (s *Store) WaitForSync(ctx context.Context) bool {
 // Len is the number of intents served.
 func (s *Store) Len() int { return s.index.count() }
 
-// List returns up to limit summaries of the account's intents, newest first, only of type typ
-// unless it is empty, after the intent with id `after` (exclusive, "" for the first page); more
+// List returns up to limit summaries of the account's intents that match the filter, newest
+// first, after the intent with id `after` (exclusive, "" for the first page); more
 // says whether another page follows. With an archive, live and archived intents are one list: the
 // index is read first, then the archive, and an intent moves to the archive before it leaves the
 // index, so an intent moving meanwhile is in one of the two reads at least (and counted once when
 // in both). An archive that does not answer fails the list (ErrArchiveUnavailable) rather than
 // silently leaving out the finished intents.
-func (s *Store) List(ctx context.Context, owner Owner, typ v1alpha1.IntentType, after string, limit int) (items []Summary, more bool, err error) {
-	live, liveMore := s.index.page(owner, typ, after, limit)
-	if s.opts.Archive == nil || limit <= 0 {
+func (s *Store) List(ctx context.Context, owner Owner, filter Filter, after string, limit int) (items []Summary, more bool, err error) {
+	live, liveMore := s.index.page(owner, filter, after, limit)
+	archiveFilter, archiveMayMatch := filter.archiveFilter()
+	if s.opts.Archive == nil || limit <= 0 || !archiveMayMatch {
 		return live, liveMore, nil
 	}
-	archived, err := s.listArchived(ctx, owner, typ, after, limit+1)
+	archived, err := s.listArchived(ctx, owner, archiveFilter, after, limit+1)
 	if err != nil {
 		return nil, false, err
 	}

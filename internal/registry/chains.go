@@ -139,7 +139,8 @@ func chainEqual(a, b Chain) bool {
 		a.NativeTokenPriceUSD == b.NativeTokenPriceUSD && a.SettlementAddress == b.SettlementAddress &&
 		a.SettlementVerified == b.SettlementVerified &&
 		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt) &&
-		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations
+		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations &&
+		a.ExplorerURL == b.ExplorerURL
 }
 
 func bigEqual(a, b *big.Int) bool {

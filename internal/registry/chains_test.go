@@ -2,6 +2,7 @@ package registry
 
 import (
 	"math/big"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -171,5 +172,41 @@ func TestChainTablePublishesSettlementVerification(t *testing.T) {
 	}
 	if want := [][]string{{"eip155:1"}, {"eip155:1"}}; !slices.EqualFunc(notified, want, slices.Equal) {
 		t.Errorf("notifications = %v, want %v", notified, want)
+	}
+}
+
+// TestChainEqualComparesEveryField changes each field of a Chain in turn: chainEqual must see it,
+// or an edit of that field alone (a new explorerUrl, say) would never be published.
+func TestChainEqualComparesEveryField(t *testing.T) {
+	base := Chain{ID: "eip155:1", NumericID: big.NewInt(1), DefaultGasPriceWei: big.NewInt(1), WitnessURLs: []string{"https://a"}}
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		changed := base
+		changed.WitnessURLs = slices.Clone(base.WitnessURLs)
+		f := reflect.ValueOf(&changed).Elem().Field(i)
+		switch v := f.Addr().Interface().(type) {
+		case **big.Int:
+			*v = big.NewInt(2)
+		case *[]string:
+			*v = append(*v, "https://b")
+		case *time.Time:
+			*v = time.Unix(1, 0)
+		default:
+			switch f.Kind() {
+			case reflect.String:
+				f.SetString(f.String() + "x")
+			case reflect.Bool:
+				f.SetBool(!f.Bool())
+			case reflect.Int32, reflect.Int64:
+				f.SetInt(f.Int() + 1)
+			case reflect.Uint64:
+				f.SetUint(f.Uint() + 1)
+			default:
+				t.Fatalf("field %s of kind %s: teach this test to change it", typ.Field(i).Name, f.Kind())
+			}
+		}
+		if chainEqual(base, changed) {
+			t.Errorf("chainEqual ignores %s", typ.Field(i).Name)
+		}
 	}
 }

@@ -41,6 +41,9 @@ type Chain struct {
 	DefaultGasPriceWei *big.Int
 	// NativeTokenPriceUSD is an exact decimal string, e.g. "3150.25".
 	NativeTokenPriceUSD string
+	// ExplorerURL is the base URL of the chain's block explorer, without a trailing slash: a
+	// transaction's page is ExplorerURL + "/tx/" + hash. Empty when the chain has none.
+	ExplorerURL string
 	// SettlementAddress is the EIP-55 address of the contract that executes swap and bridge
 	// orders on this chain; empty when the chain has none (then swap/bridge have no route).
 	SettlementAddress string

@@ -133,8 +133,8 @@ func BenchmarkArchiveReads(b *testing.B) {
 		{"middle page by cursor (50)", func() error { _, err := store.List(ctx, scope, archive.Filter{}, cursor, 51); return err }},
 		{"first page, type=swap (50)", func() error { _, err := store.List(ctx, scope, archive.Filter{Type: "swap"}, nil, 51); return err }},
 		{"get by id", func() error { _, _, err := store.Get(ctx, scope, middle); return err }},
-		{"intent store: first page (50)", func() error { _, _, err := intents.List(ctx, owner, "", "", 50); return err }},
-		{"intent store: middle page (50)", func() error { _, _, err := intents.List(ctx, owner, "", middle, 50); return err }},
+		{"intent store: first page (50)", func() error { _, _, err := intents.List(ctx, owner, intentstore.Filter{}, "", 50); return err }},
+		{"intent store: middle page (50)", func() error { _, _, err := intents.List(ctx, owner, intentstore.Filter{}, middle, 50); return err }},
 		{"intent store: get by id", func() error { _, _, err := intents.Get(ctx, owner, middle); return err }},
 	}
 	b.ResetTimer()
