@@ -3,6 +3,7 @@ package apiserver
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,11 +96,7 @@ func parseStatuses(v string) ([]v1alpha1.IntentPhase, bool) {
 	var out []v1alpha1.IntentPhase
 	for part := range strings.SplitSeq(v, ",") {
 		phase := v1alpha1.IntentPhase(part)
-		known := false
-		for _, s := range listStatuses {
-			known = known || s == phase
-		}
-		if !known {
+		if !slices.Contains(listStatuses, phase) {
 			return nil, false
 		}
 		out = append(out, phase)

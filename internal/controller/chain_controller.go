@@ -49,20 +49,18 @@ func ChainByChainID(obj client.Object) []string {
 func ChainByRPCSecret(obj client.Object) []string {
 	spec := &obj.(*v1alpha1.Chain).Spec
 	var names []string
-	for _, rpc := range append([]*v1alpha1.ChainRPC{spec.RPC}, witnessPointers(spec)...) {
-		if rpc != nil && rpc.URLSecretRef != nil && !slices.Contains(names, rpc.URLSecretRef.Name) {
+	add := func(rpc v1alpha1.ChainRPC) {
+		if rpc.URLSecretRef != nil && !slices.Contains(names, rpc.URLSecretRef.Name) {
 			names = append(names, rpc.URLSecretRef.Name)
 		}
 	}
-	return names
-}
-
-func witnessPointers(spec *v1alpha1.ChainSpec) []*v1alpha1.ChainRPC {
-	out := make([]*v1alpha1.ChainRPC, len(spec.WitnessRPCs))
-	for i := range spec.WitnessRPCs {
-		out[i] = &spec.WitnessRPCs[i]
+	if spec.RPC != nil {
+		add(*spec.RPC)
 	}
-	return out
+	for _, rpc := range spec.WitnessRPCs {
+		add(rpc)
+	}
+	return names
 }
 
 // ChainReconciler publishes Chains into the chain table and probes the node of each Chain with an
@@ -268,11 +266,7 @@ func (r *ChainReconciler) refundDelayNeeded(env registry.Environment) time.Durat
 // BridgeFinality is how long a bridge's fill on the chain takes to be final, at most: its
 // finalitySeconds, or its bridge depth in blocks if that is longer.
 func BridgeFinality(c registry.Chain) time.Duration {
-	least := c.BridgeMinConfirmations
-	if least == 0 {
-		least = registry.DefaultBridgeMinConfirmations
-	}
-	blocks := time.Duration(least) * time.Duration(c.BlockTimeSeconds) * time.Second //nolint:gosec // bounded by the CRD
+	blocks := time.Duration(c.BridgeMinDepth()) * time.Duration(c.BlockTimeSeconds) * time.Second //nolint:gosec // bounded by the CRD
 	return max(time.Duration(c.FinalitySeconds)*time.Second, blocks)
 }
 

@@ -1,11 +1,13 @@
 package intentstore
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // Filter narrows a List; its zero value lists all of an owner's intents. The conditions combine
@@ -46,18 +48,8 @@ func (f Filter) matches(obj *v1alpha1.TransferIntent, created time.Time) bool {
 			return false
 		}
 	}
-	if len(f.Statuses) > 0 {
-		phase := obj.Status.Phase
-		if phase == "" {
-			phase = v1alpha1.IntentPhasePending
-		}
-		found := false
-		for _, s := range f.Statuses {
-			found = found || s == phase
-		}
-		if !found {
-			return false
-		}
+	if len(f.Statuses) > 0 && !slices.Contains(f.Statuses, intentstatus.Phase(obj)) {
+		return false
 	}
 	if f.OrderID != "" && !strings.EqualFold(obj.Spec.OrderID, f.OrderID) {
 		return false
@@ -89,10 +81,8 @@ func (f Filter) archiveFilter() (archive.Filter, bool) {
 		From: strings.ToLower(f.From), CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore,
 	}
 	for _, s := range f.Statuses {
-		for _, done := range finished {
-			if s == done {
-				out.Statuses = append(out.Statuses, string(s))
-			}
+		if slices.Contains(finished, s) {
+			out.Statuses = append(out.Statuses, string(s))
 		}
 	}
 	return out, len(f.Statuses) == 0 || len(out.Statuses) > 0

@@ -160,6 +160,15 @@ func compareAge(createdA time.Time, nameA string, createdB time.Time, nameB stri
 // default): about two Ethereum epochs.
 const DefaultBridgeMinConfirmations = 64
 
+// BridgeMinDepth is BridgeMinConfirmations, or DefaultBridgeMinConfirmations for a Chain that
+// sets none.
+func (c Chain) BridgeMinDepth() uint64 {
+	if c.BridgeMinConfirmations == 0 {
+		return DefaultBridgeMinConfirmations
+	}
+	return c.BridgeMinConfirmations
+}
+
 // RPCSources is how many distinct endpoints can testify about the chain: the node and its
 // witnesses. A bridge fill on the chain is attested only on the word of two.
 func (c Chain) RPCSources() int {

@@ -22,12 +22,21 @@ type runtime struct {
 	} `json:"immutables"`
 }
 
-var settlementRuntime = func() runtime {
+// settlementCode is the deployed code, and settlementMasked marks its bytes that differ per
+// deployment; both are read once.
+var settlementCode, settlementMasked = func() ([]byte, []bool) {
 	var r runtime
 	if err := json.Unmarshal(settlementRuntimeJSON, &r); err != nil || r.Code == "" {
 		panic("contracts: settlement.runtime.json does not hold the settlement contract's code: run make contracts")
 	}
-	return r
+	code := common.FromHex(r.Code)
+	masked := make([]bool, len(code))
+	for _, im := range r.Immutables {
+		for i := im.Start; i < im.Start+im.Length && i < len(masked); i++ {
+			masked[i] = true
+		}
+	}
+	return code, masked
 }()
 
 // IsSettlementCode reports whether code (eth_getCode of an address) is this release's Settlement,
@@ -35,18 +44,11 @@ var settlementRuntime = func() runtime {
 // cached values): the deployed contract's rules, not only its answers. A look-alike that answers
 // attester() with the right address has other code.
 func IsSettlementCode(code []byte) bool {
-	want := common.FromHex(settlementRuntime.Code)
-	if len(code) != len(want) {
+	if len(code) != len(settlementCode) {
 		return false
 	}
-	masked := make([]bool, len(want))
-	for _, im := range settlementRuntime.Immutables {
-		for i := im.Start; i < im.Start+im.Length && i < len(masked); i++ {
-			masked[i] = true
-		}
-	}
-	for i := range want {
-		if !masked[i] && code[i] != want[i] {
+	for i, b := range settlementCode {
+		if !settlementMasked[i] && code[i] != b {
 			return false
 		}
 	}

@@ -155,14 +155,13 @@ func witnessFinal(ctx context.Context, w *jsonrpc.Client, depth, n uint64) (bool
 	if err != nil {
 		return false, err
 	}
-	if served {
-		return n <= fin.Number, nil
+	view, head := finalityView{read: true, served: served, block: fin.Number}, uint64(0)
+	if !served {
+		if head, err = w.Head(ctx); err != nil {
+			return false, err
+		}
 	}
-	head, err := w.Head(ctx)
-	if err != nil {
-		return false, err
-	}
-	return head >= n && head-n+1 >= depth, nil
+	return view.holds(n, head, depth), nil
 }
 
 // differences names what the witness's view (v) says otherwise than the node's (want).

@@ -324,15 +324,22 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, 
 // opens reports whether the receipt carries the Opened event of the order from the contract its
 // transaction called.
 func opens(r *jsonrpc.Receipt, s Submitted) bool {
-	for _, l := range r.Logs {
-		if l.Address != s.Settler || l.Removed {
+	return orderEvent(r, s.Settler, settlement.EventOpened, s.OrderID, nil) != nil
+}
+
+// orderEvent is the receipt's first event of kind for orderID from contract that also meets also
+// (nil: any), nil when it has none.
+func orderEvent(r *jsonrpc.Receipt, contract common.Address, kind string, orderID common.Hash, also func(settlement.Event) bool) *types.Log {
+	for i, l := range r.Logs {
+		if l.Address != contract || l.Removed {
 			continue
 		}
-		if ev, ok, err := settlement.Parse(l); err == nil && ok && ev.Kind == settlement.EventOpened && ev.OrderID == s.OrderID {
-			return true
+		ev, ok, err := settlement.Parse(l)
+		if err == nil && ok && ev.Kind == kind && ev.OrderID == orderID && (also == nil || also(ev)) {
+			return &r.Logs[i]
 		}
 	}
-	return false
+	return nil
 }
 
 // final reports whether a transaction in block n is final: at the chain's confirmation depth under
@@ -342,9 +349,8 @@ func (f *follower) final(ctx context.Context, n, head uint64, bridge bool) (bool
 	if head < n {
 		return false, nil
 	}
-	depth := head - n + 1
 	if !bridge {
-		return depth >= confirmations(f.chain), nil
+		return head-n+1 >= confirmations(f.chain), nil
 	}
 	if !f.finality.read {
 		h, served, err := f.node.FinalizedHeader(ctx)
@@ -353,26 +359,28 @@ func (f *follower) final(ctx context.Context, n, head uint64, bridge bool) (bool
 		}
 		f.finality = finalityView{read: true, served: served, block: h.Number}
 	}
-	if f.finality.served {
-		return n <= f.finality.block, nil
-	}
-	return depth >= bridgeConfirmations(f.chain), nil
+	return f.finality.holds(n, head, bridgeConfirmations(f.chain)), nil
 }
 
-// finalityView is the node's finalized block as read once per step.
+// finalityView is a node's finalized block as read once per step.
 type finalityView struct {
 	read, served bool
 	block        uint64
 }
 
+// holds reports whether block n is final by this view: under the finalized block when the node
+// serves the tag, else depth blocks deep under head.
+func (v finalityView) holds(n, head, depth uint64) bool {
+	if v.served {
+		return n <= v.block
+	}
+	return head >= n && head-n+1 >= depth
+}
+
 // bridgeConfirmations is the depth at which a bridge's transaction is final on a node without the
 // finalized tag: the chain's finality in blocks, and never less than its BridgeMinConfirmations.
 func bridgeConfirmations(c registry.Chain) uint64 {
-	least := c.BridgeMinConfirmations
-	if least == 0 {
-		least = registry.DefaultBridgeMinConfirmations
-	}
-	return max(confirmations(c), least)
+	return max(confirmations(c), c.BridgeMinDepth())
 }
 
 // noReceipt decides on a submitted intent whose transaction has no receipt. Seen in a block: the

@@ -223,17 +223,9 @@ func (f *follower) fills(r *jsonrpc.Receipt, ref OrderRef) bool {
 // fillLog is the receipt's Filled event of the order's destinationSettler for the recorded fill
 // (filler and amount), nil when it has none.
 func fillLog(r *jsonrpc.Receipt, ref OrderRef) *types.Log {
-	for i, l := range r.Logs {
-		if l.Address != ref.DestSettler || l.Removed {
-			continue
-		}
-		ev, ok, err := settlement.Parse(l)
-		if err == nil && ok && ev.Kind == settlement.EventFilled && ev.OrderID == ref.OrderID &&
-			ev.Party == ref.Fill.Filler && ev.Amount.Cmp(ref.Fill.AmountOut) == 0 {
-			return &r.Logs[i]
-		}
-	}
-	return nil
+	return orderEvent(r, ref.DestSettler, settlement.EventFilled, ref.OrderID, func(ev settlement.Event) bool {
+		return ev.Party == ref.Fill.Filler && ev.Amount.Cmp(ref.Fill.AmountOut) == 0
+	})
 }
 
 // apply writes obs and counts its transition.
