@@ -27,6 +27,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/transferintent/transfer-intent-service/internal/archiver"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
@@ -113,6 +114,8 @@ func parseFlags() config {
 	flag.DurationVar(&archiveOpts.Timeout, "archive-timeout", archiveOpts.Timeout, "Deadline of each archive call on the request path.")
 	flag.Float64Var(&archiveOpts.Rate, "archive-rate", archiver.DefaultRate,
 		"Most intents moved to the archive per second: each is a delete on the API server, so this bounds the archiver's share of it.")
+	flag.DurationVar(&c.service.Webhooks.FirstRetry, "webhook-first-retry", delivery.DefaultFirstRetry,
+		"Wait after a webhook delivery's first failed attempt; each later wait is 6 times the one before (8 attempts, about 3 days with the default).")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
 	bindTracingFlags(flag.CommandLine, &c.tracing)

@@ -124,6 +124,9 @@ const (
 	ReasonExpired = "Expired"
 	// ReasonDisabled: the object is disabled by its spec; an API key or account that is disabled is refused.
 	ReasonDisabled = "Disabled"
+	// ReasonDeliveriesFailing: a WebhookEndpoint whose deliveries failed for three days; the
+	// deliverer stopped them until the spec changes.
+	ReasonDeliveriesFailing = "DeliveriesFailing"
 	// ReasonOwnerMissing: the API key's Account does not exist (or is being deleted); the key is refused.
 	ReasonOwnerMissing = "OwnerMissing"
 	// ReasonOwnerDisabled: the API key's Account is disabled; the key is refused.

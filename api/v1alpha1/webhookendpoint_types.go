@@ -98,6 +98,23 @@ type WebhookEndpointStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	LastError string `json:"lastError,omitempty"`
+
+	// disabledAt is when the deliverer stopped deliveries to the endpoint after three days of
+	// failures (with an Event). Any change of the spec (a new generation) resumes them.
+	// +optional
+	DisabledAt *metav1.Time `json:"disabledAt,omitempty"`
+
+	// disabledGeneration is the generation of the spec that was disabled; deliveries stay stopped
+	// while metadata.generation equals it.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	DisabledGeneration int64 `json:"disabledGeneration,omitempty"`
+}
+
+// DeliveriesStopped reports whether the deliverer stopped deliveries to the endpoint for failing
+// too long, at its current spec.
+func (ep *WebhookEndpoint) DeliveriesStopped() bool {
+	return ep.Status.DisabledAt != nil && ep.Status.DisabledGeneration == ep.Generation
 }
 
 // +kubebuilder:object:root=true

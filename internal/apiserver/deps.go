@@ -99,6 +99,8 @@ type Deps struct {
 	// Submissions checks and records the transaction hash a client reports for its intent
 	// (POST /v2/transfers/{id}/submission; *watcher.Submissions). Nil answers that route with 503.
 	Submissions SubmissionRecorder
+	// Webhooks sends test events (POST /v2/webhooks/{name}/test). Nil answers that route with 503.
+	Webhooks WebhookTester
 	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys
 	// and GET /sign-in. It is outside the /v2 auth gate: a session never replaces an API key.
 	// Nil leaves those paths unserved.

@@ -5,45 +5,19 @@ import (
 	"net/http"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 )
 
-// transferIntentJSON is the full record of an intent (OpenAPI TransferIntent): the summary, the
-// request as sent (normalised), the tx payload and the key environment.
-type transferIntentJSON struct {
-	ID           string                      `json:"id"`
-	Type         v1alpha1.IntentType         `json:"type"`
-	Status       v1alpha1.IntentPhase        `json:"status"`
-	OrderID      string                      `json:"orderId"`
-	CreatedAt    string                      `json:"createdAt"`
-	UpdatedAt    string                      `json:"updatedAt"`
-	Metadata     intentMetadataJSON          `json:"metadata"`
-	ResolvedPath []v1alpha1.IntentType       `json:"resolvedPath"`
-	ExpiresAt    string                      `json:"expiresAt"`
-	Request      intent.Request              `json:"request"`
-	Tx           v1alpha1.TransactionPayload `json:"tx"`
-	Environment  v1alpha1.Environment        `json:"environment"`
-	BlockNumber  int64                       `json:"blockNumber,omitempty"`
-	StatusDetail string                      `json:"statusDetail,omitempty"`
-	Fill         *fillJSON                   `json:"fill,omitempty"`
-	RefundHash   string                      `json:"refundHash,omitempty"`
-	Links        *linksJSON                  `json:"links,omitempty"`
-}
+// The record of GET /v2/transfers/{id} is intentstore's (webhooks carry it too).
+type (
+	transferIntentJSON = intentstore.TransferRecord
+	explorers          = intentstore.Explorers
+)
 
-// linksJSON is the OpenAPI TransferLinks: a block explorer's page of each of the intent's
-// transactions, for those that exist on a chain with an explorerUrl.
-type linksJSON struct {
-	Open   string `json:"open,omitempty"`
-	Fill   string `json:"fill,omitempty"`
-	Refund string `json:"refund,omitempty"`
+func transferRecord(obj *v1alpha1.TransferIntent, explorer explorers) transferIntentJSON {
+	return intentstore.TransferRecordOf(obj, explorer)
 }
-
-// explorers finds a chain's explorer base URL (registry.Chain.ExplorerURL; "" for none).
-type explorers func(chainID string) string
 
 // explorerOf is the lookup of the server's catalog.
 func (s *Server) explorerOf(chainID string) string {
@@ -55,72 +29,6 @@ func (s *Server) explorerOf(chainID string) string {
 		return ""
 	}
 	return c.ExplorerURL
-}
-
-// linksOf links the open (on the from-chain), the fill (on its own chain) and the refund (on the
-// from-chain, where the funds were escrowed); nil when none has a link.
-func linksOf(sum *intentstore.Summary, explorer explorers) *linksJSON {
-	var l linksJSON
-	link := func(chainID, hash string) string {
-		if hash == "" || chainID == "" {
-			return ""
-		}
-		if base := explorer(chainID); base != "" {
-			return base + "/tx/" + hash
-		}
-		return ""
-	}
-	l.Open = link(sum.ChainID, sum.Hash)
-	l.Fill = link(sum.FillChainID, sum.FillHash)
-	l.Refund = link(sum.ChainID, sum.RefundHash)
-	if l == (linksJSON{}) {
-		return nil
-	}
-	return &l
-}
-
-// fillJSON is the OpenAPI Fill: where and by whom a swap or bridge was filled.
-type fillJSON struct {
-	ChainID     string `json:"chainId"`
-	Hash        string `json:"hash"`
-	BlockNumber int64  `json:"blockNumber,omitempty"`
-	Filler      string `json:"filler"`
-	AmountOut   string `json:"amountOut"`
-}
-
-type intentMetadataJSON struct {
-	ChainID string `json:"chainId"`
-	Hash    string `json:"hash,omitempty"`
-}
-
-func transferRecord(obj *v1alpha1.TransferIntent, explorer explorers) transferIntentJSON {
-	sum := intentstore.SummaryOf(obj)
-	path := obj.Spec.ResolvedPath
-	if len(path) == 0 {
-		path = []v1alpha1.IntentType{obj.Spec.Type}
-	}
-	rec := transferIntentJSON{
-		ID: sum.ID, Type: sum.Type, Status: sum.Status, OrderID: sum.OrderID,
-		CreatedAt: formatTime(sum.CreatedAt), UpdatedAt: formatTime(sum.UpdatedAt),
-		Metadata:     intentMetadataJSON{ChainID: sum.ChainID, Hash: sum.Hash},
-		ResolvedPath: path,
-		ExpiresAt:    formatTime(obj.Spec.ExpiresAt.Time),
-		Request:      intentstore.RequestFromSpec(obj.Spec.Request),
-		Environment:  obj.Spec.Environment,
-	}
-	if obj.Spec.Tx != nil {
-		rec.Tx = *obj.Spec.Tx
-	}
-	rec.BlockNumber = obj.Status.BlockNumber
-	if f := obj.Status.Fill; f != nil {
-		rec.Fill = &fillJSON{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
-	}
-	rec.RefundHash = obj.Status.RefundHash
-	rec.Links = linksOf(&sum, explorer)
-	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
-		rec.StatusDetail = c.Message
-	}
-	return rec
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
@@ -163,7 +71,7 @@ func appendSummaries(b []byte, items []intentstore.Summary, explorer explorers) 
 			b = appendJSONString(b, it.Hash)
 		}
 		b = append(b, '}')
-		if l := linksOf(it, explorer); l != nil {
+		if l := intentstore.LinksOf(it, explorer); l != nil {
 			b = append(b, `,"links":{`...)
 			sep := ""
 			for _, link := range [...]struct{ name, url string }{{"open", l.Open}, {"fill", l.Fill}, {"refund", l.Refund}} {

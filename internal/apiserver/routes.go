@@ -17,6 +17,7 @@ func (s *Server) routes() http.Handler {
 	// The documents stay lenient, like /openapi.json: tools add cache-busting parameters.
 	s.handle(v2, "GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2))
 	s.handle(v2, "GET /v2/tokens", s.strictQuery("GET /v2/tokens", http.HandlerFunc(s.listTokens)))
+	s.handle(v2, "POST /v2/webhooks/{name}/test", s.strictQuery("POST /v2/webhooks/{name}/test", http.HandlerFunc(s.testWebhook)))
 	for pattern, h := range s.transferRoutes() {
 		s.handle(v2, pattern, s.strictQuery(pattern, h))
 	}

@@ -186,6 +186,10 @@ func migrate(ctx context.Context, conn *pgx.ConnConfig, timeout time.Duration) e
 // Close closes the pool; calls in flight finish first.
 func (s *Store) Close() { s.pool.Close() }
 
+// Pool is the store's connection pool, for the other tables of the archive's database (the
+// webhook outbox, internal/webhook/outbox), whose schema the archive's migrations create.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
 // Ping checks that the server answers.
 func (s *Store) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // ErrNotOpen is the error of every call before the archive could be opened (PostgreSQL down or
@@ -55,6 +56,15 @@ func (c *Connection) open() (*Store, error) {
 		return s, nil
 	}
 	return nil, ErrNotOpen
+}
+
+// Pool is Store.Pool, or ErrNotOpen.
+func (c *Connection) Pool() (*pgxpool.Pool, error) {
+	s, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	return s.Pool(), nil
 }
 
 // Ping is Store.Ping.

@@ -166,6 +166,9 @@ func (r *WebhookEndpointReconciler) publish(ctx context.Context, ep *v1alpha1.We
 		o.setNotReady(v1alpha1.ReasonOwnerMissing, "Account %s does not exist: nothing is delivered", spec.AccountRef.Name)
 	case spec.Disabled:
 		o.setNotReady(v1alpha1.ReasonDisabled, "the endpoint is disabled: nothing is delivered")
+	case ep.DeliveriesStopped():
+		o.setNotReady(v1alpha1.ReasonDeliveriesFailing, "deliveries stopped at %s after failing for %s (last error: %s): change the spec to resume them",
+			ep.Status.DisabledAt.UTC().Format(time.RFC3339), signing.DisableAfter, ep.Status.LastError)
 	case account.Spec.Disabled:
 		o.setNotReady(v1alpha1.ReasonOwnerDisabled, "Account %s is disabled: nothing is delivered", spec.AccountRef.Name)
 	default:

@@ -73,6 +73,8 @@ type Options struct {
 	// and serves them from there; without it they stay TransferIntents until the retention ends
 	// (meant for small installs).
 	Archive ArchiveOptions
+	// Webhooks tune webhook delivery (with an archive: the delivery log is in its database).
+	Webhooks WebhookOptions
 	// AccessLog, when set, writes the API's access log (apiserver.Deps.AccessLog); otherwise the
 	// API's logger does.
 	AccessLog logr.Logger
@@ -276,6 +278,10 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
+	webhooks, err := s.setupWebhooks(mgr, opts, catalog, archived, log)
+	if err != nil {
+		return nil, err
+	}
 	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
 	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
 	if err != nil {
@@ -300,6 +306,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Transfers:   transfers,
 		Intents:     s.Intents,
 		Submissions: submissions,
+		Webhooks:    webhooks,
 	}
 	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, archive: archived}, published, apiListener, log); err != nil {
 		return nil, err

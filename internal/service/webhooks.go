@@ -1,0 +1,77 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/controller"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
+)
+
+// WebhookOptions tune webhook delivery; the zero value is the production one.
+type WebhookOptions struct {
+	// FirstRetry is the wait after a first failed attempt (delivery.DefaultFirstRetry when
+	// zero); later waits grow from it. Tests shorten it.
+	FirstRetry time.Duration
+	// Poll is how often due retries are looked for (delivery.DefaultPoll when zero).
+	Poll time.Duration
+	// StatusInterval is the least time between two status writes of an endpoint
+	// (delivery.DefaultStatusInterval when zero).
+	StatusInterval time.Duration
+}
+
+// setupWebhooks adds the webhook emitter and deliverer (leader only) when there is an archive:
+// the outbox is in its database. Every replica gets a tester for POST /v2/webhooks/{name}/test.
+func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, archived *archive.Connection, log logr.Logger) (apiserver.WebhookTester, error) {
+	send := sender.New(sender.Options{})
+	tester := webhookTester{&delivery.Tester{Client: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
+	if archived == nil {
+		log.Info("no --archive-url: no webhook is delivered (the delivery log lives in the archive's PostgreSQL)")
+		return tester, nil
+	}
+	box := &outbox.Store{Pool: archived.Pool, Timeout: opts.Archive.Timeout}
+	deliverer := &delivery.Deliverer{
+		Client: mgr.GetClient(), Outbox: box, Sender: send, Metrics: delivery.NewMetrics(opts.Metrics),
+		Events: mgr.GetEventRecorder(controller.EventReporter), Log: log.WithName("webhooks"),
+		Options: delivery.Options{FirstRetry: opts.Webhooks.FirstRetry, Poll: opts.Webhooks.Poll, StatusInterval: opts.Webhooks.StatusInterval},
+	}
+	if err := mgr.Add(deliverer); err != nil {
+		return nil, err
+	}
+	emitter := &delivery.Emitter{
+		Client: mgr.GetClient(), Outbox: box, Notify: deliverer.Notify,
+		Explorer: func(chainID string) string {
+			if c, ok := catalog.Chain(chainID); ok {
+				return c.ExplorerURL
+			}
+			return ""
+		},
+	}
+	return tester, emitter.SetupWithManager(mgr)
+}
+
+// webhookTester adapts delivery.Tester to the API's WebhookTester.
+type webhookTester struct{ t *delivery.Tester }
+
+func (w webhookTester) TestWebhook(ctx context.Context, account, environment, name string) (apiserver.WebhookTestResult, error) {
+	res, err := w.t.Test(ctx, account, environment, name)
+	if errors.Is(err, delivery.ErrEndpointNotFound) {
+		return apiserver.WebhookTestResult{}, apiserver.ErrWebhookNotFound
+	}
+	if err != nil {
+		return apiserver.WebhookTestResult{}, err
+	}
+	return apiserver.WebhookTestResult{
+		EventID: res.EventID, Delivered: res.Delivered, Status: res.Status, DurationMs: res.Duration.Milliseconds(), Error: res.Error,
+	}, nil
+}

@@ -1,0 +1,293 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxAttempts and DefaultFirstRetry make the retry schedule: after attempt n the next
+	// waits FirstRetry × 6^(n-1), ±20 %: 5 s, 30 s, 3 min, 18 min, 1.8 h, 10.8 h and 2.7 days,
+	// about 3.2 days from the first attempt to the eighth.
+	DefaultMaxAttempts = 8
+	DefaultFirstRetry  = 5 * time.Second
+	backoffFactor      = 6
+	// DefaultPoll is how often the outbox is asked for due retries (recorded events wake the
+	// deliverer at once).
+	DefaultPoll = time.Second
+	// DefaultStatusInterval is the least time between two status writes of one endpoint.
+	DefaultStatusInterval = time.Minute
+	// claimBatch bounds the deliveries taken at once.
+	claimBatch = 64
+)
+
+// Options tune a Deliverer; the zero value is the production one.
+type Options struct {
+	MaxAttempts    int
+	FirstRetry     time.Duration
+	Poll           time.Duration
+	StatusInterval time.Duration
+	// DisableAfter is how long an endpoint may fail without a success before its deliveries
+	// stop; signing.DisableAfter when zero.
+	DisableAfter time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.FirstRetry <= 0 {
+		o.FirstRetry = DefaultFirstRetry
+	}
+	if o.Poll <= 0 {
+		o.Poll = DefaultPoll
+	}
+	if o.StatusInterval <= 0 {
+		o.StatusInterval = DefaultStatusInterval
+	}
+	if o.DisableAfter <= 0 {
+		o.DisableAfter = signing.DisableAfter
+	}
+}
+
+// lease is how long a claimed delivery is left alone before another deliverer may take it: longer
+// than an attempt can last.
+func (d *Deliverer) lease() time.Duration { return sender.DefaultTimeout + 20*time.Second }
+
+// Deliverer sends the due deliveries of the outbox. It is a leader-only Runnable.
+type Deliverer struct {
+	// Client reads WebhookEndpoints and Secrets (the cache) and writes endpoints' status.
+	Client  client.Client
+	Outbox  *outbox.Store
+	Sender  *sender.Sender
+	Events  events.EventRecorder
+	Metrics *Metrics
+	Log     logr.Logger
+	Clock   clock.PassiveClock
+	Options Options
+
+	wake   chan struct{}
+	once   sync.Once
+	health healthWriter
+}
+
+func (d *Deliverer) init() {
+	d.once.Do(func() {
+		d.wake = make(chan struct{}, 1)
+		d.Options.defaults()
+		if d.Clock == nil {
+			d.Clock = clock.RealClock{}
+		}
+		d.health = healthWriter{client: d.Client, interval: d.Options.StatusInterval, clock: d.Clock, log: d.Log}
+	})
+}
+
+// Notify wakes the deliverer: events were recorded.
+func (d *Deliverer) Notify() {
+	d.init()
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// NeedLeaderElection is true: one deliverer sends (two, for a moment at a handover, split the
+// due deliveries between them; the outbox's claim gives each to one).
+func (d *Deliverer) NeedLeaderElection() bool { return true }
+
+// Start delivers until ctx ends.
+func (d *Deliverer) Start(ctx context.Context) error {
+	d.init()
+	ticker := time.NewTicker(d.Options.Poll)
+	defer ticker.Stop()
+	for {
+		n, err := d.pass(ctx)
+		if err != nil && ctx.Err() == nil {
+			d.Log.V(1).Info("webhook outbox not readable; retrying", "error", err.Error())
+		}
+		d.health.flush(ctx, false)
+		if n == claimBatch {
+			continue // more are due
+		}
+		select {
+		case <-ctx.Done():
+			d.health.flush(context.WithoutCancel(ctx), true)
+			return nil
+		case <-d.wake:
+		case <-ticker.C:
+		}
+	}
+}
+
+// pass claims the due deliveries and makes an attempt at each: the deliveries of one endpoint one
+// after the other, in the order they fell due, and the endpoints side by side.
+func (d *Deliverer) pass(ctx context.Context) (int, error) {
+	due, err := d.Outbox.Claim(ctx, claimBatch, d.lease())
+	if err != nil {
+		return 0, err
+	}
+	byEndpoint := map[string][]outbox.Delivery{}
+	var order []string
+	for _, dl := range due {
+		if _, ok := byEndpoint[dl.EndpointUID]; !ok {
+			order = append(order, dl.EndpointUID)
+		}
+		byEndpoint[dl.EndpointUID] = append(byEndpoint[dl.EndpointUID], dl)
+	}
+	var wg sync.WaitGroup
+	for _, uid := range order {
+		wg.Go(func() {
+			for _, dl := range byEndpoint[uid] {
+				d.attempt(ctx, dl)
+			}
+		})
+	}
+	wg.Wait()
+	return len(due), nil
+}
+
+// attempt makes one attempt at a delivery and writes its outcome.
+func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) {
+	log := d.Log.WithValues("webhookEndpoint", dl.Namespace+"/"+dl.Endpoint, "event", dl.EventID, "attempt", dl.Attempts+1)
+	var ep v1alpha1.WebhookEndpoint
+	err := d.Client.Get(ctx, types.NamespacedName{Namespace: dl.Namespace, Name: dl.Endpoint}, &ep)
+	gone := apierrors.IsNotFound(err) || (err == nil && (string(ep.UID) != dl.EndpointUID || !ep.DeletionTimestamp.IsZero()))
+	switch {
+	case gone:
+		d.drop(ctx, dl, "endpoint deleted")
+		return
+	case err != nil:
+		return // the lease runs out and the delivery is taken again
+	case ep.Spec.Disabled || ep.DeliveriesStopped():
+		d.drop(ctx, dl, "endpoint disabled")
+		return
+	}
+	now := d.Clock.Now()
+	res := d.send(ctx, &ep, dl, now)
+	outcome := outbox.Outcome{Delivered: res.OK()}
+	if !res.OK() {
+		outcome.Error = truncate(res.Err.Error(), 1024)
+		if dl.Attempts+1 >= d.Options.MaxAttempts {
+			outcome.GiveUp = true
+		} else {
+			outcome.RetryIn = d.backoff(dl.Attempts + 1)
+		}
+	}
+	h, err := d.Outbox.Settle(ctx, dl, outcome)
+	if err != nil {
+		// Not written: the lease runs out and the event is sent again (same webhook-id).
+		log.Error(err, "recording a delivery attempt")
+		return
+	}
+	if h.DisabledGeneration != 0 && h.DisabledGeneration != ep.Generation {
+		// Disabled at an older spec: the change resumed deliveries, and failures count afresh.
+		if err := d.Outbox.Enable(ctx, string(ep.UID)); err == nil {
+			h.DisabledGeneration, h.FailingSince = 0, time.Time{}
+			if !res.OK() {
+				h.FailingSince = now
+			}
+		}
+	}
+	d.Metrics.observe(dl, res, outcome, now)
+	if res.OK() {
+		log.V(1).Info("delivered", "status", res.Status, "duration", res.Duration)
+	} else {
+		log.Info("delivery failed", "error", outcome.Error, "retryIn", outcome.RetryIn, "gaveUp", outcome.GiveUp)
+	}
+	d.health.record(&ep, h)
+	if !res.OK() && !h.FailingSince.IsZero() && now.Sub(h.FailingSince) >= d.Options.DisableAfter {
+		d.disable(ctx, &ep, h)
+	}
+}
+
+func (d *Deliverer) send(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery, now time.Time) sender.Result {
+	secrets, err := SecretsOf(ctx, d.Client, ep, now)
+	if err != nil {
+		return sender.Result{Err: err}
+	}
+	return d.Sender.Send(ctx, sender.Attempt{
+		URL: ep.Spec.URL, Live: ep.Spec.Environment == v1alpha1.EnvironmentLive,
+		EventID: dl.EventID, Body: dl.Body, Secrets: secrets,
+	}, now)
+}
+
+// SecretsOf reads the secrets that sign an endpoint's deliveries at now from its Secret.
+func SecretsOf(ctx context.Context, c client.Reader, ep *v1alpha1.WebhookEndpoint, now time.Time) ([]string, error) {
+	ref := ep.Status.SecretRef
+	if ref == nil {
+		return nil, errors.New("the endpoint's signing secret is not ready yet")
+	}
+	var secret corev1.Secret
+	if err := c.Get(ctx, types.NamespacedName{Namespace: ep.Namespace, Name: ref.Name}, &secret); err != nil {
+		return nil, fmt.Errorf("reading Secret %s: %w", ref.Name, client.IgnoreNotFound(err))
+	}
+	if len(secret.Data[ref.Key]) == 0 {
+		return nil, fmt.Errorf("Secret %s has no key %s", ref.Name, ref.Key)
+	}
+	return signing.ActiveSecrets(secret.Data, ref.Key, now), nil
+}
+
+// backoff is the wait after the attempt-th failed attempt, with ±20 % jitter so that the retries
+// of many events failing together spread out.
+func (d *Deliverer) backoff(attempt int) time.Duration {
+	wait := d.Options.FirstRetry
+	for range attempt - 1 {
+		wait *= backoffFactor
+	}
+	jitter := 0.8 + 0.4*rand.Float64() //nolint:gosec // jitter needs no secrecy
+	return time.Duration(float64(wait) * jitter)
+}
+
+func (d *Deliverer) drop(ctx context.Context, dl outbox.Delivery, reason string) {
+	if err := d.Outbox.Drop(ctx, dl, reason); err != nil {
+		d.Log.Error(err, "dropping a delivery", "event", dl.EventID)
+		return
+	}
+	d.Metrics.dropped()
+}
+
+// disable stops deliveries to an endpoint that failed for too long: the outbox drops its pending
+// deliveries, its status says so at once (not at the next minute), and an Event tells kubectl.
+func (d *Deliverer) disable(ctx context.Context, ep *v1alpha1.WebhookEndpoint, h outbox.Health) {
+	if err := d.Outbox.Disable(ctx, string(ep.UID), ep.Generation); err != nil {
+		d.Log.Error(err, "disabling a failing endpoint", "webhookEndpoint", ep.Name)
+		return
+	}
+	now := metav1.NewTime(d.Clock.Now())
+	if err := d.health.writeNow(ctx, ep, h, func(st *v1alpha1.WebhookEndpointStatus) {
+		st.DisabledAt, st.DisabledGeneration = &now, ep.Generation
+	}); err != nil {
+		d.Log.Error(err, "writing a disabled endpoint's status", "webhookEndpoint", ep.Name)
+	}
+	if d.Events != nil {
+		d.Events.Eventf(ep, nil, corev1.EventTypeWarning, "DeliveriesStopped", "Disable",
+			"deliveries failed for %s since %s (last error: %s): stopped until the spec changes",
+			d.Options.DisableAfter, h.FailingSince.Format(time.RFC3339), h.LastError)
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

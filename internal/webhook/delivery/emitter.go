@@ -1,0 +1,202 @@
+// Package delivery turns TransferIntents' transitions into webhook deliveries: the Emitter records
+// an event per transition in the outbox (PostgreSQL), and the Deliverer sends what is due, retries
+// with backoff, and keeps each endpoint's health. Both run on the leader only; neither writes to
+// the API server per event or attempt (the endpoint's status at most once a minute).
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
+)
+
+// Sequence numbers of the events of one intent: fixed by type, so that whichever replica records
+// an event gives it the same number, and a receiver orders what it got (an intent that expired was
+// never submitted: its events are 1 and 3).
+const (
+	sequenceCreated   = 1
+	sequenceSubmitted = 2
+	sequenceFinal     = 3
+)
+
+// Emitter records the events of TransferIntents' transitions. It is level-based: each reconcile
+// records every event the intent's current state implies that is not recorded yet, so a restart,
+// a missed watch event or a crash between the transition and the record loses nothing (the
+// intent stays in the API server for --archive-after past its end, and the leader's first pass
+// looks at every live intent).
+type Emitter struct {
+	Client client.Reader
+	Outbox *outbox.Store
+	// Explorer finds a chain's explorer base URL, for the record's links.
+	Explorer intentstore.Explorers
+	// Notify wakes the Deliverer after events were recorded; may be nil.
+	Notify func()
+	Clock  clock.PassiveClock
+
+	mu sync.Mutex
+	// recorded counts, by intent UID, the events known to be recorded or not wanted, so that a
+	// reconcile of an unchanged intent costs no query.
+	recorded map[string]int
+}
+
+// event is one event an intent's state implies.
+type event struct {
+	typ      v1alpha1.WebhookEventType
+	sequence int
+	at       time.Time
+}
+
+// eventsOf lists the events an intent's state implies, in order: created always; submitted once
+// it has a transaction; then its end, if it ended.
+func eventsOf(obj *v1alpha1.TransferIntent) []event {
+	sum := intentstore.SummaryOf(obj)
+	out := []event{{v1alpha1.WebhookEventTransferCreated, sequenceCreated, sum.CreatedAt}}
+	phase := intentstatus.Phase(obj)
+	if sum.Hash != "" || phase == v1alpha1.IntentPhaseSubmitted {
+		out = append(out, event{v1alpha1.WebhookEventTransferSubmitted, sequenceSubmitted, sum.UpdatedAt})
+	}
+	switch phase {
+	case v1alpha1.IntentPhaseConfirmed:
+		out = append(out, event{v1alpha1.WebhookEventTransferConfirmed, sequenceFinal, sum.UpdatedAt})
+	case v1alpha1.IntentPhaseFailed:
+		out = append(out, event{v1alpha1.WebhookEventTransferFailed, sequenceFinal, sum.UpdatedAt})
+	case v1alpha1.IntentPhaseExpired:
+		out = append(out, event{v1alpha1.WebhookEventTransferExpired, sequenceFinal, sum.UpdatedAt})
+	}
+	return out
+}
+
+// subscribed lists the endpoints that hear of an event: the intent's account and environment,
+// the event's type, not disabled, and created no later than the event happened (an endpoint
+// hears of what happens after it exists).
+func subscribed(endpoints []v1alpha1.WebhookEndpoint, obj *v1alpha1.TransferIntent, ev event) []outbox.Target {
+	var out []outbox.Target
+	for i := range endpoints {
+		ep := &endpoints[i]
+		if ep.Spec.AccountRef.Name != obj.Spec.AccountRef.Name || ep.Spec.Environment != obj.Spec.Environment ||
+			!slices.Contains(ep.Spec.EventTypes, ev.typ) || ep.Spec.Disabled || ep.DeliveriesStopped() ||
+			!ep.DeletionTimestamp.IsZero() || ep.CreationTimestamp.After(ev.at) {
+			continue
+		}
+		out = append(out, outbox.Target{UID: string(ep.UID), Namespace: ep.Namespace, Name: ep.Name})
+	}
+	return out
+}
+
+// Reconcile records the intent's events that are due.
+func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var obj v1alpha1.TransferIntent
+	if err := e.Client.Get(ctx, req.NamespacedName, &obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			e.forget(req.String())
+		}
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	due := eventsOf(&obj)
+	if e.known(req.String()) >= len(due) {
+		return ctrl.Result{}, nil
+	}
+	var endpoints v1alpha1.WebhookEndpointList
+	if err := e.Client.List(ctx, &endpoints, client.InNamespace(obj.Namespace)); err != nil {
+		return ctrl.Result{}, err
+	}
+	events, targets, err := e.build(&obj, due, endpoints.Items)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if len(events) > 0 {
+		written, err := e.Outbox.Record(ctx, events, targets)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if len(written) > 0 && e.Notify != nil {
+			e.Notify()
+		}
+	}
+	e.remember(req.String(), len(due))
+	return ctrl.Result{}, nil
+}
+
+// build makes the outbox events of due that have subscribers; the body's data is the intent's
+// record as it is now, which every event of this reconcile shares.
+func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, endpoints []v1alpha1.WebhookEndpoint) ([]outbox.Event, [][]outbox.Target, error) {
+	var (
+		events  []outbox.Event
+		targets [][]outbox.Target
+		data    json.RawMessage
+	)
+	for _, ev := range due {
+		to := subscribed(endpoints, obj, ev)
+		if len(to) == 0 {
+			continue
+		}
+		if data == nil {
+			var err error
+			if data, err = json.Marshal(intentstore.TransferRecordOf(obj, e.Explorer)); err != nil {
+				return nil, nil, err
+			}
+		}
+		id := signing.NewEventID(e.Clock.Now())
+		body, err := json.Marshal(signing.Event{
+			ID: id, Type: string(ev.typ), CreatedAt: ev.at, Environment: string(obj.Spec.Environment),
+			Sequence: uint64(ev.sequence), Data: data,
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		events = append(events, outbox.Event{
+			ID: id, Namespace: obj.Namespace, IntentID: obj.Spec.ID, Type: string(ev.typ),
+			Sequence: ev.sequence, CreatedAt: ev.at, Body: body,
+		})
+		targets = append(targets, to)
+	}
+	return events, targets, nil
+}
+
+func (e *Emitter) known(key string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.recorded[key]
+}
+
+func (e *Emitter) remember(key string, n int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.recorded == nil {
+		e.recorded = map[string]int{}
+	}
+	e.recorded[key] = n
+}
+
+func (e *Emitter) forget(key string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.recorded, key)
+}
+
+// SetupWithManager registers the Emitter as a controller of TransferIntents (leader only, like
+// every controller).
+func (e *Emitter) SetupWithManager(mgr ctrl.Manager) error {
+	if e.Clock == nil {
+		e.Clock = clock.RealClock{}
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("webhook-events").
+		For(&v1alpha1.TransferIntent{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
+		Complete(e)
+}

@@ -1,0 +1,81 @@
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
+)
+
+// EventTest is the type of the event POST /v2/webhooks/{name}/test sends. It is never recorded
+// nor retried: the answer says how the one attempt went.
+const EventTest = "webhook.test"
+
+// ErrEndpointNotFound: no endpoint of that name for the caller's account and environment.
+var ErrEndpointNotFound = errors.New("no such webhook endpoint")
+
+// TestResult is how a test delivery went.
+type TestResult struct {
+	EventID   string
+	Delivered bool
+	// Status is the receiver's status code, 0 when it did not answer.
+	Status   int
+	Duration time.Duration
+	// Error says why the attempt failed; empty when it was delivered.
+	Error string
+}
+
+// Tester sends test events; every replica has one (it reads the cache and writes nothing).
+type Tester struct {
+	Client    client.Reader
+	Sender    *sender.Sender
+	Namespace string
+	Clock     clock.PassiveClock
+}
+
+// Test sends a signed test event to the account's endpoint name in env, once. A URL the SSRF
+// rules refuse is an error matching ssrf.ErrRefused; a receiver that fails is a TestResult.
+func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResult, error) {
+	var ep v1alpha1.WebhookEndpoint
+	err := t.Client.Get(ctx, types.NamespacedName{Namespace: t.Namespace, Name: name}, &ep)
+	if apierrors.IsNotFound(err) || (err == nil && (ep.Spec.AccountRef.Name != account || string(ep.Spec.Environment) != env)) {
+		return TestResult{}, ErrEndpointNotFound
+	}
+	if err != nil {
+		return TestResult{}, err
+	}
+	now := t.Clock.Now()
+	secrets, err := SecretsOf(ctx, t.Client, &ep, now)
+	if err != nil {
+		return TestResult{}, err
+	}
+	id := signing.NewEventID(now)
+	data, _ := json.Marshal(map[string]string{"endpoint": name, "account": account})
+	body, err := json.Marshal(signing.Event{ID: id, Type: EventTest, CreatedAt: now, Environment: env, Data: data})
+	if err != nil {
+		return TestResult{}, err
+	}
+	res := t.Sender.Send(ctx, sender.Attempt{
+		URL: ep.Spec.URL, Live: ep.Spec.Environment == v1alpha1.EnvironmentLive, EventID: id, Body: body, Secrets: secrets,
+	}, now)
+	if res.Err != nil && res.Status == 0 && isRefused(res.Err) {
+		return TestResult{}, res.Err
+	}
+	out := TestResult{EventID: id, Delivered: res.OK(), Status: res.Status, Duration: res.Duration}
+	if res.Err != nil {
+		out.Error = res.Err.Error()
+	}
+	return out, nil
+}
+
+func isRefused(err error) bool { return errors.Is(err, ssrf.ErrRefused) }

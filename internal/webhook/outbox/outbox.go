@@ -1,0 +1,349 @@
+// Package outbox is the webhook delivery log in PostgreSQL (the archive's database, migration
+// 00004): the events recorded for intents' transitions, a delivery per event and subscribed
+// WebhookEndpoint with its attempts and when the next is due, and each endpoint's health.
+//
+// An event is written before anything is sent, and a delivery leaves the log only when an attempt
+// succeeded, its attempts ran out or its endpoint went away: a deliverer killed at any point loses
+// nothing, it only sends an event again (under the same webhook-id). Every call is bounded by
+// Store.Timeout.
+package outbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// States of a delivery.
+const (
+	StatePending   = "pending"
+	StateDelivered = "delivered"
+	StateFailed    = "failed"  // every attempt failed
+	StateDropped   = "dropped" // its endpoint was deleted or disabled
+)
+
+// Event is one event of an intent, as signed and sent.
+type Event struct {
+	ID        string // evt_<ULID>
+	Namespace string
+	IntentID  string
+	Type      string
+	Sequence  int
+	CreatedAt time.Time
+	Body      []byte
+}
+
+// Target is a WebhookEndpoint an event is delivered to.
+type Target struct {
+	UID       string
+	Namespace string
+	Name      string
+}
+
+// Delivery is an attempt to make: an event and the endpoint it goes to.
+type Delivery struct {
+	EventID     string
+	EndpointUID string
+	Namespace   string
+	Endpoint    string
+	// Attempts is the number of attempts made before this one.
+	Attempts       int
+	Type           string
+	Sequence       int
+	EventCreatedAt time.Time
+	Body           []byte
+}
+
+// Health is an endpoint's delivery record.
+type Health struct {
+	ConsecutiveFailures int
+	// FailingSince is the first failure since the last success; zero while the endpoint succeeds.
+	FailingSince  time.Time
+	LastSuccessAt time.Time
+	LastError     string
+	// DisabledGeneration is the endpoint's generation when deliveries to it were stopped for
+	// failing too long; 0 when they were not.
+	DisabledGeneration int64
+}
+
+// Store reads and writes the outbox tables through the pool Pool returns (an error while the
+// database is not open yet: archive.Connection.Pool).
+type Store struct {
+	Pool    func() (*pgxpool.Pool, error)
+	Timeout time.Duration
+}
+
+func (s *Store) begin(ctx context.Context) (context.Context, context.CancelFunc, *pgxpool.Pool, error) {
+	pool, err := s.Pool()
+	if err != nil {
+		return ctx, func() {}, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	return ctx, cancel, pool, nil
+}
+
+// Record writes events, each with a delivery to each of its targets, in one transaction. An event
+// of a type already recorded for its intent is left out with its deliveries, whoever recorded it:
+// recording is idempotent, so the emitter may record again whatever it is unsure of. It returns
+// the events written now.
+func (s *Store) Record(ctx context.Context, events []Event, targets [][]Target) ([]Event, error) {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
+	var written []Event
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		written = written[:0]
+		for i, ev := range events {
+			tag, err := tx.Exec(ctx, `INSERT INTO webhook_events (id, namespace, intent_id, type, sequence, created_at, body)
+VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (namespace, intent_id, type) DO NOTHING`,
+				ev.ID, ev.Namespace, ev.IntentID, ev.Type, ev.Sequence, ev.CreatedAt, ev.Body)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				continue
+			}
+			written = append(written, ev)
+			for _, t := range targets[i] {
+				if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (event_id, endpoint_uid, namespace, endpoint, next_attempt_at)
+VALUES ($1, $2, $3, $4, now()) ON CONFLICT DO NOTHING`, ev.ID, t.UID, t.Namespace, t.Name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("outbox: recording events: %w", err)
+	}
+	return written, nil
+}
+
+// claimSQL takes the due deliveries, oldest first, and moves their next attempt to the end of the
+// lease: another deliverer (or this one after a restart) takes them again only if the attempt's
+// outcome was never written. SKIP LOCKED lets two deliverers (two leaders for a moment) split
+// the work instead of waiting on each other.
+const claimSQL = `WITH due AS (
+	SELECT event_id, endpoint_uid FROM webhook_deliveries
+	WHERE state = 'pending' AND next_attempt_at <= now()
+	ORDER BY next_attempt_at, event_id
+	LIMIT $1 FOR UPDATE SKIP LOCKED)
+UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $2)
+FROM due, webhook_events e
+WHERE d.event_id = due.event_id AND d.endpoint_uid = due.endpoint_uid AND e.id = d.event_id
+RETURNING d.event_id, d.endpoint_uid, d.namespace, d.endpoint, d.attempts, e.type, e.sequence, e.created_at, e.body`
+
+// Claim takes up to limit due deliveries for lease, ordered by when they fell due and then by event
+// id (the ids of one intent's events sort in the order they were recorded).
+func (s *Store) Claim(ctx context.Context, limit int, lease time.Duration) ([]Delivery, error) {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := pool.Query(ctx, claimSQL, limit, lease.Seconds())
+	if err != nil {
+		return nil, fmt.Errorf("outbox: claiming deliveries: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Delivery, error) {
+		var d Delivery
+		err := row.Scan(&d.EventID, &d.EndpointUID, &d.Namespace, &d.Endpoint, &d.Attempts, &d.Type, &d.Sequence, &d.EventCreatedAt, &d.Body)
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("outbox: claiming deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// Outcome is what an attempt came to.
+type Outcome struct {
+	// Delivered: the endpoint answered 2xx.
+	Delivered bool
+	// Error describes a failure (status code or network error, never the body).
+	Error string
+	// RetryIn is when to try again after a failure; zero with GiveUp.
+	RetryIn time.Duration
+	// GiveUp ends a failed delivery: its attempts ran out.
+	GiveUp bool
+}
+
+// Settle writes an attempt's outcome on its delivery and on its endpoint's health, in one
+// transaction, and returns the health.
+func (s *Store) Settle(ctx context.Context, d Delivery, o Outcome) (Health, error) {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return Health{}, err
+	}
+	var h Health
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		var err error
+		switch {
+		case o.Delivered:
+			_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1,
+delivered_at = now(), last_error = '' WHERE event_id = $1 AND endpoint_uid = $2`, d.EventID, d.EndpointUID)
+		case o.GiveUp:
+			_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1,
+last_error = $3 WHERE event_id = $1 AND endpoint_uid = $2`, d.EventID, d.EndpointUID, o.Error)
+		default:
+			_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = $3,
+next_attempt_at = now() + make_interval(secs => $4) WHERE event_id = $1 AND endpoint_uid = $2`,
+				d.EventID, d.EndpointUID, o.Error, o.RetryIn.Seconds())
+		}
+		if err != nil {
+			return err
+		}
+		h, err = recordHealth(ctx, tx, d.EndpointUID, o)
+		return err
+	})
+	if err != nil {
+		return Health{}, fmt.Errorf("outbox: settling a delivery: %w", err)
+	}
+	return h, nil
+}
+
+const healthColumns = `consecutive_failures, failing_since, last_success_at, last_error, disabled_generation`
+
+func recordHealth(ctx context.Context, tx pgx.Tx, uid string, o Outcome) (Health, error) {
+	if o.Delivered {
+		return scanHealth(tx.QueryRow(ctx, `INSERT INTO webhook_endpoint_health (endpoint_uid, last_success_at) VALUES ($1, now())
+ON CONFLICT (endpoint_uid) DO UPDATE SET consecutive_failures = 0, failing_since = NULL,
+	last_success_at = now(), last_error = ''
+RETURNING `+healthColumns, uid))
+	}
+	return scanHealth(tx.QueryRow(ctx, `INSERT INTO webhook_endpoint_health (endpoint_uid, consecutive_failures, failing_since, last_error)
+VALUES ($1, 1, now(), $2)
+ON CONFLICT (endpoint_uid) DO UPDATE SET consecutive_failures = webhook_endpoint_health.consecutive_failures + 1,
+	failing_since = coalesce(webhook_endpoint_health.failing_since, now()), last_error = $2
+RETURNING `+healthColumns, uid, o.Error))
+}
+
+func scanHealth(row pgx.Row) (Health, error) {
+	var h Health
+	var failing, success *time.Time
+	if err := row.Scan(&h.ConsecutiveFailures, &failing, &success, &h.LastError, &h.DisabledGeneration); err != nil {
+		return Health{}, err
+	}
+	if failing != nil {
+		h.FailingSince = failing.UTC()
+	}
+	if success != nil {
+		h.LastSuccessAt = success.UTC()
+	}
+	return h, nil
+}
+
+// Health reads an endpoint's health; the zero Health for one never attempted.
+func (s *Store) Health(ctx context.Context, uid string) (Health, error) {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return Health{}, err
+	}
+	h, err := scanHealth(pool.QueryRow(ctx, `SELECT `+healthColumns+` FROM webhook_endpoint_health WHERE endpoint_uid = $1`, uid))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Health{}, nil
+	}
+	if err != nil {
+		return Health{}, fmt.Errorf("outbox: reading health: %w", err)
+	}
+	return h, nil
+}
+
+// Disable stops deliveries to an endpoint at its generation: its pending deliveries are dropped.
+func (s *Store) Disable(ctx context.Context, uid string, generation int64) error {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return err
+	}
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE webhook_endpoint_health SET disabled_generation = $2 WHERE endpoint_uid = $1`, uid, generation); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'dropped', last_error = 'endpoint disabled'
+WHERE endpoint_uid = $1 AND state = 'pending'`, uid)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("outbox: disabling an endpoint: %w", err)
+	}
+	return nil
+}
+
+// Enable forgets an endpoint's failures, so that a disabled endpoint whose spec changed starts
+// afresh.
+func (s *Store) Enable(ctx context.Context, uid string) error {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return err
+	}
+	if _, err := pool.Exec(ctx, `UPDATE webhook_endpoint_health SET disabled_generation = 0, consecutive_failures = 0,
+failing_since = NULL WHERE endpoint_uid = $1`, uid); err != nil {
+		return fmt.Errorf("outbox: enabling an endpoint: %w", err)
+	}
+	return nil
+}
+
+// Drop ends a delivery without sending it (its endpoint is gone).
+func (s *Store) Drop(ctx context.Context, d Delivery, reason string) error {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return err
+	}
+	if _, err := pool.Exec(ctx, `UPDATE webhook_deliveries SET state = 'dropped', last_error = $3
+WHERE event_id = $1 AND endpoint_uid = $2`, d.EventID, d.EndpointUID, reason); err != nil {
+		return fmt.Errorf("outbox: dropping a delivery: %w", err)
+	}
+	return nil
+}
+
+// Prune deletes the events recorded before t that have no pending delivery left, with their
+// deliveries, at most batch of them; it returns how many.
+func (s *Store) Prune(ctx context.Context, t time.Time, batch int) (int, error) {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return 0, err
+	}
+	tag, err := pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
+	SELECT e.id FROM webhook_events e WHERE e.created_at < $1
+	AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
+	LIMIT $2)`, t, batch)
+	if err != nil {
+		return 0, fmt.Errorf("outbox: pruning: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// Deliveries lists an event's deliveries' states by endpoint name (for tests and diagnosis).
+func (s *Store) Deliveries(ctx context.Context, eventID string) (map[string]string, error) {
+	ctx, cancel, pool, err := s.begin(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := pool.Query(ctx, `SELECT endpoint, state FROM webhook_deliveries WHERE event_id = $1`, eventID)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: reading deliveries: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var name, state string
+		if err := rows.Scan(&name, &state); err != nil {
+			return nil, err
+		}
+		out[name] = state
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,155 @@
+// Package sender makes one delivery attempt of a webhook: a signed POST (Standard Webhooks) to a
+// public address (internal/webhook/ssrf), bounded in time, that follows no redirect and reads at
+// most a little of the answer.
+package sender
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout = 10 * time.Second
+	// MaxResponse is how much of an answer is read: a receiver's body tells nothing the status
+	// does not, and a large one would only cost memory.
+	MaxResponse = 4 << 10
+	userAgent   = "transfer-intent-service-webhooks/1"
+)
+
+// Options tune a Sender; the zero value is the production one.
+type Options struct {
+	// Timeout bounds an attempt, from the connection to the last byte read; DefaultTimeout when
+	// zero.
+	Timeout time.Duration
+	// Transport replaces the guarded transport (tests only: it bypasses the SSRF checks).
+	Transport http.RoundTripper
+}
+
+// Sender delivers events. One Sender serves every endpoint; it is safe for concurrent use.
+type Sender struct {
+	live, test *http.Client
+	timeout    time.Duration
+}
+
+// New returns a Sender: live endpoints reach public addresses only, test endpoints loopback too.
+func New(opts Options) *Sender {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	client := func(allowLoopback bool) *http.Client {
+		rt := opts.Transport
+		if rt == nil {
+			rt = &http.Transport{
+				// No proxy from the environment: the guard must see the real destination.
+				Proxy:                 nil,
+				DialContext:           (&ssrf.Dialer{AllowLoopback: allowLoopback, Timeout: opts.Timeout}).DialContext,
+				TLSHandshakeTimeout:   opts.Timeout,
+				ResponseHeaderTimeout: opts.Timeout,
+				MaxIdleConnsPerHost:   4,
+				IdleConnTimeout:       90 * time.Second,
+				ForceAttemptHTTP2:     true,
+			}
+		}
+		return &http.Client{
+			Transport: rt,
+			Timeout:   opts.Timeout,
+			// A redirect is an answer, not a new destination: it would bypass the URL checks.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
+	}
+	return &Sender{live: client(false), test: client(true), timeout: opts.Timeout}
+}
+
+// Attempt is a delivery to make.
+type Attempt struct {
+	URL string
+	// Live is the endpoint's environment: a test endpoint may be on loopback.
+	Live    bool
+	EventID string
+	Body    []byte
+	// Secrets sign the attempt (the current one, then a previous one during a rotation).
+	Secrets []string
+}
+
+// Result is an attempt's outcome.
+type Result struct {
+	// Status is the answer's status code; 0 when none came.
+	Status   int
+	Duration time.Duration
+	// Err is set when the attempt failed: no answer, or not a 2xx. errors.Is(Err, ssrf.ErrRefused)
+	// tells a refused destination.
+	Err error
+}
+
+// OK reports a 2xx answer.
+func (r Result) OK() bool { return r.Err == nil }
+
+// Send makes one attempt, signed at now.
+func (s *Sender) Send(ctx context.Context, a Attempt, now time.Time) Result {
+	start := time.Now()
+	res := s.send(ctx, a, now)
+	res.Duration = time.Since(start)
+	return res
+}
+
+func (s *Sender) send(ctx context.Context, a Attempt, now time.Time) Result {
+	if err := ssrf.CheckURL(a.URL, !a.Live); err != nil {
+		return Result{Err: err}
+	}
+	header, err := signing.Sign(a.EventID, now, a.Body, a.Secrets...)
+	if err != nil {
+		return Result{Err: fmt.Errorf("signing: %w", err)}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.URL, bytes.NewReader(a.Body))
+	if err != nil {
+		return Result{Err: err}
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", userAgent)
+	client := s.test
+	if a.Live {
+		client = s.live
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return Result{Err: describe(err)}
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, MaxResponse))
+	_ = resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return Result{Status: resp.StatusCode}
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		return Result{Status: resp.StatusCode, Err: fmt.Errorf("HTTP %d: redirects are not followed", resp.StatusCode)}
+	default:
+		return Result{Status: resp.StatusCode, Err: fmt.Errorf("HTTP %d", resp.StatusCode)}
+	}
+}
+
+// describe shortens a client error to what an operator needs: the url is in the resource already.
+func describe(err error) error {
+	var uerr interface{ Unwrap() error }
+	if errors.As(err, &uerr) {
+		if inner := uerr.Unwrap(); inner != nil {
+			if errors.Is(inner, context.DeadlineExceeded) {
+				return fmt.Errorf("no answer within the timeout: %w", inner)
+			}
+			return inner
+		}
+	}
+	return err
+}
