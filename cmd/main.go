@@ -27,10 +27,11 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/transferintent/transfer-intent-service/internal/archiver"
-	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 )
 
 var setupLog = ctrl.Log.WithName("setup")
@@ -116,6 +117,8 @@ func parseFlags() config {
 		"Most intents moved to the archive per second: each is a delete on the API server, so this bounds the archiver's share of it.")
 	flag.DurationVar(&c.service.Webhooks.FirstRetry, "webhook-first-retry", delivery.DefaultFirstRetry,
 		"Wait after a webhook delivery's first failed attempt; each later wait is 6 times the one before (8 attempts, about 3 days with the default).")
+	flag.DurationVar(&c.service.Webhooks.AttemptTimeout, "webhook-attempt-timeout", sender.DefaultTimeout,
+		"Deadline of one webhook delivery attempt; a delivery whose deliverer died mid-attempt is taken again after twice this plus 5s.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
 	bindTracingFlags(flag.CommandLine, &c.tracing)

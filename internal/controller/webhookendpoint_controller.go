@@ -23,6 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints,verbs=get;list;watch;update;patch
@@ -92,6 +93,11 @@ func validateWebhookURL(path *field.Path, value string, env v1alpha1.Environment
 	}
 	if env == v1alpha1.EnvironmentLive && !strings.HasPrefix(value, "https://") {
 		return field.ErrorList{field.Invalid(path, value, "a live endpoint's url must be https")}
+	}
+	// An address literal of the service's own network is refused here; a name is resolved and
+	// checked at each delivery (internal/webhook/ssrf), where DNS rebinding cannot fool it.
+	if err := ssrf.CheckURL(value, env != v1alpha1.EnvironmentLive); err != nil {
+		return field.ErrorList{field.Invalid(path, value, err.Error()+": deliveries go to public addresses only")}
 	}
 	return nil
 }

@@ -23,6 +23,8 @@ type WebhookOptions struct {
 	// FirstRetry is the wait after a first failed attempt (delivery.DefaultFirstRetry when
 	// zero); later waits grow from it. Tests shorten it.
 	FirstRetry time.Duration
+	// AttemptTimeout bounds each delivery attempt (sender.DefaultTimeout, 10 s, when zero).
+	AttemptTimeout time.Duration
 	// Poll is how often due retries are looked for (delivery.DefaultPoll when zero).
 	Poll time.Duration
 	// StatusInterval is the least time between two status writes of an endpoint
@@ -33,7 +35,7 @@ type WebhookOptions struct {
 // setupWebhooks adds the webhook emitter and deliverer (leader only) when there is an archive:
 // the outbox is in its database. Every replica gets a tester for POST /v2/webhooks/{name}/test.
 func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, archived *archive.Connection, log logr.Logger) (apiserver.WebhookTester, error) {
-	send := sender.New(sender.Options{})
+	send := sender.New(sender.Options{Timeout: opts.Webhooks.AttemptTimeout})
 	tester := webhookTester{&delivery.Tester{Client: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
 	if archived == nil {
 		log.Info("no --archive-url: no webhook is delivered (the delivery log lives in the archive's PostgreSQL)")
@@ -43,7 +45,7 @@ func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.R
 	deliverer := &delivery.Deliverer{
 		Client: mgr.GetClient(), Outbox: box, Sender: send, Metrics: delivery.NewMetrics(opts.Metrics),
 		Events: mgr.GetEventRecorder(controller.EventReporter), Log: log.WithName("webhooks"),
-		Options: delivery.Options{FirstRetry: opts.Webhooks.FirstRetry, Poll: opts.Webhooks.Poll, StatusInterval: opts.Webhooks.StatusInterval},
+		Options: delivery.Options{AttemptTimeout: opts.Webhooks.AttemptTimeout, FirstRetry: opts.Webhooks.FirstRetry, Poll: opts.Webhooks.Poll, StatusInterval: opts.Webhooks.StatusInterval},
 	}
 	if err := mgr.Add(deliverer); err != nil {
 		return nil, err

@@ -46,6 +46,9 @@ type Options struct {
 	FirstRetry     time.Duration
 	Poll           time.Duration
 	StatusInterval time.Duration
+	// AttemptTimeout bounds an attempt (sender.DefaultTimeout when zero); it must be the
+	// Sender's.
+	AttemptTimeout time.Duration
 	// DisableAfter is how long an endpoint may fail without a success before its deliveries
 	// stop; signing.DisableAfter when zero.
 	DisableAfter time.Duration
@@ -64,14 +67,17 @@ func (o *Options) defaults() {
 	if o.StatusInterval <= 0 {
 		o.StatusInterval = DefaultStatusInterval
 	}
+	if o.AttemptTimeout <= 0 {
+		o.AttemptTimeout = sender.DefaultTimeout
+	}
 	if o.DisableAfter <= 0 {
 		o.DisableAfter = signing.DisableAfter
 	}
 }
 
-// lease is how long a claimed delivery is left alone before another deliverer may take it: longer
-// than an attempt can last.
-func (d *Deliverer) lease() time.Duration { return sender.DefaultTimeout + 20*time.Second }
+// lease is how long a claimed delivery is left alone before another deliverer may take it: well
+// over what an attempt can last (a deliverer killed mid-attempt delays the event by this much).
+func (d *Deliverer) lease() time.Duration { return 2*d.Options.AttemptTimeout + 5*time.Second }
 
 // Deliverer sends the due deliveries of the outbox. It is a leader-only Runnable.
 type Deliverer struct {

@@ -54,6 +54,9 @@ func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResul
 	if err != nil {
 		return TestResult{}, err
 	}
+	if err := ssrf.CheckURL(ep.Spec.URL, ep.Spec.Environment != v1alpha1.EnvironmentLive); err != nil {
+		return TestResult{}, err
+	}
 	now := t.Clock.Now()
 	secrets, err := SecretsOf(ctx, t.Client, &ep, now)
 	if err != nil {
