@@ -26,11 +26,12 @@ LOCALCLUSTER_ARGS ?=
 SHELL = /usr/bin/env bash -o pipefail
 .SHELLFLAGS = -ec
 
-# Tools. controller-gen is pinned as a `tool` in go.mod, so it needs no separate install; kustomize
-# is the one built into kubectl.
+# Tools. controller-gen and oapi-codegen are pinned as `tool`s in go.mod, so they need no separate
+# install; kustomize is the one built into kubectl.
 GO ?= go
 KUBECTL ?= kubectl
 CONTROLLER_GEN ?= $(GO) tool controller-gen
+OAPI_CODEGEN ?= $(GO) tool oapi-codegen
 KUSTOMIZE ?= $(KUBECTL) kustomize
 LOCALBIN ?= $(CURDIR)/bin
 CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION) $(CURDIR)/hack/control-plane.sh
@@ -72,8 +73,9 @@ manifests: ## Generate the CRDs (config/crd/bases) and the manager's ClusterRole
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
 
 .PHONY: generate
-generate: ## Generate the DeepCopy methods of the API types.
+generate: ## Generate the DeepCopy methods of the API types and the /v2 client (pkg/client) from the OpenAPI document.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+	$(OAPI_CODEGEN) -config pkg/client/oapi-codegen.yaml api/openapi/openapi.yaml
 
 # crd-ref-docs is pinned in the tools module hack/tools and built into bin/ once, like
 # golangci-lint, rather than a `tool` of go.mod like controller-gen: in go.mod it would add ten

@@ -30,6 +30,12 @@ const V2Prefix = "/v2/"
 // ProblemTypesExtension is the document extension that lists the problem types.
 const ProblemTypesExtension = "x-problem-types"
 
+// OtherMethodsExtension is the path item extension that lists, by status, the responses to the
+// methods the path has no operation for (405 `method-not-allowed`, and on /v2 the answers of the
+// authentication gate and the rate limit, which run first). OpenAPI describes responses of
+// operations only, and these methods have none.
+const OtherMethodsExtension = "x-other-methods"
+
 // Load parses and validates the document. Every call returns a new document, which the
 // caller may change.
 func Load(ctx context.Context) (*openapi3.T, error) {

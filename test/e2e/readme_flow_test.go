@@ -13,6 +13,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/transferintent/transfer-intent-service/pkg/client"
 )
 
 // The README's walk-through, with the built binary and kubectl as a user runs them: a key from
@@ -80,6 +82,67 @@ var _ = Describe("the README's flow", Ordered, func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(status).To(Equal(http.StatusForbidden), body)
 		Expect(body).To(ContainSubstring(`"details":{"chainId":1,"keyEnv":"test"}`))
+	})
+
+	It("lists tokens, simulates, creates, gets and lists a transfer through the generated client (pkg/client)", func(ctx SpecContext) {
+		c, err := client.NewClientWithResponses("http://"+apiAddr, client.WithAPIKey(key),
+			client.WithHTTPClient(&http.Client{Timeout: 10 * time.Second}))
+		Expect(err).NotTo(HaveOccurred())
+
+		chain := client.Caip2ChainId("eip155:11155111")
+		tokens, err := c.ListTokensWithResponse(ctx, &client.ListTokensParams{ChainId: &chain})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(tokens.JSON200).NotTo(BeNil(), "%d %s", tokens.StatusCode(), tokens.Body)
+		var usdc string
+		for _, t := range *tokens.JSON200 {
+			if t.Symbol == "USDC" {
+				usdc = t.Address
+			}
+		}
+		Expect(usdc).To(Equal("eip155:11155111:0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238"))
+
+		req := client.TransferRequest{
+			From:   "eip155:11155111:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+			To:     "eip155:11155111:0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+			Amount: "2.5",
+		}
+		Expect(req.Asset.FromCaip10AccountId(usdc)).To(Succeed())
+		sim, err := c.SimulateTransferWithResponse(ctx, req)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sim.JSON200).NotTo(BeNil(), "%d %s", sim.StatusCode(), sim.Body)
+		Expect(sim.JSON200.Valid).To(BeTrue())
+		Expect(sim.JSON200.Tx).NotTo(BeNil())
+
+		idempotencyKey := "e2e-client-" + key[len(key)-8:]
+		created, err := c.CreateTransferWithResponse(ctx, &client.CreateTransferParams{IdempotencyKey: &idempotencyKey}, req)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(created.JSON201).NotTo(BeNil(), "%d %s", created.StatusCode(), created.Body)
+		Expect(created.JSON201.Status).To(Equal(client.Pending))
+		Expect(created.JSON201.Tx).To(Equal(*sim.JSON200.Tx), "the created intent's transaction is the simulated one")
+
+		got, err := c.GetTransferWithResponse(ctx, created.JSON201.Id)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got.JSON200).NotTo(BeNil(), "%d %s", got.StatusCode(), got.Body)
+		Expect(got.JSON200.Id).To(Equal(created.JSON201.Id))
+		Expect(got.JSON200.Type).To(Equal(client.Transfer))
+
+		list, err := c.ListTransfersWithResponse(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(list.JSON200).NotTo(BeNil(), "%d %s", list.StatusCode(), list.Body)
+		ids := make([]string, 0, len(*list.JSON200))
+		for _, t := range *list.JSON200 {
+			ids = append(ids, t.Id)
+		}
+		Expect(ids).To(ContainElement(created.JSON201.Id))
+
+		By("a problem decodes into the response's problem field")
+		other := req
+		other.From, other.To = "eip155:1:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "eip155:1:0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+		Expect(other.Asset.FromCaip10AccountId("eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")).To(Succeed())
+		refused, err := c.SimulateTransferWithResponse(ctx, other)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(refused.ApplicationproblemJSON403).NotTo(BeNil(), "%d %s", refused.StatusCode(), refused.Body)
+		Expect(refused.ApplicationproblemJSON403.Type).To(HaveSuffix("/chain-not-allowed-for-key-environment"))
 	})
 
 	It("refuses a malformed TokenDefinition at kubectl apply, saying what is wrong", func() {

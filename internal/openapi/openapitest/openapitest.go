@@ -162,7 +162,19 @@ func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { ret
 
 // CheckResponse returns why a response with this status, header and body does not
 // conform to the document as the answer to req, or nil.
+//
+// A HEAD request is answered like GET without a body (net/http serves HEAD with the GET
+// handler): its response is checked against the GET operation, when the path has one, and
+// its body is not checked.
 func (v *Validator) CheckResponse(req *http.Request, status int, header http.Header, body []byte) error {
+	head := req.Method == http.MethodHead
+	if head {
+		get := req.Clone(req.Context())
+		get.Method = http.MethodGet
+		if _, _, err := v.router.FindRoute(get); err == nil {
+			req = get
+		}
+	}
 	route, pathParams, err := v.findRoute(req)
 	if err != nil {
 		return v.failure(req, status, body, err)
@@ -190,6 +202,7 @@ func (v *Validator) CheckResponse(req *http.Request, status int, header http.Hea
 		Options: &openapi3filter.Options{
 			IncludeResponseStatus: true,
 			MultiError:            true,
+			ExcludeResponseBody:   head,
 		},
 	}
 	input.SetBodyBytes(body)
@@ -197,6 +210,9 @@ func (v *Validator) CheckResponse(req *http.Request, status int, header http.Hea
 		return v.failure(req, status, body, err)
 	}
 
+	if head {
+		return nil
+	}
 	if len(response.Value.Content) == 0 && len(body) != 0 {
 		return v.failure(req, status, body, errors.New("the response has a body but the document describes none"))
 	}
@@ -266,6 +282,13 @@ func (v *Validator) findRoute(req *http.Request) (*routers.Route, map[string]str
 	notFound, methodNotAllowed := errors.Is(err, routers.ErrPathNotFound), errors.Is(err, routers.ErrMethodNotAllowed)
 	if !notFound && !methodNotAllowed {
 		return nil, nil, err
+	}
+
+	if methodNotAllowed {
+		// The path is documented: its x-other-methods lists what other methods get.
+		if route, err := v.otherMethodsRoute(req); route != nil || err != nil {
+			return route, nil, err
+		}
 	}
 
 	var names map[int]string
