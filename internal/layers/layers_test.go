@@ -32,6 +32,7 @@ var levels = map[string]int{
 	"internal/strictjson":      0,
 	"internal/tracing":         0,
 	"internal/webhook/signing": 0,
+	"internal/webhook/ssrf":    0,
 	// The generated /v2 client for integrators: it imports nothing of the project.
 	"pkg/client": 0,
 
@@ -46,6 +47,8 @@ var levels = map[string]int{
 	"internal/redistest":        1,
 	"internal/registry":         1,
 	"internal/testenv":          1,
+	"internal/webhook/outbox":   1,
+	"internal/webhook/sender":   1,
 
 	// The domain, and what builds on the vocabulary alone.
 	"internal/apikey":              2,
@@ -62,9 +65,10 @@ var levels = map[string]int{
 	"internal/intentstore":     4,
 
 	// What follows intents on chain, and the HTTP API.
-	"internal/apiserver":     5,
-	"internal/archiver":      5,
-	"internal/chain/watcher": 5,
+	"internal/apiserver":        5,
+	"internal/archiver":         5,
+	"internal/chain/watcher":    5,
+	"internal/webhook/delivery": 5,
 
 	// Browser sign-in (its pages and assets, internal/webauth/web, are embedded files).
 	"internal/webauth": 6,
@@ -73,6 +77,7 @@ var levels = map[string]int{
 	"internal/service":       7,
 	"internal/servicetest":   8,
 	"test/harness":           8,
+	"test/webhooks":          8,
 	"cmd":                    9,
 	"hack/bench":             9,
 	"hack/benchbinary":       9,

@@ -1178,6 +1178,111 @@ func (e SubmitTransfer503ApplicationProblemPlusJSONResponseBodyStatus) Valid() b
 	}
 }
 
+// Defines values for TestWebhook400ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook400ApplicationProblemPlusJSONResponseBodyStatusN400 TestWebhook400ApplicationProblemPlusJSONResponseBodyStatus = 400
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook400ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook400ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook400ApplicationProblemPlusJSONResponseBodyStatusN400:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestWebhook401ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook401ApplicationProblemPlusJSONResponseBodyStatusN401 TestWebhook401ApplicationProblemPlusJSONResponseBodyStatus = 401
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook401ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook401ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook401ApplicationProblemPlusJSONResponseBodyStatusN401:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestWebhook403ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook403ApplicationProblemPlusJSONResponseBodyStatusN403 TestWebhook403ApplicationProblemPlusJSONResponseBodyStatus = 403
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook403ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook403ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook403ApplicationProblemPlusJSONResponseBodyStatusN403:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestWebhook404ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook404ApplicationProblemPlusJSONResponseBodyStatusN404 TestWebhook404ApplicationProblemPlusJSONResponseBodyStatus = 404
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook404ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook404ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook404ApplicationProblemPlusJSONResponseBodyStatusN404:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestWebhook429ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook429ApplicationProblemPlusJSONResponseBodyStatusN429 TestWebhook429ApplicationProblemPlusJSONResponseBodyStatus = 429
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook429ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook429ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook429ApplicationProblemPlusJSONResponseBodyStatusN429:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook500ApplicationProblemPlusJSONResponseBodyStatusN500 TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus = 500
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook500ApplicationProblemPlusJSONResponseBodyStatusN500:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	TestWebhook503ApplicationProblemPlusJSONResponseBodyStatusN503 TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus = 503
+)
+
+// Valid indicates whether the value is a known member of the TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case TestWebhook503ApplicationProblemPlusJSONResponseBodyStatusN503:
+		return true
+	default:
+		return false
+	}
+}
+
 // Approval Present when a swap or bridge order pulls an ERC-20 and the sender's allowance toward the settlement contract is short, as read from the chain's node. Send `tx` (an exact `approve(spender, amount)`, never unlimited) before the order's own transaction.
 type Approval struct {
 	// Allowance The current allowance, in display units.
@@ -1580,6 +1685,24 @@ type TxHash = string
 // Ulid A ULID (26 characters of Crockford base 32).
 type Ulid = string
 
+// WebhookTestResult defines model for WebhookTestResult.
+type WebhookTestResult struct {
+	// Delivered The receiver answered 2xx.
+	Delivered bool `json:"delivered"`
+
+	// DurationMs The attempt's round trip in milliseconds.
+	DurationMs int `json:"durationMs"`
+
+	// Error Why the attempt failed (status code, or network error); absent when delivered.
+	Error *string `json:"error,omitempty"`
+
+	// EventId The event's id, sent as `webhook-id`.
+	EventId string `json:"eventId"`
+
+	// Status The receiver's status code; absent when it did not answer.
+	Status *int `json:"status,omitempty"`
+}
+
 // Cursor defines model for Cursor.
 type Cursor = string
 
@@ -1862,6 +1985,26 @@ type UnsupportedMediaType struct {
 // UnsupportedMediaTypeStatus defines model for UnsupportedMediaType.Status.
 type UnsupportedMediaTypeStatus int
 
+// WebhookUrlRefused defines model for WebhookUrlRefused.
+type WebhookUrlRefused struct {
+	// CorrelationId A ULID (26 characters of Crockford base 32).
+	CorrelationId Ulid `json:"correlationId"`
+
+	// Detail Explanation of this occurrence.
+	Detail string `json:"detail"`
+
+	// Details Extra data of the problem.
+	Details *map[string]interface{} `json:"details,omitempty"`
+
+	// Instance The request URL under the base URL.
+	Instance string      `json:"instance"`
+	Status   interface{} `json:"status"`
+
+	// Title Title of the problem type, as in `x-problem-types`.
+	Title string      `json:"title"`
+	Type  interface{} `json:"type"`
+}
+
 // GetV2OpenAPIDocument401ApplicationProblemPlusJSONResponseBodyStatus defines parameters for GetV2OpenAPIDocument.
 type GetV2OpenAPIDocument401ApplicationProblemPlusJSONResponseBodyStatus int
 
@@ -2094,6 +2237,27 @@ type SubmitTransfer500ApplicationProblemPlusJSONResponseBodyStatus int
 
 // SubmitTransfer503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SubmitTransfer.
 type SubmitTransfer503ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook400ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook400ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook401ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook401ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook403ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook403ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook404ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook404ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook429ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook429ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus int
+
+// TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for TestWebhook.
+type TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus int
 
 // CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
 type CreateTransferJSONRequestBody = TransferRequest
@@ -2437,6 +2601,25 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v2/transfers/{id}/submission (the `SubmitTransfer` operationId).
 	SubmitTransfer(ctx context.Context, id IntentId, body SubmitTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TestWebhook Send a test event to a webhook endpoint
+	//
+	// Sends one signed event of type `webhook.test` to the caller's WebhookEndpoint `name` (a
+	// resource of the key's account and environment; another account's is 404), at once, and
+	// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
+	// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
+	// test ran. The test event is not recorded and not retried. No body is needed.
+	//
+	// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
+	// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
+	// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the
+	// body `{id, type, createdAt, environment, sequence, data}` where `data` is the transfer as
+	// `GET /v2/transfers/{id}` returns it (schema `WebhookEvent`). A live endpoint must be
+	// `https://` and resolve to public addresses only; a URL that does not is refused with 422
+	// `validation-failed` (`details.field` is `spec.url`).
+	//
+	// Corresponds with POST /v2/webhooks/{name}/test (the `TestWebhook` operationId).
+	TestWebhook(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetV2OpenAPIDocument The OpenAPI document of the /v2 interface
@@ -2737,6 +2920,35 @@ func (c *Client) SubmitTransferWithBody(ctx context.Context, id IntentId, conten
 // Corresponds with POST /v2/transfers/{id}/submission (the `SubmitTransfer` operationId).
 func (c *Client) SubmitTransfer(ctx context.Context, id IntentId, body SubmitTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSubmitTransferRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TestWebhook Send a test event to a webhook endpoint
+//
+// Sends one signed event of type `webhook.test` to the caller's WebhookEndpoint `name` (a
+// resource of the key's account and environment; another account's is 404), at once, and
+// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
+// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
+// test ran. The test event is not recorded and not retried. No body is needed.
+//
+// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
+// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
+// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the
+// body `{id, type, createdAt, environment, sequence, data}` where `data` is the transfer as
+// `GET /v2/transfers/{id}` returns it (schema `WebhookEvent`). A live endpoint must be
+// `https://` and resolve to public addresses only; a URL that does not is refused with 422
+// `validation-failed` (`details.field` is `spec.url`).
+//
+// Corresponds with POST /v2/webhooks/{name}/test (the `TestWebhook` operationId).
+func (c *Client) TestWebhook(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTestWebhookRequest(c.Server, name)
 	if err != nil {
 		return nil, err
 	}
@@ -3212,6 +3424,40 @@ func NewSubmitTransferRequestWithBody(server string, id IntentId, contentType st
 	return req, nil
 }
 
+// NewTestWebhookRequest constructs an http.Request for the TestWebhook method
+func NewTestWebhookRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/webhooks/%s/test", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -3463,6 +3709,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v2/transfers/{id}/submission (the `SubmitTransfer` operationId).
 	SubmitTransferWithResponse(ctx context.Context, id IntentId, body SubmitTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitTransferResponse, error)
+
+	// TestWebhookWithResponse Send a test event to a webhook endpoint
+	//
+	// Sends one signed event of type `webhook.test` to the caller's WebhookEndpoint `name` (a
+	// resource of the key's account and environment; another account's is 404), at once, and
+	// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
+	// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
+	// test ran. The test event is not recorded and not retried. No body is needed.
+	//
+	// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
+	// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
+	// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the
+	// body `{id, type, createdAt, environment, sequence, data}` where `data` is the transfer as
+	// `GET /v2/transfers/{id}` returns it (schema `WebhookEvent`). A live endpoint must be
+	// `https://` and resolve to public addresses only; a URL that does not is refused with 422
+	// `validation-failed` (`details.field` is `spec.url`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/webhooks/{name}/test (the `TestWebhook` operationId).
+	TestWebhookWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error)
 }
 
 // GetV2OpenAPIDocumentResponse200Headers the declared response headers of an HTTP 200 response for GetV2OpenAPIDocument
@@ -4887,6 +5154,187 @@ func (r SubmitTransferResponse) ContentType() string {
 	return ""
 }
 
+// TestWebhookResponse200Headers the declared response headers of an HTTP 200 response for TestWebhook
+type TestWebhookResponse200Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse400Headers the declared response headers of an HTTP 400 response for TestWebhook
+type TestWebhookResponse400Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse401Headers the declared response headers of an HTTP 401 response for TestWebhook
+type TestWebhookResponse401Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	WWWAuthenticate string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse403Headers the declared response headers of an HTTP 403 response for TestWebhook
+type TestWebhookResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse404Headers the declared response headers of an HTTP 404 response for TestWebhook
+type TestWebhookResponse404Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse422Headers the declared response headers of an HTTP 422 response for TestWebhook
+type TestWebhookResponse422Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse429Headers the declared response headers of an HTTP 429 response for TestWebhook
+type TestWebhookResponse429Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	RetryAfter      int
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse500Headers the declared response headers of an HTTP 500 response for TestWebhook
+type TestWebhookResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// TestWebhookResponse503Headers the declared response headers of an HTTP 503 response for TestWebhook
+type TestWebhookResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+	XCorrelationId  Ulid
+}
+
+type TestWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookTestResult
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *MissingApiKey
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiKeyForbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *WebhookUrlRefused
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *RateLimited
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestWebhookResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *TestWebhookResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *TestWebhookResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *TestWebhookResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *TestWebhookResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *TestWebhookResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TestWebhookResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *TestWebhookResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TestWebhookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TestWebhookResponse) GetJSON200() *WebhookTestResult {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON401() *MissingApiKey {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON403() *ApiKeyForbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON422() *WebhookUrlRefused {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON429() *RateLimited {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TestWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TestWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TestWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TestWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetV2OpenAPIDocumentWithResponse The OpenAPI document of the /v2 interface
 //
 // The /v2 operations of this document and the components they use, as JSON.
@@ -5159,6 +5607,33 @@ func (c *ClientWithResponses) SubmitTransferWithResponse(ctx context.Context, id
 		return nil, err
 	}
 	return ParseSubmitTransferResponse(rsp)
+}
+
+// TestWebhookWithResponse Send a test event to a webhook endpoint
+//
+// Sends one signed event of type `webhook.test` to the caller's WebhookEndpoint `name` (a
+// resource of the key's account and environment; another account's is 404), at once, and
+// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
+// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
+// test ran. The test event is not recorded and not retried. No body is needed.
+//
+// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
+// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
+// (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), with the
+// body `{id, type, createdAt, environment, sequence, data}` where `data` is the transfer as
+// `GET /v2/transfers/{id}` returns it (schema `WebhookEvent`). A live endpoint must be
+// `https://` and resolve to public addresses only; a URL that does not is refused with 422
+// `validation-failed` (`details.field` is `spec.url`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/webhooks/{name}/test (the `TestWebhook` operationId).
+func (c *ClientWithResponses) TestWebhookWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*TestWebhookResponse, error) {
+	rsp, err := c.TestWebhook(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTestWebhookResponse(rsp)
 }
 
 // ParseGetV2OpenAPIDocumentResponse parses an HTTP response from a GetV2OpenAPIDocumentWithResponse call
@@ -7683,6 +8158,328 @@ func ParseSubmitTransferResponse(rsp *http.Response) (*SubmitTransferResponse, e
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers SubmitTransferResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTestWebhookResponse parses an HTTP response from a TestWebhookWithResponse call
+func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TestWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookTestResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest MissingApiKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiKeyForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest WebhookUrlRefused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TestWebhookResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers TestWebhookResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers TestWebhookResponse401Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers TestWebhookResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers TestWebhookResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers TestWebhookResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers TestWebhookResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers TestWebhookResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers TestWebhookResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
