@@ -32,6 +32,9 @@ type transferIntentJSON struct {
 	Fill         *fillJSON                   `json:"fill,omitempty"`
 	RefundHash   string                      `json:"refundHash,omitempty"`
 	Links        *linksJSON                  `json:"links,omitempty"`
+	// Quote is a swap's or bridge's quote as its order encodes it (the simulation's, for a
+	// create with simulationId).
+	Quote *intent.Quote `json:"quote,omitempty"`
 }
 
 // linksJSON is the OpenAPI TransferLinks: a block explorer's page of each of the intent's
@@ -116,6 +119,9 @@ func transferRecord(obj *v1alpha1.TransferIntent, explorer explorers) transferIn
 		rec.Fill = &fillJSON{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
 	}
 	rec.RefundHash = obj.Status.RefundHash
+	if q := obj.Spec.Quote; q != nil {
+		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
+	}
 	rec.Links = linksOf(&sum, explorer)
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
 		rec.StatusDetail = c.Message
