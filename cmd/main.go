@@ -102,7 +102,7 @@ func parseFlags() config {
 	// The URL may hold a password: its default is read from $REDIS_URL after parsing, so that
 	// -help never prints it.
 	flag.StringVar(&redisOpts.URL, "redis-url", "",
-		"Redis holding the rate-limit windows and sign-in throttle shared by all replicas, redis://[:password@]host:port/db (default $REDIS_URL; empty: each replica counts its own).")
+		"Redis holding the rate-limit windows, sign-in throttle and simulations (firm quotes) shared by all replicas, redis://[:password@]host:port/db (default $REDIS_URL; empty: each replica counts its own and honours only its own simulations).")
 	flag.DurationVar(&redisOpts.Timeout, "redis-timeout", redisOpts.Timeout,
 		"Deadline of each Redis call on the request path; past it the replica counts on its own until Redis answers again.")
 	archiveOpts := &c.service.Archive

@@ -117,6 +117,23 @@ type TransactionPayload struct {
 	Gas int64 `json:"gas,omitempty"`
 }
 
+// IntentQuote is a swap's or bridge's quote, in display units of the output token.
+type IntentQuote struct {
+	// amountOut is the quoted output, less the protocol and solver fees.
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	AmountOut string `json:"amountOut"`
+	// minAmountOut is the least output the order lets a filler deliver (its tx encodes it).
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	MinAmountOut string `json:"minAmountOut"`
+	// slippageBps is the tolerance between amountOut and minAmountOut, in basis points.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	SlippageBps int32 `json:"slippageBps"`
+}
+
 // TransferIntentSpec is the stored intent. It is written once, when the intent is created, and
 // never changed.
 // +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable"
@@ -156,6 +173,10 @@ type TransferIntentSpec struct {
 	// tx is the transaction payload.
 	// +optional
 	Tx *TransactionPayload `json:"tx,omitempty"`
+	// quote is what a swap's or bridge's order promises, the figures its tx encodes: the
+	// simulation's when the intent was created with a simulationId (a firm quote).
+	// +optional
+	Quote *IntentQuote `json:"quote,omitempty"`
 	// expiresAt is when a pending intent expires: its deadline, or creation plus the default TTL.
 	// +required
 	ExpiresAt metav1.Time `json:"expiresAt"`

@@ -21,18 +21,22 @@ import (
 )
 
 // transferRequestFields are the members of the transfer request (OpenAPI TransferRequest), in
-// the order a problem lists them.
-var transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData"}
+// the order a problem lists them; createOnlyFields are the create's terms (OpenAPI
+// CreateTransferRequest), refused on a simulation.
+var (
+	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps"}
+	createOnlyFields      = []string{"simulationId", "minAmountOut"}
+)
 
 // readTransferRequest runs the checks every transfer request goes through, in the contract's
 // order: media type (415), size (413), schema (400), key environment (403). It answers the
-// request itself when one fails.
-func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key registry.Key) (intent.Parsed, bool) {
+// request itself when one fails. create admits the create's own members.
+func (s *Server) readTransferRequest(w http.ResponseWriter, r *http.Request, key registry.Key, create bool) (intent.Parsed, bool) {
 	body, ok := s.readJSONBody(w, r)
 	if !ok {
 		return intent.Parsed{}, false
 	}
-	req, perr := decodeTransferRequest(body)
+	req, perr := decodeTransferRequest(body, create)
 	if perr == nil {
 		parsed, err := intent.ParseRequest(req)
 		if err == nil {
@@ -101,7 +105,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 // decodeTransferRequest is the schema check of the body (OpenAPI TransferRequest): one JSON
 // object, members named exactly (encoding/json alone would take "FROM" for "from"), no unknown
 // members, and strings where strings belong. Each failure names the member.
-func decodeTransferRequest(body []byte) (intent.Request, *intent.Problem) {
+func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Problem) {
 	var req intent.Request
 	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -124,23 +128,40 @@ func decodeTransferRequest(body []byte) (intent.Request, *intent.Problem) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	known := transferRequestFields
+	if create {
+		known = slices.Concat(transferRequestFields, createOnlyFields)
+	}
 	for _, name := range names {
-		if !slices.Contains(transferRequestFields, name) {
-			return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: fmt.Sprintf(
-				"unknown field %q: a transfer request has only from, to, asset, amount, deadline and callData", name)}
+		if !slices.Contains(known, name) {
+			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData and slippageBps", name)
+			if create {
+				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, simulationId and minAmountOut", name)
+			} else if slices.Contains(createOnlyFields, name) {
+				detail = fmt.Sprintf("%s belongs to a create (POST /v2/transfers), not to a simulation", name)
+			}
+			return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: detail}
 		}
 	}
 	strs := map[string]*string{"from": &req.From, "to": &req.To, "amount": &req.Amount,
-		"deadline": &req.Deadline, "callData": &req.CallData}
-	for _, name := range transferRequestFields {
+		"deadline": &req.Deadline, "callData": &req.CallData, "simulationId": &req.SimulationID, "minAmountOut": &req.MinAmountOut}
+	for _, name := range known {
 		raw, present := members[name]
 		if !present {
 			continue
 		}
-		if name == "asset" {
+		switch name {
+		case "asset":
 			if err := req.Asset.UnmarshalJSON(raw); err != nil {
 				return req, asProblem(err)
 			}
+			continue
+		case "slippageBps":
+			var n int
+			if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) || json.Unmarshal(raw, &n) != nil {
+				return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: "must be an integer"}
+			}
+			req.SlippageBps = &n
 			continue
 		}
 		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, strs[name]) != nil {

@@ -38,13 +38,18 @@ func TestGeneratedClient(t *testing.T) {
 		t.Fatalf("simulate: %v, %d %s", err, sim.StatusCode(), sim.Body)
 	}
 
+	// The create keeps the simulation's quote (a firm quote, issue 27).
+	create := client.CreateTransferRequest{From: req.From, To: req.To, Amount: req.Amount, SimulationId: &sim.JSON200.SimulationId}
+	if err := create.Asset.FromCaip10AccountId(caip10(sepolia, usdcSepolia)); err != nil {
+		t.Fatal(err)
+	}
 	key := "client-test-1"
 	params := &client.CreateTransferParams{IdempotencyKey: &key}
-	created, err := c.CreateTransferWithResponse(ctx, params, req)
+	created, err := c.CreateTransferWithResponse(ctx, params, create)
 	if err != nil || created.JSON201 == nil || created.JSON201.Status != client.Pending {
 		t.Fatalf("create: %v, %d %s", err, created.StatusCode(), created.Body)
 	}
-	replayed, err := c.CreateTransferWithResponse(ctx, params, req)
+	replayed, err := c.CreateTransferWithResponse(ctx, params, create)
 	if err != nil || replayed.JSON200 == nil || replayed.JSON200.Id != created.JSON201.Id {
 		t.Fatalf("replayed create: %v, %d %s", err, replayed.StatusCode(), replayed.Body)
 	}

@@ -30,6 +30,9 @@ func (s *Server) writeTransferError(w http.ResponseWriter, r *http.Request, err 
 			t = problem.ValidationFailed
 		}
 		var details problem.Details
+		if p.Kind == intent.KindUnavailable && w.Header().Get("Retry-After") == "" {
+			w.Header().Set("Retry-After", "5")
+		}
 		if p.Field != "" || len(p.Details) > 0 {
 			details = problem.Details{}
 			for k, v := range p.Details {

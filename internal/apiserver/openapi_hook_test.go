@@ -95,7 +95,8 @@ func TestOpenAPIDocumentsServed(t *testing.T) {
 
 // The domain names its refusals by short name; each must be a catalogue type.
 func TestDomainProblemKindsAreCatalogueTypes(t *testing.T) {
-	for _, kind := range []intent.ProblemKind{intent.KindBadRequest, intent.KindValidationFailed, intent.KindCurrencyError} {
+	for _, kind := range []intent.ProblemKind{intent.KindBadRequest, intent.KindValidationFailed, intent.KindCurrencyError,
+		intent.KindConflict, intent.KindUnavailable, intent.KindQuoteExpired, intent.KindQuoteMismatch, intent.KindMinAmountOut} {
 		if _, ok := problem.BySlug(string(kind)); !ok {
 			t.Errorf("intent kind %q is not in the problem catalogue", kind)
 		}

@@ -53,7 +53,7 @@ func (s *Server) transferRoutes() map[string]http.Handler {
 // simulateTransfer is POST /v2/transfers/simulate. Nothing is executed and nothing is stored.
 func (s *Server) simulateTransfer(w http.ResponseWriter, r *http.Request) {
 	key, _ := KeyFrom(r)
-	parsed, ok := s.readTransferRequest(w, r, key)
+	parsed, ok := s.readTransferRequest(w, r, key, false)
 	if !ok {
 		return
 	}
@@ -72,7 +72,7 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	parsed, ok := s.readTransferRequest(w, r, key)
+	parsed, ok := s.readTransferRequest(w, r, key, true)
 	if !ok {
 		return
 	}

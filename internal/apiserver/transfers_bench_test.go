@@ -213,7 +213,7 @@ func BenchmarkTransfersSimulate(b *testing.B) {
 	})
 	b.Run("domain-call", func(b *testing.B) {
 		res := measureDirect(cfg, func() error {
-			req, p := decodeTransferRequest(e.simBody)
+			req, p := decodeTransferRequest(e.simBody, false)
 			if p != nil {
 				return p
 			}

@@ -110,6 +110,8 @@ type transferConfig struct {
 	transfers func(*intent.Service) TransferService
 	opts      func(*Options)
 	store     func(*intentstore.Options)
+	// quotes, when set, is the service's store of simulations, given the default one.
+	quotes func(local intent.QuoteStore) intent.QuoteStore
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -139,10 +141,14 @@ func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *trans
 
 // replica is a second replica of the service over the same Kubernetes API: its own intent store
 // (with its own per-replica deduplication) and HTTP server, the same keys, tokens and clock.
-func (h *transferHarness) replica(t testing.TB) *transferHarness {
+func (h *transferHarness) replica(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
 	t.Helper()
 	r := &transferHarness{harness: &harness{clock: h.clock, keys: h.keys, tokens: h.tokens}, kube: h.kube, catalog: h.catalog}
-	r.serve(t, transferConfig{})
+	var cfg transferConfig
+	for _, c := range configure {
+		c(&cfg)
+	}
+	r.serve(t, cfg)
 	return r
 }
 
@@ -158,7 +164,11 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock})
+	var quotes intent.QuoteStore = intent.NewMemoryQuotes(0, h.clock)
+	if cfg.quotes != nil {
+		quotes = cfg.quotes(quotes)
+	}
+	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,3 +75,13 @@ func IDFromObjectName(name string) (string, error) {
 	}
 	return IntentIDPrefix + u.String(), nil
 }
+
+// isSimulationID reports whether s is sim_ followed by a ULID.
+func isSimulationID(s string) bool {
+	rest, ok := strings.CutPrefix(s, SimulationIDPrefix)
+	if !ok {
+		return false
+	}
+	_, err := ulid.ParseStrict(rest)
+	return err == nil
+}

@@ -18,6 +18,14 @@ const (
 	// KindUnavailable is a request a dependency (a chain's node) could not serve in time (HTTP 503
 	// service-unavailable); the client may retry.
 	KindUnavailable ProblemKind = "service-unavailable"
+	// KindQuoteExpired is a create naming a simulation whose quote no longer holds: unknown,
+	// another account's, or past its expiresAt (HTTP 422 quote-expired).
+	KindQuoteExpired ProblemKind = "quote-expired"
+	// KindQuoteMismatch is a create naming a simulation of another request (HTTP 422 quote-mismatch).
+	KindQuoteMismatch ProblemKind = "quote-mismatch"
+	// KindMinAmountOut is a create whose order would accept less than the client's minAmountOut
+	// (HTTP 422 min-amount-out).
+	KindMinAmountOut ProblemKind = "min-amount-out"
 )
 
 // Problem is a refusal the client can act on. The HTTP layer finds it with errors.As and never

@@ -76,8 +76,10 @@ func floor(r *big.Rat) *big.Int {
 	return new(big.Int).Quo(r.Num(), r.Denom())
 }
 
-// quote is the plan's Quote for a simulation; nil for a transfer or an order it could not price.
-func (p Plan) quote(tokenOut token) *Quote {
+// Quote is what the plan's order promises, in display units of the output token: the quote of a
+// simulation and of a created intent; nil for a transfer or an order it could not price.
+func (p Plan) Quote() *Quote {
+	tokenOut := p.tokenOut
 	if p.Type == TypeTransfer || p.MinAmountOut == nil {
 		return nil
 	}

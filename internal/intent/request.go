@@ -27,6 +27,12 @@ type Request struct {
 	// in basis points (0 to MaxSlippageBps); DefaultSlippageBps when absent. An extension of the
 	// contract's request, documented in the OpenAPI document.
 	SlippageBps *int `json:"slippageBps,omitempty"`
+	// SimulationID (creation only) names the simulation whose quote the intent keeps: its fees,
+	// output amounts and route, as long as the simulation's expiresAt has not passed.
+	SimulationID string `json:"simulationId,omitempty"`
+	// MinAmountOut (creation only) is the least output, in display units of the output token,
+	// the client accepts: a create whose order would accept less is refused.
+	MinAmountOut string `json:"minAmountOut,omitempty"`
 }
 
 // Asset is either one CAIP-10 token (ID) or a pair {in, out} (Pair non-nil). The zero value is
@@ -122,6 +128,11 @@ type Parsed struct {
 	CallData []byte
 	// SlippageBps is nil when the request has none.
 	SlippageBps *int
+	// SimulationID and MinAmountOut are a create's terms, empty when absent. They are not part
+	// of the request: Request() leaves them out, so neither the stored request nor the
+	// idempotency hash holds them.
+	SimulationID string
+	MinAmountOut string
 }
 
 // Slippage is the request's slippage tolerance, or DefaultSlippageBps.
@@ -162,6 +173,10 @@ func ParseRequest(r Request) (Parsed, error) {
 		v := *r.SlippageBps
 		p.SlippageBps = &v
 	}
+	if r.SimulationID != "" && !isSimulationID(r.SimulationID) {
+		return Parsed{}, badRequest("simulationId", "simulationId must be an id a simulation returned: sim_ followed by a ULID")
+	}
+	p.SimulationID, p.MinAmountOut = r.SimulationID, r.MinAmountOut
 	return p, nil
 }
 

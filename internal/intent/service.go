@@ -60,6 +60,9 @@ type Config struct {
 	// SingleSourceAttestation accepts bridges to a chain with one RPC endpoint (no witnessRpcs),
 	// whose fills the attester then signs on one node's word: for local development chains only.
 	SingleSourceAttestation bool
+	// Quotes keeps simulations for firm quotes; a MemoryQuotes of DefaultMaxQuotes by default
+	// (per replica: the operator shares them through Redis, internal/quotestore).
+	Quotes QuoteStore
 }
 
 // Service simulates and prepares intents. It holds no per-request state and is safe for
@@ -74,6 +77,7 @@ type Service struct {
 	noBridges   string
 	oneSourceOK bool
 	maxDeadline time.Duration
+	quotes      QuoteStore
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -85,7 +89,7 @@ func NewService(cfg Config) (*Service, error) {
 	s := &Service{
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
-		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation,
+		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, quotes: cfg.Quotes,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -107,6 +111,9 @@ func NewService(cfg Config) (*Service, error) {
 	}
 	if s.clock == nil {
 		s.clock = clock.RealClock{}
+	}
+	if s.quotes == nil {
+		s.quotes = NewMemoryQuotes(DefaultMaxQuotes, s.clock)
 	}
 	return s, nil
 }
@@ -179,19 +186,34 @@ type Approval struct {
 	Tx Tx `json:"tx"`
 }
 
+// WarningQuoteNotShared is the warning of a simulation whose quote only this replica holds,
+// because the store shared by the replicas did not take it.
+const WarningQuoteNotShared = "quote not shared"
+
 // Simulate is a dry run: Prepare with a throw-away nonce. The tx is omitted when the intent is
-// not valid, since the contract calls it "ready for submission".
+// not valid, since the contract calls it "ready for submission". The simulation is kept until its
+// expiresAt, so that a create naming its simulationId keeps its quote (firm quotes). A request's
+// simulationId and minAmountOut are a create's terms and are ignored here.
 func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (SimulationResult, error) {
 	nonce, err := NewNonce()
 	if err != nil {
 		return SimulationResult{}, err
 	}
+	p.SimulationID, p.MinAmountOut = "", ""
 	plan, err := s.Prepare(ctx, account, p, nonce)
 	if err != nil {
 		return SimulationResult{}, err
 	}
+	id := NewSimulationID(plan.PreparedAt)
+	if err := s.quotes.Put(ctx, simulatedQuote(id, account, p, plan)); err != nil {
+		if ctx.Err() != nil {
+			return SimulationResult{}, ctx.Err()
+		}
+		plan.Warnings = append(plan.Warnings, WarningQuoteNotShared+": only the replica that answered holds this simulation, "+
+			"so a create with its simulationId may find it expired")
+	}
 	res := SimulationResult{
-		SimulationID:   NewSimulationID(plan.PreparedAt),
+		SimulationID:   id,
 		Valid:          plan.Valid,
 		ResolvedPath:   plan.ResolvedPath,
 		EstimatedFees:  plan.Fees,
@@ -203,12 +225,17 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 	if plan.Valid {
 		res.Tx, res.Approval = plan.Tx, plan.Approval
 	}
-	res.Quote = plan.quote(plan.tokenOut)
+	res.Quote = plan.Quote()
 	return res, nil
 }
 
 // Prepare runs every domain check and builds the plan; simulation and creation share it so they
 // can never disagree. Refusals are *Problem (422 kinds); other errors are internal.
+//
+// With p.SimulationID (a create), the plan keeps that simulation's output amounts, fees and route
+// instead of fresh ones, so the order encodes the simulated minimum: refused with quote-expired
+// or quote-mismatch when the simulation no longer holds or was made for another request. With
+// p.MinAmountOut, an order whose minimum is lower is refused with min-amount-out.
 func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [32]byte) (Plan, error) {
 	now := s.clock.Now()
 	r, err := s.resolve(p)
@@ -228,9 +255,22 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if err := r.checkParties(p); err != nil {
 		return Plan{}, err
 	}
+	var firm *SimulatedQuote
+	if p.SimulationID != "" {
+		q, err := s.firmQuote(ctx, account, p, amount, now)
+		if err != nil {
+			return Plan{}, err
+		}
+		firm = &q
+	}
 	plan := s.newPlan(p, r, amount, nonce, now)
 	if err := r.checkRoute(&plan); err != nil {
 		return Plan{}, err
+	}
+	if firm != nil {
+		if err := routeChanged(plan, *firm); err != nil {
+			return Plan{}, err
+		}
 	}
 	if s.noBridges != "" && slices.Contains(plan.ResolvedPath, StepBridge) {
 		plan.Errors = append(plan.Errors, s.noBridges)
@@ -238,7 +278,15 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if n := r.to.RPCSources(); !s.oneSourceOK && n < 2 && slices.Contains(plan.ResolvedPath, StepBridge) {
 		plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two independent RPC endpoints agree on it, and the Chain has %d (add spec.witnessRpcs)", r.to.ID, n))
 	}
-	quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
+	kept := false
+	if firm != nil {
+		if kept, err = applyFirmQuote(&plan, *firm); err != nil {
+			return Plan{}, err
+		}
+	}
+	if !kept {
+		quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
+	}
 	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
 		return Plan{}, err
 	}
@@ -246,6 +294,12 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 		return Plan{}, err
 	}
 	if err := s.price(ctx, r, &plan, p.CallData); err != nil {
+		return Plan{}, err
+	}
+	if firm != nil {
+		plan.Fees = firm.Fees
+	}
+	if err := checkClientMinimum(plan, p, r); err != nil {
 		return Plan{}, err
 	}
 	plan.EstimatedTimeS = estimatedTime(plan.ResolvedPath, r.from, r.to)

@@ -135,6 +135,10 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		v := int32(*d.Parsed.SlippageBps) //nolint:gosec // ParseRequest bounds it to MaxSlippageBps
 		spec.Request.SlippageBps = &v
 	}
+	if q := d.Plan.Quote(); q != nil {
+		spec.Quote = &v1alpha1.IntentQuote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut,
+			SlippageBps: int32(q.SlippageBps)} //nolint:gosec // at most MaxSlippageBps
+	}
 	for _, step := range d.Plan.ResolvedPath {
 		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
 	}

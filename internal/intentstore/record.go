@@ -29,6 +29,9 @@ type TransferRecord struct {
 	Fill         *FillRecord                 `json:"fill,omitempty"`
 	RefundHash   string                      `json:"refundHash,omitempty"`
 	Links        *Links                      `json:"links,omitempty"`
+	// Quote is a swap's or bridge's quote as its order encodes it (the simulation's, for a
+	// create with simulationId).
+	Quote *intent.Quote `json:"quote,omitempty"`
 }
 
 // Links is the OpenAPI TransferLinks: a block explorer's page of each of the intent's
@@ -101,6 +104,9 @@ func TransferRecordOf(obj *v1alpha1.TransferIntent, explorer Explorers) Transfer
 		rec.Fill = &FillRecord{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
 	}
 	rec.RefundHash = obj.Status.RefundHash
+	if q := obj.Spec.Quote; q != nil {
+		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
+	}
 	rec.Links = LinksOf(&sum, explorer)
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
 		rec.StatusDetail = c.Message

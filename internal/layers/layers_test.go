@@ -54,6 +54,7 @@ var levels = map[string]int{
 	"internal/apikey":              2,
 	"internal/filler":              2,
 	"internal/intent":              2,
+	"internal/quotestore":          3,
 	"internal/openapi/openapitest": 2,
 
 	// The one owner of a TransferIntent's status (lifecycle transitions on the object).

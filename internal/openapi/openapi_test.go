@@ -286,6 +286,7 @@ func TestProblemTypesCatalogue(t *testing.T) {
 		"unsupported-media-type": 415, "validation-failed": 422, "CurrencyError": 422,
 		"rate-limited": 429, "internal-error": 500, "transfer-service-failure": 500,
 		"service-unavailable": 503,
+		"quote-expired":       422, "quote-mismatch": 422, "min-amount-out": 422,
 	}
 	got := map[string]ProblemType{}
 	for _, p := range types {

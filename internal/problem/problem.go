@@ -39,6 +39,11 @@ var (
 	Unauthorized         = Type{"unauthorized", "Unauthorized", http.StatusUnauthorized}
 	Forbidden            = Type{"forbidden", "Forbidden", http.StatusForbidden}
 	Conflict             = Type{"conflict", "Conflict", http.StatusConflict}
+
+	// Firm quotes (issue 27): a create naming a simulation, or a minimum output, it cannot keep.
+	QuoteExpired  = Type{"quote-expired", "Quote Expired", http.StatusUnprocessableEntity}
+	QuoteMismatch = Type{"quote-mismatch", "Quote Mismatch", http.StatusUnprocessableEntity}
+	MinAmountOut  = Type{"min-amount-out", "Minimum Output Not Met", http.StatusUnprocessableEntity}
 )
 
 // Catalogue lists every Type, for documentation and for tests that compare it with the OpenAPI document.
@@ -46,6 +51,7 @@ var Catalogue = []Type{
 	BadRequest, MissingAPIKey, InvalidAPIKey, ChainNotAllowedForKeyEnvironment, ValidationFailed,
 	CurrencyError, RateLimited, TransferServiceFailure, NotFound, MethodNotAllowed, PayloadTooLarge,
 	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
+	QuoteExpired, QuoteMismatch, MinAmountOut,
 }
 
 // bySlug indexes Catalogue by short name.

@@ -41,6 +41,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/quotestore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
@@ -167,7 +168,7 @@ func DefaultOptions() Options {
 // each call's deadline (go-redis ignores context deadlines unless told).
 func sharedStore(opts RedisOptions, namespace string, metrics prometheus.Registerer, log logr.Logger) (*ratelimit.RedisStore, error) {
 	if opts.URL == "" {
-		log.Info("no --redis-url: rate limits and sign-in throttling are counted per replica")
+		log.Info("no --redis-url: rate limits and sign-in throttling are counted per replica, and a simulation's firm quote is known to its replica only")
 		return nil, nil
 	}
 	ro, err := redis.ParseURL(opts.URL)
@@ -177,7 +178,7 @@ func sharedStore(opts RedisOptions, namespace string, metrics prometheus.Registe
 	}
 	ro.ContextTimeoutEnabled = true
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout, ro.PoolTimeout = opts.Timeout, opts.Timeout, opts.Timeout, opts.Timeout
-	log.Info("rate limits and sign-in throttling are shared in Redis", "redis", ro.Addr, "db", ro.DB)
+	log.Info("rate limits, sign-in throttling and simulations (firm quotes) are shared in Redis", "redis", ro.Addr, "db", ro.DB)
 	// The namespace keeps instances (staging, prod) that share one Redis apart.
 	return ratelimit.NewRedisStore(redis.NewClient(ro), "tis:"+namespace+":", ratelimit.StoreOptions{
 		Timeout: opts.Timeout, Metrics: metrics, Log: log.WithName("redis"),
@@ -259,7 +260,12 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		return nil, err
 	}
 	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
-	transfers, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics)
+	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
+	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
+	if err != nil {
+		return nil, err
+	}
+	transfers, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log))
 	if err != nil {
 		return nil, err
 	}
@@ -279,11 +285,6 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		return nil, err
 	}
 	webhooks, err := s.setupWebhooks(mgr, opts, catalog, archived, log)
-	if err != nil {
-		return nil, err
-	}
-	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
-	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +358,8 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 
 // newTransfers builds the transfer domain (simulation and creation) over the read models and the
 // chains' nodes.
-func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics) (*intent.Service, error) {
+func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics,
+	quotes intent.QuoteStore) (*intent.Service, error) {
 	rpcOpts := opts.ChainRPC
 	rpcOpts.Metrics = rpcMetrics
 	chainData, err := chaindata.New(rpcOpts)
@@ -368,8 +370,18 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 	return intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
-		SingleSourceAttestation: opts.Watch.SingleSourceAttestation,
+		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, Quotes: quotes,
 	})
+}
+
+// quoteStore keeps the simulations of firm quotes in this replica's memory, written through to
+// Redis when there is one, so that a create on any replica keeps a simulation's quote.
+func quoteStore(opts RedisOptions, shared *ratelimit.RedisStore, log logr.Logger) intent.QuoteStore {
+	local := intent.NewMemoryQuotes(intent.DefaultMaxQuotes, nil)
+	if shared == nil {
+		return local
+	}
+	return &quotestore.Shared{Local: local, Client: shared.Client, Prefix: shared.Prefix, Timeout: opts.Timeout, Log: log.WithName("quotes")}
 }
 
 // setupWeb registers browser sign-in and the Secret of its session signing keys.

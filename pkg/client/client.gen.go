@@ -713,21 +713,6 @@ func (e CreateTransfer415ApplicationProblemPlusJSONResponseBodyStatus) Valid() b
 	}
 }
 
-// Defines values for CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatus.
-const (
-	CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatusN422 CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatus = 422
-)
-
-// Valid indicates whether the value is a known member of the CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatus enum.
-func (e CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
-	switch e {
-	case CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatusN422:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for CreateTransfer429ApplicationProblemPlusJSONResponseBodyStatus.
 const (
 	CreateTransfer429ApplicationProblemPlusJSONResponseBodyStatusN429 CreateTransfer429ApplicationProblemPlusJSONResponseBodyStatus = 429
@@ -1311,6 +1296,43 @@ type Caip10AccountId = string
 // Examples: eip155:1, eip155:11155111
 type Caip2ChainId = string
 
+// CreateTransferRequest The body of a create: the transfer request (TransferRequest), and optionally the simulation whose quote to keep and the least output the client accepts.
+type CreateTransferRequest struct {
+	// Amount A non-negative decimal number as a string, never in exponent form.
+	//
+	// Examples: 12.5, 0.0042
+	Amount DecimalString               `json:"amount"`
+	Asset  CreateTransferRequest_Asset `json:"asset"`
+
+	// CallData 0x-prefixed hex bytes.
+	CallData *HexData `json:"callData,omitempty"`
+
+	// Deadline An RFC 3339 (ISO 8601) date-time.
+	Deadline *Timestamp `json:"deadline,omitempty"`
+
+	// From CAIP-10 account identifier: `<CAIP-2>:<address>`.
+	//
+	// Examples: eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
+	From Caip10AccountId `json:"from"`
+
+	// MinAmountOut Extension. The least output, in the output token's display units, the client accepts: an order whose minimum would be lower is refused with 422 `min-amount-out`.
+	MinAmountOut *DecimalString `json:"minAmountOut,omitempty"`
+
+	// SimulationId Extension. A simulation of this same request (the `simulationId` of `POST /v2/transfers/simulate`): before its `expiresAt` the intent keeps its fees, `amountOut`, `minAmountOut` and route exactly (a firm quote); after it, 422 `quote-expired`; for another request, 422 `quote-mismatch`.
+	SimulationId *SimulationId `json:"simulationId,omitempty"`
+	SlippageBps  *int          `json:"slippageBps,omitempty"`
+
+	// To CAIP-10 account identifier: `<CAIP-2>:<address>`.
+	//
+	// Examples: eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
+	To Caip10AccountId `json:"to"`
+}
+
+// CreateTransferRequest_Asset defines model for CreateTransferRequest.Asset.
+type CreateTransferRequest_Asset struct {
+	union json.RawMessage
+}
+
 // DecimalString A non-negative decimal number as a string, never in exponent form.
 //
 // Examples: 12.5, 0.0042
@@ -1574,6 +1596,9 @@ type TransferIntent struct {
 
 	// OrderId Deterministic on-chain order identifier (bytes32 hex).
 	OrderId OrderId `json:"orderId"`
+
+	// Quote Swaps and bridges. What the order promises, the figures its `tx` encodes: the simulation's when the intent was created with `simulationId`.
+	Quote *Quote `json:"quote,omitempty"`
 
 	// RefundHash Swaps and bridges. The transaction that returned the escrow to its owner (the intent is then `failed`).
 	RefundHash *TxHash `json:"refundHash,omitempty"`
@@ -1939,6 +1964,26 @@ type TransferServiceFailure struct {
 // TransferServiceFailureStatus defines model for TransferServiceFailure.Status.
 type TransferServiceFailureStatus int
 
+// UnprocessableCreate defines model for UnprocessableCreate.
+type UnprocessableCreate struct {
+	// CorrelationId A ULID (26 characters of Crockford base 32).
+	CorrelationId Ulid `json:"correlationId"`
+
+	// Detail Explanation of this occurrence.
+	Detail string `json:"detail"`
+
+	// Details Extra data of the problem.
+	Details *map[string]interface{} `json:"details,omitempty"`
+
+	// Instance The request URL under the base URL.
+	Instance string      `json:"instance"`
+	Status   interface{} `json:"status"`
+
+	// Title Title of the problem type, as in `x-problem-types`.
+	Title string      `json:"title"`
+	Type  interface{} `json:"type"`
+}
+
 // UnprocessableTransfer defines model for UnprocessableTransfer.
 type UnprocessableTransfer struct {
 	// CorrelationId A ULID (26 characters of Crockford base 32).
@@ -2145,9 +2190,6 @@ type CreateTransfer413ApplicationProblemPlusJSONResponseBodyStatus int
 // CreateTransfer415ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CreateTransfer.
 type CreateTransfer415ApplicationProblemPlusJSONResponseBodyStatus int
 
-// CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CreateTransfer.
-type CreateTransfer422ApplicationProblemPlusJSONResponseBodyStatus int
-
 // CreateTransfer429ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CreateTransfer.
 type CreateTransfer429ApplicationProblemPlusJSONResponseBodyStatus int
 
@@ -2260,13 +2302,75 @@ type TestWebhook500ApplicationProblemPlusJSONResponseBodyStatus int
 type TestWebhook503ApplicationProblemPlusJSONResponseBodyStatus int
 
 // CreateTransferJSONRequestBody defines body for CreateTransfer for application/json ContentType.
-type CreateTransferJSONRequestBody = TransferRequest
+type CreateTransferJSONRequestBody = CreateTransferRequest
 
 // SimulateTransferJSONRequestBody defines body for SimulateTransfer for application/json ContentType.
 type SimulateTransferJSONRequestBody = TransferRequest
 
 // SubmitTransferJSONRequestBody defines body for SubmitTransfer for application/json ContentType.
 type SubmitTransferJSONRequestBody = TransferSubmission
+
+// AsCaip10AccountId returns the union data inside the CreateTransferRequest_Asset as a Caip10AccountId
+func (t CreateTransferRequest_Asset) AsCaip10AccountId() (Caip10AccountId, error) {
+	var body Caip10AccountId
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCaip10AccountId overwrites any union data inside the CreateTransferRequest_Asset as the provided Caip10AccountId
+func (t *CreateTransferRequest_Asset) FromCaip10AccountId(v Caip10AccountId) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCaip10AccountId performs a merge with any union data inside the CreateTransferRequest_Asset, using the provided Caip10AccountId
+func (t *CreateTransferRequest_Asset) MergeCaip10AccountId(v Caip10AccountId) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSwapAsset returns the union data inside the CreateTransferRequest_Asset as a SwapAsset
+func (t CreateTransferRequest_Asset) AsSwapAsset() (SwapAsset, error) {
+	var body SwapAsset
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSwapAsset overwrites any union data inside the CreateTransferRequest_Asset as the provided SwapAsset
+func (t *CreateTransferRequest_Asset) FromSwapAsset(v SwapAsset) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSwapAsset performs a merge with any union data inside the CreateTransferRequest_Asset, using the provided SwapAsset
+func (t *CreateTransferRequest_Asset) MergeSwapAsset(v SwapAsset) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateTransferRequest_Asset) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateTransferRequest_Asset) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsCaip10AccountId returns the union data inside the TransferRequest_Asset as a Caip10AccountId
 func (t TransferRequest_Asset) AsCaip10AccountId() (Caip10AccountId, error) {
@@ -2460,6 +2564,18 @@ type ClientInterface interface {
 	// report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 	// `details.errors` lists the reasons.
 	//
+	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// (compared after normalisation, the amount in base units): otherwise 422
+	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+	// `quote-expired`. When the store the replicas share simulations through does not answer,
+	// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+	// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+	// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+	// order is quoted afresh, as before.
+	//
 	// With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 	// normalisation) returns the intent created first (200) instead of creating another; the
 	// same key with another body is a 422 `validation-failed` (`details.header` names the
@@ -2479,6 +2595,18 @@ type ClientInterface interface {
 	// (415, 413, 400 schema, 403 key environment, 422 domain). An intent the simulation would
 	// report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 	// `details.errors` lists the reasons.
+	//
+	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// (compared after normalisation, the amount in base units): otherwise 422
+	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+	// `quote-expired`. When the store the replicas share simulations through does not answer,
+	// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+	// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+	// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+	// order is quoted afresh, as before.
 	//
 	// With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 	// normalisation) returns the intent created first (200) instead of creating another; the
@@ -2718,6 +2846,18 @@ func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams,
 // report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 // `details.errors` lists the reasons.
 //
+// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// (compared after normalisation, the amount in base units): otherwise 422
+// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+// `quote-expired`. When the store the replicas share simulations through does not answer,
+// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+// order is quoted afresh, as before.
+//
 // With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 // normalisation) returns the intent created first (200) instead of creating another; the
 // same key with another body is a 422 `validation-failed` (`details.header` names the
@@ -2747,6 +2887,18 @@ func (c *Client) CreateTransferWithBody(ctx context.Context, params *CreateTrans
 // (415, 413, 400 schema, 403 key environment, 422 domain). An intent the simulation would
 // report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 // `details.errors` lists the reasons.
+//
+// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// (compared after normalisation, the amount in base units): otherwise 422
+// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+// `quote-expired`. When the store the replicas share simulations through does not answer,
+// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+// order is quoted afresh, as before.
 //
 // With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 // normalisation) returns the intent created first (200) instead of creating another; the
@@ -3566,6 +3718,18 @@ type ClientWithResponsesInterface interface {
 	// report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 	// `details.errors` lists the reasons.
 	//
+	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// (compared after normalisation, the amount in base units): otherwise 422
+	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+	// `quote-expired`. When the store the replicas share simulations through does not answer,
+	// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+	// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+	// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+	// order is quoted afresh, as before.
+	//
 	// With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 	// normalisation) returns the intent created first (200) instead of creating another; the
 	// same key with another body is a 422 `validation-failed` (`details.header` names the
@@ -3585,6 +3749,18 @@ type ClientWithResponsesInterface interface {
 	// (415, 413, 400 schema, 403 key environment, 422 domain). An intent the simulation would
 	// report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 	// `details.errors` lists the reasons.
+	//
+	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// (compared after normalisation, the amount in base units): otherwise 422
+	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+	// `quote-expired`. When the store the replicas share simulations through does not answer,
+	// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+	// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+	// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+	// order is quoted afresh, as before.
 	//
 	// With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 	// normalisation) returns the intent created first (200) instead of creating another; the
@@ -4440,7 +4616,7 @@ type CreateTransferResponse struct {
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
-	ApplicationproblemJSON422 *UnprocessableTransfer
+	ApplicationproblemJSON422 *UnprocessableCreate
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *RateLimited
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -4514,7 +4690,7 @@ func (r CreateTransferResponse) GetApplicationproblemJSON415() *UnsupportedMedia
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
-func (r CreateTransferResponse) GetApplicationproblemJSON422() *UnprocessableTransfer {
+func (r CreateTransferResponse) GetApplicationproblemJSON422() *UnprocessableCreate {
 	return r.ApplicationproblemJSON422
 }
 
@@ -5423,6 +5599,18 @@ func (c *ClientWithResponses) ListTransfersWithResponse(ctx context.Context, par
 // report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 // `details.errors` lists the reasons.
 //
+// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// (compared after normalisation, the amount in base units): otherwise 422
+// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+// `quote-expired`. When the store the replicas share simulations through does not answer,
+// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+// order is quoted afresh, as before.
+//
 // With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 // normalisation) returns the intent created first (200) instead of creating another; the
 // same key with another body is a 422 `validation-failed` (`details.header` names the
@@ -5448,6 +5636,18 @@ func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Con
 // (415, 413, 400 schema, 403 key environment, 422 domain). An intent the simulation would
 // report as `valid: false` is not stored: it is a 422 `validation-failed` whose
 // `details.errors` lists the reasons.
+//
+// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
+// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
+// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
+// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// (compared after normalisation, the amount in base units): otherwise 422
+// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
+// `quote-expired`. When the store the replicas share simulations through does not answer,
+// and this replica does not hold the simulation, 503 with `Retry-After` (never a false
+// `quote-expired`). With `minAmountOut`, an order whose minimum would be lower is refused
+// with 422 `min-amount-out` (with or without `simulationId`). Without `simulationId` the
+// order is quoted afresh, as before.
 //
 // With an `Idempotency-Key`, a retry with the same key and the same body (compared after
 // normalisation) returns the intent created first (200) instead of creating another; the
@@ -6761,7 +6961,7 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest UnprocessableTransfer
+		var dest UnprocessableCreate
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -113,8 +113,10 @@ var _ = Describe("the README's flow", Ordered, func() {
 		Expect(sim.JSON200.Valid).To(BeTrue())
 		Expect(sim.JSON200.Tx).NotTo(BeNil())
 
+		create := client.CreateTransferRequest{From: req.From, To: req.To, Amount: req.Amount, SimulationId: &sim.JSON200.SimulationId}
+		Expect(create.Asset.FromCaip10AccountId(usdc)).To(Succeed())
 		idempotencyKey := "e2e-client-" + key[len(key)-8:]
-		created, err := c.CreateTransferWithResponse(ctx, &client.CreateTransferParams{IdempotencyKey: &idempotencyKey}, req)
+		created, err := c.CreateTransferWithResponse(ctx, &client.CreateTransferParams{IdempotencyKey: &idempotencyKey}, create)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(created.JSON201).NotTo(BeNil(), "%d %s", created.StatusCode(), created.Body)
 		Expect(created.JSON201.Status).To(Equal(client.Pending))

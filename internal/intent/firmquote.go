@@ -1,0 +1,234 @@
+package intent
+
+import (
+	"container/list"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// DefaultMaxQuotes bounds the simulations a replica keeps in memory for firm quotes. At about
+// 400 bytes each, 50,000 are some 20 MB; with the one-minute TTL that is over 800 simulations a
+// second, far beyond the rate limits. Past it the oldest (the soonest to expire) is dropped first.
+const DefaultMaxQuotes = 50_000
+
+// SimulatedQuote is what a simulation promised: its fees, output amounts and route, kept until its
+// expiresAt so that a create naming its simulationId keeps them exactly (issue 27).
+type SimulatedQuote struct {
+	// ID is the simulationId.
+	ID string `json:"id"`
+	// Account is the account that simulated: another account's create does not find it.
+	Account string `json:"account"`
+	// RequestHash is the canonical hash of the simulated request (QuoteRequestHash).
+	RequestHash string `json:"requestHash"`
+	// ExpiresAt is the simulation's expiresAt: the quote holds strictly before it.
+	ExpiresAt    time.Time `json:"expiresAt"`
+	ResolvedPath []Step    `json:"resolvedPath"`
+	Fees         Fees      `json:"fees"`
+	// AmountOut and MinAmountOut are base units of the output token, as decimal integers; empty
+	// when the simulation had no quote (an order it could not price).
+	AmountOut    string `json:"amountOut,omitempty"`
+	MinAmountOut string `json:"minAmountOut,omitempty"`
+	SlippageBps  int    `json:"slippageBps"`
+}
+
+// QuoteStore keeps simulations until their expiresAt. Get answers found=false for an unknown or
+// expired id, and an error only when it could not tell (a shared store that did not answer): the
+// service then answers 503 rather than a false quote-expired.
+type QuoteStore interface {
+	Put(ctx context.Context, q SimulatedQuote) error
+	Get(ctx context.Context, id string) (SimulatedQuote, bool, error)
+}
+
+// MemoryQuotes is a replica's own QuoteStore: bounded, expired entries dropped. Entries are kept
+// in the order they were put, which is the order they expire in (one TTL for all), so the sweep
+// stops at the first live entry. Safe for concurrent use.
+type MemoryQuotes struct {
+	mu    sync.Mutex
+	clock clock.PassiveClock
+	max   int
+	byID  map[string]*list.Element
+	order *list.List // of SimulatedQuote, oldest first
+}
+
+// NewMemoryQuotes keeps at most maxEntries (DefaultMaxQuotes when not positive), expiring them
+// by clk (the real clock when nil).
+func NewMemoryQuotes(maxEntries int, clk clock.PassiveClock) *MemoryQuotes {
+	if maxEntries <= 0 {
+		maxEntries = DefaultMaxQuotes
+	}
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	return &MemoryQuotes{clock: clk, max: maxEntries, byID: map[string]*list.Element{}, order: list.New()}
+}
+
+// Put keeps q until its ExpiresAt; an already expired q is not kept.
+func (m *MemoryQuotes) Put(_ context.Context, q SimulatedQuote) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.clock.Now()
+	m.sweep(now)
+	if !now.Before(q.ExpiresAt) {
+		return nil
+	}
+	if e, ok := m.byID[q.ID]; ok {
+		m.order.Remove(e)
+	}
+	for m.order.Len() >= m.max {
+		m.remove(m.order.Front())
+	}
+	m.byID[q.ID] = m.order.PushBack(q)
+	return nil
+}
+
+// Get returns the live simulation with the id.
+func (m *MemoryQuotes) Get(_ context.Context, id string) (SimulatedQuote, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.byID[id]
+	if !ok {
+		return SimulatedQuote{}, false, nil
+	}
+	q := e.Value.(SimulatedQuote)
+	if !m.clock.Now().Before(q.ExpiresAt) {
+		m.remove(e)
+		return SimulatedQuote{}, false, nil
+	}
+	return q, true, nil
+}
+
+// Len is the number of entries held, expired ones not yet swept included.
+func (m *MemoryQuotes) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.order.Len()
+}
+
+// sweep drops the expired entries at the front.
+func (m *MemoryQuotes) sweep(now time.Time) {
+	for e := m.order.Front(); e != nil && !now.Before(e.Value.(SimulatedQuote).ExpiresAt); e = m.order.Front() {
+		m.remove(e)
+	}
+}
+
+func (m *MemoryQuotes) remove(e *list.Element) {
+	delete(m.byID, e.Value.(SimulatedQuote).ID)
+	m.order.Remove(e)
+}
+
+// QuoteRequestHash is the canonical hash of what a quote was made for: the account and the
+// normalised request (EIP-55 addresses, the asset's form, UTC deadline, callData, slippage) with
+// the amount in base units, so "12.5" and "12.50" are one request. simulationId and minAmountOut
+// are not part of it.
+func QuoteRequestHash(account string, p Parsed, amount *big.Int) string {
+	r := p.Request()
+	r.Amount = amount.String()
+	r.SlippageBps = nil
+	b, err := json.Marshal(struct {
+		Account     string  `json:"account"`
+		Request     Request `json:"request"`
+		SlippageBps int     `json:"slippageBps"`
+	}{account, r, p.Slippage()})
+	if err != nil {
+		panic(err) // strings and ints only
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// simulatedQuote is the record a simulation keeps.
+func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
+	q := SimulatedQuote{
+		ID: id, Account: account, RequestHash: QuoteRequestHash(account, p, plan.Amount),
+		ExpiresAt: plan.QuoteExpiresAt, ResolvedPath: plan.ResolvedPath, Fees: plan.Fees, SlippageBps: plan.SlippageBps,
+	}
+	if plan.AmountOut != nil && plan.MinAmountOut != nil {
+		q.AmountOut, q.MinAmountOut = plan.AmountOut.String(), plan.MinAmountOut.String()
+	}
+	return q
+}
+
+// firmQuote finds the simulation a create names and checks that it still holds and was made for
+// this request: quote-expired (unknown, another account's, expired), quote-mismatch (another
+// request), or service-unavailable when the store could not tell.
+func (s *Service) firmQuote(ctx context.Context, account string, p Parsed, amount *big.Int, now time.Time) (SimulatedQuote, error) {
+	q, found, err := s.quotes.Get(ctx, p.SimulationID)
+	if err != nil {
+		if ctx.Err() != nil {
+			return SimulatedQuote{}, ctx.Err()
+		}
+		return SimulatedQuote{}, &Problem{Kind: KindUnavailable, Field: "simulationId",
+			Detail: "the store of simulations did not answer in time, so simulation " + p.SimulationID +
+				" could not be looked up; retry after the Retry-After seconds"}
+	}
+	if !found || q.Account != account {
+		return SimulatedQuote{}, &Problem{Kind: KindQuoteExpired, Field: "simulationId", Detail: fmt.Sprintf(
+			"simulation %s is unknown or its quote has expired; simulate again and create with the new simulationId", p.SimulationID)}
+	}
+	if !now.Before(q.ExpiresAt) {
+		return SimulatedQuote{}, &Problem{Kind: KindQuoteExpired, Field: "simulationId",
+			Detail:  fmt.Sprintf("the quote of simulation %s expired at %s; simulate again", q.ID, q.ExpiresAt.UTC().Format(time.RFC3339Nano)),
+			Details: map[string]any{"expiresAt": q.ExpiresAt.UTC().Format(time.RFC3339Nano)}}
+	}
+	if q.RequestHash != QuoteRequestHash(account, p, amount) {
+		return SimulatedQuote{}, &Problem{Kind: KindQuoteMismatch, Field: "simulationId", Detail: fmt.Sprintf(
+			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData and slippageBps must be the same); "+
+				"send the simulated request unchanged, or simulate this one", q.ID)}
+	}
+	return q, nil
+}
+
+// applyFirmQuote puts the simulated output amounts into the plan in place of a fresh quote. It
+// reports false when the simulation had no quote to keep (the fresh quoting then applies).
+func applyFirmQuote(plan *Plan, q SimulatedQuote) (bool, error) {
+	if plan.Type == TypeTransfer || q.MinAmountOut == "" {
+		return false, nil
+	}
+	out, okOut := new(big.Int).SetString(q.AmountOut, 10)
+	minimum, okMin := new(big.Int).SetString(q.MinAmountOut, 10)
+	if !okOut || !okMin {
+		return false, fmt.Errorf("simulation %s holds malformed amounts %q, %q", q.ID, q.AmountOut, q.MinAmountOut)
+	}
+	plan.AmountOut, plan.MinAmountOut, plan.SlippageBps = out, minimum, q.SlippageBps
+	return true, nil
+}
+
+// routeChanged refuses a firm quote whose route the service would no longer take.
+func routeChanged(plan Plan, q SimulatedQuote) error {
+	if slices.Equal(plan.ResolvedPath, q.ResolvedPath) {
+		return nil
+	}
+	return &Problem{Kind: KindQuoteExpired, Field: "simulationId", Detail: fmt.Sprintf(
+		"the route of simulation %s (%v) is no longer the service's (%v); simulate again", q.ID, q.ResolvedPath, plan.ResolvedPath)}
+}
+
+// checkClientMinimum refuses an order whose minimum output is below the one the client asked for
+// (minAmountOut in display units of the output token): the order would let a filler deliver less.
+func checkClientMinimum(plan Plan, p Parsed, r resolved) error {
+	if p.MinAmountOut == "" {
+		return nil
+	}
+	want, err := ParseAmount(p.MinAmountOut, r.tokenOut.Decimals)
+	if err != nil {
+		return validationFailed("minAmountOut", "minAmountOut %q for %s (%d decimals): %v", p.MinAmountOut, r.tokenOut.Symbol, r.tokenOut.Decimals, err)
+	}
+	if plan.MinAmountOut == nil {
+		return &Problem{Kind: KindMinAmountOut, Field: "minAmountOut", Detail: "the order has no quote, so no minimum output to compare minAmountOut with"}
+	}
+	if plan.MinAmountOut.Cmp(want) >= 0 {
+		return nil
+	}
+	got := FormatAmount(plan.MinAmountOut, r.tokenOut.Decimals)
+	return &Problem{Kind: KindMinAmountOut, Field: "minAmountOut",
+		Detail:  fmt.Sprintf("the order's minimum output %s %s is below the requested minAmountOut %s", got, r.tokenOut.Symbol, p.MinAmountOut),
+		Details: map[string]any{"minAmountOut": got, "requested": FormatAmount(want, r.tokenOut.Decimals), "symbol": r.tokenOut.Symbol}}
+}
