@@ -125,7 +125,12 @@ func (d *Deliverer) Start(ctx context.Context) error {
 	d.init()
 	ticker := time.NewTicker(d.Options.Poll)
 	defer ticker.Stop()
+	var pruned time.Time
 	for {
+		if now := d.Clock.Now(); now.Sub(pruned) >= time.Hour {
+			pruned = now
+			d.prune(ctx, now)
+		}
 		n, err := d.pass(ctx)
 		if err != nil && ctx.Err() == nil {
 			d.Log.V(1).Info("webhook outbox not readable; retrying", "error", err.Error())
@@ -140,6 +145,20 @@ func (d *Deliverer) Start(ctx context.Context) error {
 			return nil
 		case <-d.wake:
 		case <-ticker.C:
+		}
+	}
+}
+
+// EventRetention is how long an event whose deliveries all ended stays in the outbox (to answer
+// "was it sent?" from the database).
+const EventRetention = 7 * 24 * time.Hour
+
+// prune deletes ended events older than EventRetention, a batch at a time.
+func (d *Deliverer) prune(ctx context.Context, now time.Time) {
+	for {
+		n, err := d.Outbox.Prune(ctx, now.Add(-EventRetention), 1000)
+		if err != nil || n < 1000 {
+			return
 		}
 	}
 }

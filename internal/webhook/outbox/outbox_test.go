@@ -1,0 +1,107 @@
+package outbox_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+)
+
+func openStore(t *testing.T) *outbox.Store {
+	t.Helper()
+	srv := pgtest.Start(t)
+	a, err := archive.Open(context.Background(), srv.NewDatabase(t), archive.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return &outbox.Store{Pool: func() (*pgxpool.Pool, error) { return a.Pool(), nil }, Timeout: 2 * time.Second}
+}
+
+func event(id, intentID, typ string, at time.Time) outbox.Event {
+	return outbox.Event{ID: id, Namespace: "ns", IntentID: intentID, Type: typ, Sequence: 1, CreatedAt: at, Body: []byte(`{}`)}
+}
+
+func TestRecordClaimSettle(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	targets := [][]outbox.Target{{{UID: "u1", Namespace: "ns", Name: "a"}, {UID: "u2", Namespace: "ns", Name: "b"}}}
+
+	written, err := s.Record(ctx, []outbox.Event{event("evt_1", "int_1", "transfer.created", time.Now())}, targets)
+	if err != nil || len(written) != 1 {
+		t.Fatalf("Record: %v, %d written", err, len(written))
+	}
+	// Recording the same intent's event again, under another id, records nothing.
+	if written, err := s.Record(ctx, []outbox.Event{event("evt_2", "int_1", "transfer.created", time.Now())}, targets); err != nil || len(written) != 0 {
+		t.Fatalf("Record again: %v, %d written; want none", err, len(written))
+	}
+
+	due, err := s.Claim(ctx, 10, time.Minute)
+	if err != nil || len(due) != 2 {
+		t.Fatalf("Claim: %v, %d due; want the event's 2 deliveries", err, len(due))
+	}
+	// Claimed deliveries are leased: a second deliverer gets none of them.
+	if again, err := s.Claim(ctx, 10, time.Minute); err != nil || len(again) != 0 {
+		t.Fatalf("a second Claim: %v, %d; want none while the lease lasts", err, len(again))
+	}
+
+	h, err := s.Settle(ctx, due[0], outbox.Outcome{Error: "HTTP 500", RetryIn: 0})
+	if err != nil || h.ConsecutiveFailures != 1 || h.FailingSince.IsZero() || h.LastError != "HTTP 500" {
+		t.Fatalf("Settle a failure: %v, %+v", err, h)
+	}
+	retry, err := s.Claim(ctx, 10, time.Minute)
+	if err != nil || len(retry) != 1 || retry[0].Attempts != 1 || retry[0].EventID != "evt_1" {
+		t.Fatalf("the failed delivery is due again with 1 attempt made: %v, %+v", err, retry)
+	}
+	if h, err := s.Settle(ctx, retry[0], outbox.Outcome{Delivered: true}); err != nil || h.ConsecutiveFailures != 0 || !h.FailingSince.IsZero() || h.LastSuccessAt.IsZero() {
+		t.Fatalf("Settle a success: %v, %+v", err, h)
+	}
+	if _, err := s.Settle(ctx, due[1], outbox.Outcome{Error: "HTTP 410", GiveUp: true}); err != nil {
+		t.Fatal(err)
+	}
+	states, err := s.Deliveries(ctx, "evt_1")
+	if err != nil || states[due[0].Endpoint] != outbox.StateDelivered || states[due[1].Endpoint] != outbox.StateFailed {
+		t.Fatalf("states: %v, %v", err, states)
+	}
+}
+
+func TestPruneKeepsWhatIsPendingOrRecent(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	old := time.Now().Add(-30 * 24 * time.Hour)
+	to := [][]outbox.Target{{{UID: "u1", Namespace: "ns", Name: "a"}}}
+	for _, ev := range []outbox.Event{
+		event("evt_old_done", "int_1", "transfer.created", old),
+		event("evt_old_pending", "int_2", "transfer.created", old),
+		event("evt_new_done", "int_3", "transfer.created", time.Now()),
+	} {
+		if _, err := s.Record(ctx, []outbox.Event{ev}, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	due, err := s.Claim(ctx, 10, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range due {
+		if d.EventID != "evt_old_pending" {
+			if _, err := s.Settle(ctx, d, outbox.Outcome{Delivered: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	n, err := s.Prune(ctx, time.Now().Add(-7*24*time.Hour), 100)
+	if err != nil || n != 1 {
+		t.Fatalf("Prune: %v, %d; want the old delivered event only", err, n)
+	}
+	for id, want := range map[string]int{"evt_old_done": 0, "evt_old_pending": 1, "evt_new_done": 1} {
+		if states, err := s.Deliveries(ctx, id); err != nil || len(states) != want {
+			t.Errorf("%s after Prune: %v, %v", id, err, states)
+		}
+	}
+}
