@@ -44,6 +44,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, r := range []string{"delivered", "failed", "gave_up", "dropped"} {
 		m.Attempts.WithLabelValues(r)
 	}
+	for _, typ := range []string{signing.EventTransferCreated, signing.EventTransferSubmitted, signing.EventTransferConfirmed,
+		signing.EventTransferFailed, signing.EventTransferExpired} {
+		m.Latency.WithLabelValues(typ)
+	}
 	if reg != nil {
 		reg.MustRegister(m.Attempts, m.Latency, m.AttemptDuration)
 	}
