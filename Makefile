@@ -253,7 +253,9 @@ test-alerts: $(PROMQL_CHECK) $(PROMTOOL) metrics-inventory ## Check the alert ru
 
 .PHONY: test-e2e
 test-e2e: manifests generate fmt vet ## Run only the end-to-end tests (local control plane + the manager binary + config/samples).
-	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; $(E2E_TEST)
+	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
+	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; \
+	$(E2E_TEST)
 
 # The fault suite: test/faults (the Kubernetes API server stalled under the real manager binary
 # while creates run, and the handler fuzz target's seeds; also part of make test) and

@@ -19,7 +19,8 @@ limitations under the License.
 // hack/control-plane.sh builds), with the manifests of config/ applied by kubectl.
 //
 // Run it with `make test-e2e` (or as part of `make test`). `go test ./test/e2e/` works too: without
-// KUBEBUILDER_ASSETS the suite runs hack/control-plane.sh itself.
+// KUBEBUILDER_ASSETS the suite runs hack/control-plane.sh itself. The webhooks' spec runs a
+// PostgreSQL (internal/pgtest): POSTGRES_BINDIR=$(hack/postgres.sh), as make test-e2e sets it.
 package e2e
 
 import (

@@ -1,14 +1,17 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -27,7 +30,10 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
@@ -330,5 +336,126 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 		Expect(failed.Fill).To(BeNil())
 		Expect(strings.ToLower(failed.StatusDetail)).To(ContainSubstring("refunded"))
 		Expect(new(big.Int).Sub(origin.balance(origin.tusd, walletAddr), walletBefore)).To(Equal(big.NewInt(2_000_000)), "the whole escrow back")
+	})
+
+	// The webhooks' delivery log (the outbox) lives in the archive's PostgreSQL, which the suite's
+	// manager runs without. This spec runs it with one, from a PostgreSQL of its own, and the
+	// suite's manager again afterwards: the archive (intents leaving the API server, reads falling
+	// back to PostgreSQL) would otherwise change every other spec's environment, and make the whole
+	// suite need PostgreSQL. --archive-after is long so that no intent moves meanwhile.
+	It("delivers a bridge's transfer.created, submitted and confirmed, signed and in sequence, to an endpoint applied with kubectl", func() {
+		pg := pgtest.Start(GinkgoTB())
+		By("running the manager with the archive, and webhook retries a second apart")
+		restartManager("manager-webhooks.log", "--archive-url", pg.URL, "--archive-after", "24h", "--webhook-first-retry", "1s")
+
+		By("applying a WebhookEndpoint of the account to a receiver on loopback with kubectl")
+		recv := newHookReceiver()
+		const endpoint = "e2e-orders-hooks"
+		manifest := fmt.Sprintf(`apiVersion: intents.transferintent.io/v1alpha1
+kind: WebhookEndpoint
+metadata:
+  name: %s
+  namespace: %s
+spec:
+  accountRef:
+    name: e2e-orders
+  environment: test
+  url: %s/hooks
+  eventTypes:
+  - transfer.created
+  - transfer.submitted
+  - transfer.confirmed
+`, endpoint, namespace, recv.URL)
+		out, err := kubectl("apply", "-f", writeTemp("webhookendpoint.yaml", manifest))
+		Expect(err).NotTo(HaveOccurred(), "kubectl apply of the WebhookEndpoint:\n%s", out)
+		DeferCleanup(func() {
+			out, err := kubectl("delete", "webhookendpoint", endpoint, "--namespace", namespace, "--wait=false")
+			Expect(err).NotTo(HaveOccurred(), out)
+		})
+		out, err = kubectl("wait", "webhookendpoint/"+endpoint, "--namespace", namespace, "--for=condition=Ready", "--timeout=30s")
+		Expect(err).NotTo(HaveOccurred(), out)
+		encoded, err := runKubectl("get", "secret", endpoint+"-webhook-secret", "--namespace", namespace, "-o", "jsonpath={.data.secret}")
+		Expect(err).NotTo(HaveOccurred(), encoded)
+		secret, err := base64.StdEncoding.DecodeString(encoded)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(secret)).To(HavePrefix("whsec_"))
+
+		By("creating a bridge through the API")
+		body := fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"5"}`,
+			origin.asset(walletAddr), dest.asset(walletAddr), origin.asset(origin.tusd))
+		Eventually(func(g Gomega) {
+			status, out, err := api(http.MethodPost, "/v2/transfers/simulate", key, body)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(status).To(Equal(http.StatusOK), out)
+			g.Expect(out).To(ContainSubstring(`"valid":true`))
+		}).WithTimeout(20 * time.Second).Should(Succeed())
+		posted := time.Now()
+		status, out, err := api(http.MethodPost, "/v2/transfers", key, body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(status).To(Equal(http.StatusCreated), out)
+		var rec orderIntent
+		Expect(json.Unmarshal([]byte(out), &rec)).To(Succeed())
+		Expect(rec.Type).To(Equal("bridge"))
+		name, err := intent.ObjectNameFromID(rec.ID)
+		Expect(err).NotTo(HaveOccurred())
+		phases := watchPhases(namespace, name)
+
+		By("signing and sending it with `manager devwallet send`, mining the origin chain meanwhile")
+		// devwallet approves the escrow first and waits for the approval to be mined: the
+		// simulated node mines only when told.
+		mining, mined := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(mined)
+			for {
+				select {
+				case <-mining:
+					return
+				case <-time.After(200 * time.Millisecond):
+					origin.dev.Backend.Commit()
+				}
+			}
+		}()
+		cmd := exec.Command(managerBin, "devwallet", "send", "--api", "http://"+apiAddr, "--api-key", key,
+			"--rpc", origin.dev.URL, "--key", hex.EncodeToString(crypto.FromECDSA(wallet)), rec.ID)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		sent, err := cmd.Output()
+		close(mining)
+		<-mined
+		Expect(err).NotTo(HaveOccurred(), "manager devwallet send: %s", stderr.String())
+		hash := strings.TrimSpace(string(sent))
+		Expect(hash).To(MatchRegexp(`^0x[0-9a-f]{64}$`))
+
+		done := mineUntil(rec.ID, "confirmed")
+		Expect(done.Metadata.Hash).To(Equal(hash), "the transaction devwallet sent")
+		Expect(done.Fill).NotTo(BeNil())
+
+		By("the receiver getting the three events, signed with the Secret's secret, in sequence")
+		Eventually(func() int { return len(recv.of(rec.ID)) }).WithTimeout(30 * time.Second).Should(BeNumerically(">=", 3))
+		phases.end()
+		got := recv.of(rec.ID)
+		Expect(got).To(HaveLen(3), "one delivery per event: none failed")
+		want := []string{signing.EventTransferCreated, signing.EventTransferSubmitted, signing.EventTransferConfirmed}
+		for i, d := range got {
+			Expect(signing.Verify(d.header, d.body, time.Now(), signing.DefaultTolerance, string(secret))).To(Succeed(), "the signature of %s", d.event.Type)
+			Expect(d.event.Type).To(Equal(want[i]))
+			Expect(d.event.Sequence).To(Equal(uint64(i+1)), d.event.Type)
+			Expect(d.event.ID).To(Equal(d.header.Get(signing.HeaderID)))
+			Expect(d.event.Environment).To(Equal("test"))
+			var data struct{ ID, Status string }
+			Expect(json.Unmarshal(d.event.Data, &data)).To(Succeed())
+			Expect(data.ID).To(Equal(rec.ID))
+		}
+
+		// Figures, not assertions: the event's createdAt has second precision, so each delay is
+		// taken from what the spec saw itself. transfer.created: from the POST's start, an upper
+		// bound. submitted and confirmed: from the window, between two reads of the TransferIntent
+		// 50 ms apart, in which it changed to the phase (a delivery cannot precede the change).
+		report := fmt.Sprintf("transfer.created: at most %d ms after the POST was sent\n"+
+			"transfer.submitted: %s after the change of phase\ntransfer.confirmed: %s after the change of phase\n",
+			got[0].at.Sub(posted).Milliseconds(), phases.delay(v1alpha1.IntentPhaseSubmitted, got[1].at),
+			phases.delay(v1alpha1.IntentPhaseConfirmed, got[2].at))
+		_, _ = fmt.Fprintf(GinkgoWriter, "webhook delivery latency:\n%s", report)
+		AddReportEntry("webhook delivery latency", report)
 	})
 })
