@@ -31,8 +31,6 @@ func (s *Server) explorerOf(chainID string) string {
 	return c.ExplorerURL
 }
 
-func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {

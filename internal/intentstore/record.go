@@ -76,11 +76,14 @@ type FillRecord struct {
 	AmountOut   string `json:"amountOut"`
 }
 
+// RecordMetadata is the OpenAPI IntentMetadata: the from-chain and the open transaction.
 type RecordMetadata struct {
 	ChainID string `json:"chainId"`
 	Hash    string `json:"hash,omitempty"`
 }
 
+// TransferRecordOf is the record of obj that GET /v2/transfers/{id} answers and webhooks carry;
+// explorer links its transactions.
 func TransferRecordOf(obj *v1alpha1.TransferIntent, explorer Explorers) TransferRecord {
 	sum := SummaryOf(obj)
 	path := obj.Spec.ResolvedPath

@@ -49,7 +49,7 @@ type receiver struct {
 	status   func(attempt int) int
 }
 
-func newReceiver(t *testing.T, status func(attempt int) int) *receiver {
+func newReceiver(t testing.TB, status func(attempt int) int) *receiver {
 	r := &receiver{attempts: map[string]int{}, status: status}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
@@ -90,7 +90,7 @@ func (r *receiver) succeeded() []delivery {
 	return out
 }
 
-func startStack(t *testing.T, change func(*service.Options)) *servicetest.Stack {
+func startStack(t testing.TB, change func(*service.Options)) *servicetest.Stack {
 	pg := pgtest.Start(t)
 	return servicetest.Start(t, servicetest.WithServiceOptions(func(o *service.Options) {
 		o.Archive.URL, o.Archive.Timeout = pg.URL, 2*time.Second
@@ -102,7 +102,7 @@ func startStack(t *testing.T, change func(*service.Options)) *servicetest.Stack 
 }
 
 // newEndpoint creates a test endpoint of account to url and returns it Ready with its secret.
-func newEndpoint(t *testing.T, stack *servicetest.Stack, account, url string) (*v1alpha1.WebhookEndpoint, string) {
+func newEndpoint(t testing.TB, stack *servicetest.Stack, account, url string) (*v1alpha1.WebhookEndpoint, string) {
 	t.Helper()
 	ep := &v1alpha1.WebhookEndpoint{
 		ObjectMeta: metav1.ObjectMeta{Namespace: stack.Namespace, Name: "hooks-" + strings.ToLower(fmt.Sprintf("%x", time.Now().UnixNano()))},
@@ -126,7 +126,7 @@ func newEndpoint(t *testing.T, stack *servicetest.Stack, account, url string) (*
 	return ep, string(secret.Data[ep.Status.SecretRef.Key])
 }
 
-func newIntent(t *testing.T, stack *servicetest.Stack, account string) *v1alpha1.TransferIntent {
+func newIntent(t testing.TB, stack *servicetest.Stack, account string) *v1alpha1.TransferIntent {
 	t.Helper()
 	id := intent.NewIntentID(time.Now())
 	name, _ := intent.ObjectNameFromID(id)
@@ -150,7 +150,7 @@ func newIntent(t *testing.T, stack *servicetest.Stack, account string) *v1alpha1
 }
 
 // moveTo writes the intent's status as the chain watcher does.
-func moveTo(t *testing.T, kube client.Client, ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) {
+func moveTo(t testing.TB, kube client.Client, ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) {
 	t.Helper()
 	must(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		if err := kube.Get(context.Background(), client.ObjectKeyFromObject(ti), ti); err != nil {
@@ -312,7 +312,7 @@ func TestTestEventsAndRefusedURLs(t *testing.T) {
 	}
 }
 
-func newKey(t *testing.T, stack *servicetest.Stack, account string) string {
+func newKey(t testing.TB, stack *servicetest.Stack, account string) string {
 	t.Helper()
 	k, err := apikey.Generate(registry.EnvironmentTest)
 	must(t, err)
@@ -330,7 +330,7 @@ func newKey(t *testing.T, stack *servicetest.Stack, account string) string {
 	return k.Plaintext
 }
 
-func post(t *testing.T, url, key string) (int, []byte) {
+func post(t testing.TB, url, key string) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, nil)
 	must(t, err)
@@ -343,7 +343,7 @@ func post(t *testing.T, url, key string) (int, []byte) {
 	return resp.StatusCode, body
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
@@ -354,7 +354,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

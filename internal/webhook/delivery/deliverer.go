@@ -266,7 +266,7 @@ func SecretsOf(ctx context.Context, c client.Reader, ep *v1alpha1.WebhookEndpoin
 		return nil, fmt.Errorf("reading Secret %s: %w", ref.Name, client.IgnoreNotFound(err))
 	}
 	if len(secret.Data[ref.Key]) == 0 {
-		return nil, fmt.Errorf("Secret %s has no key %s", ref.Name, ref.Key)
+		return nil, fmt.Errorf("the Secret %s has no key %s", ref.Name, ref.Key)
 	}
 	return signing.ActiveSecrets(secret.Data, ref.Key, now), nil
 }

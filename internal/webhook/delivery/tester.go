@@ -21,7 +21,7 @@ import (
 // nor retried: the answer says how the one attempt went.
 const EventTest = "webhook.test"
 
-// ErrEndpointNotFound: no endpoint of that name for the caller's account and environment.
+// ErrEndpointNotFound is the error for no endpoint of that name for the caller's account and environment.
 var ErrEndpointNotFound = errors.New("no such webhook endpoint")
 
 // TestResult is how a test delivery went.
