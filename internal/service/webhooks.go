@@ -27,6 +27,9 @@ type WebhookOptions struct {
 	AttemptTimeout time.Duration
 	// Poll is how often due retries are looked for (delivery.DefaultPoll when zero).
 	Poll time.Duration
+	// DisableAfter is how long an endpoint may fail before its deliveries stop
+	// (signing.DisableAfter, 72 h, when zero). Tests shorten it.
+	DisableAfter time.Duration
 	// StatusInterval is the least time between two status writes of an endpoint
 	// (delivery.DefaultStatusInterval when zero).
 	StatusInterval time.Duration
@@ -45,7 +48,8 @@ func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.R
 	deliverer := &delivery.Deliverer{
 		Client: mgr.GetClient(), Outbox: box, Sender: send, Metrics: delivery.NewMetrics(opts.Metrics),
 		Events: mgr.GetEventRecorder(controller.EventReporter), Log: log.WithName("webhooks"),
-		Options: delivery.Options{AttemptTimeout: opts.Webhooks.AttemptTimeout, FirstRetry: opts.Webhooks.FirstRetry, Poll: opts.Webhooks.Poll, StatusInterval: opts.Webhooks.StatusInterval},
+		Options: delivery.Options{AttemptTimeout: opts.Webhooks.AttemptTimeout, FirstRetry: opts.Webhooks.FirstRetry, Poll: opts.Webhooks.Poll, StatusInterval: opts.Webhooks.StatusInterval,
+			DisableAfter: opts.Webhooks.DisableAfter},
 	}
 	if err := mgr.Add(deliverer); err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -359,4 +360,68 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// An endpoint that fails for DisableAfter (72 h; 2 s here) is stopped: its status says when, it
+// is not Ready (DeliveriesFailing), a Warning Event says why, and nothing more is sent to it. A
+// change of the spec resumes it.
+func TestAnEndpointFailingTooLongIsStoppedUntilItsSpecChanges(t *testing.T) {
+	stack := startStack(t, func(o *service.Options) { o.Webhooks.DisableAfter = 2 * time.Second })
+	account := stack.CreateAccount(t, "Stopped").Object.Name
+	var healthy atomic.Bool
+	recv := newReceiver(t, func(int) int {
+		if healthy.Load() {
+			return http.StatusNoContent
+		}
+		return http.StatusServiceUnavailable
+	})
+	ep, _ := newEndpoint(t, stack, account, recv.URL+"/hooks")
+	newIntent(t, stack, account)
+
+	waitFor(t, "the endpoint to be stopped", func() bool {
+		if stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) != nil {
+			return false
+		}
+		c := meta.FindStatusCondition(ep.Status.Conditions, v1alpha1.ConditionReady)
+		return ep.Status.DisabledAt != nil && c != nil && c.Status == metav1.ConditionFalse && c.Reason == v1alpha1.ReasonDeliveriesFailing
+	})
+	if ep.Status.DisabledGeneration != ep.Generation || !strings.Contains(ep.Status.LastError, "503") {
+		t.Errorf("stopped endpoint: disabledGeneration %d (generation %d), lastError %q", ep.Status.DisabledGeneration, ep.Generation, ep.Status.LastError)
+	}
+	var events corev1.EventList
+	must(t, stack.Client.List(context.Background(), &events, client.InNamespace(stack.Namespace)))
+	found := false
+	for _, e := range events.Items {
+		found = found || (e.Reason == "DeliveriesStopped" && e.InvolvedObject.Name == ep.Name)
+	}
+	if !found {
+		t.Errorf("no DeliveriesStopped Event about %s", ep.Name)
+	}
+	// Stopped: a new intent's event is not even recorded for it.
+	before := len(recv.deliveries())
+	newIntent(t, stack, account)
+	healthy.Store(true)
+	// Showing that nothing arrives needs a wait: ten of the deliverer's poll intervals.
+	time.Sleep(time.Second)
+	if got := len(recv.deliveries()); got != before {
+		t.Errorf("%d requests reached a stopped endpoint", got-before)
+	}
+
+	// A change of the spec resumes it: the next intent's event is delivered.
+	must(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep); err != nil {
+			return err
+		}
+		ep.Spec.URL = recv.URL + "/hooks/v2"
+		return stack.Client.Update(context.Background(), ep)
+	}))
+	waitFor(t, "the endpoint to be Ready again", func() bool {
+		return stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) == nil &&
+			meta.IsStatusConditionTrue(ep.Status.Conditions, v1alpha1.ConditionReady) && ep.Generation == ep.Status.ObservedGeneration
+	})
+	last := newIntent(t, stack, account)
+	waitFor(t, "an event after the spec changed", func() bool {
+		_, ok := createdArrival(recv, last.Spec.ID)
+		return ok
+	})
 }
