@@ -45,7 +45,16 @@ type choice struct {
 // intentRow is one row of the intents table.
 type intentRow struct {
 	ID, Type, Status, Created, Updated, ChainID string
-	Hash, HashLink                              string
+	// Hash is the transaction, ShortHash its start and end for the table.
+	Hash, ShortHash, HashLink string
+}
+
+// shortHash is 0x and the first and last few digits of a transaction hash.
+func shortHash(h string) string {
+	if len(h) <= 20 {
+		return h
+	}
+	return h[:10] + "…" + h[len(h)-6:]
 }
 
 type intentsData struct {
@@ -177,6 +186,7 @@ func (h *Handler) intentsPage(w http.ResponseWriter, r *http.Request) {
 		row := intentRow{
 			ID: sum.ID, Type: string(sum.Type), Status: string(sum.Status), ChainID: sum.ChainID,
 			Created: intentsTime(sum.CreatedAt), Updated: intentsTime(sum.UpdatedAt), Hash: sum.Hash,
+			ShortHash: shortHash(sum.Hash),
 		}
 		if l := intentstore.LinksOf(sum, h.explorer); l != nil {
 			row.HashLink = l.Open
@@ -263,9 +273,6 @@ func timeline(rec *intentstore.TransferRecord, sum *intentstore.Summary) []timel
 	if rec.Metadata.Hash != "" {
 		submitted.State = "done"
 		submitted.Facts = append(submitted.Facts, fact{Label: "Transaction", Value: rec.Metadata.Hash, Link: links.Open})
-		if rec.BlockNumber > 0 {
-			submitted.Facts = append(submitted.Facts, fact{Label: "Block", Value: strconv.FormatInt(rec.BlockNumber, 10)})
-		}
 		if rec.Metadata.ChainID != "" {
 			submitted.Facts = append(submitted.Facts, fact{Label: "Chain", Value: rec.Metadata.ChainID})
 		}
@@ -285,6 +292,16 @@ func timeline(rec *intentstore.TransferRecord, sum *intentstore.Summary) []timel
 	}
 	if rec.Status != v1alpha1.IntentPhasePending && rec.Status != v1alpha1.IntentPhaseSubmitted && submitted.State == "waiting" {
 		submitted.State = "skipped" // ended without a transaction
+	}
+	// The block that holds the transaction: where it was confirmed (or reverted), or, while
+	// submitted, where the watcher saw it so far.
+	if rec.BlockNumber > 0 {
+		block := fact{Label: "Block", Value: strconv.FormatInt(rec.BlockNumber, 10)}
+		if rec.Status == v1alpha1.IntentPhaseSubmitted {
+			submitted.Facts = append(submitted.Facts, block)
+		} else {
+			final.Facts = append(final.Facts, block)
+		}
 	}
 	if rec.StatusDetail != "" && final.State == "failed" {
 		final.Facts = append(final.Facts, fact{Label: "Reason", Value: rec.StatusDetail})

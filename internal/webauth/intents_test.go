@@ -352,6 +352,11 @@ func TestIntentPageTimeline(t *testing.T) {
 		if got := steps(page); got != c.steps {
 			t.Fatalf("%s timeline %q, want %q", c.ti.Status.Phase, got, c.steps)
 		}
+		if c.ti == confirmed {
+			if final := page[strings.Index(page, `data-step="Confirmed"`):]; !strings.Contains(final, "<dd><code class=\"hash\">4242001</code></dd>") {
+				t.Fatalf("the block is not on the Confirmed step:\n%s", final)
+			}
+		}
 		for _, want := range c.contains {
 			if !strings.Contains(page, want) {
 				t.Fatalf("the %s intent's page lacks %q:\n%s", c.ti.Status.Phase, want, page)
