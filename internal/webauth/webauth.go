@@ -4,8 +4,9 @@
 // signed-in person follows the account's transfer intents.
 //
 // It is mounted by internal/apiserver outside the /v2 authentication gate, behind the same
-// correlation ids, problem details and readiness. A session only ever manages keys: /v2 reads the
-// api-key header and nothing else (a session cookie never replaces it).
+// correlation ids, problem details and readiness. A session only ever manages keys and shows the
+// account's intents on the pages: /v2 reads the api-key header and nothing else (a session cookie
+// never replaces it).
 //
 // Security decisions, in one place:
 //   - The session is a cookie (see session.go) signed with HMAC-SHA256 by a key from a Secret, so
