@@ -11,7 +11,8 @@ import (
 // servedByWeb are the documented paths the browser sign-in handler (Deps.Web) answers; its own
 // tests (internal/webauth) send every method to them.
 func servedByWeb(template string) bool {
-	return strings.HasPrefix(template, "/auth/") || template == "/sign-in" || template == "/keys"
+	return strings.HasPrefix(template, "/auth/") || template == "/sign-in" || template == "/keys" ||
+		template == "/intents" || template == "/intents/{id}"
 }
 
 // Every status the API answers, to every method on every documented path, is one the document

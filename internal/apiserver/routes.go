@@ -33,6 +33,8 @@ func (s *Server) routes() http.Handler {
 		web := s.requireReady(s.deps.Web)
 		s.handle(root, "/auth/", web)
 		s.handle(root, "GET /keys", web)
+		s.handle(root, "GET /intents", web)
+		s.handle(root, "GET /intents/{id}", web)
 		s.handle(root, "GET /sign-in", web)
 	}
 	// /v2 is nearly all of the traffic: send it straight to its chain instead of matching it

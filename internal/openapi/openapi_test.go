@@ -180,7 +180,7 @@ func TestDocumentsSetTheBaseURLAndSplitOffV2(t *testing.T) {
 	if !slices.Equal(fullV2Paths, v2Paths) || len(v2Paths) == 0 {
 		t.Errorf("v2 paths = %v, want %v", v2Paths, fullV2Paths)
 	}
-	for _, path := range []string{"/health", "/openapi.json", "/auth/sign-in", "/auth/api-key/create", "/keys"} {
+	for _, path := range []string{"/health", "/openapi.json", "/auth/sign-in", "/auth/api-key/create", "/keys", "/intents", "/intents/{id}"} {
 		if fullDoc.Paths.Value(path) == nil {
 			t.Errorf("full document lacks %s", path)
 		}

@@ -288,7 +288,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	web, err := s.setupWeb(mgr, opts, shared, log)
+	web, err := s.setupWeb(mgr, opts, shared, catalog, log)
 	if err != nil {
 		return nil, err
 	}
@@ -384,8 +384,10 @@ func quoteStore(opts RedisOptions, shared *ratelimit.RedisStore, log logr.Logger
 	return &quotestore.Shared{Local: local, Client: shared.Client, Prefix: shared.Prefix, Timeout: opts.Timeout, Log: log.WithName("quotes")}
 }
 
-// setupWeb registers browser sign-in and the Secret of its session signing keys.
-func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.RedisStore, log logr.Logger) (*webauth.Handler, error) {
+// setupWeb registers browser sign-in and the Secret of its session signing keys. The pages read
+// the signed-in account's intents from the intent store (set up before) and link their
+// transactions to the catalog's block explorers.
+func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.RedisStore, catalog intent.RegistryCatalog, log logr.Logger) (*webauth.Handler, error) {
 	s.Sessions = &webauth.SessionSecret{
 		Cache:     mgr.GetClient(),
 		APIReader: mgr.GetAPIReader(),
@@ -405,6 +407,13 @@ func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.Red
 		Namespace:   opts.Namespace,
 		SessionKeys: s.Sessions,
 		Events:      mgr.GetEventRecorder(controller.EventReporter),
+		Intents:     s.Intents,
+		Explorers: func(chainID string) string {
+			if c, ok := catalog.Chain(chainID); ok {
+				return c.ExplorerURL
+			}
+			return ""
+		},
 	}, log.WithName("web"))
 	if err != nil {
 		return nil, err

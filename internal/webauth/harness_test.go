@@ -87,6 +87,7 @@ type harness struct {
 	events   *events.FakeRecorder
 	logs     recordingSink
 	web      *Handler
+	intents  *recordingIntents
 	srv      *httptest.Server
 	http     *http.Client
 }
@@ -127,7 +128,10 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		}
 	}
 	log := logr.New(h.logs)
+	h.intents = newRecordingIntents(t)
 	web, err := New(o, Deps{
+		Intents:     h.intents,
+		Explorers:   testExplorers,
 		Accounts:    h.accounts,
 		Keys:        h.keys,
 		Reader:      h.client,

@@ -38,9 +38,11 @@ type asset struct {
 }
 
 type pages struct {
-	signIn *template.Template
-	keys   *template.Template
-	assets map[string]asset
+	signIn  *template.Template
+	keys    *template.Template
+	intents *template.Template
+	intent  *template.Template
+	assets  map[string]asset
 }
 
 func newPages(basePath string) (*pages, error) {
@@ -80,17 +82,28 @@ func newPages(basePath string) (*pages, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := func(file string) (*template.Template, error) {
+	// A page is the layout with its own template; the pages of a signed-in account also have the
+	// account bar with the links between them (account.html).
+	page := func(files ...string) (*template.Template, error) {
 		t, err := layout.Clone()
 		if err != nil {
 			return nil, err
 		}
-		return t.ParseFS(webFiles, "web/templates/"+file)
+		for i := range files {
+			files[i] = "web/templates/" + files[i]
+		}
+		return t.ParseFS(webFiles, files...)
 	}
 	if p.signIn, err = page("sign-in.html"); err != nil {
 		return nil, err
 	}
-	if p.keys, err = page("keys.html"); err != nil {
+	if p.keys, err = page("account.html", "keys.html"); err != nil {
+		return nil, err
+	}
+	if p.intents, err = page("account.html", "intents.html"); err != nil {
+		return nil, err
+	}
+	if p.intent, err = page("account.html", "intent.html"); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -107,9 +120,10 @@ type signInData struct {
 }
 
 type keysData struct {
-	Title   string
-	Account registry.Account
-	Keys    []keyRow
+	// Page names the page in the account bar's links (account.html).
+	Title, Page string
+	Account     registry.Account
+	Keys        []keyRow
 }
 
 // displayTime is how the pages show times; keys.js writes the same format.
@@ -130,7 +144,7 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request) {
 		h.redirect(w, "/sign-in")
 		return
 	}
-	data := keysData{Title: "API keys", Account: account}
+	data := keysData{Title: "API keys", Page: "keys", Account: account}
 	now := h.deps.Clock.Now()
 	for _, k := range h.accountKeys(account.Name) {
 		row := keyRow{

@@ -1,10 +1,12 @@
 // Package webauth is browser sign-in for Accounts and API key management by a signed-in person:
 // the /sign-in and /keys pages, POST /auth/sign-in and /auth/sign-out, and the key endpoints
-// under /auth (create, list, disable, delete).
+// under /auth (create, list, disable, delete); and the read-only /intents pages, on which a
+// signed-in person follows the account's transfer intents.
 //
 // It is mounted by internal/apiserver outside the /v2 authentication gate, behind the same
-// correlation ids, problem details and readiness. A session only ever manages keys: /v2 reads the
-// api-key header and nothing else (a session cookie never replaces it).
+// correlation ids, problem details and readiness. A session only ever manages keys and shows the
+// account's intents on the pages: /v2 reads the api-key header and nothing else (a session cookie
+// never replaces it).
 //
 // Security decisions, in one place:
 //   - The session is a cookie (see session.go) signed with HMAC-SHA256 by a key from a Secret, so
@@ -47,6 +49,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
+	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/kubeapi"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
@@ -138,6 +141,11 @@ type Deps struct {
 	// Shared, when set, counts failed sign-ins in Redis for every replica; otherwise each replica
 	// counts its own.
 	Shared *ratelimit.RedisStore
+	// Intents are read by the /intents pages, always for the signed-in account; without it those
+	// pages answer 503.
+	Intents IntentReader
+	// Explorers links the intents' transactions to their chains' block explorers; optional.
+	Explorers intentstore.Explorers
 }
 
 // Handler serves the pages and the /auth endpoints. Mount it as apiserver.Deps.Web.
@@ -219,6 +227,8 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 	h.mux = http.NewServeMux()
 	h.handle("GET /sign-in", h.signInPage)
 	h.handle("GET /keys", h.keysPage)
+	h.handle("GET /intents", h.intentsPage)
+	h.handle("GET /intents/{id}", h.intentPage)
 	h.handle("GET /auth/assets/{name}", h.asset)
 	h.handle("POST /auth/sign-in", h.sameOrigin(h.signIn))
 	h.handle("POST /auth/sign-out", h.sameOrigin(h.signOut))

@@ -75,26 +75,7 @@ func TestKeysPageInChromium(t *testing.T) {
 	}
 	api := &http.Client{Transport: openapitest.NewValidator(t).Transport(t, nil)}
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(browserCtx, 2*time.Minute)
-	defer cancel()
-
+	ctx, failures := startChromium(t, chromium, filepath.Join(artifacts, "keys-page-failure.png"))
 	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, actions...); err != nil {
@@ -102,48 +83,11 @@ func TestKeysPageInChromium(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return strings.TrimSpace(s)
-	}
-	location := func() string {
-		t.Helper()
-		l, err := chromedp.Run(ctx, chromedp.Location())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
-	}
+	text := func(sel string) string { t.Helper(); return textOf(t, ctx, sel) }
+	location := func() string { t.Helper(); return locationOf(t, ctx) }
 
-	// Start the browser, then listen: exceptions, CSP violations, and the confirm() dialogs of
-	// the page, which a person accepts.
-	step("starting Chromium")
-	failures := &browserFailures{}
-	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
-	logEntries := chromedp.Events(ctx, log.EntryAdded)
+	// The confirm() dialogs of the page, which a person accepts.
 	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
-	go func() {
-		for ev, err := range exceptions {
-			if err != nil {
-				return
-			}
-			failures.add("exception: " + ev.ExceptionDetails.Text)
-		}
-	}()
-	go func() {
-		for ev, err := range logEntries {
-			if err != nil {
-				return
-			}
-			if strings.Contains(ev.Entry.Text, "Content Security Policy") {
-				failures.add("CSP: " + ev.Entry.Text)
-			}
-		}
-	}()
 	var confirmed sync.Map
 	go func() {
 		for ev, err := range dialogs {
@@ -252,6 +196,78 @@ func TestKeysPageInChromium(t *testing.T) {
 	if f := failures.list(); len(f) > 0 {
 		t.Fatalf("the browser reported problems:\n%s", strings.Join(f, "\n"))
 	}
+}
+
+// startChromium starts a headless Chromium for the test and listens to what the page reports that
+// a person would not see: uncaught exceptions and Content-Security-Policy violations. The browser
+// stops when the test ends; the context ends after 2 minutes.
+func startChromium(t *testing.T, chromium, failureShot string) (context.Context, *browserFailures) {
+	t.Helper()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	t.Cleanup(cancelAlloc)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	ctx, cancel := context.WithTimeout(browserCtx, 2*time.Minute)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		shot(t, ctx, failureShot)
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	failures := &browserFailures{}
+	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
+	logEntries := chromedp.Events(ctx, log.EntryAdded)
+	go func() {
+		for ev, err := range exceptions {
+			if err != nil {
+				return
+			}
+			failures.add("exception: " + ev.ExceptionDetails.Text)
+		}
+	}()
+	go func() {
+		for ev, err := range logEntries {
+			if err != nil {
+				return
+			}
+			if strings.Contains(ev.Entry.Text, "Content Security Policy") {
+				failures.add("CSP: " + ev.Entry.Text)
+			}
+		}
+	}()
+	return ctx, failures
+}
+
+// textOf is the trimmed text of the element sel.
+func textOf(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("reading %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// locationOf is the page's URL.
+func locationOf(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	l, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // v2Status calls GET /v2/tokens with the key, as a client program would.

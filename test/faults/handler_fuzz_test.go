@@ -154,6 +154,10 @@ func handlerSeeds() []seedRequest {
 		{"GET", "/nowhere", "", "", 404},
 		{"GET", "/sign-in", "", "", 200},
 		{"GET", "/keys", withSession, "", 200},
+		{"GET", "/intents?status=confirmed", withSession, "", 200},
+		{"GET", "/intents?status=done", withSession, "", 400},
+		{"GET", "/intents", "", "", 303},
+		{"GET", "/intents/{{intent}}", withSession, "", 200},
 		{"GET", "/auth/assets/app.css", "", "", 200},
 		{"POST", "/auth/sign-in", "Content-Type: application/json", `{"email":"signin@example.com","password":"fuzz-password"}`, 204},
 		{"POST", "/auth/sign-in", "Content-Type: application/x-www-form-urlencoded", "email=signin%40example.com&password=fuzz-password", 303},
@@ -262,6 +266,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 		Accounts: models.Accounts, Keys: models.Keys, Reader: kube, APIReader: kube, Writer: kube, Status: kube.Status(),
 		Namespace:   fuzzNamespace,
 		SessionKeys: webauth.StaticSessionKeys{[]byte("fuzz-session-key-0123456789abcdef0123456789")},
+		Intents:     store,
 	}, logr.Discard())
 	must(tb, err)
 	api := apiserver.New(opts.API, apiserver.Deps{
