@@ -139,6 +139,24 @@ func (c *Chain) Deploy(name, symbol string, decimals uint8) (common.Address, err
 	return c.deploy("TestToken", contracts.TestTokenMetaData.Bin, contracts.NewTestToken().PackConstructor(name, symbol, decimals))
 }
 
+// DeployPriceFeed deploys contracts/src/TestPriceFeed.sol (an AggregatorV3 whose owner, the
+// Funder, sets the answer) with an answer in decimals, updated now, and mines it.
+func (c *Chain) DeployPriceFeed(decimals uint8, description string, answer *big.Int) (common.Address, error) {
+	return c.deploy("TestPriceFeed", contracts.TestPriceFeedMetaData.Bin,
+		contracts.NewTestPriceFeed().PackConstructor(decimals, description, answer))
+}
+
+// SetPrice sets a TestPriceFeed's answer as of updatedAt (the zero time means the block's time),
+// from the Funder, and mines it.
+func (c *Chain) SetPrice(feed common.Address, answer *big.Int, updatedAt time.Time) error {
+	at := new(big.Int)
+	if !updatedAt.IsZero() {
+		at.SetInt64(updatedAt.Unix())
+	}
+	_, err := c.transact(c.Funder, feed, contracts.NewTestPriceFeed().PackSetAnswer(answer, at))
+	return err
+}
+
 // DeploySettlement deploys contracts/src/Settlement.sol from the Funder and mines it: bridge
 // escrows are released on attester's signature, refunds allowed refundDelay seconds after a
 // deadline (at least the contract's MIN_REFUND_DELAY, one hour). The Funder is the contract's
