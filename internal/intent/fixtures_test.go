@@ -110,7 +110,7 @@ func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery)
 
 func newTestService(t testing.TB, mutate func(*Config)) *Service {
 	t.Helper()
-	cfg := Config{Catalog: testCatalog(), Clock: clocktesting.NewFakePassiveClock(fixedNow)}
+	cfg := Config{Catalog: testCatalog(), Clock: clocktesting.NewFakePassiveClock(fixedNow), TypedPricesOnLive: true}
 	if mutate != nil {
 		mutate(&cfg)
 	}
