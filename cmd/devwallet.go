@@ -41,6 +41,8 @@ whose key is public, and only on a local chain (chain id 1337, 1338 or 31337): n
 
   export TIS_API_KEY=sk_test_...        # the key that created the intent
   manager devwallet send int_transfer_01...
+
+manager devwallet price --feed ADDRESS --price USD moves a local price feed (see its -h).
 `
 
 // localChainIDs are the chain ids on which the public development key may sign.
@@ -51,6 +53,9 @@ var localRPC = map[int64]string{1337: "http://127.0.0.1:8545", 1338: "http://127
 
 // runDevwallet is the devwallet subcommand; it returns the process exit code.
 func runDevwallet(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "price" {
+		return runDevwalletPrice(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "send" {
 		fmt.Fprint(stderr, devwalletUsage)
 		return 2

@@ -6,6 +6,7 @@ import (
 
 // ChainSpec describes one blockchain the service can build intents for.
 // +kubebuilder:validation:XValidation:rule="!self.chainId.startsWith('eip155:') || self.chainId.matches('^eip155:[1-9][0-9]{0,18}$')",message="an eip155 chainId must be eip155:<decimal chain id without leading zeros>"
+// +kubebuilder:validation:XValidation:rule="!has(self.priceFeed) || has(self.rpc)",message="a priceFeed needs rpc: the feed is read through the chain's node"
 type ChainSpec struct {
 	// chainId is the CAIP-2 identifier of the chain, for example eip155:1 for Ethereum mainnet.
 	// It cannot be changed: intents and tokens refer to it.
@@ -63,6 +64,11 @@ type ChainSpec struct {
 	// +kubebuilder:validation:MaxLength=40
 	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
 	NativeTokenPriceUSD string `json:"nativeTokenPriceUsd"`
+
+	// priceFeed is an AggregatorV3 price feed of the gas token in USD on this chain, read through
+	// rpc; a fresh answer is preferred to nativeTokenPriceUsd, which remains the fallback.
+	// +optional
+	PriceFeed *PriceFeed `json:"priceFeed,omitempty"`
 
 	// settlementAddress is the 0x address of the contract that executes swap and bridge orders on this
 	// chain. Without it, swaps and bridges from or to this chain have no route.

@@ -80,3 +80,28 @@ func (t *TransferIntent) GetCommonStatus() *CommonStatus { return &t.Status.Comm
 
 // GetCommonStatus implements Object.
 func (w *WebhookEndpoint) GetCommonStatus() *CommonStatus { return &w.Status.CommonStatus }
+
+// PriceFeed is a Chainlink AggregatorV3-compatible price feed of a USD price: the simulation reads
+// its latestRoundData() in the same batch as balances and gas, and prefers a fresh, positive answer
+// to the typed price.
+type PriceFeed struct {
+	// address is the EIP-55 0x address of the aggregator on the chain whose node the simulation
+	// reads: a Chain's own, and for a TokenDefinition the token's chain.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Address string `json:"address"`
+
+	// decimals is the number of decimal places of the feed's answer (8 for Chainlink's USD feeds).
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=36
+	Decimals int32 `json:"decimals"`
+
+	// maxAgeSeconds is how old the answer's updatedAt may be before the price counts as stale (the
+	// feed's heartbeat plus a margin: 3600 for most Chainlink USD feeds on Ethereum). A stale price
+	// falls back to the typed one with a warning.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=604800
+	MaxAgeSeconds int64 `json:"maxAgeSeconds"`
+}

@@ -47,6 +47,11 @@ type TokenDefinitionSpec struct {
 	// +kubebuilder:validation:MaxLength=40
 	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
 	PriceUSD string `json:"priceUsd,omitempty"`
+
+	// priceFeed is an AggregatorV3 price feed of the token in USD on the token's chain; a fresh
+	// answer is preferred to priceUsd, which remains the fallback.
+	// +optional
+	PriceFeed *PriceFeed `json:"priceFeed,omitempty"`
 }
 
 // TokenDefinitionStatus reports whether the token is served.

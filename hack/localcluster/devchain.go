@@ -30,7 +30,9 @@ import (
 // the same address on both, the one the samples record: the demo USDC first, at
 // 0x5FbDB2315678afecb367f032d93F642f64180aa3 (TokenDefinitions local-dev-usdc and
 // local-dev-2-usdc), then the settlement contract at 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
-// (each Chain's settlementAddress).
+// (each Chain's settlementAddress), and, after the funding, two TestPriceFeeds (8 decimals, owned
+// by account #0): ETH/USD at 0x0165878A594ca255338adfa4d48449f69242Eb8F (each Chain's priceFeed)
+// and USDC/USD at 0xa513E6E4b8f2a923D98304ec87F64353C4D5C853 (each local USDC's priceFeed).
 const (
 	devChainID       = 1337
 	secondChainID    = 1338
@@ -48,6 +50,14 @@ const (
 var (
 	sampleUSDC       = common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
 	sampleSettlement = common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512")
+	sampleETHFeed    = common.HexToAddress("0x0165878A594ca255338adfa4d48449f69242Eb8F")
+	sampleUSDCFeed   = common.HexToAddress("0xa513E6E4b8f2a923D98304ec87F64353C4D5C853")
+)
+
+// The price feeds' first answers, in their 8 decimals: the samples' typed prices.
+var (
+	devETHPrice  = big.NewInt(3000_00000000)
+	devUSDCPrice = big.NewInt(1_00000000)
 )
 
 var (
@@ -128,6 +138,10 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		}
+		if err := refreshPrices(c.Chain); err != nil {
+			d.close()
+			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
+		}
 		if progress[i] > 0 && progress[i] < setUpTxs {
 			log.Printf("local chain eip155:%d: its set-up had stopped after %d of %d transactions (a killed localcluster); completed it",
 				ids[i], progress[i], setUpTxs)
@@ -181,9 +195,10 @@ const resetHint = "`make run-reset` starts the local chains and the control plan
 
 // setUpTxs is the number of transactions that set up a local chain, all sent by the funder
 // (development account #0) in this order: the demo USDC (nonce 0), the settlement contract (1),
-// USDC and ether for the demo wallet (2, 3), and for the filler (4, 5). Their addresses follow from
-// the funder's nonces, which is why the samples can name them.
-const setUpTxs = 6
+// USDC and ether for the demo wallet (2, 3), and for the filler (4, 5), the ETH/USD and USDC/USD
+// price feeds (6, 7). Their addresses follow from the funder's nonces, which is why the samples can
+// name them. A chain kept from before the feeds (6 transactions) gets them on its next start.
+const setUpTxs = 8
 
 // setUpProgress is how many of the set-up transactions a chain holds: the funder's nonce, capped.
 // A new chain holds none; a localcluster killed in its first seconds can leave a chain part way,
@@ -224,6 +239,12 @@ func setUpChain(c *devchain.Chain, done uint64, attester, fillerAddr common.Addr
 		func() error { return c.Fund(wallet, devWalletEther) },
 		func() error { return c.MintTo(sampleUSDC, fillerAddr, fillerUSDC) },
 		func() error { return c.Fund(fillerAddr, fillerEther) },
+		deployed("the ETH/USD price feed", sampleETHFeed, func() (common.Address, error) {
+			return c.DeployPriceFeed(8, "ETH / USD", devETHPrice)
+		}),
+		deployed("the USDC/USD price feed", sampleUSDCFeed, func() (common.Address, error) {
+			return c.DeployPriceFeed(8, "USDC / USD", devUSDCPrice)
+		}),
 	}
 	for i := done; i < setUpTxs; i++ {
 		if err := steps[i](); err != nil {
@@ -239,7 +260,7 @@ func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	client := chain.Backend.Client()
-	for _, addr := range []common.Address{sampleUSDC, sampleSettlement} {
+	for _, addr := range []common.Address{sampleUSDC, sampleSettlement, sampleETHFeed, sampleUSDCFeed} {
 		code, err := client.CodeAt(ctx, addr, nil)
 		if err != nil {
 			return fmt.Errorf("reading the code at %s: %w", addr.Hex(), err)
@@ -266,6 +287,29 @@ func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
 	if got != attester.address() {
 		return fmt.Errorf("the settlement contract kept in %s is attested by %s, not by the key in %s (%s); %s",
 			dataDir, got.Hex(), attester.path, attester.address().Hex(), resetHint)
+	}
+	return nil
+}
+
+// refreshPrices posts each price feed's current answer again, as of now: a chain kept for longer
+// than the samples' maxAgeSeconds (a day) would otherwise start with stale prices. A real feed's
+// heartbeat does the same; within one run, `manager devwallet price` moves or refreshes them.
+func refreshPrices(c *devchain.Chain) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	feed := contracts.NewTestPriceFeed()
+	for _, addr := range []common.Address{sampleETHFeed, sampleUSDCFeed} {
+		out, err := c.Backend.Client().CallContract(ctx, ethereum.CallMsg{To: &addr, Data: feed.PackLatestRoundData()}, nil)
+		if err != nil {
+			return fmt.Errorf("reading the price feed at %s: %w", addr.Hex(), err)
+		}
+		round, err := feed.UnpackLatestRoundData(out)
+		if err != nil {
+			return fmt.Errorf("reading the price feed at %s: %w", addr.Hex(), err)
+		}
+		if err := c.SetPrice(addr, round.Answer, time.Time{}); err != nil {
+			return fmt.Errorf("refreshing the price feed at %s: %w", addr.Hex(), err)
+		}
 	}
 	return nil
 }

@@ -449,6 +449,47 @@ func TestSetUpResumesWhereAChainStopped(t *testing.T) {
 	if balance, err := usdc.UnpackBalanceOf(out); err != nil || balance.Cmp(devWalletUSDC) != 0 {
 		t.Errorf("demo wallet holds %v USDC base units (%v); want %s", balance, err, devWalletUSDC)
 	}
+	feed := contracts.NewTestPriceFeed()
+	roundOf := func(addr common.Address) contracts.LatestRoundDataOutput {
+		t.Helper()
+		out, err := c.Backend.Client().CallContract(t.Context(), callMsg(addr, feed.PackLatestRoundData()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		round, err := feed.UnpackLatestRoundData(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return round
+	}
+	for addr, want := range map[common.Address]*big.Int{sampleETHFeed: devETHPrice, sampleUSDCFeed: devUSDCPrice} {
+		before := roundOf(addr)
+		if before.Answer.Cmp(want) != 0 {
+			t.Errorf("the feed at %s answers %v; want %v", addr.Hex(), before.Answer, want)
+		}
+		if err := refreshPrices(c); err != nil {
+			t.Fatal(err)
+		}
+		if after := roundOf(addr); after.Answer.Cmp(want) != 0 || after.RoundId.Cmp(before.RoundId) <= 0 || after.UpdatedAt.Cmp(before.UpdatedAt) < 0 {
+			t.Errorf("after a refresh the feed at %s holds %+v; want the same answer in a later round", addr.Hex(), after)
+		}
+	}
+}
+
+// The local Chains and USDC definitions of the samples name the price feeds make run deploys.
+func TestSamplesNameTheLocalPriceFeeds(t *testing.T) {
+	for file, addr := range map[string]common.Address{
+		"../../config/samples/intents_v1alpha1_chain.yaml":           sampleETHFeed,
+		"../../config/samples/intents_v1alpha1_tokendefinition.yaml": sampleUSDCFeed,
+	} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), `address: "`+addr.Hex()+`"`); n != 2 {
+			t.Errorf("%s names the feed %s %d times; want twice (eip155:1337 and eip155:1338)", file, addr.Hex(), n)
+		}
+	}
 }
 
 // The archive's PostgreSQL keeps its data across a stop and a start (the second start makes no new

@@ -168,7 +168,7 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	if cfg.quotes != nil {
 		quotes = cfg.quotes(quotes)
 	}
-	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes})
+	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes, TypedPricesOnLive: true})
 	if err != nil {
 		t.Fatal(err)
 	}

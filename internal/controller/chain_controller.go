@@ -99,6 +99,10 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 		errs = append(errs, validateUint256(p.Child("defaultGasPriceWei"), spec.DefaultGasPriceWei)...)
 	}
 	errs = append(errs, stringRule{required: true, maxLen: 40, pattern: decimalPattern}.validate(p.Child("nativeTokenPriceUsd"), spec.NativeTokenPriceUSD)...)
+	errs = append(errs, validatePriceFeed(p.Child("priceFeed"), spec.PriceFeed)...)
+	if spec.PriceFeed != nil && spec.RPC == nil {
+		errs = append(errs, field.Invalid(p.Child("priceFeed"), spec.PriceFeed.Address, "a priceFeed needs rpc: the feed is read through the chain's node"))
+	}
 	if e := (stringRule{pattern: hexAddressPattern}).validate(p.Child("settlementAddress"), spec.SettlementAddress); len(e) > 0 {
 		errs = append(errs, e...)
 	} else if spec.SettlementAddress != "" {
@@ -315,6 +319,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		BlockTimeSeconds:    spec.BlockTimeSeconds,
 		FinalitySeconds:     spec.FinalitySeconds,
 		NativeTokenPriceUSD: spec.NativeTokenPriceUSD,
+		NativePriceFeed:     priceFeedRow(spec.PriceFeed),
 		ExplorerURL:         strings.TrimRight(spec.ExplorerURL, "/"),
 		CreatedAt:           chain.CreationTimestamp.Time,
 	}

@@ -60,6 +60,7 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 		errs = append(errs, stringRule{maxLen: 4096}.validate(p.Child("metadata"), *spec.Metadata)...)
 	}
 	errs = append(errs, stringRule{maxLen: 40, pattern: decimalPattern}.validate(p.Child("priceUsd"), spec.PriceUSD)...)
+	errs = append(errs, validatePriceFeed(p.Child("priceFeed"), spec.PriceFeed)...)
 	return errs
 }
 
@@ -92,6 +93,7 @@ func (r *TokenDefinitionReconciler) publish(ctx context.Context, req ctrl.Reques
 		Decimals:  spec.Decimals,
 		Metadata:  spec.Metadata,
 		PriceUSD:  spec.PriceUSD,
+		PriceFeed: priceFeedRow(spec.PriceFeed),
 		CreatedAt: def.CreationTimestamp.Time,
 	}
 	if token.Address == spec.ChainID+":"+registry.NativeTokenAddress && spec.Decimals != chain.NativeDecimals {

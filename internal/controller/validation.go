@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
 // Patterns of the CRDs, verbatim; TestCRDPatternsMatchGo holds each to its marker. The identifier
@@ -112,6 +114,32 @@ func validateEIP55(path *field.Path, value, address string) field.ErrorList {
 			"mixed-case address fails its EIP-55 checksum (mistyped?); write it checksummed or all lowercase")}
 	}
 	return nil
+}
+
+// validatePriceFeed mirrors the CRD rules of a priceFeed and checks its address's EIP-55 checksum.
+func validatePriceFeed(path *field.Path, feed *v1alpha1.PriceFeed) field.ErrorList {
+	if feed == nil {
+		return nil
+	}
+	errs := stringRule{required: true, pattern: hexAddressPattern}.validate(path.Child("address"), feed.Address)
+	if len(errs) == 0 {
+		errs = append(errs, validateEIP55(path.Child("address"), feed.Address, feed.Address)...)
+	}
+	errs = append(errs, validateRange(path.Child("decimals"), feed.Decimals, 0, 36)...)
+	errs = append(errs, validateRange(path.Child("maxAgeSeconds"), feed.MaxAgeSeconds, 1, 604800)...)
+	return errs
+}
+
+// priceFeedRow is the registry's form of a valid priceFeed; nil for none.
+func priceFeedRow(feed *v1alpha1.PriceFeed) *registry.PriceFeed {
+	if feed == nil {
+		return nil
+	}
+	return &registry.PriceFeed{
+		Address:  common.HexToAddress(feed.Address).Hex(),
+		Decimals: feed.Decimals,
+		MaxAge:   time.Duration(feed.MaxAgeSeconds) * time.Second,
+	}
 }
 
 // validateUint256 checks a decimal integer string that must fit an on-chain uint256.

@@ -116,6 +116,22 @@ var _ = Describe("CRD validation", func() {
 		Entry("Chain: chainId changed", func() error {
 			return patchAfterCreate(newChain(uniqueChainID()), func(c *v1alpha1.Chain) { c.Spec.ChainID = uniqueChainID() })
 		}, "chainId is immutable"),
+		Entry("Chain: a priceFeed without rpc", func() error {
+			return createChain(func(s *v1alpha1.ChainSpec) {
+				s.RPC = nil
+				s.PriceFeed = &v1alpha1.PriceFeed{Address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", Decimals: 8, MaxAgeSeconds: 3600}
+			})
+		}, "a priceFeed needs rpc"),
+		Entry("TokenDefinition: priceFeed address not a 0x address", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) {
+				s.PriceFeed = &v1alpha1.PriceFeed{Address: "0x1234", Decimals: 8, MaxAgeSeconds: 3600}
+			})
+		}, `spec.priceFeed.address: Invalid value: "0x1234"`),
+		Entry("TokenDefinition: priceFeed maxAgeSeconds zero", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) {
+				s.PriceFeed = &v1alpha1.PriceFeed{Address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", Decimals: 8}
+			})
+		}, "spec.priceFeed.maxAgeSeconds"),
 		Entry("TokenDefinition: address on another chain", func() error {
 			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Address = "eip155:1:" + randomAddress() })
 		}, "address must be a CAIP-10 account on chainId"),

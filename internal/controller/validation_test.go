@@ -68,6 +68,17 @@ func TestValidateChainSpec(t *testing.T) {
 		{"gas price above uint256", func(s *v1alpha1.ChainSpec) { s.DefaultGasPriceWei = strings.Repeat("9", 78) }, "2^256-1"},
 		{"native price exponent", func(s *v1alpha1.ChainSpec) { s.NativeTokenPriceUSD = "1e3" }, "spec.nativeTokenPriceUsd"},
 		{"settlement not hex", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = "0x1234" }, "spec.settlementAddress"},
+		{"valid price feed", func(s *v1alpha1.ChainSpec) {
+			s.RPC = &v1alpha1.ChainRPC{URL: "https://rpc.example.com"}
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcAddress, Decimals: 8, MaxAgeSeconds: 3600}
+		}, ""},
+		{"price feed without rpc", func(s *v1alpha1.ChainSpec) {
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcAddress, Decimals: 8, MaxAgeSeconds: 3600}
+		}, "a priceFeed needs rpc"},
+		{"price feed bad checksum", func(s *v1alpha1.ChainSpec) {
+			s.RPC = &v1alpha1.ChainRPC{URL: "https://rpc.example.com"}
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcBadChecksum, Decimals: 8, MaxAgeSeconds: 3600}
+		}, "spec.priceFeed.address"},
 		{"settlement bad checksum", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = usdcBadChecksum }, "EIP-55"},
 		{"explorer url", func(s *v1alpha1.ChainSpec) { s.ExplorerURL = "https://sepolia.etherscan.io" }, ""},
 		{"explorer url with a path", func(s *v1alpha1.ChainSpec) { s.ExplorerURL = "https://explorer.example/chain/1/" }, ""},
@@ -142,6 +153,18 @@ func TestValidateTokenDefinitionSpec(t *testing.T) {
 		{"decimals above 77", func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = 78 }, "spec.decimals"},
 		{"metadata too long", func(s *v1alpha1.TokenDefinitionSpec) { s.Metadata = ptr.To(strings.Repeat("x", 4097)) }, "spec.metadata: Too long"},
 		{"price negative", func(s *v1alpha1.TokenDefinitionSpec) { s.PriceUSD = "-1" }, "spec.priceUsd"},
+		{"valid price feed", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: strings.ToLower(usdcAddress), Decimals: 8, MaxAgeSeconds: 86400}
+		}, ""},
+		{"price feed not an address", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: "eip155:1:" + usdcAddress, Decimals: 8, MaxAgeSeconds: 3600}
+		}, "spec.priceFeed.address"},
+		{"price feed decimals", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcAddress, Decimals: 37, MaxAgeSeconds: 3600}
+		}, "spec.priceFeed.decimals"},
+		{"price feed without a max age", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcAddress, Decimals: 8}
+		}, "spec.priceFeed.maxAgeSeconds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

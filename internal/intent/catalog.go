@@ -64,6 +64,9 @@ func resolveToken(cat Catalog, chain registry.Chain, id caip.AccountID) (token, 
 		if isNative && t.PriceUSD == "" {
 			t.PriceUSD = chain.NativeTokenPriceUSD
 		}
+		if isNative && t.PriceFeed == nil {
+			t.PriceFeed = chain.NativePriceFeed
+		}
 		return token{Token: t, addr: addr, native: isNative}, true
 	}
 	if isNative {
@@ -91,11 +94,12 @@ func resolveTokenBySymbol(cat Catalog, chain registry.Chain, symbol string) (tok
 func nativeToken(chain registry.Chain) token {
 	return token{
 		Token: registry.Token{
-			Symbol:   chain.NativeSymbol,
-			ChainID:  chain.ID,
-			Address:  chain.ID + ":" + registry.NativeTokenAddress,
-			Decimals: chain.NativeDecimals,
-			PriceUSD: chain.NativeTokenPriceUSD,
+			Symbol:    chain.NativeSymbol,
+			ChainID:   chain.ID,
+			Address:   chain.ID + ":" + registry.NativeTokenAddress,
+			Decimals:  chain.NativeDecimals,
+			PriceUSD:  chain.NativeTokenPriceUSD,
+			PriceFeed: chain.NativePriceFeed,
 		},
 		addr:   nativeAddress,
 		native: true,

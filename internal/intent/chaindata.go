@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"slices"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -41,6 +42,15 @@ type ChainQuery struct {
 	Allowance *AllowanceQuery
 	// Contract, when set, is checked to hold code: the settlement contract an order is sent to.
 	Contract *common.Address
+	// Feeds are AggregatorV3 price feeds whose latestRoundData() is read in the same round trip.
+	Feeds []common.Address
+}
+
+// FeedRound is a price feed's latestRoundData(), as far as the simulation uses it: the answer in
+// the feed's decimals and when it was updated.
+type FeedRound struct {
+	Answer    *big.Int
+	UpdatedAt time.Time
 }
 
 // AllowanceQuery names an ERC-20 allowance: of Token, from the holder, toward Spender.
@@ -64,6 +74,12 @@ type ChainState struct {
 	Allowance *big.Int
 	// ContractMissing is true when the node answered that the queried Contract holds no code.
 	ContractMissing bool
+	// Feeds are the queried feeds' rounds; a feed the node could not read is absent, or has its
+	// error in FeedErrors.
+	Feeds map[common.Address]FeedRound
+	// FeedErrors are the reasons feeds could not be read (the call reverted, the answer did not
+	// decode).
+	FeedErrors map[common.Address]error
 }
 
 // ChainData is what the simulation asks of a chain. StaticChainData answers from the chain table;

@@ -89,6 +89,8 @@ type fakeChainData struct {
 	estimate    uint64
 	// noCode lists the contracts the node says hold no code.
 	noCode []common.Address
+	// feeds are the price feeds' rounds, by feed address.
+	feeds map[common.Address]FeedRound
 }
 
 func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery) (ChainState, error) {
@@ -100,6 +102,14 @@ func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery)
 	}
 	st := ChainState{GasPrice: f.gasPrice, GasUnits: f.estimate, Balances: map[string]*big.Int{}}
 	st.ContractMissing = q.Contract != nil && slices.Contains(f.noCode, *q.Contract)
+	for _, feed := range q.Feeds {
+		if round, ok := f.feeds[feed]; ok {
+			if st.Feeds == nil {
+				st.Feeds = map[common.Address]FeedRound{}
+			}
+			st.Feeds[feed] = round
+		}
+	}
 	for _, tok := range q.Tokens {
 		if b, ok := f.balances[tok.Address]; ok {
 			st.Balances[tok.Address] = b
@@ -110,7 +120,7 @@ func (f fakeChainData) Read(ctx context.Context, _ registry.Chain, q ChainQuery)
 
 func newTestService(t testing.TB, mutate func(*Config)) *Service {
 	t.Helper()
-	cfg := Config{Catalog: testCatalog(), Clock: clocktesting.NewFakePassiveClock(fixedNow)}
+	cfg := Config{Catalog: testCatalog(), Clock: clocktesting.NewFakePassiveClock(fixedNow), TypedPricesOnLive: true}
 	if mutate != nil {
 		mutate(&cfg)
 	}

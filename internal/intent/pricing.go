@@ -13,7 +13,8 @@ import (
 // GasUnits and Fees, checks the balances it learnt, and adds the warnings of each step.
 func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []byte) error {
 	needs := balanceNeeds(r)
-	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx}
+	assets := pricedAssets(r, s.fees.For(plan.ResolvedPath))
+	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx, Feeds: feedAddresses(assets)}
 	for _, n := range needs {
 		q.Tokens = append(q.Tokens, n.tok.Token)
 	}
@@ -26,6 +27,7 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 		q.Contract = &settler
 	}
 	state, err := s.chainData.Read(ctx, r.from, q)
+	readErr := err
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -56,7 +58,7 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 			}
 		}
 	}
-	plan.Fees = s.computeFees(r, plan, gasPrice)
+	plan.Fees = s.computeFees(r, plan, gasPrice, s.prices(plan, assets, state, readErr))
 	return nil
 }
 
@@ -150,25 +152,49 @@ func insufficientFunds(r resolved, n balanceNeed, available, required *big.Int) 
 	return p
 }
 
+// usdPrices are the prices the fees use, nil when unknown.
+type usdPrices struct {
+	native, token *big.Rat
+}
+
+// prices decides the price of each asset the fees need (feed or typed) and lists them on the plan.
+func (s *Service) prices(plan *Plan, assets []pricedAsset, state ChainState, readErr error) usdPrices {
+	now := s.clock.Now()
+	plan.Prices = []Price{}
+	var out usdPrices
+	for _, a := range assets {
+		usd, p := usdPrice(plan, a, state, readErr, now)
+		if p != nil {
+			plan.Prices = append(plan.Prices, *p)
+		}
+		if !s.typedPricesLive {
+			requireFeeds(plan, a, p)
+		}
+		if a.gas {
+			out.native = usd
+		}
+		if a.notional {
+			out.token = usd
+		}
+	}
+	return out
+}
+
 // computeFees warns about each unknown price it had to count as zero. The token price only
 // matters when the path charges a percentage.
-func (s *Service) computeFees(r resolved, plan *Plan, gasPrice *big.Int) Fees {
+func (s *Service) computeFees(r resolved, plan *Plan, gasPrice *big.Int, prices usdPrices) Fees {
 	bps := s.fees.For(plan.ResolvedPath)
 	in := FeeInputs{
 		GasUnits: plan.GasUnits, GasPriceWei: gasPrice, NativeDecimals: r.from.NativeDecimals,
 		Amount: plan.Amount, TokenDecimals: r.tokenIn.Decimals, Bps: bps,
+		NativePriceUSD: prices.native, TokenPriceUSD: prices.token,
 	}
-	var err error
-	if in.NativePriceUSD, err = ParseDecimal(r.from.NativeTokenPriceUSD); err != nil {
-		in.NativePriceUSD = nil
+	if in.NativePriceUSD == nil {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price for %s: gasUsd counts gas as 0", r.from.ID, r.from.NativeSymbol))
 	}
-	if in.TokenPriceUSD, err = ParseDecimal(r.tokenIn.PriceUSD); err != nil {
-		in.TokenPriceUSD = nil
-		if bps.ProtocolBps+bps.SolverBps > 0 {
-			plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price: totalUsd excludes the %d bps of protocol and solver fees",
-				r.tokenIn.Symbol, bps.ProtocolBps+bps.SolverBps))
-		}
+	if in.TokenPriceUSD == nil && bps.ProtocolBps+bps.SolverBps > 0 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price: totalUsd excludes the %d bps of protocol and solver fees",
+			r.tokenIn.Symbol, bps.ProtocolBps+bps.SolverBps))
 	}
 	return ComputeFees(in)
 }

@@ -63,6 +63,10 @@ type Config struct {
 	// Quotes keeps simulations for firm quotes; a MemoryQuotes of DefaultMaxQuotes by default
 	// (per replica: the operator shares them through Redis, internal/quotestore).
 	Quotes QuoteStore
+	// TypedPricesOnLive accepts typed USD prices on live chains. Without it, an intent on a live
+	// chain is valid only when every USD figure comes from a fresh price feed. For tests and
+	// fixtures of chains without nodes; the operator never sets it.
+	TypedPricesOnLive bool
 }
 
 // Service simulates and prepares intents. It holds no per-request state and is safe for
@@ -78,6 +82,8 @@ type Service struct {
 	oneSourceOK bool
 	maxDeadline time.Duration
 	quotes      QuoteStore
+	// typedPricesLive is Config.TypedPricesOnLive.
+	typedPricesLive bool
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -90,6 +96,7 @@ func NewService(cfg Config) (*Service, error) {
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
 		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, quotes: cfg.Quotes,
+		typedPricesLive: cfg.TypedPricesOnLive,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -150,6 +157,8 @@ type Plan struct {
 	allowanceKnown bool
 	GasUnits       uint64
 	Fees           Fees
+	// Prices are the USD prices Fees were computed with, and where each came from.
+	Prices         []Price
 	EstimatedTimeS int64
 	PreparedAt     time.Time
 	QuoteExpiresAt time.Time
@@ -171,6 +180,8 @@ type SimulationResult struct {
 	// Approval is present when the order's ERC-20 allowance toward the settlement contract is
 	// short (known when the chain has an RPC endpoint): send its tx before tx.
 	Approval *Approval `json:"approval,omitempty"`
+	// Prices are the USD prices estimatedFees was computed with, and the source of each.
+	Prices []Price `json:"prices"`
 }
 
 // Approval is an ERC-20 approval a swap or bridge order needs before it is submitted.
@@ -221,6 +232,7 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 		Warnings:       plan.Warnings,
 		Errors:         plan.Errors,
 		ExpiresAt:      plan.QuoteExpiresAt,
+		Prices:         plan.Prices,
 	}
 	if plan.Valid {
 		res.Tx, res.Approval = plan.Tx, plan.Approval

@@ -138,6 +138,7 @@ func TestSimulateERC20Transfer(t *testing.T) {
 			Value:   "0",
 			ChainID: 1,
 		},
+		Prices: []Price{{Asset: "eip155:1:" + nativeAddress.Hex(), Symbol: "ETH", USD: "3150.25", Source: PriceSourceTyped}},
 	}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("result\n got %+v\nwant %+v", res, want)

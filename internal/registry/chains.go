@@ -140,7 +140,7 @@ func chainEqual(a, b Chain) bool {
 		a.SettlementVerified == b.SettlementVerified &&
 		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt) &&
 		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations &&
-		a.ExplorerURL == b.ExplorerURL
+		a.ExplorerURL == b.ExplorerURL && ptrEqual(a.NativePriceFeed, b.NativePriceFeed)
 }
 
 func bigEqual(a, b *big.Int) bool {

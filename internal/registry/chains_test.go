@@ -191,6 +191,8 @@ func TestChainEqualComparesEveryField(t *testing.T) {
 			*v = append(*v, "https://b")
 		case *time.Time:
 			*v = time.Unix(1, 0)
+		case **PriceFeed:
+			*v = &PriceFeed{Address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", Decimals: 8, MaxAge: time.Hour}
 		default:
 			switch f.Kind() {
 			case reflect.String:

@@ -269,3 +269,25 @@ func BenchmarkTokenRegistryList(b *testing.B) {
 		_ = n
 	})
 }
+
+// A token whose price feed alone changed is republished: the simulation reads the new feed.
+func TestTokenEqualSeesThePriceFeed(t *testing.T) {
+	feed := PriceFeed{Address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", Decimals: 8, MaxAge: time.Hour}
+	a := Token{Symbol: "USDC", ChainID: "eip155:1", Address: "eip155:1:" + usdcMainnet, PriceFeed: &feed}
+	b := a
+	longer := feed
+	longer.MaxAge = 2 * time.Hour
+	b.PriceFeed = &longer
+	if tokenEqual(a, b) {
+		t.Error("tokenEqual ignores the feed's maxAge")
+	}
+	b.PriceFeed = nil
+	if tokenEqual(a, b) {
+		t.Error("tokenEqual ignores a removed feed")
+	}
+	same := feed
+	b.PriceFeed = &same
+	if !tokenEqual(a, b) {
+		t.Error("tokenEqual compares the feed's pointer, not its value")
+	}
+}

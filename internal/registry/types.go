@@ -41,6 +41,8 @@ type Chain struct {
 	DefaultGasPriceWei *big.Int
 	// NativeTokenPriceUSD is an exact decimal string, e.g. "3150.25".
 	NativeTokenPriceUSD string
+	// NativePriceFeed, when set, is the chain's price feed of the gas token, read through RPCURL.
+	NativePriceFeed *PriceFeed
 	// ExplorerURL is the base URL of the chain's block explorer, without a trailing slash: a
 	// transaction's page is ExplorerURL + "/tx/" + hash. Empty when the chain has none.
 	ExplorerURL string
@@ -84,9 +86,21 @@ type Token struct {
 	Metadata *string
 	// PriceUSD is an exact decimal string, or empty when unknown. Not served.
 	PriceUSD string
+	// PriceFeed, when set, is the token's USD price feed on its chain. Not served.
+	PriceFeed *PriceFeed
 	// CreatedAt decides conflicts: the older of two definitions for the same chain and address
 	// (or chain and symbol) wins.
 	CreatedAt time.Time
+}
+
+// PriceFeed is a Chainlink AggregatorV3-compatible USD price feed on a chain.
+type PriceFeed struct {
+	// Address is the aggregator's EIP-55 address.
+	Address string
+	// Decimals is the number of decimal places of its answer.
+	Decimals int32
+	// MaxAge is how old its updatedAt may be before the price counts as stale.
+	MaxAge time.Duration
 }
 
 // NativeTokenAddress is the pseudo-address that stands for a chain's native token.

@@ -62,6 +62,24 @@ func (e IntentStatus) Valid() bool {
 	}
 }
 
+// Defines values for PriceSource.
+const (
+	Feed  PriceSource = "feed"
+	Typed PriceSource = "typed"
+)
+
+// Valid indicates whether the value is a known member of the PriceSource enum.
+func (e PriceSource) Valid() bool {
+	switch e {
+	case Feed:
+		return true
+	case Typed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TransferType.
 const (
 	Bridge   TransferType = "bridge"
@@ -1429,6 +1447,23 @@ type OpenAPIDocument struct {
 // OrderId Deterministic on-chain order identifier (bytes32 hex).
 type OrderId = string
 
+// Price Extension. One USD price of a simulation, and where it came from.
+type Price struct {
+	// Asset CAIP-10 address of the token priced (0xEeee… for the native token).
+	Asset  string      `json:"asset"`
+	Source PriceSource `json:"source"`
+	Symbol string      `json:"symbol"`
+
+	// UpdatedAt The feed's `updatedAt`, for a price from a feed.
+	UpdatedAt *Timestamp `json:"updatedAt,omitempty"`
+
+	// Usd The USD price of one whole token, exact.
+	Usd DecimalString `json:"usd"`
+}
+
+// PriceSource defines model for Price.Source.
+type PriceSource string
+
 // Problem An RFC 9457 problem details object. Members not listed here may be added.
 type Problem struct {
 	// CorrelationId A ULID (26 characters of Crockford base 32).
@@ -1488,6 +1523,9 @@ type SimulationResult struct {
 
 	// ExpiresAt Time after which the quoted fees may no longer be accurate.
 	ExpiresAt Timestamp `json:"expiresAt"`
+
+	// Prices Extension. The USD prices `estimatedFees` was computed with: the origin chain's gas token (gasUsd) and, when the path charges basis points, the asset (totalUsd). Each names its source: `feed` (a fresh, positive answer of the asset's Chainlink AggregatorV3 price feed, read in the simulation's one round trip to the chain's node) or `typed` (the price typed into the Chain or TokenDefinition; a stale or unreadable feed falls back to it with a `price stale` or `price unavailable` warning). A price that is unknown is absent. On a live chain the intent is valid only when every price comes from a feed.
+	Prices []Price `json:"prices"`
 
 	// Quote Extension, swaps and bridges only. What the order promises the recipient, in the output token's display units: the input at the tokens' USD prices (one for one between tokens of one symbol) less the protocol and solver fees, and the minimum the settlement contract lets a filler deliver.
 	Quote *Quote `json:"quote,omitempty"`

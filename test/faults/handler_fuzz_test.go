@@ -250,7 +250,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 	catalog := intent.RegistryCatalog{Chains: models.Chains, Tokens: models.Tokens}
 	transfers, err := intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,
-		MaxDeadline: opts.Transfers.MaxDeadline, ChainData: chainData,
+		MaxDeadline: opts.Transfers.MaxDeadline, ChainData: chainData, TypedPricesOnLive: true,
 		BridgesUnavailable: "bridges are unavailable: the service has no attester key",
 	})
 	must(tb, err)

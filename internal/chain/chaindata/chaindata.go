@@ -61,7 +61,8 @@ const Caller = "simulation"
 type Reader struct {
 	opts  Options
 	nodes *jsonrpc.Pool
-	token *contracts.TestToken // the ERC-20 ABI: balanceOf and allowance are standard
+	token *contracts.TestToken     // the ERC-20 ABI: balanceOf and allowance are standard
+	feed  *contracts.TestPriceFeed // the AggregatorV3 ABI: latestRoundData is standard
 }
 
 // New returns a reader with opts.
@@ -81,7 +82,7 @@ func New(opts Options) (*Reader, error) {
 	nodes := jsonrpc.NewPool(jsonrpc.Options{
 		Caller: Caller, Timeout: opts.CallTimeout, Failures: opts.Failures, Cooldown: opts.Cooldown, Metrics: opts.Metrics,
 	})
-	return &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken()}, nil
+	return &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken(), feed: contracts.NewTestPriceFeed()}, nil
 }
 
 // Read implements intent.ChainData: one batch to the chain's node, through its breaker.
@@ -102,7 +103,8 @@ type call struct {
 	apply func(*intent.ChainState, error)
 }
 
-// read sends every question of q, and the chain id, in one batch.
+// read sends every question of q, and the chain id, in one batch: balances, allowance, code, the
+// estimate and each price feed's latestRoundData() are elements of the same round trip.
 func (r *Reader) read(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery) (intent.ChainState, error) {
 	var (
 		chainID hexutil.Big
@@ -120,6 +122,10 @@ func (r *Reader) read(ctx context.Context, node *jsonrpc.Client, chain registry.
 		{elem: rpc.BatchElem{Method: "eth_gasPrice", Result: &legacy}},
 	}
 	state := intent.ChainState{Balances: map[string]*big.Int{}}
+	if len(q.Feeds) > 0 {
+		state.Feeds = make(map[common.Address]intent.FeedRound, len(q.Feeds))
+		state.FeedErrors = map[common.Address]error{}
+	}
 	for _, tok := range q.Tokens {
 		calls = append(calls, r.balanceCall(tok, q.Holder))
 	}
@@ -140,6 +146,9 @@ func (r *Reader) read(ctx context.Context, node *jsonrpc.Client, chain registry.
 				st.GasUnits = uint64(estimate) * (100 + r.opts.GasMarginPercent) / 100
 			},
 		})
+	}
+	for _, feed := range q.Feeds {
+		calls = append(calls, r.feedCall(feed))
 	}
 	elems := make([]rpc.BatchElem, len(calls))
 	for i := range calls {
@@ -230,6 +239,32 @@ func (r *Reader) allowanceCall(tok registry.Token, holder, spender common.Addres
 			if allowance, err := r.token.UnpackAllowance(out); err == nil {
 				st.Allowance = allowance
 			}
+		},
+	}
+}
+
+// feedCall reads an AggregatorV3's latestRoundData(); a failed element records why.
+func (r *Reader) feedCall(feed common.Address) call {
+	var out hexutil.Bytes
+	return call{
+		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{
+			"to": feed, "data": hexutil.Bytes(r.feed.PackLatestRoundData()),
+		}, "latest"}, Result: &out},
+		apply: func(st *intent.ChainState, err error) {
+			if err != nil {
+				st.FeedErrors[feed] = fmt.Errorf("latestRoundData() failed: %w", err)
+				return
+			}
+			round, err := r.feed.UnpackLatestRoundData(out)
+			if err != nil {
+				st.FeedErrors[feed] = fmt.Errorf("latestRoundData() answered %d bytes, not a round (is %s a price feed?)", len(out), feed.Hex())
+				return
+			}
+			var updated time.Time
+			if round.UpdatedAt.IsInt64() {
+				updated = time.Unix(round.UpdatedAt.Int64(), 0)
+			}
+			st.Feeds[feed] = intent.FeedRound{Answer: round.Answer, UpdatedAt: updated}
 		},
 	}
 }

@@ -139,6 +139,45 @@ func (c *Chain) Deploy(name, symbol string, decimals uint8) (common.Address, err
 	return c.deploy("TestToken", contracts.TestTokenMetaData.Bin, contracts.NewTestToken().PackConstructor(name, symbol, decimals))
 }
 
+// DeployPriceFeed deploys contracts/src/TestPriceFeed.sol (an AggregatorV3 whose owner, the
+// Funder, sets the answer) with an answer in decimals, updated now, and mines it.
+func (c *Chain) DeployPriceFeed(decimals uint8, description string, answer *big.Int) (common.Address, error) {
+	opts := c.Transactor(c.Funder)
+	opts.GasLimit = 1_500_000 // see feedGas
+	addr, tx, err := bind.DeployContract(opts, common.FromHex(contracts.TestPriceFeedMetaData.Bin), c.Backend.Client(),
+		contracts.NewTestPriceFeed().PackConstructor(decimals, description, answer))
+	if err != nil {
+		return common.Address{}, fmt.Errorf("deploying TestPriceFeed: %w", err)
+	}
+	_, err = c.mine(tx)
+	return addr, err
+}
+
+// SetPrice sets a TestPriceFeed's answer as of updatedAt (the zero time means the block's time),
+// from the Funder, and mines it.
+func (c *Chain) SetPrice(feed common.Address, answer *big.Int, updatedAt time.Time) error {
+	at := new(big.Int)
+	if !updatedAt.IsZero() {
+		at.SetInt64(updatedAt.Unix())
+	}
+	bound := bind.NewBoundContract(feed, contracts.NewTestPriceFeed().GetABI(), c.Backend.Client(), c.Backend.Client(), c.Backend.Client())
+	opts := c.Transactor(c.Funder)
+	opts.GasLimit = FeedGas
+	tx, err := bind.Transact(bound, opts, contracts.NewTestPriceFeed().PackSetAnswer(answer, at))
+	if err != nil {
+		return fmt.Errorf("setting the price of %s: %w", feed, err)
+	}
+	_, err = c.mine(tx)
+	return err
+}
+
+// FeedGas is the gas limit of a TestPriceFeed's setAnswer, which spends about 35,000. It is not
+// estimated: the node estimates against the latest block, whose timestamp is often the one the
+// feed holds, so that writing "now" looks free there (an unchanged slot) and costs 2,800 more in
+// the next block, which then runs out of gas. The constructor, estimated on a genesis of time 0,
+// comes out short the same way.
+const FeedGas = 100_000
+
 // DeploySettlement deploys contracts/src/Settlement.sol from the Funder and mines it: bridge
 // escrows are released on attester's signature, refunds allowed refundDelay seconds after a
 // deadline (at least the contract's MIN_REFUND_DELAY, one hour). The Funder is the contract's

@@ -76,7 +76,7 @@ const (
 	tx             = `{"to":"0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238","data":"0xa9059cbb","value":"0","chainId":11155111}`
 	summaryFields  = `"id":"` + intentID + `","type":"swap","status":"pending","orderId":"0x` + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" + `","createdAt":"2025-01-02T03:04:05Z","updatedAt":"2025-01-02T03:04:05.123Z","metadata":{"chainId":"eip155:11155111"}`
 	intent         = `{` + summaryFields + `,"resolvedPath":["swap"],"expiresAt":"2025-01-02T04:04:05Z","request":` + transferReq + `,"tx":` + tx + `,"environment":"test"}`
-	simulation     = `{"simulationId":"sim_01J9Z3Q0S4M8V6X2T7K5N1R3PB","valid":true,"resolvedPath":["swap"],"estimatedFees":{"gasUsd":"0.42","protocolFeeBps":5,"solverFeeBps":2.5,"totalUsd":"1.30"},"estimatedTimeS":12,"warnings":[],"errors":[],"expiresAt":"2025-01-02T03:05:05Z","tx":` + tx + `}`
+	simulation     = `{"simulationId":"sim_01J9Z3Q0S4M8V6X2T7K5N1R3PB","valid":true,"resolvedPath":["swap"],"estimatedFees":{"gasUsd":"0.42","protocolFeeBps":5,"solverFeeBps":2.5,"totalUsd":"1.30"},"estimatedTimeS":12,"warnings":[],"errors":[],"expiresAt":"2025-01-02T03:05:05Z","tx":` + tx + `,"prices":[{"asset":"eip155:11155111:0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE","symbol":"ETH","usd":"3000.5","source":"feed","updatedAt":"2025-01-02T03:04:00Z"},{"asset":"eip155:11155111:0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238","symbol":"USDC","usd":"1","source":"typed"}]}`
 	apiKey         = `{"id":"key-1","name":"ci","environment":"test","displayPrefix":"sk_test_AbCd","createdAt":"2025-01-02T03:04:05Z","expiresAt":null,"disabled":true}`
 	createdKey     = `{"id":"key-1","name":"ci","environment":"live","key":"sk_live_` + "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01" + `","displayPrefix":"sk_live_0123","createdAt":"2025-01-02T03:04:05Z","expiresAt":"2026-01-02T03:04:05Z"}`
 	chainDetails   = `,"details":{"chainId":1,"keyEnv":"test"}`
@@ -151,6 +151,7 @@ var nonConforming = []struct {
 	{exchange{"summary with tx", "GET", "/v2/transfers", response{200, v2Headers(applicationJSN), `[{` + summaryFields + `,"tx":` + tx + `}]`}}, "tx"},
 	{exchange{"bad intent id", "GET", "/v2/transfers/" + intentID, response{200, v2Headers(applicationJSN), strings.Replace(intent, intentID, "int_transfer_1", 1)}}, "id"},
 	{exchange{"float amount", "POST", "/v2/transfers/simulate", response{200, v2Headers(applicationJSN), strings.Replace(simulation, `"gasUsd":"0.42"`, `"gasUsd":0.42`, 1)}}, "gasUsd"},
+	{exchange{"unknown price source", "POST", "/v2/transfers/simulate", response{200, v2Headers(applicationJSN), strings.Replace(simulation, `"source":"typed"`, `"source":"oracle"`, 1)}}, "source"},
 	{exchange{"wrong problem type for status", "GET", "/v2/tokens", response{401, map[string]string{"Content-Type": problemJSON, "X-Correlation-Id": correlationID, "WWW-Authenticate": "ApiKey"}, problem("invalid-api-key", "Invalid API Key", 401, "")}}, "type"},
 	{exchange{"wrong title", "GET", "/v2/tokens", response{401, map[string]string{"Content-Type": problemJSON, "X-Correlation-Id": correlationID, "WWW-Authenticate": "ApiKey"}, problem("missing-api-key", "Unauthorized", 401, "")}}, "title"},
 	{exchange{"status member differs", "GET", "/v2/tokens", response{400, v2Headers(problemJSON), problem("bad-request", "Bad Request", 422, "")}}, "status"},
