@@ -317,6 +317,8 @@ func startCluster(ctx context.Context, o options, assets string) (*localCluster,
 			lc.managerArgs = append(lc.managerArgs, "--archive-url="+pg.url)
 		}
 	}
+	// The sample WebhookEndpoint receives on 127.0.0.1: development only, never in a cluster.
+	lc.managerArgs = append(lc.managerArgs, "--webhook-allow-loopback")
 	lc.managerArgs = append(lc.managerArgs, o.managerArgs...)
 	return lc, nil
 }

@@ -73,6 +73,10 @@ type Archiver struct {
 	Clock   clock.PassiveClock
 	Log     logr.Logger
 	Metrics *Metrics
+	// BeforeArchive, when set, runs on each batch before it is archived; an error keeps the batch
+	// in the API server for the next pass. The webhook emitter records the intents' last events
+	// there, so that an intent never leaves the API server with an event unrecorded.
+	BeforeArchive func(ctx context.Context, intents []*v1alpha1.TransferIntent) error
 }
 
 // NeedLeaderElection is true: one replica moves intents.
@@ -213,6 +217,11 @@ func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 	}
 	if err := limiter.WaitN(ctx, len(due)); err != nil {
 		return 0, len(due), err
+	}
+	if a.BeforeArchive != nil {
+		if err := a.BeforeArchive(ctx, due); err != nil {
+			return 0, len(due), fmt.Errorf("before archiving %d intents: %w", len(due), err)
+		}
 	}
 	// The archive first: an intent is deleted only once its row is written.
 	if err := a.Archive.Upsert(ctx, records); err != nil {

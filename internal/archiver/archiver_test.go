@@ -3,9 +3,11 @@ package archiver
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -480,6 +482,53 @@ func TestLookupFiltersFindArchivedIntents(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+}
+
+// An intent leaves the API server only after BeforeArchive (the webhook emitter's Ensure) has
+// seen it: while it fails, nothing is archived or deleted; once it succeeds, every intent it saw
+// is archived.
+func TestBeforeArchiveGatesTheMove(t *testing.T) {
+	w := newWorld(t)
+	ids := w.intents(5, true)
+	w.waitIndexed(len(ids))
+	var mu sync.Mutex
+	seen, failing := map[string]bool{}, true
+	w.archiver.BeforeArchive = func(_ context.Context, intents []*v1alpha1.TransferIntent) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if failing {
+			return errors.New("outbox down")
+		}
+		for _, ti := range intents {
+			seen[ti.Spec.ID] = true
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = w.archiver.Start(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	waitFor(t, "a failed pass", func() bool { return testutil.ToFloat64(w.archiver.Metrics.failures) > 0 })
+	live, archived := w.places(ids)
+	for _, id := range ids {
+		if !live[id] || archived[id] {
+			t.Fatalf("with BeforeArchive failing, intent %s: live %v, archived %v; want live only", id, live[id], archived[id])
+		}
+	}
+	mu.Lock()
+	failing = false
+	mu.Unlock()
+	waitFor(t, "every intent archived", func() bool {
+		return testutil.ToFloat64(w.archiver.Metrics.archivedN) >= float64(len(ids))
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	for _, id := range ids {
+		if !seen[id] {
+			t.Errorf("intent %s was archived without BeforeArchive seeing it", id)
 		}
 	}
 }

@@ -27,6 +27,9 @@ type WebhookOptions struct {
 	AttemptTimeout time.Duration
 	// Poll is how often due retries are looked for (delivery.DefaultPoll when zero).
 	Poll time.Duration
+	// AllowLoopback lets test endpoints reach loopback addresses (make run, tests); see
+	// sender.Options.AllowLoopback.
+	AllowLoopback bool
 	// DisableAfter is how long an endpoint may fail before its deliveries stop
 	// (signing.DisableAfter, 72 h, when zero). Tests shorten it.
 	DisableAfter time.Duration
@@ -38,7 +41,7 @@ type WebhookOptions struct {
 // setupWebhooks adds the webhook emitter and deliverer (leader only) when there is an archive:
 // the outbox is in its database. Every replica gets a tester for POST /v2/webhooks/{name}/test.
 func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, archived *archive.Connection, log logr.Logger) (apiserver.WebhookTester, error) {
-	send := sender.New(sender.Options{Timeout: opts.Webhooks.AttemptTimeout})
+	send := sender.New(sender.Options{Timeout: opts.Webhooks.AttemptTimeout, AllowLoopback: opts.Webhooks.AllowLoopback})
 	tester := webhookTester{&delivery.Tester{Client: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
 	if archived == nil {
 		log.Info("no --archive-url: no webhook is delivered (the delivery log lives in the archive's PostgreSQL)")
@@ -62,6 +65,10 @@ func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.R
 			}
 			return ""
 		},
+	}
+	if s.Archiver != nil {
+		// No intent leaves the API server before its events are recorded.
+		s.Archiver.BeforeArchive = emitter.Ensure
 	}
 	return tester, emitter.SetupWithManager(mgr)
 }

@@ -346,7 +346,7 @@ var _ = Describe("Settling swaps and bridges on two chains", Ordered, func() {
 	It("delivers a bridge's transfer.created, submitted and confirmed, signed and in sequence, to an endpoint applied with kubectl", func() {
 		pg := pgtest.Start(GinkgoTB())
 		By("running the manager with the archive, and webhook retries a second apart")
-		restartManager("manager-webhooks.log", "--archive-url", pg.URL, "--archive-after", "24h", "--webhook-first-retry", "1s")
+		restartManager("manager-webhooks.log", "--archive-url", pg.URL, "--archive-after", "24h", "--webhook-first-retry", "1s", "--webhook-allow-loopback")
 
 		By("applying a WebhookEndpoint of the account to a receiver on loopback with kubectl")
 		recv := newHookReceiver()

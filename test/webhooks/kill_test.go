@@ -29,9 +29,9 @@ func TestKillingTheLeaderMidDeliveryLosesNoEvent(t *testing.T) {
 	hold := &holdFirst{next: recv.Config.Handler, inFlight: make(chan struct{}), release: make(chan struct{})}
 	recv.Config.Handler = hold
 
-	// 1 s attempts: a delivery whose deliverer died is taken again after 2 × 1 s + 5 s.
+	// 1 s attempts: a delivery whose deliverer died is taken again after 4 × 1 s + 5 s.
 	m := cp.StartManager(t, tenant.Namespace, "webhooks-kill", "--archive-url", pg.URL,
-		"--webhook-first-retry", "200ms", "--webhook-attempt-timeout", "1s")
+		"--webhook-first-retry", "200ms", "--webhook-attempt-timeout", "1s", "--webhook-allow-loopback")
 	m.WaitReady(t, 90*time.Second)
 	_, secret := newEndpoint(t, stack, "faults", recv.URL+"/hooks")
 

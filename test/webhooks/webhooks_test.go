@@ -96,6 +96,7 @@ func startStack(t testing.TB, change func(*service.Options)) *servicetest.Stack 
 	return servicetest.Start(t, servicetest.WithServiceOptions(func(o *service.Options) {
 		o.Archive.URL, o.Archive.Timeout = pg.URL, 2*time.Second
 		o.Webhooks.FirstRetry, o.Webhooks.Poll, o.Webhooks.AttemptTimeout = 100*time.Millisecond, 100*time.Millisecond, 2*time.Second
+		o.Webhooks.AllowLoopback = true
 		if change != nil {
 			change(o)
 		}

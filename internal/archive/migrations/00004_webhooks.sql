@@ -37,7 +37,8 @@ CREATE INDEX webhook_events_created ON webhook_events (created_at);
 CREATE TABLE webhook_endpoint_health (
     endpoint_uid         text PRIMARY KEY,
     consecutive_failures integer NOT NULL DEFAULT 0,
-    failing_since        timestamptz,  -- the first failure since the last success
+    failing_since        timestamptz,  -- the first failure of the current run of failures
+    last_failure_at      timestamptz,
     last_success_at      timestamptz,
     last_error           text NOT NULL DEFAULT '',
     disabled_generation  bigint NOT NULL DEFAULT 0 -- the endpoint's generation it was disabled at; 0: enabled

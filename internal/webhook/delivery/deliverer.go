@@ -36,8 +36,12 @@ const (
 	DefaultPoll = time.Second
 	// DefaultStatusInterval is the least time between two status writes of one endpoint.
 	DefaultStatusInterval = time.Minute
-	// claimBatch bounds the deliveries taken at once.
-	claimBatch = 64
+	// claimBatch bounds the deliveries taken at once, perEndpointClaim those of one endpoint (one
+	// endpoint's backlog never fills a claim), and maxEndpointWorkers the endpoints sent to at
+	// once.
+	claimBatch         = 64
+	perEndpointClaim   = 4
+	maxEndpointWorkers = 32
 )
 
 // Options tune a Deliverer; the zero value is the production one.
@@ -75,9 +79,12 @@ func (o *Options) defaults() {
 	}
 }
 
-// lease is how long a claimed delivery is left alone before another deliverer may take it: well
-// over what an attempt can last (a deliverer killed mid-attempt delays the event by this much).
-func (d *Deliverer) lease() time.Duration { return 2*d.Options.AttemptTimeout + 5*time.Second }
+// lease is how long claimed deliveries are left alone before another deliverer may take them: well
+// over what the attempts of one claim can last, one after the other (a deliverer killed
+// mid-attempt delays the event by this much).
+func (d *Deliverer) lease() time.Duration {
+	return time.Duration(perEndpointClaim)*d.Options.AttemptTimeout + 5*time.Second
+}
 
 // Deliverer sends the due deliveries of the outbox. It is a leader-only Runnable.
 type Deliverer struct {
@@ -91,14 +98,18 @@ type Deliverer struct {
 	Clock   clock.PassiveClock
 	Options Options
 
-	wake   chan struct{}
-	once   sync.Once
-	health healthWriter
+	wake    chan struct{}
+	once    sync.Once
+	health  healthWriter
+	workers sync.WaitGroup
+	mu      sync.Mutex
+	busy    map[string]bool // endpoints a worker is sending to, by UID
 }
 
 func (d *Deliverer) init() {
 	d.once.Do(func() {
 		d.wake = make(chan struct{}, 1)
+		d.busy = map[string]bool{}
 		d.Options.defaults()
 		if d.Clock == nil {
 			d.Clock = clock.RealClock{}
@@ -120,7 +131,7 @@ func (d *Deliverer) Notify() {
 // due deliveries between them; the outbox's claim gives each to one).
 func (d *Deliverer) NeedLeaderElection() bool { return true }
 
-// Start delivers until ctx ends.
+// Start delivers until ctx ends, then waits for the attempts in flight.
 func (d *Deliverer) Start(ctx context.Context) error {
 	d.init()
 	ticker := time.NewTicker(d.Options.Poll)
@@ -141,7 +152,10 @@ func (d *Deliverer) Start(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			d.health.flush(context.WithoutCancel(ctx), true)
+			d.workers.Wait()
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			d.health.flush(final, true)
+			cancel()
 			return nil
 		case <-d.wake:
 		case <-ticker.C:
@@ -149,9 +163,11 @@ func (d *Deliverer) Start(ctx context.Context) error {
 	}
 }
 
-// EventRetention is how long an event whose deliveries all ended stays in the outbox (to answer
-// "was it sent?" from the database).
-const EventRetention = 7 * 24 * time.Hour
+// EventRetention is how long an event whose deliveries all ended stays in the outbox. Longer
+// than an intent can stay a TransferIntent (its deadline, 30 days at most, plus --archive-after):
+// the event's row is what makes recording it again a no-op, so pruning it while the emitter can
+// still see the intent would send the event again under a new id.
+const EventRetention = 40 * 24 * time.Hour
 
 // prune deletes ended events older than EventRetention, a batch at a time.
 func (d *Deliverer) prune(ctx context.Context, now time.Time) {
@@ -163,35 +179,63 @@ func (d *Deliverer) prune(ctx context.Context, now time.Time) {
 	}
 }
 
-// pass claims the due deliveries and makes an attempt at each: the deliveries of one endpoint one
-// after the other, in the order they fell due, and the endpoints side by side.
+// pass claims due deliveries of the endpoints that no worker is sending to, a few of each, and
+// starts a worker per endpoint that sends its deliveries one after the other, in the order they
+// fell due. It does not wait for them: an endpoint that takes the whole timeout on every attempt
+// delays only its own deliveries, never another endpoint's.
 func (d *Deliverer) pass(ctx context.Context) (int, error) {
-	due, err := d.Outbox.Claim(ctx, claimBatch, d.lease())
+	busy := d.busyEndpoints()
+	if len(busy) >= maxEndpointWorkers {
+		return 0, nil
+	}
+	due, err := d.Outbox.Claim(ctx, claimBatch, perEndpointClaim, d.lease(), busy)
 	if err != nil {
 		return 0, err
 	}
 	byEndpoint := map[string][]outbox.Delivery{}
-	var order []string
 	for _, dl := range due {
-		if _, ok := byEndpoint[dl.EndpointUID]; !ok {
-			order = append(order, dl.EndpointUID)
-		}
 		byEndpoint[dl.EndpointUID] = append(byEndpoint[dl.EndpointUID], dl)
 	}
-	var wg sync.WaitGroup
-	for _, uid := range order {
-		wg.Go(func() {
-			for _, dl := range byEndpoint[uid] {
-				d.attempt(ctx, dl)
+	for uid, deliveries := range byEndpoint {
+		d.setBusy(uid, true)
+		d.workers.Go(func() {
+			defer func() {
+				d.setBusy(uid, false)
+				d.Notify() // its next deliveries may be due
+			}()
+			for _, dl := range deliveries {
+				if !d.attempt(ctx, dl) {
+					return
+				}
 			}
 		})
 	}
-	wg.Wait()
 	return len(due), nil
 }
 
-// attempt makes one attempt at a delivery and writes its outcome.
-func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) {
+func (d *Deliverer) busyEndpoints() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]string, 0, len(d.busy))
+	for uid := range d.busy {
+		out = append(out, uid)
+	}
+	return out
+}
+
+func (d *Deliverer) setBusy(uid string, busy bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if busy {
+		d.busy[uid] = true
+	} else {
+		delete(d.busy, uid)
+	}
+}
+
+// attempt makes one attempt at a delivery and writes its outcome. It reports whether the
+// endpoint's other deliveries may follow: not once it was stopped or is gone.
+func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
 	log := d.Log.WithValues("webhookEndpoint", dl.Namespace+"/"+dl.Endpoint, "event", dl.EventID, "attempt", dl.Attempts+1)
 	var ep v1alpha1.WebhookEndpoint
 	err := d.Client.Get(ctx, types.NamespacedName{Namespace: dl.Namespace, Name: dl.Endpoint}, &ep)
@@ -199,12 +243,12 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) {
 	switch {
 	case gone:
 		d.drop(ctx, dl, "endpoint deleted")
-		return
+		return true // each of its deliveries is dropped in turn
 	case err != nil:
-		return // the lease runs out and the delivery is taken again
+		return false // the lease runs out and the delivery is taken again
 	case ep.Spec.Disabled || ep.DeliveriesStopped():
 		d.drop(ctx, dl, "endpoint disabled")
-		return
+		return true
 	}
 	now := d.Clock.Now()
 	res := d.send(ctx, &ep, dl, now)
@@ -218,10 +262,14 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) {
 		}
 	}
 	h, err := d.Outbox.Settle(ctx, dl, outcome)
+	if errors.Is(err, outbox.ErrNotHeld) {
+		log.Info("the delivery ended or was taken again while this attempt ran; its outcome is not counted")
+		return true
+	}
 	if err != nil {
 		// Not written: the lease runs out and the event is sent again (same webhook-id).
 		log.Error(err, "recording a delivery attempt")
-		return
+		return false
 	}
 	if h.DisabledGeneration != 0 && h.DisabledGeneration != ep.Generation {
 		// Disabled at an older spec: the change resumed deliveries, and failures count afresh.
@@ -241,7 +289,9 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) {
 	d.health.record(&ep, h)
 	if !res.OK() && !h.FailingSince.IsZero() && now.Sub(h.FailingSince) >= d.Options.DisableAfter {
 		d.disable(ctx, &ep, h)
+		return false // the rest was dropped with it
 	}
+	return true
 }
 
 func (d *Deliverer) send(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery, now time.Time) sender.Result {

@@ -131,6 +131,40 @@ func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result,
 	return ctrl.Result{}, nil
 }
 
+// Ensure records every event the intents' states imply that is not recorded yet, whatever the
+// emitter remembers: the archiver calls it before intents leave the API server, so that an event
+// the emitter has not recorded yet (a leader that was down, a reconcile that failed) is not lost
+// with the intent.
+func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent) error {
+	if len(intents) == 0 {
+		return nil
+	}
+	var endpoints v1alpha1.WebhookEndpointList
+	if err := e.Client.List(ctx, &endpoints, client.InNamespace(intents[0].Namespace)); err != nil {
+		return err
+	}
+	if len(endpoints.Items) == 0 {
+		return nil
+	}
+	for _, obj := range intents {
+		events, targets, err := e.build(obj, eventsOf(obj), endpoints.Items)
+		if err != nil {
+			return err
+		}
+		if len(events) == 0 {
+			continue
+		}
+		written, err := e.Outbox.Record(ctx, events, targets)
+		if err != nil {
+			return err
+		}
+		if len(written) > 0 && e.Notify != nil {
+			e.Notify()
+		}
+	}
+	return nil
+}
+
 // build makes the outbox events of due that have subscribers; the body's data is the intent's
 // record as it is now, which every event of this reconcile shares.
 func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, endpoints []v1alpha1.WebhookEndpoint) ([]outbox.Event, [][]outbox.Target, error) {

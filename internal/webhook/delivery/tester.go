@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -54,7 +55,7 @@ func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResul
 	if err != nil {
 		return TestResult{}, err
 	}
-	if err := ssrf.CheckURL(ep.Spec.URL, ep.Spec.Environment != v1alpha1.EnvironmentLive); err != nil {
+	if err := ssrf.CheckURL(ep.Spec.URL, t.Sender.AllowsLoopback(ep.Spec.Environment == v1alpha1.EnvironmentLive)); err != nil {
 		return TestResult{}, err
 	}
 	now := t.Clock.Now()
@@ -72,7 +73,8 @@ func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResul
 		URL: ep.Spec.URL, Live: ep.Spec.Environment == v1alpha1.EnvironmentLive, EventID: id, Body: body, Secrets: secrets,
 	}, now)
 	if res.Err != nil && res.Status == 0 && isRefused(res.Err) {
-		return TestResult{}, res.Err
+		// Not the resolved address: the answer would map the cluster's names to its addresses.
+		return TestResult{}, fmt.Errorf("%w: the URL's host resolves to an address deliveries may not reach (loopback, private, link-local or reserved)", ssrf.ErrRefused)
 	}
 	out := TestResult{EventID: id, Delivered: res.OK(), Status: res.Status, Duration: res.Duration}
 	if res.Err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -125,29 +126,40 @@ VALUES ($1, $2, $3, $4, now()) ON CONFLICT DO NOTHING`, ev.ID, t.UID, t.Namespac
 	return written, nil
 }
 
-// claimSQL takes the due deliveries, oldest first, and moves their next attempt to the end of the
-// lease: another deliverer (or this one after a restart) takes them again only if the attempt's
-// outcome was never written. SKIP LOCKED lets two deliverers (two leaders for a moment) split
-// the work instead of waiting on each other.
-const claimSQL = `WITH due AS (
-	SELECT event_id, endpoint_uid FROM webhook_deliveries
-	WHERE state = 'pending' AND next_attempt_at <= now()
-	ORDER BY next_attempt_at, event_id
-	LIMIT $1 FOR UPDATE SKIP LOCKED)
+// claimSQL takes the due deliveries, oldest first, at most $4 of each endpoint and none of the
+// endpoints in $3 (those whose earlier deliveries are still being sent), and moves their next
+// attempt to the end of the lease: another deliverer (or this one after a restart) takes them
+// again only if the attempt's outcome was never written. SKIP LOCKED lets two deliverers (two
+// leaders for a moment) split the work instead of waiting on each other.
+const claimSQL = `WITH ranked AS (
+	SELECT event_id, endpoint_uid, next_attempt_at,
+		row_number() OVER (PARTITION BY endpoint_uid ORDER BY next_attempt_at, event_id) AS rank
+	FROM webhook_deliveries
+	WHERE state = 'pending' AND next_attempt_at <= now() AND NOT (endpoint_uid = ANY($3::text[]))),
+due AS (
+	SELECT d.event_id, d.endpoint_uid FROM webhook_deliveries d
+	JOIN ranked r ON r.event_id = d.event_id AND r.endpoint_uid = d.endpoint_uid
+	WHERE r.rank <= $4 AND d.state = 'pending' AND d.next_attempt_at <= now()
+	ORDER BY r.next_attempt_at, r.event_id
+	LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
 UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $2)
 FROM due, webhook_events e
 WHERE d.event_id = due.event_id AND d.endpoint_uid = due.endpoint_uid AND e.id = d.event_id
 RETURNING d.event_id, d.endpoint_uid, d.namespace, d.endpoint, d.attempts, e.type, e.sequence, e.created_at, e.body`
 
-// Claim takes up to limit due deliveries for lease, ordered by when they fell due and then by event
-// id (the ids of one intent's events sort in the order they were recorded).
-func (s *Store) Claim(ctx context.Context, limit int, lease time.Duration) ([]Delivery, error) {
+// Claim takes up to limit due deliveries for lease, at most perEndpoint of each endpoint and none
+// of the endpoints in busy, ordered by when they fell due and then by event id (the ids of one
+// intent's events sort in the order they were recorded).
+func (s *Store) Claim(ctx context.Context, limit, perEndpoint int, lease time.Duration, busy []string) ([]Delivery, error) {
 	ctx, cancel, pool, err := s.begin(ctx)
 	defer cancel()
 	if err != nil {
 		return nil, err
 	}
-	rows, err := pool.Query(ctx, claimSQL, limit, lease.Seconds())
+	if busy == nil {
+		busy = []string{}
+	}
+	rows, err := pool.Query(ctx, claimSQL, limit, lease.Seconds(), busy, perEndpoint)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: claiming deliveries: %w", err)
 	}
@@ -174,8 +186,14 @@ type Outcome struct {
 	GiveUp bool
 }
 
+// ErrNotHeld is Settle's answer when the delivery is no longer the one claimed: its lease ran out
+// and another attempt was made or ended it (or its endpoint was disabled). Nothing was written.
+var ErrNotHeld = errors.New("outbox: the delivery is no longer held (lease over, or ended meanwhile)")
+
 // Settle writes an attempt's outcome on its delivery and on its endpoint's health, in one
-// transaction, and returns the health.
+// transaction, and returns the health. It writes only if the delivery is still pending with the
+// attempts it was claimed with, so that two deliverers that both sent it (a lease that ran out
+// mid-attempt) count one attempt, and an ended delivery stays ended.
 func (s *Store) Settle(ctx context.Context, d Delivery, o Outcome) (Health, error) {
 	ctx, cancel, pool, err := s.begin(ctx)
 	defer cancel()
@@ -184,30 +202,45 @@ func (s *Store) Settle(ctx context.Context, d Delivery, o Outcome) (Health, erro
 	}
 	var h Health
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		var err error
+		const held = ` WHERE event_id = $1 AND endpoint_uid = $2 AND state = 'pending' AND attempts = $3`
+		var (
+			tag pgconn.CommandTag
+			err error
+		)
 		switch {
 		case o.Delivered:
-			_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1,
-delivered_at = now(), last_error = '' WHERE event_id = $1 AND endpoint_uid = $2`, d.EventID, d.EndpointUID)
+			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1,
+delivered_at = now(), last_error = ''`+held, d.EventID, d.EndpointUID, d.Attempts)
 		case o.GiveUp:
-			_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1,
-last_error = $3 WHERE event_id = $1 AND endpoint_uid = $2`, d.EventID, d.EndpointUID, o.Error)
+			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1,
+last_error = $4`+held, d.EventID, d.EndpointUID, d.Attempts, o.Error)
 		default:
-			_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = $3,
-next_attempt_at = now() + make_interval(secs => $4) WHERE event_id = $1 AND endpoint_uid = $2`,
-				d.EventID, d.EndpointUID, o.Error, o.RetryIn.Seconds())
+			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = $4,
+next_attempt_at = now() + make_interval(secs => $5)`+held,
+				d.EventID, d.EndpointUID, d.Attempts, o.Error, o.RetryIn.Seconds())
 		}
 		if err != nil {
 			return err
 		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotHeld
+		}
 		h, err = recordHealth(ctx, tx, d.EndpointUID, o)
 		return err
 	})
+	if errors.Is(err, ErrNotHeld) {
+		return Health{}, ErrNotHeld
+	}
 	if err != nil {
 		return Health{}, fmt.Errorf("outbox: settling a delivery: %w", err)
 	}
 	return h, nil
 }
+
+// failureRunGap is the longest retry wait (2.7 days, +20 % jitter) and a margin: failures further
+// apart than this are not one run, so an old failingSince does not stop an endpoint that failed
+// once weeks later.
+const failureRunGap = "4 days"
 
 const healthColumns = `consecutive_failures, failing_since, last_success_at, last_error, disabled_generation`
 
@@ -218,10 +251,14 @@ ON CONFLICT (endpoint_uid) DO UPDATE SET consecutive_failures = 0, failing_since
 	last_success_at = now(), last_error = ''
 RETURNING `+healthColumns, uid))
 	}
-	return scanHealth(tx.QueryRow(ctx, `INSERT INTO webhook_endpoint_health (endpoint_uid, consecutive_failures, failing_since, last_error)
-VALUES ($1, 1, now(), $2)
+	return scanHealth(tx.QueryRow(ctx, `INSERT INTO webhook_endpoint_health (endpoint_uid, consecutive_failures, failing_since, last_failure_at, last_error)
+VALUES ($1, 1, now(), now(), $2)
 ON CONFLICT (endpoint_uid) DO UPDATE SET consecutive_failures = webhook_endpoint_health.consecutive_failures + 1,
-	failing_since = coalesce(webhook_endpoint_health.failing_since, now()), last_error = $2
+	failing_since = CASE
+		WHEN webhook_endpoint_health.failing_since IS NULL
+			OR webhook_endpoint_health.last_failure_at < now() - interval '`+failureRunGap+`' THEN now()
+		ELSE webhook_endpoint_health.failing_since END,
+	last_failure_at = now(), last_error = $2
 RETURNING `+healthColumns, uid, o.Error))
 }
 
@@ -301,7 +338,7 @@ func (s *Store) Drop(ctx context.Context, d Delivery, reason string) error {
 		return err
 	}
 	if _, err := pool.Exec(ctx, `UPDATE webhook_deliveries SET state = 'dropped', last_error = $3
-WHERE event_id = $1 AND endpoint_uid = $2`, d.EventID, d.EndpointUID, reason); err != nil {
+WHERE event_id = $1 AND endpoint_uid = $2 AND state = 'pending'`, d.EventID, d.EndpointUID, reason); err != nil {
 		return fmt.Errorf("outbox: dropping a delivery: %w", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package outbox_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -41,12 +42,12 @@ func TestRecordClaimSettle(t *testing.T) {
 		t.Fatalf("Record again: %v, %d written; want none", err, len(written))
 	}
 
-	due, err := s.Claim(ctx, 10, time.Minute)
+	due, err := s.Claim(ctx, 10, 10, time.Minute, nil)
 	if err != nil || len(due) != 2 {
 		t.Fatalf("Claim: %v, %d due; want the event's 2 deliveries", err, len(due))
 	}
 	// Claimed deliveries are leased: a second deliverer gets none of them.
-	if again, err := s.Claim(ctx, 10, time.Minute); err != nil || len(again) != 0 {
+	if again, err := s.Claim(ctx, 10, 10, time.Minute, nil); err != nil || len(again) != 0 {
 		t.Fatalf("a second Claim: %v, %d; want none while the lease lasts", err, len(again))
 	}
 
@@ -54,7 +55,7 @@ func TestRecordClaimSettle(t *testing.T) {
 	if err != nil || h.ConsecutiveFailures != 1 || h.FailingSince.IsZero() || h.LastError != "HTTP 500" {
 		t.Fatalf("Settle a failure: %v, %+v", err, h)
 	}
-	retry, err := s.Claim(ctx, 10, time.Minute)
+	retry, err := s.Claim(ctx, 10, 10, time.Minute, nil)
 	if err != nil || len(retry) != 1 || retry[0].Attempts != 1 || retry[0].EventID != "evt_1" {
 		t.Fatalf("the failed delivery is due again with 1 attempt made: %v, %+v", err, retry)
 	}
@@ -84,7 +85,7 @@ func TestPruneKeepsWhatIsPendingOrRecent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	due, err := s.Claim(ctx, 10, time.Hour)
+	due, err := s.Claim(ctx, 10, 10, time.Hour, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +104,48 @@ func TestPruneKeepsWhatIsPendingOrRecent(t *testing.T) {
 		if states, err := s.Deliveries(ctx, id); err != nil || len(states) != want {
 			t.Errorf("%s after Prune: %v, %v", id, err, states)
 		}
+	}
+}
+
+// A claim leaves out busy endpoints and takes at most perEndpoint of each, so that one endpoint's
+// backlog never fills a batch; a settle of a delivery no longer held writes nothing.
+func TestClaimSharesOutEndpointsAndSettleNeedsTheLease(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	var events []outbox.Event
+	var targets [][]outbox.Target
+	for i := range 5 {
+		events = append(events, event("evt_a"+string(rune('0'+i)), "int_a"+string(rune('0'+i)), "transfer.created", time.Now()))
+		targets = append(targets, []outbox.Target{{UID: "slow", Namespace: "ns", Name: "slow"}})
+	}
+	events = append(events, event("evt_b", "int_b", "transfer.created", time.Now()))
+	targets = append(targets, []outbox.Target{{UID: "fast", Namespace: "ns", Name: "fast"}})
+	if _, err := s.Record(ctx, events, targets); err != nil {
+		t.Fatal(err)
+	}
+	due, err := s.Claim(ctx, 3, 2, time.Minute, nil)
+	if err != nil || len(due) != 3 {
+		t.Fatalf("Claim: %v, %d", err, len(due))
+	}
+	per := map[string]int{}
+	for _, d := range due {
+		per[d.EndpointUID]++
+	}
+	if per["slow"] != 2 || per["fast"] != 1 {
+		t.Fatalf("claimed by endpoint: %v; want 2 of slow (the cap) and fast's 1", per)
+	}
+	if more, err := s.Claim(ctx, 10, 10, time.Minute, []string{"slow"}); err != nil || len(more) != 0 {
+		t.Fatalf("a claim with slow busy: %v, %d; want none", err, len(more))
+	}
+
+	// Another deliverer settled the first attempt: this one's settle is refused, nothing counted.
+	if _, err := s.Settle(ctx, due[0], outbox.Outcome{Delivered: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Settle(ctx, due[0], outbox.Outcome{Error: "HTTP 500", GiveUp: true}); !errors.Is(err, outbox.ErrNotHeld) {
+		t.Fatalf("a second settle: %v; want ErrNotHeld", err)
+	}
+	if states, _ := s.Deliveries(ctx, due[0].EventID); states[due[0].Endpoint] != outbox.StateDelivered {
+		t.Fatalf("the delivered delivery became %v", states)
 	}
 }

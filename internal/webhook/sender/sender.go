@@ -32,15 +32,21 @@ type Options struct {
 	Timeout time.Duration
 	// Transport replaces the guarded transport (tests only: it bypasses the SSRF checks).
 	Transport http.RoundTripper
+	// AllowLoopback lets test endpoints reach loopback addresses (make run and the tests,
+	// --webhook-allow-loopback). Off in production: the manager's own loopback serves pprof, probes
+	// and sidecars' admin ports, which a test endpoint must not reach.
+	AllowLoopback bool
 }
 
 // Sender delivers events. One Sender serves every endpoint; it is safe for concurrent use.
 type Sender struct {
-	live, test *http.Client
-	timeout    time.Duration
+	live, test    *http.Client
+	timeout       time.Duration
+	allowLoopback bool
 }
 
-// New returns a Sender: live endpoints reach public addresses only, test endpoints loopback too.
+// New returns a Sender: endpoints reach public addresses only; test endpoints loopback too with
+// Options.AllowLoopback.
 func New(opts Options) *Sender {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
@@ -54,9 +60,11 @@ func New(opts Options) *Sender {
 				DialContext:           (&ssrf.Dialer{AllowLoopback: allowLoopback, Timeout: opts.Timeout}).DialContext,
 				TLSHandshakeTimeout:   opts.Timeout,
 				ResponseHeaderTimeout: opts.Timeout,
-				MaxIdleConnsPerHost:   4,
-				IdleConnTimeout:       90 * time.Second,
-				ForceAttemptHTTP2:     true,
+				// A receiver's headers say nothing we read; Go's default allows 10 MB.
+				MaxResponseHeaderBytes: 16 << 10,
+				MaxIdleConnsPerHost:    4,
+				IdleConnTimeout:        90 * time.Second,
+				ForceAttemptHTTP2:      true,
 			}
 		}
 		return &http.Client{
@@ -66,8 +74,11 @@ func New(opts Options) *Sender {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
-	return &Sender{live: client(false), test: client(true), timeout: opts.Timeout}
+	return &Sender{live: client(false), test: client(opts.AllowLoopback), timeout: opts.Timeout, allowLoopback: opts.AllowLoopback}
 }
+
+// AllowsLoopback reports whether an endpoint of the environment (live or not) may be on loopback.
+func (s *Sender) AllowsLoopback(live bool) bool { return !live && s.allowLoopback }
 
 // Attempt is a delivery to make.
 type Attempt struct {
@@ -102,7 +113,7 @@ func (s *Sender) Send(ctx context.Context, a Attempt, now time.Time) Result {
 }
 
 func (s *Sender) send(ctx context.Context, a Attempt, now time.Time) Result {
-	if err := ssrf.CheckURL(a.URL, !a.Live); err != nil {
+	if err := ssrf.CheckURL(a.URL, s.AllowsLoopback(a.Live)); err != nil {
 		return Result{Err: err}
 	}
 	header, err := signing.Sign(a.EventID, now, a.Body, a.Secrets...)

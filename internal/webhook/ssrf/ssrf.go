@@ -36,6 +36,12 @@ var blocked = []netip.Prefix{
 	netip.MustParsePrefix("2001:db8::/32"),
 	netip.MustParsePrefix("2002::/16"), // 6to4
 	netip.MustParsePrefix("100::/64"),
+	netip.MustParsePrefix("192.88.99.0/24"),   // 6to4 relays
+	netip.MustParsePrefix("168.63.129.16/32"), // Azure's host service (WireServer)
+	netip.MustParsePrefix("2001::/32"),        // Teredo
+	netip.MustParsePrefix("fec0::/10"),        // site-local (deprecated, still routed by some)
+	netip.MustParsePrefix("::/96"),            // IPv4-compatible
+	netip.MustParsePrefix("::ffff:0:0:0/96"),  // IPv4-translated
 }
 
 // Check refuses an address that is not public: loopback (unless allowLoopback), private (RFC 1918,
@@ -55,7 +61,7 @@ func Check(ip netip.Addr, allowLoopback bool) error {
 		return fmt.Errorf("%w: %s is a private address", ErrRefused, ip)
 	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
 		return fmt.Errorf("%w: %s is a link-local address (the cloud metadata service lives there)", ErrRefused, ip)
-	case ip.IsUnspecified(), ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
+	case ip.IsUnspecified(), ip.IsMulticast(), ip.IsInterfaceLocalMulticast(), !ip.IsGlobalUnicast():
 		return fmt.Errorf("%w: %s is not a unicast address", ErrRefused, ip)
 	}
 	for _, p := range blocked {

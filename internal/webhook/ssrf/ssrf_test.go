@@ -33,7 +33,12 @@ func TestCheckRefusesTheServicesOwnNetwork(t *testing.T) {
 		{"239.1.2.3", false, "not a unicast"},
 		{"100.64.0.1", false, "reserved"},
 		{"198.18.0.1", false, "reserved"},
-		{"64:ff9b::a01:203", false, "reserved"}, // NAT64 of 10.1.2.3
+		{"64:ff9b::a01:203", false, "reserved"},                     // NAT64 of 10.1.2.3
+		{"::7f00:1", false, "reserved"},                             // IPv4-compatible 127.0.0.1
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", false, "reserved"}, // Teredo
+		{"fec0::1", false, "reserved"},
+		{"192.88.99.1", false, "reserved"},
+		{"168.63.129.16", false, "reserved"},
 	} {
 		err := Check(netip.MustParseAddr(c.addr), c.allowLoopback)
 		switch {
