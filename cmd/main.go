@@ -119,7 +119,7 @@ func parseFlags() config {
 	flag.DurationVar(&c.service.Webhooks.FirstRetry, "webhook-first-retry", delivery.DefaultFirstRetry,
 		"Wait after a webhook delivery's first failed attempt; each later wait is 6 times the one before (8 attempts, about 3 days with the default).")
 	flag.DurationVar(&c.service.Webhooks.AttemptTimeout, "webhook-attempt-timeout", sender.DefaultTimeout,
-		"Deadline of one webhook delivery attempt; a delivery whose deliverer died mid-attempt is taken again after twice this plus 5s.")
+		"Deadline of one webhook delivery attempt; a delivery whose deliverer died mid-attempt is taken again after 4 times this plus 5s.")
 	flag.BoolVar(&c.service.Webhooks.AllowLoopback, "webhook-allow-loopback", false,
 		"Let test-environment WebhookEndpoints receive on loopback addresses (http://127.0.0.1:…), for development (make run sets it). Never in a cluster: the pod's loopback serves pprof, probes and sidecars.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
