@@ -38,6 +38,13 @@ func TestDevwalletPriceMovesTheFeed(t *testing.T) {
 		}
 		return round
 	}
+	// Funded before the committing goroutine starts: two goroutines committing blocks at once race
+	// in the simulated node.
+	wellKnown, err := crypto.HexToECDSA(devchain.WellKnownFunderKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SendValue(t, crypto.PubkeyToAddress(wellKnown.PublicKey), big.NewInt(1e18))
 	// The node mines only on Commit: the command waits for its receipt, so commit meanwhile.
 	stop := make(chan struct{})
 	defer close(stop)
@@ -69,12 +76,8 @@ func TestDevwalletPriceMovesTheFeed(t *testing.T) {
 	if round := read(); round.Answer.Cmp(big.NewInt(99_00000000)) != 0 || time.Since(time.Unix(round.UpdatedAt.Int64(), 0)) < 119*time.Minute {
 		t.Fatalf("round %+v; want 99 updated two hours ago", round)
 	}
-	// The well-known account #0 (the default key) is not this feed's owner: the contract refuses it.
-	wellKnown, err := crypto.HexToECDSA(devchain.WellKnownFunderKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SendValue(t, crypto.PubkeyToAddress(wellKnown.PublicKey), big.NewInt(1e18))
+	// The well-known account #0 (the default key, funded above) is not this feed's owner: the
+	// contract refuses it.
 	if code, out := run("--price", "1"); code != 1 || !strings.Contains(out, "reverted (is 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 the feed's owner?)") {
 		t.Fatalf("exit %d: %s; want a refusal", code, out)
 	}
