@@ -104,21 +104,22 @@ func intentsTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
 }
 
+// intentsSession is pageSession for the intents pages, which also need the intent store.
+func (h *Handler) intentsSession(w http.ResponseWriter, r *http.Request) (registry.Account, bool) {
+	account, ok := h.pageSession(w, r)
+	if ok && h.deps.Intents == nil {
+		h.problems.Write(w, r, problem.ServiceUnavailable, "Intents are not configured on this server.", nil)
+		return account, false
+	}
+	return account, ok
+}
+
 // intentsPage is GET /intents: the signed-in account's intents of one environment, newest
 // first, a page at a time, optionally of one status. It sends the browser to /sign-in without a
 // session.
 func (h *Handler) intentsPage(w http.ResponseWriter, r *http.Request) {
-	account, ok, err := h.session(w, r)
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
+	account, ok := h.intentsSession(w, r)
 	if !ok {
-		h.redirect(w, "/sign-in")
-		return
-	}
-	if h.deps.Intents == nil {
-		h.problems.Write(w, r, problem.ServiceUnavailable, "Intents are not configured on this server.", nil)
 		return
 	}
 	q := r.URL.Query()
@@ -205,17 +206,8 @@ func (h *Handler) intentsPage(w http.ResponseWriter, r *http.Request) {
 // intentPage is GET /intents/{id}: one of the signed-in account's intents, of either environment,
 // with its timeline. Another account's intent is not found, exactly like an unknown one.
 func (h *Handler) intentPage(w http.ResponseWriter, r *http.Request) {
-	account, ok, err := h.session(w, r)
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
+	account, ok := h.intentsSession(w, r)
 	if !ok {
-		h.redirect(w, "/sign-in")
-		return
-	}
-	if h.deps.Intents == nil {
-		h.problems.Write(w, r, problem.ServiceUnavailable, "Intents are not configured on this server.", nil)
 		return
 	}
 	id := r.PathValue("id")

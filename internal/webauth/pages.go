@@ -133,15 +133,25 @@ func (h *Handler) signInPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, h.pages.signIn, signInData{Title: "Sign in"})
 }
 
-// keysPage shows the signed-in account's keys, or sends the browser to /sign-in.
-func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request) {
+// pageSession is the signed-in account of a page's request. Without a session it sends the
+// browser to /sign-in, and when the session cannot be read it answers 503; either way ok is false
+// and the page has been answered.
+func (h *Handler) pageSession(w http.ResponseWriter, r *http.Request) (account registry.Account, ok bool) {
 	account, ok, err := h.session(w, r)
 	if err != nil {
 		h.unavailable(w, r, err)
-		return
+		return account, false
 	}
 	if !ok {
 		h.redirect(w, "/sign-in")
+	}
+	return account, ok
+}
+
+// keysPage shows the signed-in account's keys, or sends the browser to /sign-in.
+func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request) {
+	account, ok := h.pageSession(w, r)
+	if !ok {
 		return
 	}
 	data := keysData{Title: "API keys", Page: "keys", Account: account}

@@ -48,7 +48,7 @@ type Emitter struct {
 	Clock  clock.PassiveClock
 
 	mu sync.Mutex
-	// recorded counts, by intent UID, the events known to be recorded or not wanted, so that a
+	// recorded counts, by intent (namespace/name), the events known to be recorded or not wanted, so that a
 	// reconcile of an unchanged intent costs no query.
 	recorded map[string]int
 }
@@ -114,21 +114,28 @@ func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result,
 	if err := e.Client.List(ctx, &endpoints, client.InNamespace(obj.Namespace)); err != nil {
 		return ctrl.Result{}, err
 	}
-	events, targets, err := e.build(&obj, due, endpoints.Items)
-	if err != nil {
+	if err := e.record(ctx, &obj, due, endpoints.Items); err != nil {
 		return ctrl.Result{}, err
-	}
-	if len(events) > 0 {
-		written, err := e.Outbox.Record(ctx, events, targets)
-		if err != nil {
-			return ctrl.Result{}, err
-		}
-		if len(written) > 0 && e.Notify != nil {
-			e.Notify()
-		}
 	}
 	e.remember(req.String(), len(due))
 	return ctrl.Result{}, nil
+}
+
+// record writes the events of due that endpoints subscribe to, and wakes the deliverer when any
+// was new.
+func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due []event, endpoints []v1alpha1.WebhookEndpoint) error {
+	events, targets, err := e.build(obj, due, endpoints)
+	if err != nil || len(events) == 0 {
+		return err
+	}
+	written, err := e.Outbox.Record(ctx, events, targets)
+	if err != nil {
+		return err
+	}
+	if len(written) > 0 && e.Notify != nil {
+		e.Notify()
+	}
+	return nil
 }
 
 // Ensure records every event the intents' states imply that is not recorded yet, whatever the
@@ -147,19 +154,8 @@ func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent
 		return nil
 	}
 	for _, obj := range intents {
-		events, targets, err := e.build(obj, eventsOf(obj), endpoints.Items)
-		if err != nil {
+		if err := e.record(ctx, obj, eventsOf(obj), endpoints.Items); err != nil {
 			return err
-		}
-		if len(events) == 0 {
-			continue
-		}
-		written, err := e.Outbox.Record(ctx, events, targets)
-		if err != nil {
-			return err
-		}
-		if len(written) > 0 && e.Notify != nil {
-			e.Notify()
 		}
 	}
 	return nil
