@@ -12,7 +12,7 @@ import (
 // tests (internal/webauth) send every method to them.
 func servedByWeb(template string) bool {
 	return strings.HasPrefix(template, "/auth/") || template == "/sign-in" || template == "/keys" ||
-		template == "/intents" || template == "/intents/{id}"
+		template == "/intents" || template == "/intents/{id}" || template == "/webhooks" || template == "/webhooks/{name}/delete"
 }
 
 // Every status the API answers, to every method on every documented path, is one the document

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -217,8 +218,10 @@ func (w *statusWriter) WriteHeader(code int) {
 	}
 	w.wroteHeader = true
 	w.code = code
-	if (code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusBadRequest) &&
-		w.Header().Get("Content-Type") != problem.ContentType {
+	// ServeMux's own answers are plain text; a problem, or a page that says what is wrong with its
+	// form (webauth's /webhooks), goes out as it is.
+	if ct := w.Header().Get("Content-Type"); (code == http.StatusNotFound || code == http.StatusMethodNotAllowed || code == http.StatusBadRequest) &&
+		ct != problem.ContentType && !strings.HasPrefix(ct, "text/html") {
 		w.swallow = true
 		w.Header().Del("X-Content-Type-Options")
 		t, detail := problem.NotFound, "No resource exists at this path."

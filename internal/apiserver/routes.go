@@ -35,6 +35,9 @@ func (s *Server) routes() http.Handler {
 		s.handle(root, "GET /keys", web)
 		s.handle(root, "GET /intents", web)
 		s.handle(root, "GET /intents/{id}", web)
+		s.handle(root, "GET /webhooks", web)
+		s.handle(root, "POST /webhooks", web)
+		s.handle(root, "POST /webhooks/{name}/delete", web)
 		s.handle(root, "GET /sign-in", web)
 	}
 	// /v2 is nearly all of the traffic: send it straight to its chain instead of matching it

@@ -246,15 +246,9 @@ func (r *WebhookEndpointReconciler) generateSecret(ctx context.Context, ep *v1al
 	if err != nil {
 		return err
 	}
-	secret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: ref.Name, Namespace: ep.Namespace, Labels: map[string]string{
-			"app.kubernetes.io/managed-by": EventReporter, "app.kubernetes.io/component": "webhook-secret",
-		}},
-		Type: corev1.SecretTypeOpaque,
-		Data: map[string][]byte{ref.Key: []byte(value), signing.SecretKeyObserved: []byte(value)},
-	}
-	if err := controllerutil.SetControllerReference(ep, secret, v1alpha1.Scheme()); err != nil {
-		return fmt.Errorf("owner-referencing WebhookEndpoint %s: %w", ep.Name, err)
+	secret, err := GeneratedWebhookSecret(ep, value)
+	if err != nil {
+		return err
 	}
 	if err := r.Create(ctx, secret); err != nil {
 		// AlreadyExists: the cache was behind; the Secret's event brings the endpoint back.
@@ -265,6 +259,25 @@ func (r *WebhookEndpointReconciler) generateSecret(ctx context.Context, ep *v1al
 			"generated a signing secret in Secret %s (key %s)", ref.Name, ref.Key)
 	}
 	return nil
+}
+
+// GeneratedWebhookSecret is the Secret the operator generates for an endpoint without
+// spec.secretRef, holding value (signing.NewSecret): named GeneratedWebhookSecretName, its value
+// under signing.DefaultSecretKey and, as already seen, signing.SecretKeyObserved, and controlled by
+// the endpoint (which must have its UID) so that the garbage collector deletes it with it. The
+// /webhooks page creates the same Secret, so that it can show the secret once.
+func GeneratedWebhookSecret(ep *v1alpha1.WebhookEndpoint, value string) (*corev1.Secret, error) {
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: GeneratedWebhookSecretName(ep.Name), Namespace: ep.Namespace, Labels: map[string]string{
+			"app.kubernetes.io/managed-by": EventReporter, "app.kubernetes.io/component": "webhook-secret",
+		}},
+		Type: corev1.SecretTypeOpaque,
+		Data: map[string][]byte{signing.DefaultSecretKey: []byte(value), signing.SecretKeyObserved: []byte(value)},
+	}
+	if err := controllerutil.SetControllerReference(ep, secret, v1alpha1.Scheme()); err != nil {
+		return nil, fmt.Errorf("owner-referencing WebhookEndpoint %s: %w", ep.Name, err)
+	}
+	return secret, nil
 }
 
 // regenerate replaces a broken secret in a generated Secret.
@@ -285,15 +298,24 @@ func (r *WebhookEndpointReconciler) regenerate(ctx context.Context, secret *core
 // the Account garbage-collects its endpoints, as it does its keys.
 func (r *WebhookEndpointReconciler) ensureOwnedBy(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account *v1alpha1.Account) error {
 	before := ep.DeepCopy()
-	if err := controllerutil.SetOwnerReference(account, ep, v1alpha1.Scheme(), controllerutil.WithBlockOwnerDeletion(true),
-		func(ref *metav1.OwnerReference) { ref.Controller = ptr.To(false) }); err != nil {
-		return fmt.Errorf("owner-referencing Account %s: %w", account.Name, err)
+	if err := SetWebhookEndpointOwner(ep, account); err != nil {
+		return err
 	}
 	if equality.Semantic.DeepEqual(before.OwnerReferences, ep.OwnerReferences) {
 		return nil
 	}
 	if err := r.Patch(ctx, ep, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 		return fmt.Errorf("setting the owner reference to Account %s: %w", account.Name, err)
+	}
+	return nil
+}
+
+// SetWebhookEndpointOwner makes the Account an owner of the endpoint, not its controller, as the
+// controller does to every endpoint (the /webhooks page sets it from the start).
+func SetWebhookEndpointOwner(ep *v1alpha1.WebhookEndpoint, account *v1alpha1.Account) error {
+	if err := controllerutil.SetOwnerReference(account, ep, v1alpha1.Scheme(), controllerutil.WithBlockOwnerDeletion(true),
+		func(ref *metav1.OwnerReference) { ref.Controller = ptr.To(false) }); err != nil {
+		return fmt.Errorf("owner-referencing Account %s: %w", account.Name, err)
 	}
 	return nil
 }

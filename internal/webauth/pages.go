@@ -38,11 +38,12 @@ type asset struct {
 }
 
 type pages struct {
-	signIn  *template.Template
-	keys    *template.Template
-	intents *template.Template
-	intent  *template.Template
-	assets  map[string]asset
+	signIn   *template.Template
+	keys     *template.Template
+	intents  *template.Template
+	intent   *template.Template
+	webhooks *template.Template
+	assets   map[string]asset
 }
 
 func newPages(basePath string) (*pages, error) {
@@ -104,6 +105,9 @@ func newPages(basePath string) (*pages, error) {
 		return nil, err
 	}
 	if p.intent, err = page("account.html", "intent.html"); err != nil {
+		return nil, err
+	}
+	if p.webhooks, err = page("account.html", "webhooks.html"); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -177,6 +181,11 @@ func (h *Handler) keysPage(w http.ResponseWriter, r *http.Request) {
 
 // render writes a page with the headers every page has.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, t *template.Template, data any) {
+	h.renderStatus(w, r, t, data, http.StatusOK)
+}
+
+// renderStatus is render with another status than 200.
+func (h *Handler) renderStatus(w http.ResponseWriter, r *http.Request, t *template.Template, data any, status int) {
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout.html", data); err != nil {
 		h.internalError(w, r, "rendering a page", err)
@@ -190,7 +199,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, t *template.Tem
 	hd.Set("X-Frame-Options", "DENY")
 	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 	hd.Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
 

@@ -1,11 +1,12 @@
 // Package webauth is browser sign-in for Accounts and API key management by a signed-in person:
 // the /sign-in and /keys pages, POST /auth/sign-in and /auth/sign-out, and the key endpoints
-// under /auth (create, list, disable, delete); and the read-only /intents pages, on which a
-// signed-in person follows the account's transfer intents.
+// under /auth (create, list, disable, delete); the read-only /intents pages, on which a
+// signed-in person follows the account's transfer intents; and the /webhooks page, which lists,
+// creates (showing the new signing secret once) and deletes the account's WebhookEndpoints.
 //
 // It is mounted by internal/apiserver outside the /v2 authentication gate, behind the same
 // correlation ids, problem details and readiness. A session only ever manages keys and shows the
-// account's intents on the pages: /v2 reads the api-key header and nothing else (a session cookie
+// account's intents and webhook endpoints on the pages: /v2 reads the api-key header and nothing else (a session cookie
 // never replaces it).
 //
 // Security decisions, in one place:
@@ -229,6 +230,9 @@ func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
 	h.handle("GET /keys", h.keysPage)
 	h.handle("GET /intents", h.intentsPage)
 	h.handle("GET /intents/{id}", h.intentPage)
+	h.handle("GET /webhooks", h.webhooksPage)
+	h.handle("POST /webhooks", h.sameOrigin(h.createWebhook))
+	h.handle("POST /webhooks/{name}/delete", h.sameOrigin(h.deleteWebhook))
 	h.handle("GET /auth/assets/{name}", h.asset)
 	h.handle("POST /auth/sign-in", h.sameOrigin(h.signIn))
 	h.handle("POST /auth/sign-out", h.sameOrigin(h.signOut))
