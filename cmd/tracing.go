@@ -19,7 +19,7 @@ func bindTracingFlags(fs *flag.FlagSet, o *tracing.Options) {
 		"OTLP/gRPC collector receiving traces: http://host:4317 (plaintext), https://host:4317 or host:4317 (TLS) "+
 			"(default $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else $OTEL_EXPORTER_OTLP_ENDPOINT; empty: tracing off).")
 	fs.Float64Var(&o.SamplingRatio, "trace-sampling-ratio", o.SamplingRatio,
-		"Share of API requests traced when tracing is on, 0 to 1; the spans a request causes follow its decision.")
+		"Share of API requests (and webhook delivery attempts) traced when tracing is on, 0 to 1; the spans a request causes follow its decision.")
 }
 
 // tracingFromEnv fills an unset endpoint from OpenTelemetry's standard variables, the traces'

@@ -323,6 +323,12 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 		`{{- if .Values.attester.secretName }}`,
 		`- --attester-key-file=/etc/transfer-intent/attester/{{ .Values.attester.secretKey }}`,
 		`{{- end }}`))))
+	// Tracing: off (no flag, the Deployment of config/) unless a collector is named.
+	args.Content = append(args.Content, str(g.block(lines(
+		`{{- if .Values.tracing.otlpEndpoint }}`,
+		`- {{ print "--otlp-endpoint=" .Values.tracing.otlpEndpoint | quote }}`,
+		`- {{ print "--trace-sampling-ratio=" .Values.tracing.samplingRatio | quote }}`,
+		`{{- end }}`))))
 
 	// The trial components' env entries become "trial, else the external Secret, else none".
 	env := get(c, "env")

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 )
 
 // values are the defaults of values.yaml, read from the render of config/default.
@@ -99,6 +102,18 @@ attester:
   secretName: ""
   secretKey: attester.key
 
+# OpenTelemetry tracing (docs/decisions.md, "Tracing"): spans of API requests, intent store
+# writes, node calls, attestations and webhook deliveries, exported over OTLP/gRPC. Off while
+# otlpEndpoint is empty. The exporter's standard variables (OTEL_EXPORTER_OTLP_HEADERS,
+# _CERTIFICATE...) are not values: add them to the Deployment if the collector needs them.
+tracing:
+  # --otlp-endpoint: the collector, http://host:4317 (plaintext), https://host:4317 or host:4317
+  # (TLS), e.g. http://otel-collector.monitoring:4317.
+  otlpEndpoint: ""
+  # --trace-sampling-ratio: the share of API requests traced, 0 to 1 (webhook delivery attempts,
+  # which no request carries, too); the spans a request causes follow its decision.
+  samplingRatio: ` + strconv.FormatFloat(tracing.DefaultSamplingRatio, 'g', -1, 64) + `
+
 metrics:
   # The HTTPS metrics endpoint on 8443 (--metrics-bind-address), its Service and NetworkPolicy.
   enabled: true
@@ -141,6 +156,9 @@ metrics:
 {{- end }}
 {{- if and .Values.postgresql.trial.enabled .Values.postgresql.external.secretName }}
 {{- fail "postgresql: set either trial.enabled or external.secretName, not both" }}
+{{- end }}
+{{- if or (lt (float64 .Values.tracing.samplingRatio) 0.0) (gt (float64 .Values.tracing.samplingRatio) 1.0) }}
+{{- fail "tracing.samplingRatio must be between 0 and 1" }}
 {{- end }}
 {{- end }}
 `

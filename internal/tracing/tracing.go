@@ -10,7 +10,8 @@
 // The spans (docs/decisions.md, "Tracing (issue 28)"): one server span per HTTP request
 // (internal/apiserver), named by its route; a child span per Kubernetes write of the intent
 // store (internal/intentstore); a child span per JSON-RPC call or batch to a chain's node
-// (internal/chain/jsonrpc); one span per fill attestation (internal/chain/settlement).
+// (internal/chain/jsonrpc); one span per fill attestation (internal/chain/settlement); one span
+// per webhook delivery attempt and test event (internal/webhook/delivery).
 package tracing
 
 import (

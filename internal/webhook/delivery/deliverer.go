@@ -251,16 +251,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
 		return true
 	}
 	now := d.Clock.Now()
-	res := d.send(ctx, &ep, dl, now)
-	outcome := outbox.Outcome{Delivered: res.OK()}
-	if !res.OK() {
-		outcome.Error = truncate(res.Err.Error(), 1024)
-		if dl.Attempts+1 >= d.Options.MaxAttempts {
-			outcome.GiveUp = true
-		} else {
-			outcome.RetryIn = d.backoff(dl.Attempts + 1)
-		}
-	}
+	res, outcome := d.deliver(ctx, &ep, dl, now)
 	h, err := d.Outbox.Settle(ctx, dl, outcome)
 	if errors.Is(err, outbox.ErrNotHeld) {
 		log.Info("the delivery ended or was taken again while this attempt ran; its outcome is not counted")
@@ -294,10 +285,25 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
 	return true
 }
 
+// outcome is what an attempt's result makes of the delivery: delivered, retried after a backoff,
+// or given up after the last attempt.
+func (d *Deliverer) outcome(dl outbox.Delivery, res sender.Result) outbox.Outcome {
+	outcome := outbox.Outcome{Delivered: res.OK()}
+	if !res.OK() {
+		outcome.Error = truncate(res.Err.Error(), 1024)
+		if dl.Attempts+1 >= d.Options.MaxAttempts {
+			outcome.GiveUp = true
+		} else {
+			outcome.RetryIn = d.backoff(dl.Attempts + 1)
+		}
+	}
+	return outcome
+}
+
 func (d *Deliverer) send(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery, now time.Time) sender.Result {
 	secrets, err := SecretsOf(ctx, d.Client, ep, now)
 	if err != nil {
-		return sender.Result{Err: err}
+		return sender.Result{Err: secretError{err}}
 	}
 	return d.Sender.Send(ctx, sender.Attempt{
 		URL: ep.Spec.URL, Live: ep.Spec.Environment == v1alpha1.EnvironmentLive,

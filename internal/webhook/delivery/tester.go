@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
@@ -55,32 +57,53 @@ func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResul
 	if err != nil {
 		return TestResult{}, err
 	}
+	if !tracing.Recording(ctx) {
+		out, _, err := t.send(ctx, &ep, account, env)
+		return out, err
+	}
+	// A child of the request's span; none when the request is not traced.
+	ctx, span := startAttemptSpan(ctx, spanTest, &ep, EventTest, "", 1)
+	out, errorType, err := t.send(ctx, &ep, account, env)
+	if out.EventID != "" {
+		span.SetAttributes(attribute.String("transferintent.webhook.event_id", out.EventID))
+	}
+	outcome := outcomeFailed
+	if out.Delivered {
+		outcome = outcomeDelivered
+	}
+	endAttemptSpan(span, out.Status, errorType, outcome)
+	return out, err
+}
+
+// send makes the test attempt; errorType classifies its failure for the span.
+func (t *Tester) send(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account, env string) (out TestResult, errorType string, err error) {
+	name := ep.Name
 	if err := ssrf.CheckURL(ep.Spec.URL, t.Sender.AllowsLoopback(ep.Spec.Environment == v1alpha1.EnvironmentLive)); err != nil {
-		return TestResult{}, err
+		return TestResult{}, "refused", err
 	}
 	now := t.Clock.Now()
-	secrets, err := SecretsOf(ctx, t.Client, &ep, now)
+	secrets, err := SecretsOf(ctx, t.Client, ep, now)
 	if err != nil {
-		return TestResult{}, err
+		return TestResult{}, "secret", err
 	}
 	id := signing.NewEventID(now)
 	data, _ := json.Marshal(map[string]string{"endpoint": name, "account": account})
 	body, err := json.Marshal(signing.Event{ID: id, Type: EventTest, CreatedAt: now, Environment: env, Data: data})
 	if err != nil {
-		return TestResult{}, err
+		return TestResult{}, "encoding", err
 	}
 	res := t.Sender.Send(ctx, sender.Attempt{
 		URL: ep.Spec.URL, Live: ep.Spec.Environment == v1alpha1.EnvironmentLive, EventID: id, Body: body, Secrets: secrets,
 	}, now)
 	if res.Err != nil && res.Status == 0 && isRefused(res.Err) {
 		// Not the resolved address: the answer would map the cluster's names to its addresses.
-		return TestResult{}, fmt.Errorf("%w: the URL's host resolves to an address deliveries may not reach (loopback, private, link-local or reserved)", ssrf.ErrRefused)
+		return TestResult{}, "refused", fmt.Errorf("%w: the URL's host resolves to an address deliveries may not reach (loopback, private, link-local or reserved)", ssrf.ErrRefused)
 	}
-	out := TestResult{EventID: id, Delivered: res.OK(), Status: res.Status, Duration: res.Duration}
+	out = TestResult{EventID: id, Delivered: res.OK(), Status: res.Status, Duration: res.Duration}
 	if res.Err != nil {
 		out.Error = res.Err.Error()
 	}
-	return out, nil
+	return out, res.ErrorType(), nil
 }
 
 func isRefused(err error) bool { return errors.Is(err, ssrf.ErrRefused) }

@@ -6,10 +6,13 @@ package sender
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
@@ -104,6 +107,48 @@ type Result struct {
 // OK reports a 2xx answer.
 func (r Result) OK() bool { return r.Err == nil }
 
+// ErrorType classifies a failed attempt in a few words that name no host, address or URL (the
+// error's message may hold all three): the status code when the receiver answered ("503",
+// "307"), else refused (a destination the SSRF rules refuse), timeout, canceled, dns, tls,
+// signing or connection. It is "" for a delivered attempt. Tracing records it (error.type).
+func (r Result) ErrorType() string {
+	switch {
+	case r.Err == nil:
+		return ""
+	case r.Status != 0:
+		return strconv.Itoa(r.Status)
+	case errors.Is(r.Err, ssrf.ErrRefused):
+		return "refused"
+	case errors.Is(r.Err, errSigning):
+		return "signing"
+	case errors.Is(r.Err, context.Canceled):
+		return "canceled"
+	case errors.Is(r.Err, context.DeadlineExceeded):
+		return "timeout"
+	}
+	var dnsErr *net.DNSError
+	if errors.As(r.Err, &dnsErr) {
+		if dnsErr.IsTimeout {
+			return "timeout"
+		}
+		return "dns"
+	}
+	var netErr net.Error
+	if errors.As(r.Err, &netErr) && netErr.Timeout() {
+		return "timeout"
+	}
+	var certErr *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var header tls.RecordHeaderError
+	if errors.As(r.Err, &certErr) || errors.As(r.Err, &alert) || errors.As(r.Err, &header) {
+		return "tls"
+	}
+	return "connection"
+}
+
+// errSigning marks a failure to sign (a malformed secret): no request was made.
+var errSigning = errors.New("signing")
+
 // Send makes one attempt, signed at now.
 func (s *Sender) Send(ctx context.Context, a Attempt, now time.Time) Result {
 	start := time.Now()
@@ -118,7 +163,7 @@ func (s *Sender) send(ctx context.Context, a Attempt, now time.Time) Result {
 	}
 	header, err := signing.Sign(a.EventID, now, a.Body, a.Secrets...)
 	if err != nil {
-		return Result{Err: fmt.Errorf("signing: %w", err)}
+		return Result{Err: fmt.Errorf("%w: %w", errSigning, err)}
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()

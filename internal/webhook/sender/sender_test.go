@@ -3,8 +3,10 @@ package sender
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +68,52 @@ func TestRedirectsAreNotFollowedAndAttemptsAreBounded(t *testing.T) {
 		t.Errorf("a redirect: %+v (followed: %v); want a failed attempt, not followed", res, redirected)
 	}
 	start := time.Now()
-	if res := s.Send(context.Background(), attempt(srv.URL+"/slow"), time.Now()); res.OK() || time.Since(start) > 2*time.Second {
+	if res := s.Send(context.Background(), attempt(srv.URL+"/slow"), time.Now()); res.OK() || res.ErrorType() != "timeout" || time.Since(start) > 2*time.Second {
 		t.Errorf("a receiver that never answers: %+v after %s; want a failure at the timeout", res, time.Since(start))
+	}
+}
+
+// ErrorType names the class of a failure and never its host, address or URL.
+func TestErrorType(t *testing.T) {
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/fail" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer ok.Close()
+	untrusted := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer untrusted.Close()
+	closed := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	closed.Close()
+	s := New(Options{AllowLoopback: true, Timeout: 2 * time.Second})
+	badSecret := attempt(ok.URL)
+	badSecret.Secrets = []string{"whsec_not base64"}
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		a    Attempt
+		want string
+	}{
+		{"delivered", context.Background(), attempt(ok.URL), ""},
+		{"an error status", context.Background(), attempt(ok.URL + "/fail"), "503"},
+		{"a refused destination", context.Background(), Attempt{URL: ok.URL, Live: true, Secrets: attempt("").Secrets}, "refused"},
+		{"no listener", context.Background(), attempt(closed.URL), "connection"},
+		{"an untrusted certificate", context.Background(), attempt(untrusted.URL), "tls"},
+		{"a malformed secret", context.Background(), badSecret, "signing"},
+		{"canceled", canceled, attempt(ok.URL), "canceled"},
+	} {
+		res := s.Send(tc.ctx, tc.a, time.Now())
+		if got := res.ErrorType(); got != tc.want {
+			t.Errorf("%s: ErrorType() = %q, want %q (%+v)", tc.name, got, tc.want, res)
+		}
+	}
+	timedOut := Result{Err: describe(&url.Error{Op: "Post", URL: "https://h", Err: context.DeadlineExceeded})}
+	if got := timedOut.ErrorType(); got != "timeout" {
+		t.Errorf("a timeout: ErrorType() = %q", got)
+	}
+	if got := (Result{Err: &net.DNSError{Err: "no such host", Name: "h", IsNotFound: true}}).ErrorType(); got != "dns" {
+		t.Errorf("a DNS failure: ErrorType() = %q", got)
 	}
 }
