@@ -8,6 +8,7 @@ import (
 // +kubebuilder:validation:XValidation:rule="!self.chainId.startsWith('eip155:') || self.chainId.matches('^eip155:[1-9][0-9]{0,18}$')",message="an eip155 chainId must be eip155:<decimal chain id without leading zeros>"
 // +kubebuilder:validation:XValidation:rule="self.address.startsWith(self.chainId + ':')",message="address must be a CAIP-10 account on chainId (address must start with chainId followed by ':')"
 // +kubebuilder:validation:XValidation:rule="!self.address.startsWith('eip155:') || self.address.matches('^eip155:[0-9]+:0x[0-9a-fA-F]{40}$')",message="an eip155 address must be 0x followed by 40 hex digits"
+// +kubebuilder:validation:XValidation:rule="!has(self.limits) || !self.limits.maxAmount.contains('.') || size(self.limits.maxAmount) - self.limits.maxAmount.indexOf('.') - 1 <= self.decimals",message="limits.maxAmount has more fraction digits than the token's decimals"
 type TokenDefinitionSpec struct {
 	// symbol is the canonical token symbol, for example USDC.
 	// +required
@@ -52,6 +53,25 @@ type TokenDefinitionSpec struct {
 	// answer is preferred to priceUsd, which remains the fallback.
 	// +optional
 	PriceFeed *PriceFeed `json:"priceFeed,omitempty"`
+
+	// limits are what the fillers of swap and bridge orders giving up this token declare. Absent:
+	// no maximum. The minimum is not declared: the service computes it from the fees.
+	// +optional
+	Limits *TokenLimits `json:"limits,omitempty"`
+}
+
+// TokenLimits bound the amount of one swap or bridge order that gives up the token.
+type TokenLimits struct {
+	// maxAmount is the largest amount of the token one order may give up, in display units (a
+	// decimal string with at most the token's decimals, for example "250000" or "12.5"); the
+	// simulation publishes it as limits.maxAmount and refuses a larger amount (422). Plain transfers
+	// are not bounded by it.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+	// +kubebuilder:validation:XValidation:rule="!self.matches('^0([.]0+)?$')",message="maxAmount must be positive"
+	MaxAmount string `json:"maxAmount"`
 }
 
 // TokenDefinitionStatus reports whether the token is served.

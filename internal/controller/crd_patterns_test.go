@@ -30,6 +30,7 @@ var goPatterns = map[string]*regexp.Regexp{
 	"TokenDefinition spec.address":              caip10Pattern,
 	"TokenDefinition spec.chainId":              caip2Pattern,
 	"TokenDefinition spec.priceUsd":             decimalPattern,
+	"TokenDefinition spec.limits.maxAmount":     decimalPattern,
 	"TokenDefinition spec.symbol":               symbolPattern,
 	"TransferIntent spec.id":                    intentIDPattern,
 	"TransferIntent spec.idempotencyKeyHash":    keyHashPattern,

@@ -2,6 +2,8 @@ package controller
 
 import (
 	"context"
+	"fmt"
+	"math/big"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -61,7 +64,37 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 	}
 	errs = append(errs, stringRule{maxLen: 40, pattern: decimalPattern}.validate(p.Child("priceUsd"), spec.PriceUSD)...)
 	errs = append(errs, validatePriceFeed(p.Child("priceFeed"), spec.PriceFeed)...)
+	if spec.Limits != nil {
+		errs = append(errs, validateMaxAmount(p.Child("limits", "maxAmount"), spec.Limits.MaxAmount, spec.Decimals)...)
+	}
 	return errs
+}
+
+// validateMaxAmount mirrors the CRD rules of limits.maxAmount (a positive decimal with at most the
+// token's decimals) and refuses what no rule can express: more than a uint256 of base units.
+func validateMaxAmount(path *field.Path, v string, decimals int32) field.ErrorList {
+	if errs := (stringRule{required: true, minLen: 1, maxLen: 100, pattern: decimalPattern}).validate(path, v); len(errs) > 0 {
+		return errs
+	}
+	if decimals < 0 || decimals > 77 {
+		return nil // spec.decimals reports it
+	}
+	if _, err := intent.ParseAmount(v, decimals); err != nil {
+		return field.ErrorList{field.Invalid(path, v, fmt.Sprintf("maxAmount must be a positive amount of the token: %v", err))}
+	}
+	return nil
+}
+
+// maxAmountRow is limits.maxAmount in base units, nil without limits; the spec was validated.
+func maxAmountRow(spec *v1alpha1.TokenDefinitionSpec) *big.Int {
+	if spec.Limits == nil {
+		return nil
+	}
+	v, err := intent.ParseAmount(spec.Limits.MaxAmount, spec.Decimals)
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // Reconcile publishes one TokenDefinition, or withdraws it when it is gone, invalid, on an unknown
@@ -94,6 +127,7 @@ func (r *TokenDefinitionReconciler) publish(ctx context.Context, req ctrl.Reques
 		Metadata:  spec.Metadata,
 		PriceUSD:  spec.PriceUSD,
 		PriceFeed: priceFeedRow(spec.PriceFeed),
+		MaxAmount: maxAmountRow(spec),
 		CreatedAt: def.CreationTimestamp.Time,
 	}
 	if token.Address == spec.ChainID+":"+registry.NativeTokenAddress && spec.Decimals != chain.NativeDecimals {

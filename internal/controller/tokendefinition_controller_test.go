@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -27,6 +28,31 @@ var _ = Describe("TokenDefinition controller", func() {
 
 		Expect(k8sClient.Delete(ctx, token)).To(Succeed())
 		withinOneSecond(func() bool { _, ok := models.Tokens.ByAddress(token.Spec.Address); return !ok })
+	})
+
+	It("publishes limits.maxAmount in base units, and its change or removal", func() {
+		chain := createReadyChain()
+		token := newToken(chain.Spec.ChainID, "USDC", randomAddress())
+		token.Spec.Limits = &v1alpha1.TokenLimits{MaxAmount: "250000.5"}
+		Expect(k8sClient.Create(ctx, token)).To(Succeed())
+		maxAmount := func() string {
+			served, ok := models.Tokens.ByAddress(token.Spec.Address)
+			if !ok || served.MaxAmount == nil {
+				return ""
+			}
+			return served.MaxAmount.String()
+		}
+		withinOneSecond(func() bool { return maxAmount() == "250000500000" })
+
+		before := token.DeepCopy()
+		token.Spec.Limits = &v1alpha1.TokenLimits{MaxAmount: "1000"}
+		Expect(k8sClient.Patch(ctx, token, client.MergeFrom(before))).To(Succeed())
+		withinOneSecond(func() bool { return maxAmount() == "1000000000" })
+
+		before = token.DeepCopy()
+		token.Spec.Limits = nil
+		Expect(k8sClient.Patch(ctx, token, client.MergeFrom(before))).To(Succeed())
+		withinOneSecond(func() bool { return maxAmount() == "" })
 	})
 
 	It("serves an all-lowercase address under its EIP-55 form", func() {

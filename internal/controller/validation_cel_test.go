@@ -149,6 +149,15 @@ var _ = Describe("CRD validation", func() {
 		Entry("TokenDefinition: decimals above 77", func() error {
 			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Decimals = 78 })
 		}, "spec.decimals: Invalid value: 78"),
+		Entry("TokenDefinition: limits.maxAmount zero", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "0.00"} })
+		}, "maxAmount must be positive"),
+		Entry("TokenDefinition: limits.maxAmount not a decimal", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "1e6"} })
+		}, `spec.limits.maxAmount: Invalid value: "1e6"`),
+		Entry("TokenDefinition: limits.maxAmount finer than the token's decimals", func() error {
+			return createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "1.0000001"} })
+		}, "limits.maxAmount has more fraction digits than the token's decimals"),
 		Entry("ApiKey: keyHash not sha256:<64 hex>", func() error {
 			return createApiKey(func(s *v1alpha1.ApiKeySpec) { s.KeyHash = "sha256:ABC" })
 		}, `spec.keyHash: Invalid value: "sha256:ABC"`),
@@ -256,6 +265,10 @@ var _ = Describe("CRD validation", func() {
 		// Guards the table above: each refusal differs from an accepted object in one field only.
 		Expect(createChain(func(*v1alpha1.ChainSpec) {})).To(Succeed())
 		Expect(createToken(func(*v1alpha1.TokenDefinitionSpec) {})).To(Succeed())
+		Expect(createToken(func(s *v1alpha1.TokenDefinitionSpec) {
+			s.Limits = &v1alpha1.TokenLimits{MaxAmount: "250000.000001"} // the token's 6 decimals exactly
+		})).To(Succeed())
+		Expect(createToken(func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "1000000"} })).To(Succeed())
 		Expect(createApiKey(func(*v1alpha1.ApiKeySpec) {})).To(Succeed())
 		Expect(createAccount(func(*v1alpha1.AccountSpec) {})).To(Succeed())
 		Expect(k8sClient.Create(ctx, newIntent(uniqueName("acct")))).To(Succeed())

@@ -165,6 +165,19 @@ func TestValidateTokenDefinitionSpec(t *testing.T) {
 		{"price feed without a max age", func(s *v1alpha1.TokenDefinitionSpec) {
 			s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcAddress, Decimals: 8}
 		}, "spec.priceFeed.maxAgeSeconds"},
+		{"valid max amount", func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "250000.5"} }, ""},
+		{"valid max amount at the token's precision", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.Limits = &v1alpha1.TokenLimits{MaxAmount: "0.000001"}
+		}, ""},
+		{"max amount empty", func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{} }, "spec.limits.maxAmount: Required value"},
+		{"max amount zero", func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "0.000"} }, "spec.limits.maxAmount"},
+		{"max amount negative", func(s *v1alpha1.TokenDefinitionSpec) { s.Limits = &v1alpha1.TokenLimits{MaxAmount: "-5"} }, "spec.limits.maxAmount"},
+		{"max amount finer than the token", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.Limits = &v1alpha1.TokenLimits{MaxAmount: "1.0000001"}
+		}, "spec.limits.maxAmount"},
+		{"max amount beyond uint256", func(s *v1alpha1.TokenDefinitionSpec) {
+			s.Limits = &v1alpha1.TokenLimits{MaxAmount: strings.Repeat("9", 78)}
+		}, "spec.limits.maxAmount"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

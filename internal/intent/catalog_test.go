@@ -24,7 +24,7 @@ func TestRegistryCatalog(t *testing.T) {
 	cat := RegistryCatalog{Chains: chains, Tokens: tokens}
 	svc := newTestService(t, func(c *Config) { c.Catalog = cat })
 
-	req := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "1"}
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "100"}
 	p := mustParse(t, req)
 	if got := p.KnownChains(cat); len(got) != 2 {
 		t.Fatalf("KnownChains = %v", got)

@@ -54,6 +54,20 @@ func (f FeeSchedule) Validate() error {
 	return nil
 }
 
+// ValidateShare refuses a fee share (Config.FeeShareBps) above 100%, or at or below the basis
+// points of the costliest path: every amount of that path would then be under its minimum.
+func (f FeeSchedule) ValidateShare(shareBps uint32) error {
+	if shareBps > BpsDenominator {
+		return fmt.Errorf("fee share %d bps: at most %d", shareBps, BpsDenominator)
+	}
+	for _, path := range [][]Step{{StepSwap}, {StepBridge}, {StepSwap, StepBridge}} {
+		if sum := f.For(path); shareBps <= sum.ProtocolBps+sum.SolverBps {
+			return fmt.Errorf("fee share %d bps must exceed the %v fees %d+%d bps", shareBps, path, sum.ProtocolBps, sum.SolverBps)
+		}
+	}
+	return nil
+}
+
 // For sums the fees of every step of a path: a swap+bridge pays both.
 func (f FeeSchedule) For(path []Step) StepFee {
 	var sum StepFee
@@ -138,4 +152,69 @@ func percentageFeeUSD(in FeeInputs) *big.Rat {
 func inUnits(base *big.Int, decimals int32, price *big.Rat) *big.Rat {
 	v := new(big.Rat).SetFrac(base, pow10(int(max(decimals, 0))))
 	return v.Mul(v, price)
+}
+
+// MinAmount is the least amount, in the token's base units, whose fees take at most shareBps of
+// it (the route's limits.minAmount):
+//
+//	fees(amount) = gas + amount x (protocolBps + solverBps) / 10000  <=  amount x shareBps / 10000
+//	amount      >= gas x 10000 / (shareBps - protocolBps - solverBps), rounded up, at least 1
+//
+// with gas valued in the token by GasInToken: the same gas units, gas price and USD prices
+// ComputeFees prices (in.Amount is not used). shareBps must exceed the path's basis points
+// (NewService refuses a configuration where it does not).
+func MinAmount(in FeeInputs, gasToken bool, shareBps uint32) *big.Int {
+	room := int64(shareBps) - int64(in.Bps.ProtocolBps) - int64(in.Bps.SolverBps)
+	if room <= 0 {
+		panic(fmt.Sprintf("intent: fee share %d bps does not exceed the path's %d+%d bps", shareBps, in.Bps.ProtocolBps, in.Bps.SolverBps))
+	}
+	least := GasInToken(in, gasToken)
+	least.Mul(least, big.NewRat(BpsDenominator, room))
+	minimum := ceil(least)
+	if minimum.Sign() <= 0 {
+		minimum.SetInt64(1)
+	}
+	return minimum
+}
+
+// FeeShareBps is the share of in.Amount its fees take, in basis points (exact), with gas valued in
+// the token by GasInToken; nil when the amount is zero or unknown. MinAmount is the least amount
+// where it is at most the declared share.
+func FeeShareBps(in FeeInputs, gasToken bool) *big.Rat {
+	if in.Amount == nil || in.Amount.Sign() <= 0 {
+		return nil
+	}
+	share := GasInToken(in, gasToken)
+	share.Quo(share, new(big.Rat).SetInt(in.Amount))
+	share.Mul(share, big.NewRat(BpsDenominator, 1))
+	return share.Add(share, big.NewRat(int64(in.Bps.ProtocolBps)+int64(in.Bps.SolverBps), 1))
+}
+
+// GasInToken is the gas of the intent in base units of the token given up: the wei itself when the
+// token is the chain's gas token (gasToken: exact, no price needed), otherwise gasUsd (as
+// ComputeFees computes it) at the token's USD price. Gas it cannot value (no gas price, no USD
+// price of either side) is 0, as ComputeFees counts it.
+func GasInToken(in FeeInputs, gasToken bool) *big.Rat {
+	if gasToken {
+		if in.GasPriceWei == nil {
+			return new(big.Rat)
+		}
+		wei := new(big.Int).Mul(new(big.Int).SetUint64(in.GasUnits), in.GasPriceWei)
+		return new(big.Rat).SetFrac(new(big.Int).Mul(wei, pow10(int(max(in.TokenDecimals, 0)))), pow10(int(max(in.NativeDecimals, 0))))
+	}
+	if in.TokenPriceUSD == nil || in.TokenPriceUSD.Sign() <= 0 {
+		return new(big.Rat)
+	}
+	gas := gasUSD(in)
+	gas.Quo(gas, in.TokenPriceUSD)
+	return gas.Mul(gas, new(big.Rat).SetInt(pow10(int(max(in.TokenDecimals, 0)))))
+}
+
+// ceil rounds a non-negative rational up to an integer.
+func ceil(r *big.Rat) *big.Int {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q
 }

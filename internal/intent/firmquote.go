@@ -38,6 +38,9 @@ type SimulatedQuote struct {
 	AmountOut    string `json:"amountOut,omitempty"`
 	MinAmountOut string `json:"minAmountOut,omitempty"`
 	SlippageBps  int    `json:"slippageBps"`
+	// MinAmountIn is the route's limits.minAmount in base units of the input token; empty for a
+	// transfer and for simulations kept before limits existed.
+	MinAmountIn string `json:"minAmountIn,omitempty"`
 }
 
 // QuoteStore keeps simulations until their expiresAt. Get answers found=false for an unknown or
@@ -153,6 +156,9 @@ func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
 	}
 	if plan.AmountOut != nil && plan.MinAmountOut != nil {
 		q.AmountOut, q.MinAmountOut = plan.AmountOut.String(), plan.MinAmountOut.String()
+	}
+	if plan.MinAmountIn != nil {
+		q.MinAmountIn = plan.MinAmountIn.String()
 	}
 	return q
 }

@@ -58,7 +58,15 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 			}
 		}
 	}
-	plan.Fees = s.computeFees(r, plan, gasPrice, s.prices(plan, assets, state, readErr))
+	in := s.feeInputs(r, *plan, gasPrice, s.prices(plan, assets, state, readErr))
+	plan.Fees = s.computeFees(r, plan, in)
+	if plan.Type != TypeTransfer {
+		plan.MinAmountIn = MinAmount(in, r.tokenIn.native, s.feeShare)
+		plan.MaxAmountIn = r.tokenIn.MaxAmount
+		if !r.tokenIn.native && in.TokenPriceUSD == nil && gasPrice != nil && in.NativePriceUSD != nil {
+			plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price: limits.minAmount leaves gas out", r.tokenIn.Symbol))
+		}
+	}
 	return nil
 }
 
@@ -180,15 +188,19 @@ func (s *Service) prices(plan *Plan, assets []pricedAsset, state ChainState, rea
 	return out
 }
 
-// computeFees warns about each unknown price it had to count as zero. The token price only
-// matters when the path charges a percentage.
-func (s *Service) computeFees(r resolved, plan *Plan, gasPrice *big.Int, prices usdPrices) Fees {
-	bps := s.fees.For(plan.ResolvedPath)
-	in := FeeInputs{
+// feeInputs are what the plan's fees, and its route's minimum amount, are computed from.
+func (s *Service) feeInputs(r resolved, plan Plan, gasPrice *big.Int, prices usdPrices) FeeInputs {
+	return FeeInputs{
 		GasUnits: plan.GasUnits, GasPriceWei: gasPrice, NativeDecimals: r.from.NativeDecimals,
-		Amount: plan.Amount, TokenDecimals: r.tokenIn.Decimals, Bps: bps,
+		Amount: plan.Amount, TokenDecimals: r.tokenIn.Decimals, Bps: s.fees.For(plan.ResolvedPath),
 		NativePriceUSD: prices.native, TokenPriceUSD: prices.token,
 	}
+}
+
+// computeFees warns about each unknown price it had to count as zero. The token price only
+// matters when the path charges a percentage.
+func (s *Service) computeFees(r resolved, plan *Plan, in FeeInputs) Fees {
+	bps := in.Bps
 	if in.NativePriceUSD == nil {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price for %s: gasUsd counts gas as 0", r.from.ID, r.from.NativeSymbol))
 	}

@@ -41,7 +41,7 @@ func TestQuoteRefusals(t *testing.T) {
 	catalog.tokens["eip155:1:"+wethMainnet] = weth
 	svc := newTestService(t, func(c *Config) { c.Catalog = catalog })
 	req := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice),
-		Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "10"}
+		Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "100"}
 	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, req))
 	if err != nil {
 		t.Fatal(err)
@@ -51,8 +51,9 @@ func TestQuoteRefusals(t *testing.T) {
 	}
 	dust := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice),
 		Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "0.000000000001"}
-	if res, _ := svc.Simulate(context.Background(), "acme", mustParse(t, dust)); res.Valid {
-		t.Errorf("a swap whose minimum rounds to 0 is valid: %+v", res.Quote)
+	// Its gas alone is worth far more than its amount: the route's minimum refuses it first.
+	if _, err := svc.Simulate(context.Background(), "acme", mustParse(t, dust)); !isKind(err, KindValidationFailed) {
+		t.Errorf("a swap of dust: %v, want validation-failed below the route's minimum", err)
 	}
 }
 

@@ -67,7 +67,15 @@ type Config struct {
 	// chain is valid only when every USD figure comes from a fresh price feed. For tests and
 	// fixtures of chains without nodes; the operator never sets it.
 	TypedPricesOnLive bool
+	// FeeShareBps is the most of a swap's or bridge's amount its fees (gas, protocol and solver)
+	// may take, in basis points: the route's minimum amount is where they take exactly this
+	// share. Zero means DefaultFeeShareBps; it must exceed the basis points of every path.
+	FeeShareBps uint32
 }
+
+// DefaultFeeShareBps puts a route's minimum where the fees would take the whole amount: below it
+// the user pays more in fees than the order moves.
+const DefaultFeeShareBps = BpsDenominator
 
 // Service simulates and prepares intents. It holds no per-request state and is safe for
 // concurrent use.
@@ -84,6 +92,8 @@ type Service struct {
 	quotes      QuoteStore
 	// typedPricesLive is Config.TypedPricesOnLive.
 	typedPricesLive bool
+	// feeShare is Config.FeeShareBps with its default.
+	feeShare uint32
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -96,12 +106,18 @@ func NewService(cfg Config) (*Service, error) {
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
 		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, quotes: cfg.Quotes,
-		typedPricesLive: cfg.TypedPricesOnLive,
+		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
 	}
 	if err := s.fees.Validate(); err != nil {
+		return nil, fmt.Errorf("intent: %w", err)
+	}
+	if s.feeShare == 0 {
+		s.feeShare = DefaultFeeShareBps
+	}
+	if err := s.fees.ValidateShare(s.feeShare); err != nil {
 		return nil, fmt.Errorf("intent: %w", err)
 	}
 	if s.chainData == nil {
@@ -158,10 +174,14 @@ type Plan struct {
 	GasUnits       uint64
 	Fees           Fees
 	// Prices are the USD prices Fees were computed with, and where each came from.
-	Prices         []Price
-	EstimatedTimeS int64
-	PreparedAt     time.Time
-	QuoteExpiresAt time.Time
+	Prices []Price
+	// MinAmountIn and MaxAmountIn are the route's limits in base units of TokenIn: the least
+	// amount whose fees take at most the service's fee share, and the most the token's fillers
+	// declare (nil: no maximum). Both nil for a transfer, which has no limits.
+	MinAmountIn, MaxAmountIn *big.Int
+	EstimatedTimeS           int64
+	PreparedAt               time.Time
+	QuoteExpiresAt           time.Time
 }
 
 // SimulationResult is the response body of POST /v2/transfers/simulate.
@@ -182,6 +202,8 @@ type SimulationResult struct {
 	Approval *Approval `json:"approval,omitempty"`
 	// Prices are the USD prices estimatedFees was computed with, and the source of each.
 	Prices []Price `json:"prices"`
+	// Limits are a swap's or bridge's least and most amount; absent for a transfer.
+	Limits *Limits `json:"limits,omitempty"`
 }
 
 // Approval is an ERC-20 approval a swap or bridge order needs before it is submitted.
@@ -238,6 +260,7 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 		res.Tx, res.Approval = plan.Tx, plan.Approval
 	}
 	res.Quote = plan.Quote()
+	res.Limits = plan.Limits()
 	return res, nil
 }
 
@@ -310,6 +333,12 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	}
 	if firm != nil {
 		plan.Fees = firm.Fees
+		if err := keepFirmMinimum(&plan, *firm); err != nil {
+			return Plan{}, err
+		}
+	}
+	if err := s.checkLimits(plan); err != nil {
+		return Plan{}, err
 	}
 	if err := checkClientMinimum(plan, p, r); err != nil {
 		return Plan{}, err

@@ -35,13 +35,13 @@ func TestInference(t *testing.T) {
 			Asset: Asset{Pair: &AssetPair{In: acct("eip155:1", usdcMainnet), Out: acct("eip155:1", strings.ToLower(usdcMainnet))}}, Amount: "1"},
 			TypeTransfer, []Step{StepTransfer}},
 		{"swap", Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
-			Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "1"}, TypeSwap, []Step{StepSwap}},
+			Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "100"}, TypeSwap, []Step{StepSwap}},
 		{"bridge, single asset", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
-			Asset: single("eip155:1", usdcMainnet), Amount: "1"}, TypeBridge, []Step{StepBridge}},
+			Asset: single("eip155:1", usdcMainnet), Amount: "100"}, TypeBridge, []Step{StepBridge}},
 		{"bridge, pair with one symbol", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
-			Asset: pair("eip155:1", usdcMainnet, "eip155:8453", usdcBase), Amount: "1"}, TypeBridge, []Step{StepBridge}},
+			Asset: pair("eip155:1", usdcMainnet, "eip155:8453", usdcBase), Amount: "100"}, TypeBridge, []Step{StepBridge}},
 		{"swap+bridge", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
-			Asset: pair("eip155:1", usdcMainnet, "eip155:8453", registryNative), Amount: "1"}, TypeBridge, []Step{StepSwap, StepBridge}},
+			Asset: pair("eip155:1", usdcMainnet, "eip155:8453", registryNative), Amount: "100"}, TypeBridge, []Step{StepSwap, StepBridge}},
 		{"bridge native by symbol", Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
 			Asset: single("eip155:1", registryNative), Amount: "1"}, TypeBridge, []Step{StepBridge}},
 	}
@@ -285,11 +285,11 @@ func TestSimulateInvalidButWellFormed(t *testing.T) {
 		reason  string
 	}{
 		{"swap without settlement contract", catalog, Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
-			Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "1"}, "no swap route"},
+			Asset: pair("eip155:1", usdcMainnet, "eip155:1", wethMainnet), Amount: "100"}, "no swap route"},
 		{"callData on an ERC-20 transfer", testCatalog(), Request{From: acct("eip155:1", alice), To: acct("eip155:1", bob),
 			Asset: single("eip155:1", usdcMainnet), Amount: "1", CallData: "0x01"}, "callData cannot be attached"},
 		{"deadline before settlement", testCatalog(), Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob),
-			Asset: single("eip155:1", usdcMainnet), Amount: "1", Deadline: fixedNow.Add(10 * time.Minute).Format(time.RFC3339)},
+			Asset: single("eip155:1", usdcMainnet), Amount: "100", Deadline: fixedNow.Add(10 * time.Minute).Format(time.RFC3339)},
 			"earlier than the estimated settlement time"},
 	}
 	for _, tt := range tests {
@@ -454,7 +454,7 @@ func TestOrderToASettlementWithoutCodeIsNotValid(t *testing.T) {
 func TestBridgesUnavailableWithoutAnAttester(t *testing.T) {
 	const why = "bridges are unavailable: no attester key"
 	svc := newTestService(t, func(c *Config) { c.BridgesUnavailable = why })
-	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "10"}
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "100"}
 	res, err := svc.Simulate(context.Background(), "acme", mustParse(t, bridge))
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +474,7 @@ func TestBridgesUnavailableWithoutAnAttester(t *testing.T) {
 // requests are valid and open the order on the origin's contract.
 func TestUnverifiedSettlementIsNeverUsed(t *testing.T) {
 	swap := Request{From: acct("eip155:1", alice), To: acct("eip155:1", alice), Asset: pair("eip155:1", registryNative, "eip155:1", usdcMainnet), Amount: "2"}
-	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "10"}
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "100"}
 	tests := []struct {
 		name       string
 		req        Request
@@ -526,7 +526,7 @@ func TestUnverifiedSettlementIsNeverUsed(t *testing.T) {
 // bridge to a Chain with fewer is valid:false, saying so, unless the operator accepted one
 // source (--unsafe-single-rpc-attestation, for local chains). The origin needs no witness.
 func TestBridgeNeedsTwoSourcesOnItsDestination(t *testing.T) {
-	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "10"}
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "100"}
 	for _, tt := range []struct {
 		name           string
 		chain          string

@@ -235,7 +235,7 @@ func compareServedTokens(a, b Token) int {
 func tokenEqual(a, b Token) bool {
 	return a.Name == b.Name && a.Symbol == b.Symbol && a.ChainID == b.ChainID && a.Address == b.Address &&
 		a.Decimals == b.Decimals && ptrEqual(a.Metadata, b.Metadata) && a.PriceUSD == b.PriceUSD &&
-		ptrEqual(a.PriceFeed, b.PriceFeed) && a.CreatedAt.Equal(b.CreatedAt)
+		ptrEqual(a.PriceFeed, b.PriceFeed) && bigEqual(a.MaxAmount, b.MaxAmount) && a.CreatedAt.Equal(b.CreatedAt)
 }
 
 func ptrEqual[T comparable](a, b *T) bool {

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"sync"
 	"testing"
@@ -289,5 +290,23 @@ func TestTokenEqualSeesThePriceFeed(t *testing.T) {
 	b.PriceFeed = &same
 	if !tokenEqual(a, b) {
 		t.Error("tokenEqual compares the feed's pointer, not its value")
+	}
+}
+
+// A token whose declared maximum alone changed is republished: the simulation refuses by it.
+func TestTokenEqualSeesTheMaxAmount(t *testing.T) {
+	a := Token{Symbol: "USDC", ChainID: "eip155:1", Address: usdcMainnet, MaxAmount: big.NewInt(1_000_000)}
+	b := a
+	b.MaxAmount = big.NewInt(2_000_000)
+	if tokenEqual(a, b) {
+		t.Error("tokenEqual ignores a changed maxAmount")
+	}
+	b.MaxAmount = nil
+	if tokenEqual(a, b) {
+		t.Error("tokenEqual ignores a removed maxAmount")
+	}
+	b.MaxAmount = big.NewInt(1_000_000)
+	if !tokenEqual(a, b) {
+		t.Error("tokenEqual compares maxAmount's pointer, not its value")
 	}
 }

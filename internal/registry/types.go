@@ -88,6 +88,9 @@ type Token struct {
 	PriceUSD string
 	// PriceFeed, when set, is the token's USD price feed on its chain. Not served.
 	PriceFeed *PriceFeed
+	// MaxAmount is the largest amount one swap or bridge order may give up, in base units
+	// (spec.limits.maxAmount); nil is no maximum. Not served by GET /v2/tokens.
+	MaxAmount *big.Int
 	// CreatedAt decides conflicts: the older of two definitions for the same chain and address
 	// (or chain and symbol) wins.
 	CreatedAt time.Time

@@ -122,6 +122,9 @@ type TransferOptions struct {
 	ClaimTimeout time.Duration
 	// Fees is the fee schedule.
 	Fees intent.FeeSchedule
+	// FeeShareBps puts each swap and bridge route's minimum amount where the fees would take this
+	// share of it (intent.Config.FeeShareBps).
+	FeeShareBps uint
 	// ChainRPC bounds the simulation's reads of each Chain's JSON-RPC node (spec.rpc): per-call
 	// deadline and circuit breaker. Its Metrics are set from Options.Metrics.
 	ChainRPC chaindata.Options
@@ -149,6 +152,7 @@ func DefaultOptions() Options {
 			Retention:    controller.DefaultIntentRetention,
 			ClaimTimeout: intentstore.DefaultClaimTimeout,
 			Fees:         intent.DefaultFeeSchedule(),
+			FeeShareBps:  intent.DefaultFeeShareBps,
 			ChainRPC: chaindata.Options{
 				CallTimeout: chaindata.DefaultCallTimeout, Failures: chaindata.DefaultFailures,
 				Cooldown: chaindata.DefaultCooldown, GasMarginPercent: chaindata.DefaultGasMarginPercent,
@@ -370,8 +374,17 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 	return intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
-		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, Quotes: quotes,
+		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps),
 	})
+}
+
+// feeShare bounds the flag's value: NewService refuses anything above 100% (and zero is the
+// default there), so an overflowing uint32 cannot wrap into an accepted share.
+func feeShare(bps uint) uint32 {
+	if bps > intent.BpsDenominator {
+		return intent.BpsDenominator + 1
+	}
+	return uint32(bps)
 }
 
 // quoteStore keeps the simulations of firm quotes in this replica's memory, written through to

@@ -1438,6 +1438,22 @@ type IntentMetadata struct {
 // IntentStatus Lifecycle status: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. `confirmed`, `failed` and `expired` are terminal. A `submitted` intent goes back to `pending` only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 type IntentStatus string
 
+// Limits Extension, swaps and bridges only (a transfer has none). The least and the most amount the route takes, in display units of the asset given up, like the request's `amount`. `minAmount` is where the fees (gas of the transaction, valued in the asset, plus the protocol and solver basis points) would take the service's fee share of the amount (all of it unless the operator sets `--fee-share-bps`), computed from the same gas and prices as `estimatedFees`: it moves with the gas price, and is at least one base unit. `maxAmount` is what the asset's fillers declare (its TokenDefinition's `spec.limits.maxAmount`); absent, there is no maximum. An amount outside them is refused with 422 `validation-failed` carrying both in `details`; a create naming a simulation keeps that simulation's `minAmount` while its quote holds.
+type Limits struct {
+	// MaxAmount A non-negative decimal number as a string, never in exponent form.
+	//
+	// Examples: 12.5, 0.0042
+	MaxAmount *DecimalString `json:"maxAmount,omitempty"`
+
+	// MinAmount A non-negative decimal number as a string, never in exponent form.
+	//
+	// Examples: 12.5, 0.0042
+	MinAmount DecimalString `json:"minAmount"`
+
+	// Symbol The symbol of the asset given up.
+	Symbol string `json:"symbol"`
+}
+
 // OpenAPIDocument An OpenAPI 3.1 document.
 type OpenAPIDocument struct {
 	Info    map[string]interface{} `json:"info"`
@@ -1523,6 +1539,9 @@ type SimulationResult struct {
 
 	// ExpiresAt Time after which the quoted fees may no longer be accurate.
 	ExpiresAt Timestamp `json:"expiresAt"`
+
+	// Limits Extension, swaps and bridges only (a transfer has none). The least and the most amount the route takes, in display units of the asset given up, like the request's `amount`. `minAmount` is where the fees (gas of the transaction, valued in the asset, plus the protocol and solver basis points) would take the service's fee share of the amount (all of it unless the operator sets `--fee-share-bps`), computed from the same gas and prices as `estimatedFees`: it moves with the gas price, and is at least one base unit. `maxAmount` is what the asset's fillers declare (its TokenDefinition's `spec.limits.maxAmount`); absent, there is no maximum. An amount outside them is refused with 422 `validation-failed` carrying both in `details`; a create naming a simulation keeps that simulation's `minAmount` while its quote holds.
+	Limits *Limits `json:"limits,omitempty"`
 
 	// Prices Extension. The USD prices `estimatedFees` was computed with: the origin chain's gas token (gasUsd) and, when the path charges basis points, the asset (totalUsd). Each names its source: `feed` (a fresh, positive answer of the asset's Chainlink AggregatorV3 price feed, read in the simulation's one round trip to the chain's node) or `typed` (the price typed into the Chain or TokenDefinition; a stale or unreadable feed falls back to it with a `price stale` or `price unavailable` warning). A price that is unknown is absent. On a live chain the intent is valid only when every price comes from a feed.
 	Prices []Price `json:"prices"`
@@ -2605,7 +2624,8 @@ type ClientInterface interface {
 	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+	// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 	// (compared after normalisation, the amount in base units): otherwise 422
 	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 	// `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -2637,7 +2657,8 @@ type ClientInterface interface {
 	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+	// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 	// (compared after normalisation, the amount in base units): otherwise 422
 	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 	// `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -2671,7 +2692,9 @@ type ClientInterface interface {
 	// on its chain, an unknown token, an amount that is not a positive decimal within the
 	// token's precision, a deadline in the past or a known balance that does not cover the
 	// amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-	// without a route (422 `CurrencyError`).
+	// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+	// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+	// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 	//
 	// A well-formed intent that names known things but would not succeed as submitted, for a
 	// reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -2696,7 +2719,9 @@ type ClientInterface interface {
 	// on its chain, an unknown token, an amount that is not a positive decimal within the
 	// token's precision, a deadline in the past or a known balance that does not cover the
 	// amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-	// without a route (422 `CurrencyError`).
+	// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+	// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+	// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 	//
 	// A well-formed intent that names known things but would not succeed as submitted, for a
 	// reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -2887,7 +2912,8 @@ func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams,
 // Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 // simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 // `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 // (compared after normalisation, the amount in base units): otherwise 422
 // `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 // `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -2929,7 +2955,8 @@ func (c *Client) CreateTransferWithBody(ctx context.Context, params *CreateTrans
 // Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 // simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 // `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 // (compared after normalisation, the amount in base units): otherwise 422
 // `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 // `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -2973,7 +3000,9 @@ func (c *Client) CreateTransfer(ctx context.Context, params *CreateTransferParam
 // on its chain, an unknown token, an amount that is not a positive decimal within the
 // token's precision, a deadline in the past or a known balance that does not cover the
 // amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-// without a route (422 `CurrencyError`).
+// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 //
 // A well-formed intent that names known things but would not succeed as submitted, for a
 // reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -3008,7 +3037,9 @@ func (c *Client) SimulateTransferWithBody(ctx context.Context, contentType strin
 // on its chain, an unknown token, an amount that is not a positive decimal within the
 // token's precision, a deadline in the past or a known balance that does not cover the
 // amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-// without a route (422 `CurrencyError`).
+// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 //
 // A well-formed intent that names known things but would not succeed as submitted, for a
 // reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -3759,7 +3790,8 @@ type ClientWithResponsesInterface interface {
 	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+	// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 	// (compared after normalisation, the amount in base units): otherwise 422
 	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 	// `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -3791,7 +3823,8 @@ type ClientWithResponsesInterface interface {
 	// Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 	// simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 	// `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-	// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+	// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+	// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 	// (compared after normalisation, the amount in base units): otherwise 422
 	// `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 	// `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -3825,7 +3858,9 @@ type ClientWithResponsesInterface interface {
 	// on its chain, an unknown token, an amount that is not a positive decimal within the
 	// token's precision, a deadline in the past or a known balance that does not cover the
 	// amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-	// without a route (422 `CurrencyError`).
+	// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+	// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+	// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 	//
 	// A well-formed intent that names known things but would not succeed as submitted, for a
 	// reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -3850,7 +3885,9 @@ type ClientWithResponsesInterface interface {
 	// on its chain, an unknown token, an amount that is not a positive decimal within the
 	// token's precision, a deadline in the past or a known balance that does not cover the
 	// amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-	// without a route (422 `CurrencyError`).
+	// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+	// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+	// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 	//
 	// A well-formed intent that names known things but would not succeed as submitted, for a
 	// reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -5640,7 +5677,8 @@ func (c *ClientWithResponses) ListTransfersWithResponse(ctx context.Context, par
 // Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 // simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 // `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 // (compared after normalisation, the amount in base units): otherwise 422
 // `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 // `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -5678,7 +5716,8 @@ func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Con
 // Firm quotes: with `simulationId` (from `POST /v2/transfers/simulate`), before that
 // simulation's `expiresAt`, the intent keeps the simulation's fees, `amountOut`,
 // `minAmountOut` and route exactly: the order its `tx` encodes carries the simulated
-// minimum, and `quote` repeats the simulated one. The body must be the simulated request
+// minimum, and `quote` repeats the simulated one. It also keeps the simulation's
+// `limits.minAmount` (the maximum is the one declared now). The body must be the simulated request
 // (compared after normalisation, the amount in base units): otherwise 422
 // `quote-mismatch`. After `expiresAt`, or for an id the service does not know, 422
 // `quote-expired`. When the store the replicas share simulations through does not answer,
@@ -5718,7 +5757,9 @@ func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, pa
 // on its chain, an unknown token, an amount that is not a positive decimal within the
 // token's precision, a deadline in the past or a known balance that does not cover the
 // amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-// without a route (422 `CurrencyError`).
+// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 //
 // A well-formed intent that names known things but would not succeed as submitted, for a
 // reason the client can fix, is answered with 200, `valid: false` and the reasons in
@@ -5749,7 +5790,9 @@ func (c *ClientWithResponses) SimulateTransferWithBodyWithResponse(ctx context.C
 // on its chain, an unknown token, an amount that is not a positive decimal within the
 // token's precision, a deadline in the past or a known balance that does not cover the
 // amount and gas (422 `validation-failed`, `details.field` names the member); a bridge
-// without a route (422 `CurrencyError`).
+// without a route (422 `CurrencyError`); a swap's or bridge's amount outside the route's
+// `limits` (422 `validation-failed` on `amount`, with `details.minAmount`,
+// `details.maxAmount` when one is declared, `details.symbol` and `details.requested`).
 //
 // A well-formed intent that names known things but would not succeed as submitted, for a
 // reason the client can fix, is answered with 200, `valid: false` and the reasons in

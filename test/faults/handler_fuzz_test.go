@@ -108,7 +108,7 @@ func handlerSeeds() []seedRequest {
 	swap := `{"from":"eip155:11155111:` + alice + `","to":"eip155:11155111:` + alice + `","asset":{"in":"` + usdcSepolia +
 		`","out":"eip155:11155111:0xfFf9976782d46CC05630D1f6eBAb18b2324d6B14"},"amount":"3","deadline":"` +
 		time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339) + `"}`
-	bridge := `{"from":"eip155:11155111:` + alice + `","to":"eip155:84532:` + bob + `","asset":"` + usdcSepolia + `","amount":"1"}`
+	bridge := `{"from":"eip155:11155111:` + alice + `","to":"eip155:84532:` + bob + `","asset":"` + usdcSepolia + `","amount":"5"}`
 	return []seedRequest{
 		{"GET", "/health", "", "", 200},
 		{"GET", "/openapi.json", "", "", 200},

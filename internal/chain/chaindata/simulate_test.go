@@ -102,6 +102,11 @@ func TestSimulateOnTheLiveNode(t *testing.T) {
 		if res.Approval != nil || len(res.Warnings) != 0 {
 			t.Fatalf("after the approval: approval %+v warnings %v; want neither", res.Approval, res.Warnings)
 		}
+		// The route's minimum comes from the node's gas price and estimate, as estimatedFees does.
+		if res.Limits == nil || res.Limits.MinAmount == "" || res.Limits.Symbol != w.token.Symbol {
+			t.Fatalf("limits %+v, want a minimum of %s", res.Limits, w.token.Symbol)
+		}
+		t.Logf("limits %+v at estimatedFees %+v", *res.Limits, res.EstimatedFees)
 	})
 
 	t.Run("a stopped node gives the static answer within the deadline", func(t *testing.T) {

@@ -1,0 +1,83 @@
+package intent
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// Limits are the least and the most amount a swap or bridge route accepts, in display units of
+// the asset given up (like the request's amount): SimulationResult.limits, and the details of a
+// refused amount.
+type Limits struct {
+	// MinAmount is where the fees (gas, protocol and solver) would take the service's fee share of
+	// the amount (all of it by default): a smaller amount is refused.
+	MinAmount string `json:"minAmount"`
+	// MaxAmount is the most one order may give up, as the token's fillers declare it in the
+	// TokenDefinition's spec.limits.maxAmount; absent when none is declared.
+	MaxAmount string `json:"maxAmount,omitempty"`
+	// Symbol is the asset's symbol.
+	Symbol string `json:"symbol"`
+}
+
+// Limits are the plan's route limits in display units; nil for a transfer.
+func (p Plan) Limits() *Limits {
+	if p.MinAmountIn == nil {
+		return nil
+	}
+	l := &Limits{MinAmount: FormatAmount(p.MinAmountIn, p.TokenIn.Decimals), Symbol: p.TokenIn.Symbol}
+	if p.MaxAmountIn != nil {
+		l.MaxAmount = FormatAmount(p.MaxAmountIn, p.TokenIn.Decimals)
+	}
+	return l
+}
+
+// checkLimits refuses an amount outside the route's limits with 422 validation-failed on the
+// amount, as a short balance is refused: the request is well-formed, its amount is not one the
+// route takes. The details carry the limits (minAmount, maxAmount when declared), the symbol and
+// the requested amount, in display units.
+func (s *Service) checkLimits(plan Plan) error {
+	if plan.MinAmountIn == nil {
+		return nil
+	}
+	limits := plan.Limits()
+	requested := FormatAmount(plan.Amount, plan.TokenIn.Decimals)
+	var p *Problem
+	switch {
+	case plan.Amount.Cmp(plan.MinAmountIn) < 0:
+		p = validationFailed("amount", "amount %s %s is below this route's minimum of %s %s: the fees (gas, protocol and solver) would take more than %s of it",
+			requested, limits.Symbol, limits.MinAmount, limits.Symbol, shareText(s.feeShare))
+	case plan.MaxAmountIn != nil && plan.Amount.Cmp(plan.MaxAmountIn) > 0:
+		p = validationFailed("amount", "amount %s %s is above this route's maximum of %s %s, the most its fillers declare they fill",
+			requested, limits.Symbol, limits.MaxAmount, limits.Symbol)
+	default:
+		return nil
+	}
+	p.Details = map[string]any{"minAmount": limits.MinAmount, "symbol": limits.Symbol, "requested": requested}
+	if limits.MaxAmount != "" {
+		p.Details["maxAmount"] = limits.MaxAmount
+	}
+	return p
+}
+
+// shareText is a share in basis points as a percentage: "all" for 100%.
+func shareText(bps uint32) string {
+	if bps == BpsDenominator {
+		return "all"
+	}
+	return FormatAmount(big.NewInt(int64(bps)), 2) + "%"
+}
+
+// keepFirmMinimum keeps the simulated route minimum on a create that keeps the simulation's fees:
+// the amount the simulation accepted stays accepted while its quote holds. The maximum is always
+// the current declaration (a filler that lowered it would not fill the larger order).
+func keepFirmMinimum(plan *Plan, q SimulatedQuote) error {
+	if q.MinAmountIn == "" || plan.MinAmountIn == nil {
+		return nil
+	}
+	minimum, ok := new(big.Int).SetString(q.MinAmountIn, 10)
+	if !ok {
+		return fmt.Errorf("simulation %s holds a malformed minAmountIn %q", q.ID, q.MinAmountIn)
+	}
+	plan.MinAmountIn = minimum
+	return nil
+}
