@@ -29,6 +29,10 @@ func checkErrors(t *testing.T, errs field.ErrorList, want string) {
 		}
 		return
 	}
+	if len(errs) == 0 {
+		t.Errorf("no errors, want one containing %q", want)
+		return
+	}
 	if !strings.Contains(errs.ToAggregate().Error(), want) {
 		t.Errorf("errors %v do not contain %q", errs.ToAggregate(), want)
 	}

@@ -1,6 +1,7 @@
 package watcher
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -8,7 +9,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -107,4 +110,98 @@ func TestAnUnattestedBridgeFillIsCounted(t *testing.T) {
 	if n := testutil.ToFloat64(unattested); n != 1 {
 		t.Errorf("tis_chain_watch_unattested_fills_total{reason=%q} = %v, want 1", unattestedNoKey, n)
 	}
+}
+
+// The settlement events of a block move an order only from its own contracts: Filled from its
+// destinationSettler, Opened and Refunded from the contract its transaction calls (spec.tx.to). A
+// look-alike contract emitting the same events for the orderId records nothing, not even for a
+// step: the node's address filter is not trusted.
+func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
+	lookalike := common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0")
+	user := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	block := jsonrpc.Block{Number: 9, Hash: common.HexToHash("0xb9")}
+	events := contracts.NewSettlement().GetABI().Events
+	opened := func(from common.Address) types.Log {
+		data, err := events["Opened"].Inputs.NonIndexed().Pack(contracts.Order{
+			OriginSettler: originSettler, OriginChainId: big.NewInt(1337), User: user, DestinationChainId: big.NewInt(1338),
+			AmountIn: big.NewInt(25_000_000), MinAmountOut: big.NewInt(24_000_000), DestinationSettler: destSettler,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return types.Log{Address: from, Topics: []common.Hash{events["Opened"].ID, bridgeOrderID, common.BytesToHash(user.Bytes())},
+			Data: data, BlockNumber: block.Number, BlockHash: block.Hash, TxHash: common.HexToHash("0x0e")}
+	}
+	filled := func(from common.Address) types.Log {
+		l := theFill().Logs[0]
+		l.Address, l.BlockNumber, l.BlockHash, l.TxHash = from, block.Number, block.Hash, common.HexToHash("0xf2")
+		return l
+	}
+	refunded := func(from common.Address) types.Log {
+		return types.Log{Address: from, Topics: []common.Hash{events["Refunded"].ID, bridgeOrderID, common.BytesToHash(user.Bytes())},
+			Data: common.LeftPadBytes(big.NewInt(25_000_000).Bytes(), 32), BlockNumber: block.Number, BlockHash: block.Hash, TxHash: common.HexToHash("0x4e")}
+	}
+	// run applies the log to the bridge intent in phase, on the follower of chainID, and returns
+	// the intent's status after it.
+	run := func(t *testing.T, chainID uint64, phase v1alpha1.IntentPhase, l types.Log) v1alpha1.TransferIntentStatus {
+		t.Helper()
+		m, err := newMetrics(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).
+			WithObjects(&v1alpha1.TransferIntent{
+				ObjectMeta: metav1.ObjectMeta{Name: "bridge", Namespace: "default"},
+				Status:     v1alpha1.TransferIntentStatus{Phase: phase},
+			}).Build()
+		x := NewIndex()
+		x.orders[bridgeOrderID] = &OrderRef{
+			Name: "bridge", OrderID: bridgeOrderID, Origin: 1337, Dest: 1338, Phase: phase,
+			Domain: settlement.Domain{ChainID: big.NewInt(1337), Contract: originSettler}, DestSettler: destSettler,
+		}
+		x.orderOf["bridge"] = bridgeOrderID
+		f := &follower{
+			chain: registry.Chain{ID: fmt.Sprintf("eip155:%d", chainID), BlockTimeSeconds: 1}, chainID: chainID, namespace: "default",
+			index: x, writer: &intentstatus.Writer{Client: kube, Live: kube}, log: logr.Discard(), metrics: m,
+		}
+		if err := f.orderEvents(t.Context(), block, []types.Log{l}); err != nil {
+			t.Fatal(err)
+		}
+		var ti v1alpha1.TransferIntent
+		if err := kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "bridge"}, &ti); err != nil {
+			t.Fatal(err)
+		}
+		return ti.Status
+	}
+
+	t.Run("Filled", func(t *testing.T) {
+		if s := run(t, 1338, v1alpha1.IntentPhaseSubmitted, filled(destSettler)); s.Fill == nil || s.Fill.Hash != common.HexToHash("0xf2").Hex() {
+			t.Fatalf("the destinationSettler's Filled event recorded fill %+v", s.Fill)
+		}
+		for name, from := range map[string]common.Address{"a look-alike": lookalike, "the origin settler": originSettler} {
+			if s := run(t, 1338, v1alpha1.IntentPhaseSubmitted, filled(from)); s.Fill != nil {
+				t.Errorf("a Filled event of %s recorded fill %+v", name, s.Fill)
+			}
+		}
+	})
+	t.Run("Opened", func(t *testing.T) {
+		if s := run(t, 1337, v1alpha1.IntentPhasePending, opened(originSettler)); s.Phase != v1alpha1.IntentPhaseSubmitted {
+			t.Fatalf("the origin settler's Opened event left the intent %s", s.Phase)
+		}
+		for name, from := range map[string]common.Address{"a look-alike": lookalike, "the destinationSettler": destSettler} {
+			if s := run(t, 1337, v1alpha1.IntentPhasePending, opened(from)); s.Phase != v1alpha1.IntentPhasePending || s.Hash != "" {
+				t.Errorf("an Opened event of %s moved the intent to %s (hash %q)", name, s.Phase, s.Hash)
+			}
+		}
+	})
+	t.Run("Refunded", func(t *testing.T) {
+		if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(originSettler)); s.Phase != v1alpha1.IntentPhaseFailed {
+			t.Fatalf("the origin settler's Refunded event left the intent %s", s.Phase)
+		}
+		for name, from := range map[string]common.Address{"a look-alike": lookalike, "the destinationSettler": destSettler} {
+			if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(from)); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != "" {
+				t.Errorf("a Refunded event of %s moved the intent to %s (refund %q)", name, s.Phase, s.RefundHash)
+			}
+		}
+	})
 }
