@@ -73,17 +73,8 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.WriteTimeout)
 	defer cancel()
-	var owner v1alpha1.Account
-	if err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err != nil {
-		if apierrors.IsNotFound(err) {
-			h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
-			return
-		}
-		h.writeFailed(w, r, "reading the Account", err, "account", account.Name)
-		return
-	}
-	if !owner.DeletionTimestamp.IsZero() {
-		h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
+	owner, ok := h.liveAccount(ctx, w, r, account)
+	if !ok {
 		return
 	}
 
@@ -95,7 +86,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 	obj := generated.Object(h.deps.Namespace, account.Name, name, expiresAt)
 	obj.Annotations = map[string]string{CreatedByAnnotation: "sign-in-session"}
 	// The same reference the ApiKey controller adds, from the start.
-	if err := apikey.SetOwner(obj, &owner); err != nil {
+	if err := apikey.SetOwner(obj, owner); err != nil {
 		h.internalError(w, r, "owner-referencing an ApiKey", err, "account", account.Name)
 		return
 	}
@@ -109,7 +100,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 	// Usable on /v2 at once on this replica; other replicas learn it from the watch.
 	entry := registryKey(obj, h.deps.Clock.Now())
 	h.deps.Keys.Upsert(obj.Spec.KeyHash, entry)
-	h.event(obj, &owner, "Created", "CreateApiKey", fmt.Sprintf("API key %q (%s) created from a browser session of Account %s",
+	h.event(obj, owner, "Created", "CreateApiKey", fmt.Sprintf("API key %q (%s) created from a browser session of Account %s",
 		name, generated.DisplayPrefix, account.Name))
 	h.log.Info("API key created", "keyId", obj.Name, "account", account.Name, "environment", string(env),
 		"correlationId", problem.CorrelationID(ctx))
@@ -281,4 +272,24 @@ func keyView(k registry.Key) apiKeyJSON {
 		v.ExpiresAt = ptr.To(k.ExpiresAt.UTC())
 	}
 	return v
+}
+
+// liveAccount reads the signed-in account's Account, which a new key or endpoint is owned by. A
+// deleted or deleting Account is answered 401 (the session outlived it); a failed read, 503 or
+// 500 as writeFailed decides. ok is false once an answer was written.
+func (h *Handler) liveAccount(ctx context.Context, w http.ResponseWriter, r *http.Request, account registry.Account) (*v1alpha1.Account, bool) {
+	var owner v1alpha1.Account
+	if err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err != nil {
+		if apierrors.IsNotFound(err) {
+			h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
+			return nil, false
+		}
+		h.writeFailed(w, r, "reading the Account", err, "account", account.Name)
+		return nil, false
+	}
+	if !owner.DeletionTimestamp.IsZero() {
+		h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
+		return nil, false
+	}
+	return &owner, true
 }

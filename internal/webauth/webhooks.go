@@ -209,17 +209,8 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.WriteTimeout)
 	defer cancel()
-	var owner v1alpha1.Account
-	if err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err != nil {
-		if apierrors.IsNotFound(err) {
-			h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
-			return
-		}
-		h.writeFailed(w, r, "reading the Account", err, "account", account.Name)
-		return
-	}
-	if !owner.DeletionTimestamp.IsZero() {
-		h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
+	owner, ok := h.liveAccount(ctx, w, r, account)
+	if !ok {
 		return
 	}
 	secret, err := signing.NewSecret(nil)
@@ -233,7 +224,7 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 		Spec: spec,
 	}
 	// The owner reference the controller adds, from the start.
-	if err := controller.SetWebhookEndpointOwner(ep, &owner); err != nil {
+	if err := controller.SetWebhookEndpointOwner(ep, owner); err != nil {
 		h.internalError(w, r, "owner-referencing a WebhookEndpoint", err, "account", account.Name)
 		return
 	}
@@ -255,7 +246,7 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 			"creating a WebhookEndpoint's secret", err, "account", account.Name, "endpoint", name)
 		return
 	}
-	h.event(ep, &owner, "Created", "CreateWebhookEndpoint", fmt.Sprintf("webhook endpoint %s (%s) created from a browser session of Account %s",
+	h.event(ep, owner, "Created", "CreateWebhookEndpoint", fmt.Sprintf("webhook endpoint %s (%s) created from a browser session of Account %s",
 		name, env, account.Name))
 	h.log.Info("webhook endpoint created", "endpoint", name, "account", account.Name, "environment", string(env),
 		"correlationId", problem.CorrelationID(ctx))
