@@ -42,12 +42,21 @@ type watchedChain struct {
 	wallet     *ecdsa.PrivateKey
 	address    common.Address
 	key        string
+	// tokenDefs are the names of the chain's TokenDefinitions, by symbol (ETH, TUSD).
+	tokenDefs map[string]string
 }
 
 // newWatchedChain starts a dev chain with a fresh id and applies its Chain (one block a second,
 // final at two blocks) and tokens; with settle, it deploys the settlement contract (attested by
 // the suite's attester, refundable a second after the deadline) and names it in the Chain.
 func newWatchedChain(settle ...bool) *watchedChain {
+	GinkgoHelper()
+	return newWatchedChainWith(len(settle) > 0 && settle[0], nil)
+}
+
+// newWatchedChainWith is newWatchedChain with edit, when given, changing the Chain's spec and its
+// tokens' specs (by symbol) before they are created; it may deploy contracts on w.dev first.
+func newWatchedChainWith(settle bool, edit func(w *watchedChain, chain *v1alpha1.ChainSpec, tokens map[string]*v1alpha1.TokenDefinitionSpec)) *watchedChain {
 	GinkgoHelper()
 	id := 700_000 + int64(utilrand.IntnRange(0, 99_999))
 	w := &watchedChain{dev: devchain.Start(GinkgoTB(), id), caip2: fmt.Sprintf("eip155:%d", id)}
@@ -58,31 +67,38 @@ func newWatchedChain(settle ...bool) *watchedChain {
 	w.dev.SendValue(GinkgoTB(), w.address, big.NewInt(1e18))
 	w.token = w.dev.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6)
 	w.dev.Mint(GinkgoTB(), w.token, w.address, big.NewInt(1_000_000_000))
-	if len(settle) > 0 && settle[0] {
+	if settle {
 		w.settlement = w.deploySettlement()
 	}
 
 	w.name = fmt.Sprintf("watched-%d", id)
 	w.node, w.witness = w.dev.NewProxy(GinkgoTB()), w.dev.NewProxy(GinkgoTB())
-	Expect(k8sClient.Create(ctx, &v1alpha1.Chain{
-		ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: namespace},
-		Spec: v1alpha1.ChainSpec{
-			ChainID: w.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: w.name, NativeSymbol: "ETH",
-			NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
-			NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: w.node.URL}, SettlementAddress: settlementOf(w),
-			WitnessRPCs: []v1alpha1.ChainRPC{{URL: w.witness.URL}},
-		},
-	})).To(Succeed())
+	chain := v1alpha1.ChainSpec{
+		ChainID: w.caip2, Environment: v1alpha1.EnvironmentTest, DisplayName: w.name, NativeSymbol: "ETH",
+		NativeDecimals: 18, BlockTimeSeconds: 1, FinalitySeconds: 2, DefaultGasPriceWei: "1000000000",
+		NativeTokenPriceUSD: "3000", RPC: &v1alpha1.ChainRPC{URL: w.node.URL}, SettlementAddress: settlementOf(w),
+		WitnessRPCs: []v1alpha1.ChainRPC{{URL: w.witness.URL}},
+	}
+	tokens := map[string]*v1alpha1.TokenDefinitionSpec{}
 	for _, t := range []struct {
 		symbol   string
 		address  string
 		decimals int32
 	}{{"ETH", registry.NativeTokenAddress, 18}, {"TUSD", w.token.Hex(), 6}} {
+		tokens[t.symbol] = &v1alpha1.TokenDefinitionSpec{
+			Symbol: t.symbol, ChainID: w.caip2, Address: w.caip2 + ":" + t.address, Decimals: t.decimals, PriceUSD: "1",
+		}
+	}
+	if edit != nil {
+		edit(w, &chain, tokens)
+	}
+	Expect(k8sClient.Create(ctx, &v1alpha1.Chain{ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: namespace}, Spec: chain})).To(Succeed())
+	w.tokenDefs = map[string]string{}
+	for _, symbol := range []string{"ETH", "TUSD"} {
+		w.tokenDefs[symbol] = fmt.Sprintf("%s-%d", utilrand.String(6), id)
 		Expect(k8sClient.Create(ctx, &v1alpha1.TokenDefinition{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", utilrand.String(6), id), Namespace: namespace},
-			Spec: v1alpha1.TokenDefinitionSpec{
-				Symbol: t.symbol, ChainID: w.caip2, Address: w.caip2 + ":" + t.address, Decimals: t.decimals, PriceUSD: "1",
-			},
+			ObjectMeta: metav1.ObjectMeta{Name: w.tokenDefs[symbol], Namespace: namespace},
+			Spec:       *tokens[symbol],
 		})).To(Succeed())
 	}
 	// The tests poll the intents: a key with room for it.

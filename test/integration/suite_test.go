@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -64,6 +65,11 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// quoteTTL is the service's --quote-ttl here: how long a simulation's quote holds (its
+// expiresAt). Shorter than the default minute so that the firm-quote spec sees a quote expire in
+// seconds; long enough for it to simulate, move the prices and create within it.
+const quoteTTL = 5 * time.Second
+
 func TestIntegration(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Integration Suite")
@@ -81,6 +87,7 @@ var _ = BeforeSuite(func() {
 	stack = servicetest.Start(GinkgoTB(), servicetest.WithLogOutput(io.MultiWriter(GinkgoWriter, &logs)),
 		servicetest.WithServiceOptions(func(o *service.Options) {
 			o.Transfers.AttesterKeyFile, o.Metrics = keyFile, serviceMetrics
+			o.Transfers.QuoteTTL = quoteTTL
 		}))
 	k8sClient, namespace, apiURL, readModels = stack.Client, stack.Namespace, stack.URL, stack.Models
 
