@@ -36,7 +36,9 @@ func (f *follower) attestable(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 		return false, nil
 	}
 	if len(f.witnesses) == 0 {
-		if f.opts.SingleSourceAttestation {
+		// The option covers Chains configured without witnesses, not Chains whose witnesses could
+		// not be dialled or answered another chain id at the follower's start.
+		if f.opts.SingleSourceAttestation && len(f.chain.WitnessURLs) == 0 {
 			return true, nil
 		}
 		f.withheld(ref, unattestedSingleSource, fmt.Sprintf("%s has no witnessRpcs: a fill seen by one endpoint only is not attested", f.chain.ID))

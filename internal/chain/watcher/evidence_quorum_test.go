@@ -68,6 +68,8 @@ type fakeWitness struct {
 	receipt     *jsonrpc.Receipt
 	fail        bool
 	failReceipt bool
+	// missing are heights the endpoint knows no block at (null), whatever its head.
+	missing map[uint64]bool
 }
 
 type rpcHeader struct {
@@ -98,6 +100,9 @@ func (s ethService) GetBlockByNumber(n rpc.BlockNumber, _ bool) (*rpcHeader, err
 			return nil, nil
 		}
 		n = rpc.BlockNumber(*s.w.finalized) //nolint:gosec // a small block number
+	}
+	if s.w.missing[uint64(n)] { //nolint:gosec // a small block number
+		return nil, nil
 	}
 	h, ok := s.w.blocks[uint64(n)] //nolint:gosec // a small block number
 	if !ok {
@@ -317,6 +322,13 @@ func TestAFillSeenByTheNodeAloneIsSignedOnlyWithTheUnsafeOption(t *testing.T) {
 	b = newBridgeUnderTest(t, true)
 	if !b.confirm(t) {
 		t.Fatal("with --unsafe-single-rpc-attestation, the fill was not attested")
+	}
+	// A Chain that names witnesses, none of which could be dialled at the follower's start, is not
+	// a single-source Chain: the option does not cover it.
+	b = newBridgeUnderTest(t, true)
+	b.f.chain.WitnessURLs = []string{"https://witness.example"}
+	if b.confirm(t) {
+		t.Fatal("a Chain whose configured witnesses were all dropped was attested on one node under the unsafe option")
 	}
 }
 

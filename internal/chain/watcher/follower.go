@@ -393,12 +393,8 @@ func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) erro
 		if s.Block > head {
 			return nil // the node lags behind the one that reported the block: wait
 		}
-		h, err := f.node.HeaderByNumber(ctx, s.Block)
-		if err != nil && !errors.Is(err, jsonrpc.ErrNotFound) {
-			return err
-		}
-		if err == nil && h.Hash == s.BlockHash {
-			return nil // still canonical: the node has not indexed the receipt yet
+		if canonical, err := f.stillCanonical(ctx, s.Block, s.BlockHash); err != nil || canonical {
+			return err // still canonical (the node has not indexed the receipt yet), or unknown
 		}
 		msg = fmt.Sprintf("block %d (%s) that held transaction %s left the chain in a reorg; waiting for the transaction again", s.Block, s.BlockHash.Hex(), s.Hash.Hex())
 	} else {
@@ -422,6 +418,21 @@ func (f *follower) noReceipt(ctx context.Context, s Submitted, head uint64) erro
 		f.metrics.transition(f.chain.ID, intent.EventDrop)
 	}
 	return ignoreGone(err)
+}
+
+// stillCanonical says whether the block seen at height n, with hash want, may still be on the
+// chain: true unless the node names another block at that height. A node that knows no block there
+// although its head is past it (a backend behind a load balancer that lags the one that answered
+// the head) proves nothing, so that counts as canonical too: only another block is a reorg.
+func (f *follower) stillCanonical(ctx context.Context, n uint64, want common.Hash) (bool, error) {
+	h, err := f.node.HeaderByNumber(ctx, n)
+	switch {
+	case errors.Is(err, jsonrpc.ErrNotFound):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	return h.Hash == want, nil
 }
 
 // revertReason asks the node why the transaction reverted, within a short deadline.

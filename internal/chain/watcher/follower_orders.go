@@ -161,18 +161,17 @@ func (f *follower) followFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 	return f.confirmFill(ctx, ref, r)
 }
 
-// fillWithoutReceipt forgets a fill whose block left the chain; a node that lags behind the one
-// that reported the fill is waited for.
+// fillWithoutReceipt forgets a fill whose block left the chain: another block holds its height.
+// A node that lags behind the one that reported the fill is waited for, and so is one that knows
+// no block at that height at all: behind a load balancer, the backend that answers the header may
+// lag the one that answered the head. Forgetting on a missing block would be for good (the cursor
+// is past it and an order is filled once), leaving a real fill unattested.
 func (f *follower) fillWithoutReceipt(ctx context.Context, ref OrderRef, head uint64) error {
 	if ref.Fill.Block > head {
 		return nil
 	}
-	h, err := f.node.HeaderByNumber(ctx, ref.Fill.Block)
-	if err != nil && !errors.Is(err, jsonrpc.ErrNotFound) {
+	if canonical, err := f.stillCanonical(ctx, ref.Fill.Block, ref.Fill.BlockHash); err != nil || canonical {
 		return err
-	}
-	if err == nil && h.Hash == ref.Fill.BlockHash {
-		return nil
 	}
 	return f.apply(ctx, ref.Name, intentstatus.Observation{
 		Order: &intentstatus.OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,

@@ -205,3 +205,46 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 		}
 	})
 }
+
+// A recorded fill without a receipt is forgotten only when another block holds its height. A node
+// that answers no block there, although its head is past it (a backend behind a load balancer
+// that lags the one that answered the head), proves nothing: forgetting the fill then would be for
+// good, since the cursor is past its block and an order is filled once, and the filler would never
+// be repaid.
+func TestAFillIsForgottenOnlyWhenAnotherBlockHoldsItsHeight(t *testing.T) {
+	b := newBridgeUnderTest(t, false)
+	var ti v1alpha1.TransferIntent
+	key := client.ObjectKey{Namespace: "default", Name: "bridge"}
+	if err := b.kube.Get(t.Context(), key, &ti); err != nil {
+		t.Fatal(err)
+	}
+	ti.Status.Fill = &v1alpha1.FillStatus{Hash: fillTx.Hex(), BlockNumber: fillBlock, BlockHash: fillBlockHash.Hex()}
+	if err := b.kube.Status().Update(t.Context(), &ti); err != nil {
+		t.Fatal(err)
+	}
+	fill := func() *v1alpha1.FillStatus {
+		t.Helper()
+		if err := b.kube.Get(t.Context(), key, &ti); err != nil {
+			t.Fatal(err)
+		}
+		return ti.Status.Fill
+	}
+
+	node := agreeing()
+	node.missing = map[uint64]bool{fillBlock: true}
+	b.f.node = node.serve(t)
+	if err := b.f.fillWithoutReceipt(t.Context(), b.ref, fillBlock+10); err != nil {
+		t.Fatal(err)
+	}
+	if fill() == nil {
+		t.Fatal("a node that knows no block at the fill's height made the watcher forget the fill")
+	}
+
+	node.missing, node.blocks[fillBlock] = nil, otherHash
+	if err := b.f.fillWithoutReceipt(t.Context(), b.ref, fillBlock+10); err != nil {
+		t.Fatal(err)
+	}
+	if got := fill(); got != nil {
+		t.Fatalf("fill %+v kept, although another block holds its height (a reorg)", got)
+	}
+}
