@@ -149,6 +149,9 @@ func (f *follower) followFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 	if !f.fills(r, ref) {
 		// The same transaction mined again after a reorg need not fill again (a solver contract
 		// that catches AlreadyFilled, say): only its own Filled event counts.
+		if f.witnessHoldsFill(ctx, ref) {
+			return nil
+		}
 		return f.apply(ctx, ref.Name, intentstatus.Observation{
 			Order: &intentstatus.OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
 			Message: fmt.Sprintf("transaction %s, now in block %d, no longer fills the order; waiting for a fill again", ref.Fill.Hash.Hex(), r.BlockNumber),
@@ -173,11 +176,42 @@ func (f *follower) fillWithoutReceipt(ctx context.Context, ref OrderRef, head ui
 	if canonical, err := f.stillCanonical(ctx, ref.Fill.Block, ref.Fill.BlockHash); err != nil || canonical {
 		return err
 	}
+	if f.witnessHoldsFill(ctx, ref) {
+		return nil
+	}
 	return f.apply(ctx, ref.Name, intentstatus.Observation{
 		Order: &intentstatus.OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
 		Message: fmt.Sprintf("block %d that held the fill %s left the chain in a reorg; waiting for a fill again", ref.Fill.Block, ref.Fill.Hash.Hex()),
 	})
 }
+
+// witnessHoldsFill reports whether a witness of the chain still holds the recorded fill: a
+// successful receipt in the recorded block with the order's Filled event. The node alone then does
+// not make the watcher forget it: forgetting a fill is for good (its block is behind the cursor and
+// an order is filled once), so a node that hides a real fill would leave its filler unpaid, while
+// keeping a fill that is really gone costs nothing (nothing is signed without the node's final
+// receipt, and a new fill replaces the record). Told once per fill; each witness is asked within
+// the client's call deadline.
+func (f *follower) witnessHoldsFill(ctx context.Context, ref OrderRef) bool {
+	for i, w := range f.witnesses {
+		receipts, err := w.Receipts(ctx, []common.Hash{ref.Fill.Hash})
+		if err != nil || receipts[0] == nil {
+			continue
+		}
+		if r := receipts[0]; r.BlockHash == ref.Fill.BlockHash && f.fills(r, ref) {
+			if f.reported[ref.Fill.Hash] != reportedKeptByWitness {
+				f.reported[ref.Fill.Hash] = reportedKeptByWitness
+				f.log.Info("the node no longer shows a fill that a witness still holds; keeping it", "intent", ref.Name,
+					"fill", ref.Fill.Hash.Hex(), "block", ref.Fill.Block, "witness", i)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// reportedKeptByWitness marks, in follower.reported, a fill kept on a witness's word.
+const reportedKeptByWitness = "kept_by_witness"
 
 // confirmFill confirms the order with its final fill and, for a bridge, the attestation that
 // releases the escrow to the filler.

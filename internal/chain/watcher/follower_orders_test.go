@@ -248,3 +248,68 @@ func TestAFillIsForgottenOnlyWhenAnotherBlockHoldsItsHeight(t *testing.T) {
 		t.Fatalf("fill %+v kept, although another block holds its height (a reorg)", got)
 	}
 }
+
+// The node alone does not make the watcher forget a recorded fill that a witness still holds (a
+// successful receipt in the recorded block, with the order's Filled event): neither by naming
+// another block at its height nor by answering a receipt without the event. A node that hides a
+// real fill would otherwise leave its filler unpaid for good. Without such a witness, the fill is
+// forgotten as before.
+func TestAWitnessThatStillHoldsTheFillKeepsIt(t *testing.T) {
+	hidden := theFill()
+	hidden.Logs = nil // the node's receipt of the fill, without its Filled event
+	for name, forget := range map[string]func(b *bridgeUnderTest) error{
+		"another block at its height": func(b *bridgeUnderTest) error {
+			return b.f.fillWithoutReceipt(t.Context(), b.ref, fillBlock+10)
+		},
+		"a receipt without the event": func(b *bridgeUnderTest) error {
+			return b.f.followFill(t.Context(), b.ref, hidden, fillBlock+10)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				witness string
+				serve   *fakeWitness
+				kept    bool
+			}{
+				{"holding the fill", agreeing(), true},
+				{"without its receipt", &fakeWitness{head: fillBlock + 10, blocks: map[uint64]common.Hash{fillBlock: otherHash}}, false},
+				{"that errs", erring(), false},
+			} {
+				b := newBridgeUnderTest(t, false, tc.serve)
+				node := agreeing()
+				node.blocks[fillBlock] = otherHash
+				b.f.node = node.serve(t)
+				recordFill(t, b)
+				if err := forget(b); err != nil {
+					t.Fatal(err)
+				}
+				if kept := currentFill(t, b) != nil; kept != tc.kept {
+					t.Errorf("a witness %s: fill kept = %v, want %v", tc.witness, kept, tc.kept)
+				}
+			}
+		})
+	}
+}
+
+// recordFill writes the fill under test into the bridge intent's status, as the watcher records it.
+func recordFill(t *testing.T, b *bridgeUnderTest) {
+	t.Helper()
+	var ti v1alpha1.TransferIntent
+	if err := b.kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "bridge"}, &ti); err != nil {
+		t.Fatal(err)
+	}
+	ti.Status.Fill = &v1alpha1.FillStatus{Hash: fillTx.Hex(), BlockNumber: fillBlock, BlockHash: fillBlockHash.Hex()}
+	if err := b.kube.Status().Update(t.Context(), &ti); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// currentFill is the bridge intent's recorded fill (nil: none).
+func currentFill(t *testing.T, b *bridgeUnderTest) *v1alpha1.FillStatus {
+	t.Helper()
+	var ti v1alpha1.TransferIntent
+	if err := b.kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "bridge"}, &ti); err != nil {
+		t.Fatal(err)
+	}
+	return ti.Status.Fill
+}
