@@ -105,7 +105,7 @@ func installTracing(t *testing.T) *tracetest.InMemoryExporter {
 func attrs(s tracetest.SpanStub) map[attribute.Key]string {
 	out := map[attribute.Key]string{}
 	for _, kv := range s.Attributes {
-		out[kv.Key] = kv.Value.Emit()
+		out[kv.Key] = kv.Value.String()
 	}
 	return out
 }
@@ -127,12 +127,12 @@ func assertNothingSecret(t *testing.T, s tracetest.SpanStub, rawURL string, sign
 	}
 	recorded := []string{s.Name, s.Status.Description}
 	for _, kv := range s.Attributes {
-		recorded = append(recorded, string(kv.Key), kv.Value.Emit())
+		recorded = append(recorded, string(kv.Key), kv.Value.String())
 	}
 	for _, ev := range s.Events {
 		recorded = append(recorded, ev.Name)
 		for _, kv := range ev.Attributes {
-			recorded = append(recorded, kv.Value.Emit())
+			recorded = append(recorded, kv.Value.String())
 		}
 	}
 	for _, r := range recorded {
