@@ -1,7 +1,6 @@
 package watcher
 
 import (
-	"fmt"
 	"math/big"
 	"testing"
 
@@ -9,9 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -145,33 +142,18 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 	// the intent's status after it.
 	run := func(t *testing.T, chainID uint64, phase v1alpha1.IntentPhase, l types.Log) v1alpha1.TransferIntentStatus {
 		t.Helper()
-		m, err := newMetrics(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).
-			WithObjects(&v1alpha1.TransferIntent{
-				ObjectMeta: metav1.ObjectMeta{Name: "bridge", Namespace: "default"},
-				Status:     v1alpha1.TransferIntentStatus{Phase: phase},
-			}).Build()
+		f, kube := followerOf(t, chainID, "bridge", v1alpha1.TransferIntentStatus{Phase: phase})
 		x := NewIndex()
 		x.orders[bridgeOrderID] = &OrderRef{
 			Name: "bridge", OrderID: bridgeOrderID, Origin: 1337, Dest: 1338, Phase: phase,
 			Domain: settlement.Domain{ChainID: big.NewInt(1337), Contract: originSettler}, DestSettler: destSettler,
 		}
 		x.orderOf["bridge"] = bridgeOrderID
-		f := &follower{
-			chain: registry.Chain{ID: fmt.Sprintf("eip155:%d", chainID), BlockTimeSeconds: 1}, chainID: chainID, namespace: "default",
-			index: x, writer: &intentstatus.Writer{Client: kube, Live: kube}, log: logr.Discard(), metrics: m,
-		}
+		f.index = x
 		if err := f.orderEvents(t.Context(), block, []types.Log{l}); err != nil {
 			t.Fatal(err)
 		}
-		var ti v1alpha1.TransferIntent
-		if err := kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "bridge"}, &ti); err != nil {
-			t.Fatal(err)
-		}
-		return ti.Status
+		return intentNamed(t, kube, "bridge").Status
 	}
 
 	t.Run("Filled", func(t *testing.T) {
@@ -213,22 +195,8 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 // be repaid.
 func TestAFillIsForgottenOnlyWhenAnotherBlockHoldsItsHeight(t *testing.T) {
 	b := newBridgeUnderTest(t, false)
-	var ti v1alpha1.TransferIntent
-	key := client.ObjectKey{Namespace: "default", Name: "bridge"}
-	if err := b.kube.Get(t.Context(), key, &ti); err != nil {
-		t.Fatal(err)
-	}
-	ti.Status.Fill = &v1alpha1.FillStatus{Hash: fillTx.Hex(), BlockNumber: fillBlock, BlockHash: fillBlockHash.Hex()}
-	if err := b.kube.Status().Update(t.Context(), &ti); err != nil {
-		t.Fatal(err)
-	}
-	fill := func() *v1alpha1.FillStatus {
-		t.Helper()
-		if err := b.kube.Get(t.Context(), key, &ti); err != nil {
-			t.Fatal(err)
-		}
-		return ti.Status.Fill
-	}
+	recordFill(t, b)
+	fill := func() *v1alpha1.FillStatus { return currentFill(t, b) }
 
 	node := agreeing()
 	node.missing = map[uint64]bool{fillBlock: true}
@@ -294,12 +262,9 @@ func TestAWitnessThatStillHoldsTheFillKeepsIt(t *testing.T) {
 // recordFill writes the fill under test into the bridge intent's status, as the watcher records it.
 func recordFill(t *testing.T, b *bridgeUnderTest) {
 	t.Helper()
-	var ti v1alpha1.TransferIntent
-	if err := b.kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "bridge"}, &ti); err != nil {
-		t.Fatal(err)
-	}
+	ti := intentNamed(t, b.kube, "bridge")
 	ti.Status.Fill = &v1alpha1.FillStatus{Hash: fillTx.Hex(), BlockNumber: fillBlock, BlockHash: fillBlockHash.Hex()}
-	if err := b.kube.Status().Update(t.Context(), &ti); err != nil {
+	if err := b.kube.Status().Update(t.Context(), ti); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -307,9 +272,5 @@ func recordFill(t *testing.T, b *bridgeUnderTest) {
 // currentFill is the bridge intent's recorded fill (nil: none).
 func currentFill(t *testing.T, b *bridgeUnderTest) *v1alpha1.FillStatus {
 	t.Helper()
-	var ti v1alpha1.TransferIntent
-	if err := b.kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "bridge"}, &ti); err != nil {
-		t.Fatal(err)
-	}
-	return ti.Status.Fill
+	return intentNamed(t, b.kube, "bridge").Status.Fill
 }

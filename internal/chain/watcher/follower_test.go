@@ -7,17 +7,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
-	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
-	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
 // An order's transaction opens it only with the Opened(orderId) event of the contract it calls
@@ -64,29 +58,13 @@ func TestAnOpenedEventOfAnotherContractDoesNotOpenTheOrder(t *testing.T) {
 	// follow decides on the final receipt of the swap's transaction and returns the intent after.
 	follow := func(t *testing.T, r *jsonrpc.Receipt) *v1alpha1.TransferIntent {
 		t.Helper()
-		m, err := newMetrics(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).
-			WithObjects(&v1alpha1.TransferIntent{
-				ObjectMeta: metav1.ObjectMeta{Name: "swap", Namespace: "default"},
-				Status: v1alpha1.TransferIntentStatus{
-					Phase: v1alpha1.IntentPhaseSubmitted, Hash: tx.Hex(), BlockNumber: int64(s.Block), BlockHash: s.BlockHash.Hex(), //nolint:gosec // a small block number
-				},
-			}).Build()
-		f := &follower{
-			chain: registry.Chain{ID: "eip155:1337", BlockTimeSeconds: 1}, chainID: 1337, namespace: "default",
-			writer: &intentstatus.Writer{Client: kube, Live: kube}, log: logr.Discard(), metrics: m, misses: map[string]int{},
-		}
+		f, kube := followerOf(t, 1337, "swap", v1alpha1.TransferIntentStatus{
+			Phase: v1alpha1.IntentPhaseSubmitted, Hash: tx.Hex(), BlockNumber: int64(s.Block), BlockHash: s.BlockHash.Hex(), //nolint:gosec // a small block number
+		})
 		if err := f.follow(t.Context(), s, r, s.Block+5); err != nil {
 			t.Fatal(err)
 		}
-		var ti v1alpha1.TransferIntent
-		if err := kube.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "swap"}, &ti); err != nil {
-			t.Fatal(err)
-		}
-		return &ti
+		return intentNamed(t, kube, "swap")
 	}
 	t.Run("its own contract's event", func(t *testing.T) {
 		ti := follow(t, receipt(lookalike, originSettler))
