@@ -44,6 +44,20 @@ func NewIntentID(now time.Time) string { return IntentIDPrefix + newULID(now).St
 // NewSimulationID is a fresh simulation id, sim_<ULID>, timestamped now.
 func NewSimulationID(now time.Time) string { return SimulationIDPrefix + newULID(now).String() }
 
+// IDTime is the time in an intent id's ULID (millisecond precision), taken just before the intent
+// was stored; zero for anything that is not an intent id.
+func IDTime(id string) time.Time {
+	rest, ok := strings.CutPrefix(id, IntentIDPrefix)
+	if !ok {
+		return time.Time{}
+	}
+	u, err := ulid.ParseStrict(rest)
+	if err != nil {
+		return time.Time{}
+	}
+	return ulid.Time(u.Time()).UTC()
+}
+
 // ObjectNameFromID maps int_transfer_<ULID> to int-transfer-<ulid lowercase>. Crockford base32 is
 // case-insensitive, so an id typed in lower case finds the same object.
 func ObjectNameFromID(id string) (string, error) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/oklog/ulid/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -66,17 +65,7 @@ func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 }
 
 // IDTime is the creation time encoded in an intent id, or the zero time for a malformed id.
-func IDTime(id string) time.Time {
-	rest, ok := strings.CutPrefix(id, intent.IntentIDPrefix)
-	if !ok {
-		return time.Time{}
-	}
-	u, err := ulid.ParseStrict(rest)
-	if err != nil {
-		return time.Time{}
-	}
-	return ulid.Time(u.Time()).UTC()
-}
+func IDTime(id string) time.Time { return intent.IDTime(id) }
 
 // Draft is everything creation decided about a new intent.
 type Draft struct {

@@ -39,9 +39,10 @@ type follower struct {
 	// cursor is the last block processed; placed says the first step has set it.
 	cursor uint64
 	placed bool
-	// recent holds the hashes of the last processed blocks, to notice a reorg: a new block whose
-	// parent is not the block processed at its height.
-	recent map[uint64]common.Hash
+	// recent holds the last processed blocks, to notice a reorg (a new block whose parent is not
+	// the block processed at its height) and to read again the blocks processed before an intent
+	// reached the index (rereadForLate).
+	recent map[uint64]processedBlock
 	// last is the cursor's block, recorded as progress.
 	last jsonrpc.Header
 	// recorded is when progress was last written; dirty says a step moved the cursor since.
@@ -66,7 +67,7 @@ func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, i
 	return &follower{
 		chain: chain, chainID: chain.NumericID.Uint64(), namespace: namespace, node: node, index: index, writer: writer,
 		signer: types.LatestSignerForChainID(chain.NumericID), opts: opts, log: log, metrics: m,
-		recent: map[uint64]common.Hash{}, misses: map[string]int{}, reported: map[common.Hash]string{},
+		recent: map[uint64]processedBlock{}, misses: map[string]int{}, reported: map[common.Hash]string{},
 	}
 }
 
@@ -105,6 +106,7 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 	if !f.placed {
 		f.start(head, nil)
 	}
+	f.rereadForLate()
 	processed := uint64(0)
 	for f.cursor < head && processed < f.opts.MaxBlocksPerStep {
 		last := min(head, f.cursor+min(f.opts.BlocksPerBatch, f.opts.MaxBlocksPerStep-processed))
@@ -146,7 +148,7 @@ func (f *follower) start(head uint64, progress *v1alpha1.ChainWatchStatus) {
 	f.cursor, f.placed = floor, true
 	if progress != nil && progress.ProcessedBlock > 0 && uint64(progress.ProcessedBlock) >= floor && uint64(progress.ProcessedBlock) <= head {
 		f.cursor = uint64(progress.ProcessedBlock)
-		f.recent[f.cursor] = common.HexToHash(progress.ProcessedBlockHash)
+		f.recent[f.cursor] = processedBlock{hash: common.HexToHash(progress.ProcessedBlockHash)}
 	}
 	f.log.Info("following the chain", "from", f.cursor+1, "head", head, "confirmations", confirmations(f.chain))
 }
@@ -156,7 +158,7 @@ func (f *follower) start(head uint64, progress *v1alpha1.ChainWatchStatus) {
 func (f *follower) process(ctx context.Context, blocks []jsonrpc.Block, logs map[uint64][]types.Log) (uint64, error) {
 	done := uint64(0)
 	for _, b := range blocks {
-		if want, ok := f.recent[b.Number-1]; ok && b.Number > 0 && b.ParentHash != want {
+		if want, ok := f.recent[b.Number-1]; ok && b.Number > 0 && b.ParentHash != want.hash {
 			before := f.cursor
 			if err := f.rewind(ctx); err != nil {
 				return done, err
@@ -164,7 +166,7 @@ func (f *follower) process(ctx context.Context, blocks []jsonrpc.Block, logs map
 			if f.cursor == before {
 				// The node says block n-1 is the one processed, yet block n builds on another: nodes
 				// behind one URL that disagree. Back off rather than spin.
-				return done, fmt.Errorf("block %d does not build on block %d (%s) the node reported before", b.Number, before, want.Hex())
+				return done, fmt.Errorf("block %d does not build on block %d (%s) the node reported before", b.Number, before, want.hash.Hex())
 			}
 			return done, nil
 		}
@@ -187,11 +189,44 @@ func (f *follower) process(ctx context.Context, blocks []jsonrpc.Block, logs map
 // advance moves the cursor to h, keeping the hashes of the last blocks that a reorg could replace.
 func (f *follower) advance(h jsonrpc.Header) {
 	f.cursor, f.last, f.dirty = h.Number, h, true
-	f.recent[h.Number] = h.Hash
+	f.recent[h.Number] = processedBlock{hash: h.Hash, at: time.Now()}
 	keep := confirmations(f.chain) + reorgMargin
 	if h.Number > keep {
 		delete(f.recent, h.Number-keep)
 	}
+}
+
+// processedBlock is a block the follower processed: its hash, and when (zero: before this
+// follower, read from the recorded progress).
+type processedBlock struct {
+	hash common.Hash
+	at   time.Time
+}
+
+// rereadForLate steps the cursor back to the first block processed while an intent that arrived
+// in the index since could already have been in it: the informer delivers an intent some time
+// after it is stored, and its client may send the transaction at once. Those blocks are matched
+// again on the way forward; matching a block twice changes nothing (a held transaction is not
+// matched again). Only the blocks the follower remembers can be read again: an intent that
+// arrives later than that (confirmations + reorgMargin blocks) is still found when its client
+// reports the transaction's hash.
+func (f *follower) rereadForLate() {
+	span, ok := f.index.Late(f.chainID)
+	if !ok {
+		return
+	}
+	first := uint64(0)
+	for n, b := range f.recent {
+		if n <= f.cursor && !b.at.Before(span.From) && !b.at.After(span.Until) && (first == 0 || n < first) {
+			first = n
+		}
+	}
+	if first == 0 {
+		return
+	}
+	f.log.V(1).Info("reading blocks again for intents that reached the watcher after them", "from", first, "to", f.cursor)
+	f.metrics.reread(f.chain.ID, f.cursor-first+1)
+	f.cursor = first - 1
 }
 
 // reorgMargin is how many blocks beyond the confirmation depth the follower remembers, to find the
@@ -214,7 +249,7 @@ func (f *follower) rewind(ctx context.Context) error {
 		if err != nil && !errors.Is(err, jsonrpc.ErrNotFound) {
 			return err
 		}
-		if err == nil && h.Hash == want {
+		if err == nil && h.Hash == want.hash {
 			break
 		}
 		delete(f.recent, f.cursor)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
@@ -104,7 +105,22 @@ type Index struct {
 	// orderId by object name.
 	orders  map[common.Hash]*OrderRef
 	orderOf map[string]common.Hash
+	// late is, per chain, the span of wall-clock time in which that chain's follower may have
+	// read blocks that hold the transaction or an event of an intent the index learnt of since:
+	// see Late.
+	late map[uint64]lateSpan
+	// now is the clock arrivals are stamped with.
+	now func() time.Time
 }
+
+// lateSpan: blocks processed from From to Until may hold what intents that arrived since asked
+// for.
+type lateSpan struct{ From, Until time.Time }
+
+// arrivalSkew allows for the clocks of the replica that created an intent (its id's time) and the
+// leader that runs the watcher: a block processed up to this long before the intent's id was
+// made is read again when the intent arrives late.
+const arrivalSkew = 2 * time.Second
 
 type placement struct {
 	chain           uint64
@@ -124,6 +140,7 @@ func NewIndex() *Index {
 	return &Index{
 		chains: map[uint64]*chainIndex{}, where: map[string]placement{}, held: map[common.Hash]string{},
 		orders: map[common.Hash]*OrderRef{}, orderOf: map[string]common.Hash{},
+		late: map[uint64]lateSpan{}, now: time.Now,
 	}
 }
 
@@ -162,6 +179,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 			return
 		}
 	}
+	_, known := x.where[ti.Name]
 	x.removeLocked(ti.Name, ti.Spec.ID)
 	chainID, ok := txChain(ti)
 	if !ok {
@@ -207,8 +225,54 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 	default:
 		place.resourceVersion = ti.ResourceVersion // remembered so an older event cannot re-add it
 	}
-	x.placeOrderLocked(ti, place.phase)
+	order := x.placeOrderLocked(ti, place.phase)
 	x.where[ti.Name] = place
+	if !known {
+		x.arrivedLocked(ti, chainID, place.phase, order)
+	}
+}
+
+// arrivedLocked records an intent new to the index on the chains whose blocks it is looked for in:
+// a pending intent's transaction and its order's Opened event on its chain, an order's Filled
+// event on its destination. The informer delivers an intent some time after it was stored, and
+// the client may have sent its transaction at once: the chain's follower may have read the block
+// that holds it before the intent was here to match. Each follower asks Late before reading on.
+func (x *Index) arrivedLocked(ti *v1alpha1.TransferIntent, chainID uint64, phase v1alpha1.IntentPhase, order *OrderRef) {
+	if phase != v1alpha1.IntentPhasePending && order == nil {
+		return // a submitted transfer is followed by its hash, not found in blocks
+	}
+	created := intent.IDTime(ti.Spec.ID)
+	if created.IsZero() {
+		created = ti.CreationTimestamp.Time // a hand-made object: whole seconds
+	}
+	span := lateSpan{From: created.Add(-arrivalSkew), Until: x.now()}
+	x.widenLateLocked(chainID, span)
+	if order != nil && order.Dest != chainID {
+		x.widenLateLocked(order.Dest, span)
+	}
+}
+
+func (x *Index) widenLateLocked(chainID uint64, span lateSpan) {
+	if prev, ok := x.late[chainID]; ok {
+		if prev.From.Before(span.From) {
+			span.From = prev.From
+		}
+		if prev.Until.After(span.Until) {
+			span.Until = prev.Until
+		}
+	}
+	x.late[chainID] = span
+}
+
+// Late returns and forgets the span of wall-clock time in which the chain's follower may have
+// processed blocks holding what intents asked for that arrived in the index since the last call:
+// ok is false when none arrived.
+func (x *Index) Late(chainID uint64) (span lateSpan, ok bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	span, ok = x.late[chainID]
+	delete(x.late, chainID)
+	return span, ok
 }
 
 // removeLocked takes the intent out of wherever it is; id, its API id, finds it in a pending list.

@@ -19,6 +19,7 @@ type metrics struct {
 	errors        *prometheus.CounterVec
 	unattested    *prometheus.CounterVec
 	disagreements *prometheus.CounterVec
+	rereads       *prometheus.CounterVec
 }
 
 // Reasons of tis_chain_watch_unattested_fills_total.
@@ -75,11 +76,15 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "tis_chain_rpc_disagreements_total",
 			Help: "Bridge fills on which the chain's endpoints (rpc and witnessRpcs) contradicted each other, once per fill: one of them is lying or broken.",
 		}, []string{"chain"}),
+		rereads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_chain_watch_reread_blocks_total",
+			Help: "Blocks the watcher read again because an intent reached it (through the informer) after it had read blocks that could hold the intent's transaction or order events.",
+		}, []string{"chain"}),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors, m.unattested, m.disagreements} {
+	for _, c := range []prometheus.Collector{m.head, m.processed, m.blockTime, m.txs, m.transitions, m.reorgs, m.errors, m.unattested, m.disagreements, m.rereads} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -102,6 +107,10 @@ func (m *metrics) transition(chain string, ev intent.Event) {
 }
 
 func (m *metrics) reorg(chain string) { m.reorgs.WithLabelValues(chain).Inc() }
+
+func (m *metrics) reread(chain string, blocks uint64) {
+	m.rereads.WithLabelValues(chain).Add(float64(blocks))
+}
 
 func (m *metrics) failed(chain string) { m.errors.WithLabelValues(chain).Inc() }
 

@@ -99,12 +99,16 @@ func storedOrder(ti *v1alpha1.TransferIntent) (settlement.Order, bool) {
 	return order, true
 }
 
-// placeOrderLocked indexes the intent by orderId when it is an order still to be settled.
-func (x *Index) placeOrderLocked(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) {
-	if ref, ok := orderRefOf(ti, phase); ok {
-		x.orders[ref.OrderID] = ref
-		x.orderOf[ti.Name] = ref.OrderID
+// placeOrderLocked indexes the intent by orderId when it is an order still to be settled, and
+// returns its OrderRef (nil when it is none).
+func (x *Index) placeOrderLocked(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) *OrderRef {
+	ref, ok := orderRefOf(ti, phase)
+	if !ok {
+		return nil
 	}
+	x.orders[ref.OrderID] = ref
+	x.orderOf[ti.Name] = ref.OrderID
+	return ref
 }
 
 func (x *Index) removeOrderLocked(name string) {
