@@ -58,7 +58,10 @@ const (
 	ReasonOpened = "Opened"
 	// ReasonFilled: a filler filled the order on its destination chain; confirmed once final.
 	ReasonFilled = "Filled"
-	// ReasonRefunded: the escrow went back to its owner after the deadline; the intent failed.
+	// ReasonRefundIncluded: the order's refund is in a block that is not final yet; the intent fails
+	// once it is (status.refundHash names it meanwhile).
+	ReasonRefundIncluded = "RefundIncluded"
+	// ReasonRefunded: the escrow went back to its owner after the deadline, final; the intent failed.
 	ReasonRefunded = "Refunded"
 	// ReasonNotOpened: the open transaction succeeded, but its final receipt carries no
 	// Opened(orderId) event from the settlement contract it called: no escrow is held; the intent

@@ -57,8 +57,10 @@ type OrderNews struct {
 	// Fill, when set, replaces the recorded fill; ClearFill removes it (its block left the chain).
 	Fill      *v1alpha1.FillStatus
 	ClearFill bool
-	// RefundHash is the refund transaction.
-	RefundHash common.Hash
+	// RefundHash is the refund transaction; ClearRefund removes the recorded one (final, it did
+	// not refund the order).
+	RefundHash  common.Hash
+	ClearRefund bool
 }
 
 // Observe changes ti's status by obs at now; false when obs does not apply to it: its phase does
@@ -127,8 +129,11 @@ func observeOrder(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time)
 	case obs.Order.ClearFill:
 		ti.Status.Fill = nil
 	}
-	if obs.Order.RefundHash != (common.Hash{}) {
+	switch {
+	case obs.Order.RefundHash != (common.Hash{}):
 		ti.Status.RefundHash = obs.Order.RefundHash.Hex()
+	case obs.Order.ClearRefund:
+		ti.Status.RefundHash = ""
 	}
 	setTransactionCondition(ti, obs, now)
 	return true
@@ -148,5 +153,9 @@ func setTransactionCondition(ti *v1alpha1.TransferIntent, obs Observation, now m
 }
 
 func isBadNews(reason string) bool {
-	return reason == v1alpha1.ReasonReverted || reason == v1alpha1.ReasonDropped || reason == v1alpha1.ReasonRefunded
+	switch reason {
+	case v1alpha1.ReasonReverted, v1alpha1.ReasonDropped, v1alpha1.ReasonRefundIncluded, v1alpha1.ReasonRefunded:
+		return true
+	}
+	return false
 }

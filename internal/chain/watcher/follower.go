@@ -133,6 +133,9 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 	if err := f.followFills(ctx, head); err != nil {
 		return false, err
 	}
+	if err := f.followRefunds(ctx, head); err != nil {
+		return false, err
+	}
 	f.metrics.observeHead(f.chain.ID, head, f.cursor)
 	return f.cursor < head, f.recordProgress(ctx, false)
 }

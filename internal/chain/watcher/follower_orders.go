@@ -80,10 +80,12 @@ func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []type
 			obs = f.opened(l, b)
 		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && l.Address == ref.DestSettler && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
 			obs = f.filled(ev, b)
-		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID && l.Address == ref.Domain.Contract:
+		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID && l.Address == ref.Domain.Contract && ref.Refund != l.TxHash:
+			// Recorded, not ended: a refund in a block that leaves the chain refunded nothing.
+			// followRefunds fails the intent once the refund is final.
 			obs = intentstatus.Observation{
-				Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: l.TxHash}, Reason: v1alpha1.ReasonRefunded,
-				Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d): the order was not filled in time",
+				Order: &intentstatus.OrderNews{RefundHash: l.TxHash}, Reason: v1alpha1.ReasonRefundIncluded,
+				Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d); the intent fails once that is final",
 					ev.Party.Hex(), l.TxHash.Hex(), b.Number),
 			}
 		default:
@@ -122,6 +124,44 @@ func (f *follower) followFills(ctx context.Context, head uint64) error {
 	f.forgetReported(fills)
 	return forEachReceipt(ctx, f, fills, func(ref OrderRef) common.Hash { return ref.Fill.Hash },
 		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followFill(ctx, ref, r, head) })
+}
+
+// followRefunds fails the orders whose refund on this (origin) chain is final, and forgets a
+// refund whose final receipt does not refund the order.
+func (f *follower) followRefunds(ctx context.Context, head uint64) error {
+	return forEachReceipt(ctx, f, f.index.Refunds(f.chainID), func(ref OrderRef) common.Hash { return ref.Refund },
+		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followRefund(ctx, ref, r, head) })
+}
+
+// followRefund decides on one recorded refund from its receipt (nil: none). Without a receipt it
+// waits: a refund whose block left the chain is usually mined again, and a new refund replaces
+// the record. Final, it fails the intent when the receipt carries the order's Refunded event from
+// its origin contract, and is forgotten otherwise: the escrow is still held.
+func (f *follower) followRefund(ctx context.Context, ref OrderRef, r *jsonrpc.Receipt, head uint64) error {
+	if r == nil {
+		return nil
+	}
+	final, err := f.final(ctx, r.BlockNumber, head, ref.IsBridge())
+	if err != nil || !final {
+		return err
+	}
+	refunded := orderEvent(r, ref.Domain.Contract, settlement.EventRefunded, ref.OrderID, nil)
+	if r.Status != types.ReceiptStatusSuccessful || refunded == nil {
+		return f.apply(ctx, ref.Name, intentstatus.Observation{
+			Order: &intentstatus.OrderNews{ClearRefund: true}, Reason: v1alpha1.ReasonOpened,
+			Message: fmt.Sprintf("transaction %s, final in block %d, does not refund the order: the settlement contract still holds the escrow",
+				ref.Refund.Hex(), r.BlockNumber),
+		})
+	}
+	to := "its owner"
+	if ev, ok, err := settlement.Parse(*refunded); err == nil && ok {
+		to = ev.Party.Hex()
+	}
+	return f.apply(ctx, ref.Name, intentstatus.Observation{
+		Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: ref.Refund}, Reason: v1alpha1.ReasonRefunded,
+		Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d, %s), final: the order was not filled in time",
+			to, ref.Refund.Hex(), r.BlockNumber, r.BlockHash.Hex()),
+	})
 }
 
 // forgetReported drops what was reported of fills no longer waiting (attested, cleared, gone).

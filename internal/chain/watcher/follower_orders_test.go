@@ -2,12 +2,14 @@ package watcher
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
@@ -177,8 +179,9 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 		}
 	})
 	t.Run("Refunded", func(t *testing.T) {
-		if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(originSettler)); s.Phase != v1alpha1.IntentPhaseFailed {
-			t.Fatalf("the origin settler's Refunded event left the intent %s", s.Phase)
+		// Recorded, not ended: the intent fails once the refund is final (followRefund).
+		if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(originSettler)); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != common.HexToHash("0x4e").Hex() {
+			t.Fatalf("the origin settler's Refunded event left the intent %s with refund %q; want submitted with the refund recorded", s.Phase, s.RefundHash)
 		}
 		for name, from := range map[string]common.Address{"a look-alike": lookalike, "the destinationSettler": destSettler} {
 			if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(from)); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != "" {
@@ -273,4 +276,54 @@ func recordFill(t *testing.T, b *bridgeUnderTest) {
 func currentFill(t *testing.T, b *bridgeUnderTest) *v1alpha1.FillStatus {
 	t.Helper()
 	return intentNamed(t, b.kube, "bridge").Status.Fill
+}
+
+// A Refunded event records the refund; the intent fails only once the refund is final, with the
+// order's Refunded event of its origin contract in the final receipt. A refund whose final
+// receipt does not refund the order (reverted, or the event of a look-alike) is forgotten: the
+// escrow is still held. A refund without a receipt (its block left the chain) waits.
+func TestAnOrderFailsOnlyOnceItsRefundIsFinal(t *testing.T) {
+	refundTx, block, blockHash := common.HexToHash("0x4e"), uint64(9), common.HexToHash("0xb9")
+	user := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	ref := OrderRef{
+		Name: "swap", OrderID: bridgeOrderID, Origin: 1337, Dest: 1337, Phase: v1alpha1.IntentPhaseSubmitted, OpenFinal: true,
+		Domain: settlement.Domain{ChainID: big.NewInt(1337), Contract: originSettler}, DestSettler: originSettler, Refund: refundTx,
+	}
+	receipt := func(status uint64, from common.Address) *jsonrpc.Receipt {
+		ev := contracts.NewSettlement().GetABI().Events["Refunded"]
+		return &jsonrpc.Receipt{Status: status, BlockNumber: block, BlockHash: blockHash, Logs: []types.Log{{
+			Address: from, Topics: []common.Hash{ev.ID, bridgeOrderID, common.BytesToHash(user.Bytes())},
+			Data: common.LeftPadBytes(big.NewInt(25_000_000).Bytes(), 32), BlockNumber: block, BlockHash: blockHash, TxHash: refundTx,
+		}}}
+	}
+	// follow runs followRefund on the swap with its refund recorded, at head, and returns its status.
+	follow := func(t *testing.T, r *jsonrpc.Receipt, head uint64) v1alpha1.TransferIntentStatus {
+		t.Helper()
+		f, kube := followerOf(t, 1337, "swap", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseSubmitted, RefundHash: refundTx.Hex()})
+		f.chain.FinalitySeconds = 3 // three confirmations
+		if err := f.followRefund(t.Context(), ref, r, head); err != nil {
+			t.Fatal(err)
+		}
+		return intentNamed(t, kube, "swap").Status
+	}
+
+	if s := follow(t, receipt(types.ReceiptStatusSuccessful, originSettler), block+1); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != refundTx.Hex() {
+		t.Errorf("a refund two blocks deep of three: %s, refund %q; want submitted, the refund recorded", s.Phase, s.RefundHash)
+	}
+	if s := follow(t, nil, block+10); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != refundTx.Hex() {
+		t.Errorf("a refund without a receipt: %s, refund %q; want submitted, the refund recorded", s.Phase, s.RefundHash)
+	}
+	s := follow(t, receipt(types.ReceiptStatusSuccessful, originSettler), block+2)
+	c := meta.FindStatusCondition(s.Conditions, v1alpha1.ConditionTransaction)
+	if s.Phase != v1alpha1.IntentPhaseFailed || s.RefundHash != refundTx.Hex() || c == nil || c.Reason != v1alpha1.ReasonRefunded || !strings.Contains(c.Message, user.Hex()) {
+		t.Errorf("a final refund: %s, refund %q, condition %+v; want failed, Refunded to %s", s.Phase, s.RefundHash, c, user.Hex())
+	}
+	for name, r := range map[string]*jsonrpc.Receipt{
+		"reverted":             receipt(types.ReceiptStatusFailed, originSettler),
+		"a look-alike's event": receipt(types.ReceiptStatusSuccessful, destSettler),
+	} {
+		if s := follow(t, r, block+2); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != "" {
+			t.Errorf("a final refund receipt, %s: %s, refund %q; want submitted, the refund forgotten", name, s.Phase, s.RefundHash)
+		}
+	}
 }

@@ -29,6 +29,8 @@ type OrderRef struct {
 	DestSettler common.Address
 	// Fill is the recorded fill, if any.
 	Fill *FillRef
+	// Refund is the refund transaction seen on the origin chain, not final yet (zero: none).
+	Refund common.Hash
 }
 
 // FillRef is a recorded fill.
@@ -69,6 +71,9 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 		Name: ti.Name, OrderID: common.HexToHash(ti.Spec.OrderID), Origin: origin, Dest: destID, Phase: phase, OpenFinal: openFinal(ti),
 		Domain:      settlement.Domain{ChainID: new(big.Int).SetUint64(origin), Contract: common.HexToAddress(ti.Spec.Tx.To)},
 		DestSettler: order.DestinationSettler,
+	}
+	if ti.Status.RefundHash != "" {
+		ref.Refund = common.HexToHash(ti.Status.RefundHash)
 	}
 	if f := ti.Status.Fill; f != nil {
 		amount, ok := new(big.Int).SetString(f.AmountOut, 10)
@@ -129,6 +134,20 @@ func (x *Index) Order(id common.Hash) (OrderRef, bool) {
 		return OrderRef{}, false
 	}
 	return *ref, true
+}
+
+// Refunds are the orders with a refund seen on the chain (their origin), waiting for it to be
+// final.
+func (x *Index) Refunds(chainID uint64) []OrderRef {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var out []OrderRef
+	for _, ref := range x.orders {
+		if ref.Refund != (common.Hash{}) && ref.Origin == chainID {
+			out = append(out, *ref)
+		}
+	}
+	return out
 }
 
 // Fills are the orders with a recorded fill on the chain, waiting for it to be final.
