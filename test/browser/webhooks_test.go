@@ -122,9 +122,18 @@ func TestWebhooksPageInChromium(t *testing.T) {
 	}
 	shot(t, ctx, filepath.Join(artifacts, "webhooks-page.png"))
 
-	// Delete it from the page.
-	step("deleting the endpoint",
-		chromedp.Click(chromedp.CSS(`#webhooks-body tr[data-name="orders"] button[data-action="delete"]`)),
+	// Delete it from the page: the first click only asks.
+	sel := `#webhooks-body tr[data-name="orders"] `
+	step("asking to delete the endpoint",
+		chromedp.Click(chromedp.CSS(sel+`summary[data-action="delete"]`)),
+		chromedp.WaitVisible(chromedp.CSS(sel+`button[data-action="confirm-delete"]`)),
+	)
+	if err := stack.Client.Get(context.Background(), types.NamespacedName{Namespace: stack.Namespace, Name: "orders"}, &v1alpha1.WebhookEndpoint{}); err != nil {
+		t.Fatalf("the endpoint after the first click on Delete: %v; want it kept until confirmed", err)
+	}
+	shot(t, ctx, filepath.Join(artifacts, "webhooks-delete-confirm.png"))
+	step("confirming the deletion",
+		chromedp.Click(chromedp.CSS(sel+`button[data-action="confirm-delete"]`)),
 		chromedp.WaitVisible(chromedp.ID("deleted")),
 		chromedp.WaitVisible(chromedp.ID("no-webhooks")),
 	)
