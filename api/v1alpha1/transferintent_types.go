@@ -218,7 +218,9 @@ type TransferIntentStatus struct {
 	// fill is a swap's or bridge's fill on its destination chain, once the watcher saw it.
 	// +optional
 	Fill *FillStatus `json:"fill,omitempty"`
-	// refundHash is the transaction that returned a swap's or bridge's escrow to its owner.
+	// refundHash is the transaction that returned a swap's or bridge's escrow to its owner. The
+	// intent fails once it is final; until then it stays submitted, and the hash is cleared if the
+	// refund leaves the chain.
 	// +optional
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
 	RefundHash string `json:"refundHash,omitempty"`

@@ -1657,7 +1657,7 @@ type TransferIntent struct {
 	// Quote Swaps and bridges. What the order promises, the figures its `tx` encodes: the simulation's when the intent was created with `simulationId`.
 	Quote *Quote `json:"quote,omitempty"`
 
-	// RefundHash Swaps and bridges. The transaction that returned the escrow to its owner (the intent is then `failed`).
+	// RefundHash Swaps and bridges. The transaction that returned the escrow to its owner. The intent is `failed` once it is final; until then it stays `submitted` with this hash, which is cleared if the refund leaves the chain.
 	RefundHash *TxHash `json:"refundHash,omitempty"`
 
 	// Request The body shared by simulation and creation.

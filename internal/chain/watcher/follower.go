@@ -60,6 +60,14 @@ type follower struct {
 	// reported holds, per fill not attested yet, the reason last logged and counted, so that a fill
 	// waiting step after step is reported once per reason.
 	reported map[common.Hash]string
+	// refundBlocks holds the block of each recorded refund this follower saw, to tell a refund
+	// whose block left the chain from one whose receipt the node has not indexed yet.
+	refundBlocks map[common.Hash]blockRef
+	// rereadTo is the highest block read again for late intents: blocks up to it are not counted
+	// twice in the block metrics.
+	rereadTo uint64
+	// now stamps the blocks' processing; time.Now when nil (tests move it).
+	now func() time.Time
 }
 
 func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, index *Index, writer *intentstatus.Writer, opts Options, log logr.Logger, m *metrics) *follower {
@@ -68,6 +76,7 @@ func newFollower(chain registry.Chain, namespace string, node *jsonrpc.Client, i
 		chain: chain, chainID: chain.NumericID.Uint64(), namespace: namespace, node: node, index: index, writer: writer,
 		signer: types.LatestSignerForChainID(chain.NumericID), opts: opts, log: log, metrics: m,
 		recent: map[uint64]processedBlock{}, misses: map[string]int{}, reported: map[common.Hash]string{},
+		refundBlocks: map[common.Hash]blockRef{},
 	}
 }
 
@@ -173,7 +182,9 @@ func (f *follower) process(ctx context.Context, blocks []jsonrpc.Block, logs map
 			}
 			return done, nil
 		}
-		start := time.Now()
+		// Stamped before the index is read: an intent that reaches the index after this instant
+		// was not matched against the block, and the block is read again for it (rereadForLate).
+		matchedAt, start := f.clock(), time.Now()
 		for _, m := range f.index.Match(f.chainID, f.signer, b.Time, b.Txs) {
 			if err := f.submit(ctx, m, b); err != nil {
 				return done, err
@@ -182,17 +193,25 @@ func (f *follower) process(ctx context.Context, blocks []jsonrpc.Block, logs map
 		if err := f.orderEvents(ctx, b, logs[b.Number]); err != nil {
 			return done, err
 		}
-		f.metrics.observeBlock(f.chain.ID, time.Since(start), len(b.Txs))
-		f.advance(jsonrpc.Header{Number: b.Number, Hash: b.Hash, Time: b.Time})
+		if b.Number > f.rereadTo {
+			f.metrics.observeBlock(f.chain.ID, time.Since(start), len(b.Txs))
+		}
+		f.advance(jsonrpc.Header{Number: b.Number, Hash: b.Hash, Time: b.Time}, matchedAt)
 		done++
 	}
 	return done, nil
 }
 
-// advance moves the cursor to h, keeping the hashes of the last blocks that a reorg could replace.
-func (f *follower) advance(h jsonrpc.Header) {
+// advance moves the cursor to h, matched at at, keeping the hashes of the last blocks that a reorg
+// could replace. A block read again keeps the time it was first matched: it existed by then, so
+// an intent created later than that (and the skew) cannot be in it, and the next arrival does not
+// read it again.
+func (f *follower) advance(h jsonrpc.Header, at time.Time) {
 	f.cursor, f.last, f.dirty = h.Number, h, true
-	f.recent[h.Number] = processedBlock{hash: h.Hash, at: time.Now()}
+	if prev, ok := f.recent[h.Number]; ok && prev.hash == h.Hash && !prev.at.IsZero() {
+		at = prev.at
+	}
+	f.recent[h.Number] = processedBlock{hash: h.Hash, at: at}
 	keep := confirmations(f.chain) + reorgMargin
 	if h.Number > keep {
 		delete(f.recent, h.Number-keep)
@@ -220,7 +239,8 @@ func (f *follower) rereadForLate() {
 	}
 	first := uint64(0)
 	for n, b := range f.recent {
-		if n <= f.cursor && !b.at.Before(span.From) && !b.at.After(span.Until) && (first == 0 || n < first) {
+		// A zero time is the recorded progress of an earlier follower: not matched by this one.
+		if n <= f.cursor && !b.at.IsZero() && !b.at.Before(span.From) && !b.at.After(span.Until) && (first == 0 || n < first) {
 			first = n
 		}
 	}
@@ -229,7 +249,16 @@ func (f *follower) rereadForLate() {
 	}
 	f.log.V(1).Info("reading blocks again for intents that reached the watcher after them", "from", first, "to", f.cursor)
 	f.metrics.reread(f.chain.ID, f.cursor-first+1)
+	f.rereadTo = max(f.rereadTo, f.cursor)
 	f.cursor = first - 1
+}
+
+// clock is the follower's time source.
+func (f *follower) clock() time.Time {
+	if f.now != nil {
+		return f.now()
+	}
+	return time.Now()
 }
 
 // reorgMargin is how many blocks beyond the confirmation depth the follower remembers, to find the
@@ -258,6 +287,7 @@ func (f *follower) rewind(ctx context.Context) error {
 		delete(f.recent, f.cursor)
 		f.cursor--
 	}
+	f.rereadTo = min(f.rereadTo, f.cursor) // the blocks of the new branch are new
 	f.log.Info("reorg: stepping back", "from", from, "to", f.cursor)
 	f.metrics.reorg(f.chain.ID)
 	return nil

@@ -80,7 +80,9 @@ func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []type
 			obs = f.opened(l, b)
 		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && l.Address == ref.DestSettler && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
 			obs = f.filled(ev, b)
-		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID && l.Address == ref.Domain.Contract && ref.Refund != l.TxHash:
+		case ev.Kind == settlement.EventRefunded && ref.Origin == f.chainID && l.Address == ref.Domain.Contract &&
+			ref.Phase == v1alpha1.IntentPhaseSubmitted && ref.Refund != l.TxHash:
+			f.refundBlocks[l.TxHash] = blockRef{number: b.Number, hash: b.Hash}
 			// Recorded, not ended: a refund in a block that leaves the chain refunded nothing.
 			// followRefunds fails the intent once the refund is final.
 			obs = intentstatus.Observation{
@@ -129,29 +131,49 @@ func (f *follower) followFills(ctx context.Context, head uint64) error {
 // followRefunds fails the orders whose refund on this (origin) chain is final, and forgets a
 // refund whose final receipt does not refund the order.
 func (f *follower) followRefunds(ctx context.Context, head uint64) error {
-	return forEachReceipt(ctx, f, f.index.Refunds(f.chainID), func(ref OrderRef) common.Hash { return ref.Refund },
+	refunds := f.index.Refunds(f.chainID)
+	f.forgetRefundBlocks(refunds)
+	return forEachReceipt(ctx, f, refunds, func(ref OrderRef) common.Hash { return ref.Refund },
 		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followRefund(ctx, ref, r, head) })
 }
 
-// followRefund decides on one recorded refund from its receipt (nil: none). Without a receipt it
-// waits: a refund whose block left the chain is usually mined again, and a new refund replaces
-// the record. Final, it fails the intent when the receipt carries the order's Refunded event from
-// its origin contract, and is forgotten otherwise: the escrow is still held.
+// blockRef is a block by number and hash.
+type blockRef struct {
+	number uint64
+	hash   common.Hash
+}
+
+// forgetRefundBlocks drops the blocks remembered for refunds no longer waiting.
+func (f *follower) forgetRefundBlocks(waiting []OrderRef) {
+	if len(f.refundBlocks) == 0 {
+		return
+	}
+	keep := make(map[common.Hash]bool, len(waiting))
+	for _, ref := range waiting {
+		keep[ref.Refund] = true
+	}
+	for h := range f.refundBlocks {
+		if !keep[h] {
+			delete(f.refundBlocks, h)
+		}
+	}
+}
+
+// followRefund decides on one recorded refund from its receipt (nil: none). Final, it fails the
+// intent when the receipt carries the order's Refunded event from its origin contract, and is
+// forgotten otherwise: the escrow is still held.
 func (f *follower) followRefund(ctx context.Context, ref OrderRef, r *jsonrpc.Receipt, head uint64) error {
 	if r == nil {
-		return nil
+		return f.refundWithoutReceipt(ctx, ref, head)
 	}
+	f.refundBlocks[ref.Refund] = blockRef{number: r.BlockNumber, hash: r.BlockHash}
 	final, err := f.final(ctx, r.BlockNumber, head, ref.IsBridge())
 	if err != nil || !final {
 		return err
 	}
 	refunded := orderEvent(r, ref.Domain.Contract, settlement.EventRefunded, ref.OrderID, nil)
 	if r.Status != types.ReceiptStatusSuccessful || refunded == nil {
-		return f.apply(ctx, ref.Name, intentstatus.Observation{
-			Order: &intentstatus.OrderNews{ClearRefund: true}, Reason: v1alpha1.ReasonOpened,
-			Message: fmt.Sprintf("transaction %s, final in block %d, does not refund the order: the settlement contract still holds the escrow",
-				ref.Refund.Hex(), r.BlockNumber),
-		})
+		return f.forgetRefund(ctx, ref, fmt.Sprintf("transaction %s, final in block %d, does not refund the order", ref.Refund.Hex(), r.BlockNumber))
 	}
 	to := "its owner"
 	if ev, ok, err := settlement.Parse(*refunded); err == nil && ok {
@@ -161,6 +183,34 @@ func (f *follower) followRefund(ctx context.Context, ref OrderRef, r *jsonrpc.Re
 		Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: ref.Refund}, Reason: v1alpha1.ReasonRefunded,
 		Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d, %s), final: the order was not filled in time",
 			to, ref.Refund.Hex(), r.BlockNumber, r.BlockHash.Hex()),
+	})
+}
+
+// refundWithoutReceipt forgets a recorded refund whose block left the chain: another block holds
+// its height. A node that lags, or knows no block there, is waited for, as for a fill. A refund
+// whose block this follower never saw (recorded before a restart) is waited for too: only its
+// receipt can end it then.
+func (f *follower) refundWithoutReceipt(ctx context.Context, ref OrderRef, head uint64) error {
+	at, ok := f.refundBlocks[ref.Refund]
+	if !ok || at.number > head {
+		return nil
+	}
+	if canonical, err := f.stillCanonical(ctx, at.number, at.hash); err != nil || canonical {
+		return err
+	}
+	return f.forgetRefund(ctx, ref, fmt.Sprintf("block %d that held the refund %s left the chain in a reorg", at.number, ref.Refund.Hex()))
+}
+
+// forgetRefund clears a recorded refund that did not, or no longer does, refund the order.
+func (f *follower) forgetRefund(ctx context.Context, ref OrderRef, why string) error {
+	delete(f.refundBlocks, ref.Refund)
+	reason, next := v1alpha1.ReasonOpened, "the order waits for a fill or a refund"
+	if ref.Fill != nil {
+		reason, next = v1alpha1.ReasonFilled, "its recorded fill "+ref.Fill.Hash.Hex()+" is confirmed once final"
+	}
+	return f.apply(ctx, ref.Name, intentstatus.Observation{
+		Order: &intentstatus.OrderNews{ClearRefund: true}, Reason: reason,
+		Message: why + ": the settlement contract still holds the escrow; " + next,
 	})
 }
 
@@ -196,6 +246,12 @@ func (f *follower) followFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 			Order: &intentstatus.OrderNews{ClearFill: true}, Reason: v1alpha1.ReasonDropped,
 			Message: fmt.Sprintf("transaction %s, now in block %d, no longer fills the order; waiting for a fill again", ref.Fill.Hash.Hex(), r.BlockNumber),
 		})
+	}
+	if ref.Refund != (common.Hash{}) {
+		// The escrow's refund is recorded: the order fails when it is final, or the fill is
+		// confirmed once the refund is forgotten. Both can be real for a bridge whose attestation
+		// came later than the refund delay; the refund decides, as the escrow is gone.
+		return nil
 	}
 	final, err := f.final(ctx, r.BlockNumber, head, ref.IsBridge())
 	if err != nil || !final || ref.Phase != v1alpha1.IntentPhaseSubmitted || !ref.OpenFinal {

@@ -183,6 +183,10 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 		if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(originSettler)); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != common.HexToHash("0x4e").Hex() {
 			t.Fatalf("the origin settler's Refunded event left the intent %s with refund %q; want submitted with the refund recorded", s.Phase, s.RefundHash)
 		}
+		// A pending order (its opening not seen) cannot fail: the refund would wait for ever.
+		if s := run(t, 1337, v1alpha1.IntentPhasePending, refunded(originSettler)); s.RefundHash != "" {
+			t.Errorf("a Refunded event of a pending order recorded refund %q", s.RefundHash)
+		}
 		for name, from := range map[string]common.Address{"a look-alike": lookalike, "the destinationSettler": destSettler} {
 			if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(from)); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != "" {
 				t.Errorf("a Refunded event of %s moved the intent to %s (refund %q)", name, s.Phase, s.RefundHash)
@@ -325,5 +329,43 @@ func TestAnOrderFailsOnlyOnceItsRefundIsFinal(t *testing.T) {
 		if s := follow(t, r, block+2); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != "" {
 			t.Errorf("a final refund receipt, %s: %s, refund %q; want submitted, the refund forgotten", name, s.Phase, s.RefundHash)
 		}
+	}
+
+	// Without a receipt: forgotten only when another block holds the refund's height.
+	for _, c := range []struct {
+		name   string
+		seen   bool        // the follower saw the refund's block
+		node   common.Hash // the node's block at the refund's height
+		forget bool
+	}{
+		{"its block left the chain", true, common.HexToHash("0x0bad"), true},
+		{"its block is still canonical (the node has not indexed the receipt)", true, blockHash, false},
+		{"its block was never seen by this follower (a restart)", false, common.HexToHash("0x0bad"), false},
+	} {
+		f, kube := followerOf(t, 1337, "swap", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseSubmitted, RefundHash: refundTx.Hex()})
+		f.node = (&fakeWitness{head: block + 5, blocks: map[uint64]common.Hash{block: c.node}}).serve(t)
+		if c.seen {
+			f.refundBlocks[refundTx] = blockRef{number: block, hash: blockHash}
+		}
+		if err := f.followRefund(t.Context(), ref, nil, block+5); err != nil {
+			t.Fatal(err)
+		}
+		if s := intentNamed(t, kube, "swap").Status; (s.RefundHash == "") != c.forget || s.Phase != v1alpha1.IntentPhaseSubmitted {
+			t.Errorf("a refund without a receipt, %s: %s, refund %q; want forgotten = %v", c.name, s.Phase, s.RefundHash, c.forget)
+		}
+	}
+}
+
+// While a refund of the escrow is recorded, a final fill waits: the refund decides once final (the
+// escrow is gone), and the fill is confirmed only if the refund is forgotten.
+func TestAFillWaitsWhileARefundIsRecorded(t *testing.T) {
+	b := newBridgeUnderTest(t, true)
+	b.ref.Refund = common.HexToHash("0x4e")
+	// The follower has no node: reaching for finality would panic.
+	if err := b.f.followFill(t.Context(), b.ref, theFill(), fillBlock+100); err != nil {
+		t.Fatal(err)
+	}
+	if s := intentNamed(t, b.kube, "bridge").Status; s.Phase != v1alpha1.IntentPhaseSubmitted || s.Fill != nil {
+		t.Errorf("a final fill with a refund recorded: %s, fill %+v; want submitted, waiting", s.Phase, s.Fill)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -27,6 +28,7 @@ func followerOf(t *testing.T, chainID uint64, name string, status v1alpha1.Trans
 	return &follower{
 		chain: registry.Chain{ID: fmt.Sprintf("eip155:%d", chainID), BlockTimeSeconds: 1}, chainID: chainID, namespace: "default",
 		writer: &intentstatus.Writer{Client: kube, Live: kube}, log: logr.Discard(), metrics: m, misses: map[string]int{},
+		refundBlocks: map[common.Hash]blockRef{},
 	}, kube
 }
 

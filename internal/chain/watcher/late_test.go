@@ -11,6 +11,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -29,27 +30,9 @@ import (
 // shortly before the intent was made, and finds the transaction; blocks processed well before it
 // are not read again.
 func TestAnIntentThatReachesTheWatcherAfterItsBlockIsFound(t *testing.T) {
-	dev := devchain.Start(t, 31337)
-	node, err := jsonrpc.Dial(t.Context(), "eip155:31337", dev.URL, jsonrpc.Options{Caller: Caller})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
-	m, err := newMetrics(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := NewIndex()
-	kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).Build()
-	chain := registry.Chain{ID: "eip155:31337", NumericID: big.NewInt(31337), RPCURL: dev.URL, BlockTimeSeconds: 1}
-	f := newFollower(chain, "default", node, x, &intentstatus.Writer{Client: kube, Live: kube, Written: x.Upsert},
-		Options{}.withDefaults(), logr.Discard(), m)
-	step := func() {
-		t.Helper()
-		if _, err := f.step(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dev, f, x, kube := newLateFixture(t)
+	m, chain := f.metrics, f.chain
+	step := func() { t.Helper(); stepOnce(t, f) }
 
 	for range 3 {
 		dev.Backend.Commit()
@@ -157,5 +140,60 @@ func TestTheIndexMarksTheChainsANewIntentIsLookedForOn(t *testing.T) {
 	x.Upsert(pendingIntent(2, newKey(t), nil))
 	if _, ok := x.Late(testChainID); !ok {
 		t.Error("a new pending transfer did not mark its chain late")
+	}
+}
+
+// Under a steady stream of new intents, one a step and a second apart, each step reads again only
+// the blocks matched in the arrivalSkew before the new intent: a block read again keeps the time it
+// was first matched, so the re-reads do not snowball (they grew by a block a step before).
+func TestReadingAgainStaysBoundedUnderASteadyStreamOfIntents(t *testing.T) {
+	dev, f, x, _ := newLateFixture(t)
+	clock := time.Now()
+	f.now = func() time.Time { return clock }
+	x.now = f.now
+	key := newKey(t)
+	reread := func() float64 { return testutil.ToFloat64(f.metrics.rereads.WithLabelValues(f.chain.ID)) }
+	before := 0.0
+	for i := range 8 {
+		dev.Backend.Commit()
+		clock = clock.Add(time.Second)
+		ti := pendingIntent(i, key, []byte{byte(i)}) // never paid: only its arrival matters
+		ti.Spec.ID = intent.NewIntentID(clock)
+		x.Upsert(ti)
+		stepOnce(t, f)
+		// Matched at clock-1s and clock-2s: the blocks of the two steps before (none at first).
+		if got, want := reread()-before, float64(min(i, 2)); got != want {
+			t.Errorf("step %d read %v blocks again; want %v", i, got, want)
+		}
+		before = reread()
+	}
+}
+
+// newLateFixture is a follower of a simulated chain (eip155:31337) over an empty index, writing
+// through a fake client of namespace "default" whose writes reach the index at once.
+func newLateFixture(t *testing.T) (*devchain.Chain, *follower, *Index, client.Client) {
+	t.Helper()
+	dev := devchain.Start(t, 31337)
+	node, err := jsonrpc.Dial(t.Context(), "eip155:31337", dev.URL, jsonrpc.Options{Caller: Caller})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(node.Close)
+	m, err := newMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := NewIndex()
+	kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).Build()
+	chain := registry.Chain{ID: "eip155:31337", NumericID: big.NewInt(31337), RPCURL: dev.URL, BlockTimeSeconds: 1}
+	f := newFollower(chain, "default", node, x, &intentstatus.Writer{Client: kube, Live: kube, Written: x.Upsert},
+		Options{}.withDefaults(), logr.Discard(), m)
+	return dev, f, x, kube
+}
+
+func stepOnce(t *testing.T, f *follower) {
+	t.Helper()
+	if _, err := f.step(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }
