@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 	"sync"
@@ -108,13 +109,51 @@ type verdict struct {
 	detail string
 }
 
+// witness is a witness endpoint of the chain. verified says it answered the chain's id; other is
+// the other chain it serves, once seen: it then abstains for good.
+type witness struct {
+	*jsonrpc.Client
+	verified bool
+	other    *big.Int
+}
+
+// servesChain checks, once, that witness i serves the follower's chain: one that did not answer
+// when the follower started has not been asked yet. Until it has answered the right id it
+// abstains; one that serves another chain is logged once and abstains for good, since its word
+// about this chain means nothing. Each witness is checked by its own goroutine (askWitnesses).
+func (f *follower) servesChain(ctx context.Context, i int, w *witness) (bool, string) {
+	switch {
+	case w.verified:
+		return true, ""
+	case w.other != nil:
+		return false, "serves chain " + w.other.String()
+	}
+	id, err := w.ChainID(ctx)
+	if err != nil {
+		return false, "did not answer its chain id: " + err.Error()
+	}
+	if !id.IsUint64() || id.Uint64() != f.chainID {
+		w.other = id
+		f.log.Error(nil, "a witness endpoint serves another chain: its word is ignored", "witness", i, "chainId", id.String())
+		return false, "serves chain " + id.String()
+	}
+	w.verified = true
+	return true, ""
+}
+
 // askWitnesses asks every witness, concurrently (each call within the watcher's CallTimeout),
 // what it says of the fill.
 func (f *follower) askWitnesses(ctx context.Context, ref OrderRef, want fillView) []verdict {
 	out := make([]verdict, len(f.witnesses))
 	var wg sync.WaitGroup
 	for i, w := range f.witnesses {
-		wg.Go(func() { out[i] = f.ask(ctx, w, ref, want) })
+		wg.Go(func() {
+			if ok, why := f.servesChain(ctx, i, w); !ok {
+				out[i] = verdict{abstains, why}
+				return
+			}
+			out[i] = f.ask(ctx, w.Client, ref, want)
+		})
 	}
 	wg.Wait()
 	return out

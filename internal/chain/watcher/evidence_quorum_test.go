@@ -70,6 +70,8 @@ type fakeWitness struct {
 	failReceipt bool
 	// missing are heights the endpoint knows no block at (null), whatever its head.
 	missing map[uint64]bool
+	// chainID is the chain it serves; 1338 (the destination) when zero.
+	chainID uint64
 }
 
 type rpcHeader struct {
@@ -109,6 +111,17 @@ func (s ethService) GetBlockByNumber(n rpc.BlockNumber, _ bool) (*rpcHeader, err
 		h = common.BigToHash(big.NewInt(int64(n) + 1000))
 	}
 	return &rpcHeader{Number: hexutil.Uint64(n), Hash: h, Timestamp: 1_700_000_000}, nil //nolint:gosec // a small block number
+}
+
+func (s ethService) ChainId() (*hexutil.Big, error) { //nolint:revive // the JSON-RPC method eth_chainId
+	if s.w.fail {
+		return nil, errWitnessDown
+	}
+	id := s.w.chainID
+	if id == 0 {
+		id = 1338
+	}
+	return (*hexutil.Big)(new(big.Int).SetUint64(id)), nil
 }
 
 func (s ethService) BlockNumber() (hexutil.Uint64, error) {
@@ -221,7 +234,7 @@ func newBridgeUnderTest(t *testing.T, singleSource bool, witnesses ...*fakeWitne
 	}
 	m.follow(dest.ID)
 	for _, w := range witnesses {
-		f.witnesses = append(f.witnesses, w.serve(t))
+		f.witnesses = append(f.witnesses, &witness{Client: w.serve(t)})
 	}
 	ref := OrderRef{
 		Name: "bridge", OrderID: bridgeOrderID, Origin: 1337, Dest: 1338, Phase: v1alpha1.IntentPhaseSubmitted, OpenFinal: true,
@@ -368,5 +381,30 @@ func TestAWitnessThatDisagreesOnlyOnTheBlockHashWithholdsTheSignature(t *testing
 				t.Errorf("RPCAgreement %+v, want False SourcesDisagree naming %s", c, otherHash.Hex())
 			}
 		})
+	}
+}
+
+// A witness that did not answer when its follower started was never asked its chain id: it is
+// asked before its word counts. One that serves another chain abstains for good, however well it
+// agrees; one that comes up serving this chain makes the quorum.
+func TestAWitnessCountsOnlyOnceItServesTheChain(t *testing.T) {
+	other := agreeing()
+	other.chainID = 1
+	b := newBridgeUnderTest(t, false, other)
+	for step := range 2 {
+		if b.confirm(t) {
+			t.Fatalf("step %d: attested on the word of a witness of another chain", step)
+		}
+	}
+
+	late := agreeing()
+	late.fail = true // down when the follower started, and at the first attempt
+	b = newBridgeUnderTest(t, false, late)
+	if b.confirm(t) {
+		t.Fatal("attested while the only witness was down")
+	}
+	late.fail = false
+	if !b.confirm(t) {
+		t.Fatal("a witness that came up serving the chain, and agrees, made no quorum")
 	}
 }

@@ -61,7 +61,7 @@ func TestASlowOrGoneWitnessAbstainsWithinTheDeadline(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := &follower{
-				chain: registry.Chain{ID: "eip155:31337", BlockTimeSeconds: 1}, witnesses: []*jsonrpc.Client{w},
+				chain: registry.Chain{ID: "eip155:31337", BlockTimeSeconds: 1}, witnesses: []*witness{{Client: w}},
 				log: logr.Discard(), metrics: m, reported: map[common.Hash]string{},
 			}
 			ref := OrderRef{OrderID: common.HexToHash("0x01"), Fill: &FillRef{Hash: common.HexToHash("0x02"), Filler: common.HexToAddress("0x03"), AmountOut: big.NewInt(1)}}

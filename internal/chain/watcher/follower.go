@@ -55,7 +55,7 @@ type follower struct {
 	finality finalityView
 	// witnesses are the chain's other endpoints, which must agree with the node on a bridge fill
 	// before it is attested; chains is the live chain table, for the settlement contracts' checks.
-	witnesses []*jsonrpc.Client
+	witnesses []*witness
 	chains    *registry.ChainTable
 	// reported holds, per fill not attested yet, the reason last logged and counted, so that a fill
 	// waiting step after step is reported once per reason.

@@ -290,6 +290,9 @@ func (f *follower) fillWithoutReceipt(ctx context.Context, ref OrderRef, head ui
 // the client's call deadline.
 func (f *follower) witnessHoldsFill(ctx context.Context, ref OrderRef) bool {
 	for i, w := range f.witnesses {
+		if ok, _ := f.servesChain(ctx, i, w); !ok {
+			continue
+		}
 		receipts, err := w.Receipts(ctx, []common.Hash{ref.Fill.Hash})
 		if err != nil || receipts[0] == nil {
 			continue

@@ -308,22 +308,23 @@ func (w *Watcher) newFollower(ctx context.Context, chain registry.Chain, log log
 }
 
 // dialWitnesses connects to the chain's witness endpoints. A witness that does not answer now is
-// kept (it may answer later and abstains meanwhile); one that serves another chain is left out and
-// logged, since its word about this chain means nothing.
-func (w *Watcher) dialWitnesses(ctx context.Context, chain registry.Chain, log logr.Logger) []*jsonrpc.Client {
-	var out []*jsonrpc.Client
+// kept (it may answer later, is checked then, and abstains meanwhile: follower.servesChain); one
+// that serves another chain is left out and logged, since its word about this chain means nothing.
+func (w *Watcher) dialWitnesses(ctx context.Context, chain registry.Chain, log logr.Logger) []*witness {
+	var out []*witness
 	for i, url := range chain.WitnessURLs {
 		c, err := jsonrpc.Dial(ctx, chain.ID, url, jsonrpc.Options{Caller: Caller, Timeout: w.CallTimeout, Metrics: w.RPCMetrics})
 		if err != nil {
 			log.Error(err, "cannot use a witness endpoint", "witness", i)
 			continue
 		}
-		if id, err := c.ChainID(ctx); err == nil && !sameChain(id, chain) {
+		id, err := c.ChainID(ctx)
+		if err == nil && !sameChain(id, chain) {
 			log.Error(nil, "a witness endpoint serves another chain: left out", "witness", i, "chainId", id.String())
 			c.Close()
 			continue
 		}
-		out = append(out, c)
+		out = append(out, &witness{Client: c, verified: err == nil})
 	}
 	return out
 }
