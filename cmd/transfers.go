@@ -47,6 +47,9 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		"File holding the attester's hex private key (mount the Secret): it signs final bridge fills so fillers can claim the escrow. Empty: bridges are refused (valid: false).")
 	fs.BoolVar(&o.Watch.SingleSourceAttestation, "unsafe-single-rpc-attestation", o.Watch.SingleSourceAttestation,
 		"UNSAFE, local development chains only: attest bridge fills, and offer bridges, on chains without spec.witnessRpcs, on the word of one RPC endpoint. A lying or intercepted node can then forge a fill and take the escrow.")
+	fs.Func("attestation-trusted-hosts",
+		"Repeatable: eip155:<id>=host[:port][,host[:port]...]. For that destination chain, a bridge fill is attested only when two of its RPC endpoints (spec.rpc, spec.witnessRpcs) on this list agree, a bridge is offered only when the Chain has two such endpoints, and the chain's settlement contract is used only when spec.rpc (which verifies it) is listed: whoever can write Chains (or their RPC Secrets) then cannot choose the endpoints the service believes with money. A chain not listed uses its Chain's endpoints.",
+		o.Watch.TrustedSources.Add)
 	fs.UintVar(&o.FeeShareBps, "fee-share-bps", o.FeeShareBps,
 		"Each swap and bridge route's minimum amount is where its fees (gas, protocol and solver) would take this share of it, in basis points; smaller amounts are refused (422). At most 10000 (the fees take it all), and above the basis points of every path.")
 	fs.Var((*feeScheduleFlag)(&o.Fees), "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"flag"
+	"io"
 	"testing"
 
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/service"
 )
 
 func TestFeeScheduleFlag(t *testing.T) {
@@ -22,5 +25,28 @@ func TestFeeScheduleFlag(t *testing.T) {
 		if g != f {
 			t.Errorf("%q changed the schedule", bad)
 		}
+	}
+}
+
+// --attestation-trusted-hosts is repeatable and reaches the watcher's options, which the intent
+// service reads too (service.newTransfers).
+func TestAttestationTrustedHostsFlag(t *testing.T) {
+	fs := flag.NewFlagSet("manager", flag.ContinueOnError)
+	var o service.TransferOptions
+	bindTransferFlags(fs, &o)
+	if err := fs.Parse([]string{
+		"--attestation-trusted-hosts=eip155:8453=rpc-a.example,rpc-b.example:8545",
+		"--attestation-trusted-hosts", "eip155:1=rpc-c.example",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := o.Watch.TrustedSources.String(), "eip155:1=rpc-c.example eip155:8453=rpc-a.example,rpc-b.example:8545"; got != want {
+		t.Errorf("trusted hosts %q, want %q", got, want)
+	}
+	fs = flag.NewFlagSet("manager", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	bindTransferFlags(fs, &o)
+	if err := fs.Parse([]string{"--attestation-trusted-hosts=rpc-a.example"}); err == nil {
+		t.Error("an entry without its chain was accepted")
 	}
 }

@@ -322,6 +322,9 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 	args.Content = append(args.Content, str(g.block(lines(
 		`{{- if .Values.attester.secretName }}`,
 		`- --attester-key-file=/etc/transfer-intent/attester/{{ .Values.attester.secretKey }}`,
+		`{{- end }}`,
+		`{{- range $chain, $hosts := .Values.attester.trustedHosts }}`,
+		`- {{ printf "--attestation-trusted-hosts=%s=%s" $chain (join "," $hosts) | quote }}`,
 		`{{- end }}`))))
 	// Tracing: off (no flag, the Deployment of config/) unless a collector is named.
 	args.Content = append(args.Content, str(g.block(lines(

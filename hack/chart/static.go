@@ -101,6 +101,12 @@ postgresql:
 attester:
   secretName: ""
   secretKey: attester.key
+  # --attestation-trusted-hosts: per destination chain, the RPC hosts (host or host:port) whose
+  # word may release a bridge escrow. For a chain listed here a fill is attested only when two of
+  # its endpoints on the list agree, so that write access to Chains (or their RPC Secrets) is not
+  # the attester's power (docs/settlement.md, "Trusted hosts"). For example:
+  #   eip155:8453: [mainnet.base.org, base-rpc.publicnode.com]
+  trustedHosts: {}
 
 # OpenTelemetry tracing (docs/decisions.md, "Tracing"): spans of API requests, intent store
 # writes, node calls, attestations and webhook deliveries, exported over OTLP/gRPC. Off while

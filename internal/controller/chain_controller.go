@@ -78,6 +78,9 @@ type ChainReconciler struct {
 	ProbeSettlement func(ctx context.Context, chain, url string, contract common.Address) (jsonrpc.Settlement, error)
 	// Attester is the address of the service's attester key; zero when the service has none.
 	Attester common.Address
+	// TrustedSources are the operator's trusted RPC hosts per chain: a chain on the list has its
+	// settlement contract used only when its node (which verified the contract) is on it.
+	TrustedSources registry.TrustedSources
 
 	requeue enqueuer
 }
@@ -361,6 +364,12 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		}
 	}
 	row.SettlementVerified = row.SettlementAddress != "" && row.RPCURL != "" && settlementVerified(chain)
+	if row.SettlementVerified && r.TrustedSources.Restricts(row.ID) && !r.TrustedSources.Trusts(row.ID, row.RPCURL) {
+		// The verdict rests on spec.rpc's word: where the operator lists the hosts trusted with
+		// money for this chain, an unlisted node cannot vouch for the contract users pay into.
+		row.SettlementVerified = false
+		note += "; settlement contract not used: spec.rpc, whose word verified it, is not on --attestation-trusted-hosts for this chain"
+	}
 	return row, note, nil
 }
 

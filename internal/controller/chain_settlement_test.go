@@ -37,30 +37,45 @@ func chainWithSettlement(status metav1.ConditionStatus, condGen int64) *v1alpha1
 // Every replica's projection, which never probes, builds the row's SettlementVerified from the
 // leader's verdict in the status, and only from a verdict about the current spec and node.
 func TestProjectionPublishesTheSettlementVerdict(t *testing.T) {
+	// Where the operator lists the hosts trusted with money for the chain, the verdict counts only
+	// from a node on the list: whoever writes the Chain could otherwise point spec.rpc at a node
+	// that vouches for a look-alike contract users would pay into.
+	var trustedElsewhere, trustedHere registry.TrustedSources
+	if err := trustedElsewhere.Add("eip155:31337=rpc.example"); err != nil {
+		t.Fatal(err)
+	}
+	if err := trustedHere.Add("eip155:31337=127.0.0.1:1"); err != nil {
+		t.Fatal(err)
+	}
+	verified := func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 2) }
 	tests := []struct {
-		name  string
-		chain func() *v1alpha1.Chain
-		want  bool
+		name    string
+		chain   func() *v1alpha1.Chain
+		trusted registry.TrustedSources
+		want    bool
 	}{
-		{"True for this generation", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 2) }, true},
-		{"True for an older generation", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 1) }, false},
-		{"False", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionFalse, 2) }, false},
-		{"no verdict", func() *v1alpha1.Chain { return chainWithSettlement("", 0) }, false},
+		{"True for this generation", verified, nil, true},
+		{"True for an older generation", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 1) }, nil, false},
+		{"False", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionFalse, 2) }, nil, false},
+		{"no verdict", func() *v1alpha1.Chain { return chainWithSettlement("", 0) }, nil, false},
 		{"True, but the Chain has no node any more", func() *v1alpha1.Chain {
 			c := chainWithSettlement(metav1.ConditionTrue, 2)
 			c.Spec.RPC = nil
 			return c
-		}, false},
+		}, nil, false},
 		{"True, but the Chain has no settlement address any more", func() *v1alpha1.Chain {
 			c := chainWithSettlement(metav1.ConditionTrue, 2)
 			c.Spec.SettlementAddress = ""
 			return c
-		}, false},
+		}, nil, false},
+		{"True, from a node off the chain's trusted hosts", verified, trustedElsewhere, false},
+		{"True, from a node on the chain's trusted hosts", verified, trustedHere, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			chains := registry.NewChainTable()
-			projection := &ChainReconciler{writer: writer{Client: readOnly{fakeClient(t, tt.chain())}, project: true}, Chains: chains}
+			projection := &ChainReconciler{writer: writer{Client: readOnly{fakeClient(t, tt.chain())}, project: true}, Chains: chains,
+				TrustedSources: tt.trusted}
 			if _, err := projection.Reconcile(context.Background(), request("devnet")); err != nil {
 				t.Fatal(err)
 			}

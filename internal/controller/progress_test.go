@@ -36,15 +36,16 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonChainIDMismatch: v1alpha1.ConditionStalled,
 	// Transaction's reasons describe the on-chain transaction, never Ready: a reverted or
 	// dropped transaction is a state of the intent, not of its reconciliation.
-	v1alpha1.ReasonIncluded:  "",
-	v1alpha1.ReasonBroadcast: "",
-	v1alpha1.ReasonConfirmed: "",
-	v1alpha1.ReasonReverted:  "",
-	v1alpha1.ReasonDropped:   "",
-	v1alpha1.ReasonOpened:    "",
-	v1alpha1.ReasonFilled:    "",
-	v1alpha1.ReasonRefunded:  "",
-	v1alpha1.ReasonNotOpened: "",
+	v1alpha1.ReasonIncluded:       "",
+	v1alpha1.ReasonBroadcast:      "",
+	v1alpha1.ReasonConfirmed:      "",
+	v1alpha1.ReasonReverted:       "",
+	v1alpha1.ReasonDropped:        "",
+	v1alpha1.ReasonOpened:         "",
+	v1alpha1.ReasonFilled:         "",
+	v1alpha1.ReasonRefundIncluded: "",
+	v1alpha1.ReasonRefunded:       "",
+	v1alpha1.ReasonNotOpened:      "",
 	// SettlementContract's reasons: the chain is served and transfers work whatever they say; the
 	// condition and a Warning event tell the operator.
 	v1alpha1.ReasonContractVerified:      "",

@@ -102,6 +102,7 @@ type options struct {
 	probeInterval   time.Duration
 	probeTimeout    time.Duration
 	attester        common.Address
+	trusted         registry.TrustedSources
 	published       *Published
 	rpcMetrics      *jsonrpc.Metrics
 }
@@ -123,6 +124,13 @@ func WithPublished(p *Published) Option {
 // Chain's settlement contract must accept (none by default: the service then refuses bridges).
 func WithAttester(addr common.Address) Option {
 	return func(o *options) { o.attester = addr }
+}
+
+// WithTrustedSources tells the Chain controller the operator's trusted RPC hosts per chain
+// (--attestation-trusted-hosts): a chain on the list has its settlement contract used only when
+// its node, which verifies the contract, is on it.
+func WithTrustedSources(t registry.TrustedSources) Option {
+	return func(o *options) { o.trusted = t }
 }
 
 // WithIntentRetention sets how long terminal transfer intents are kept before they are deleted
@@ -178,7 +186,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 				}
 				return node.ProbeSettlement(ctx, contract)
 			},
-			Attester: o.attester,
+			Attester: o.attester, TrustedSources: o.trusted,
 		}
 	}
 	// Each read model's kind runs twice: its projection on every replica (the read models every

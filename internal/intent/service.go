@@ -60,6 +60,10 @@ type Config struct {
 	// SingleSourceAttestation accepts bridges to a chain with one RPC endpoint (no witnessRpcs),
 	// whose fills the attester then signs on one node's word: for local development chains only.
 	SingleSourceAttestation bool
+	// TrustedSources restricts, per destination chain, whose word releases a bridge escrow
+	// (watcher.Options.TrustedSources): a bridge to a chain on it is offered only when two of the
+	// Chain's endpoints are on it, as no fill there could be attested otherwise.
+	TrustedSources registry.TrustedSources
 	// Quotes keeps simulations for firm quotes; a MemoryQuotes of DefaultMaxQuotes by default
 	// (per replica: the operator shares them through Redis, internal/quotestore).
 	Quotes QuoteStore
@@ -88,6 +92,7 @@ type Service struct {
 	clock       clock.PassiveClock
 	noBridges   string
 	oneSourceOK bool
+	trusted     registry.TrustedSources
 	maxDeadline time.Duration
 	quotes      QuoteStore
 	// typedPricesLive is Config.TypedPricesOnLive.
@@ -105,7 +110,7 @@ func NewService(cfg Config) (*Service, error) {
 	s := &Service{
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
-		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, quotes: cfg.Quotes,
+		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, trusted: cfg.TrustedSources, quotes: cfg.Quotes,
 		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps,
 	}
 	if cfg.Fees != nil {
@@ -312,6 +317,9 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	}
 	if n := r.to.RPCSources(); !s.oneSourceOK && n < 2 && slices.Contains(plan.ResolvedPath, StepBridge) {
 		plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two independent RPC endpoints agree on it, and the Chain has %d (add spec.witnessRpcs)", r.to.ID, n))
+	}
+	if n := s.trusted.TrustedEndpoints(r.to); s.trusted.Restricts(r.to.ID) && n < 2 && slices.Contains(plan.ResolvedPath, StepBridge) {
+		plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two endpoints on the operator's trusted hosts agree on it, and the Chain has %d of them", r.to.ID, n))
 	}
 	kept := false
 	if firm != nil {

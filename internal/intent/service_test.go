@@ -17,6 +17,7 @@ import (
 	"golang.org/x/crypto/sha3"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
 var testNonce = [32]byte{31: 7}
@@ -554,6 +555,41 @@ func TestBridgeNeedsTwoSourcesOnItsDestination(t *testing.T) {
 			}
 			if res.Valid != tt.wantValid || (tt.wantReasonPart != "" && !strings.Contains(strings.Join(res.Errors, "; "), tt.wantReasonPart)) {
 				t.Errorf("valid %v, errors %q; want valid %v with %q", res.Valid, res.Errors, tt.wantValid, tt.wantReasonPart)
+			}
+		})
+	}
+}
+
+// With the operator's trusted hosts for the destination chain, a bridge is offered only when two of
+// the Chain's endpoints are on them: no fill there could be attested otherwise, and its filler
+// would never be repaid.
+func TestBridgeNeedsTwoTrustedSourcesWhereTheOperatorListsThem(t *testing.T) {
+	bridge := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet), Amount: "100"}
+	var trusted registry.TrustedSources
+	if err := trusted.Add("eip155:8453=node.example,witness-a.example:443"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name      string
+		witnesses []string
+		wantValid bool
+	}{
+		{"the node and a witness on the list", []string{"https://witness-a.example/v1/KEY"}, true},
+		{"a witness off the list", []string{"https://witness-b.example"}, false},
+		{"a listed host on another port", []string{"https://witness-a.example:8443"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			catalog := testCatalog()
+			c := catalog.chains["eip155:8453"]
+			c.RPCURL, c.WitnessURLs = "https://NODE.example.", tt.witnesses
+			catalog.chains["eip155:8453"] = c
+			svc := newTestService(t, func(cfg *Config) { cfg.Catalog, cfg.TrustedSources = catalog, trusted })
+			res, err := svc.Simulate(context.Background(), "acme", mustParse(t, bridge))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Valid != tt.wantValid || (!tt.wantValid && !strings.Contains(strings.Join(res.Errors, "; "), "trusted hosts")) {
+				t.Errorf("valid %v, errors %q; want valid %v", res.Valid, res.Errors, tt.wantValid)
 			}
 		})
 	}

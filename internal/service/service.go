@@ -351,6 +351,7 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 	controllerOpts := []controller.Option{
 		controller.WithIntentRetention(opts.Transfers.Retention), controller.WithPublished(published), controller.WithRPCMetrics(rpcMetrics),
 	}
+	controllerOpts = append(controllerOpts, controller.WithTrustedSources(opts.Transfers.Watch.TrustedSources))
 	if attester != nil {
 		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
 	}
@@ -374,7 +375,8 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 	return intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
-		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps),
+		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, TrustedSources: opts.Watch.TrustedSources,
+		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps),
 	})
 }
 

@@ -36,10 +36,12 @@ func (f *follower) attestable(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 		f.withheld(ref, unattestedUnverified, why)
 		return false, nil
 	}
+	restricted := f.opts.TrustedSources.Restricts(f.chain.ID)
 	if len(f.witnesses) == 0 {
 		// The option covers Chains configured without witnesses, not Chains whose witnesses could
-		// not be dialled or answered another chain id at the follower's start.
-		if f.opts.SingleSourceAttestation && len(f.chain.WitnessURLs) == 0 {
+		// not be dialled or answered another chain id at the follower's start, nor chains whose
+		// attestations the operator restricted to trusted hosts.
+		if f.opts.SingleSourceAttestation && len(f.chain.WitnessURLs) == 0 && !restricted {
 			return true, nil
 		}
 		f.withheld(ref, unattestedSingleSource, fmt.Sprintf("%s has no witnessRpcs: a fill seen by one endpoint only is not attested", f.chain.ID))
@@ -48,10 +50,17 @@ func (f *follower) attestable(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 	want := fillView{status: r.Status, block: r.BlockNumber, blockHash: r.BlockHash, log: fillLog(r, ref)}
 	verdicts := f.askWitnesses(ctx, ref, want)
 	agree, disputes := 1, []string(nil) // the node itself said want
+	trustedAgree := 0
+	if f.opts.TrustedSources.Trusts(f.chain.ID, f.chain.RPCURL) {
+		trustedAgree++
+	}
 	for i, v := range verdicts {
 		switch v.kind {
 		case agrees:
 			agree++
+			if f.opts.TrustedSources.Trusts(f.chain.ID, f.witnesses[i].url) {
+				trustedAgree++
+			}
 		case disagrees:
 			disputes = append(disputes, fmt.Sprintf("witnessRpcs[%d] %s", i, v.detail))
 		}
@@ -61,6 +70,11 @@ func (f *follower) attestable(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 	}
 	if agree < 2 {
 		f.withheld(ref, unattestedNoQuorum, fmt.Sprintf("no witness of %s confirms the fill yet", f.chain.ID))
+		return false, nil
+	}
+	if restricted && trustedAgree < 2 {
+		f.withheld(ref, unattestedUntrusted, fmt.Sprintf("%d of the %d endpoints of %s that agree on the fill are on --attestation-trusted-hosts; 2 are needed",
+			trustedAgree, agree, f.chain.ID))
 		return false, nil
 	}
 	return true, f.setAgreement(ctx, metav1.ConditionTrue, v1alpha1.ReasonSourcesAgree,
@@ -113,6 +127,8 @@ type verdict struct {
 // the other chain it serves, once seen: it then abstains for good.
 type witness struct {
 	*jsonrpc.Client
+	// url is the endpoint's URL (it may hold a provider's key: never logged).
+	url      string
 	verified bool
 	other    *big.Int
 }

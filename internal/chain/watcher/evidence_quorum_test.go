@@ -72,6 +72,8 @@ type fakeWitness struct {
 	missing map[uint64]bool
 	// chainID is the chain it serves; 1338 (the destination) when zero.
 	chainID uint64
+	// url is where serve runs it.
+	url string
 }
 
 type rpcHeader struct {
@@ -151,6 +153,7 @@ func (w *fakeWitness) serve(t *testing.T) *jsonrpc.Client {
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { hs.Close(); srv.Stop() })
+	w.url = hs.URL
 	c, err := jsonrpc.Dial(t.Context(), "eip155:1338", hs.URL, jsonrpc.Options{Caller: Caller})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +237,8 @@ func newBridgeUnderTest(t *testing.T, singleSource bool, witnesses ...*fakeWitne
 	}
 	m.follow(dest.ID)
 	for _, w := range witnesses {
-		f.witnesses = append(f.witnesses, &witness{Client: w.serve(t)})
+		c := w.serve(t)
+		f.witnesses = append(f.witnesses, &witness{Client: c, url: w.url})
 	}
 	ref := OrderRef{
 		Name: "bridge", OrderID: bridgeOrderID, Origin: 1337, Dest: 1338, Phase: v1alpha1.IntentPhaseSubmitted, OpenFinal: true,
@@ -406,5 +410,47 @@ func TestAWitnessCountsOnlyOnceItServesTheChain(t *testing.T) {
 	late.fail = false
 	if !b.confirm(t) {
 		t.Fatal("a witness that came up serving the chain, and agrees, made no quorum")
+	}
+}
+
+// Where the operator lists trusted hosts for the destination chain (--attestation-trusted-hosts),
+// agreeing endpoints count only when they are on the list, so whoever writes the Chain cannot
+// choose the endpoints the attester believes: the listed node and an unlisted witness that agrees
+// sign nothing (counted once as untrusted_sources); two listed endpoints that agree do. The unsafe
+// single-source option does not lift the list.
+func TestOnlyTrustedEndpointsAttestWhereTheOperatorListsThem(t *testing.T) {
+	run := func(t *testing.T, listWitness bool) *bridgeUnderTest {
+		t.Helper()
+		b := newBridgeUnderTest(t, false, agreeing())
+		b.f.chain.RPCURL = "https://node.example/v1/KEY"
+		entry := "eip155:1338=node.example"
+		if listWitness {
+			entry += "," + strings.TrimPrefix(b.f.witnesses[0].url, "http://")
+		}
+		if err := b.f.opts.TrustedSources.Add(entry); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	b := run(t, false)
+	for step := range 2 {
+		if b.confirm(t) {
+			t.Fatalf("step %d: attested on the word of an endpoint off the trusted list", step)
+		}
+	}
+	if n := b.unattested(unattestedUntrusted); n != 1 {
+		t.Errorf("unattested{untrusted_sources} = %v, want 1 (once per fill)", n)
+	}
+	if !run(t, true).confirm(t) {
+		t.Error("two listed endpoints that agree made no attestation")
+	}
+
+	single := newBridgeUnderTest(t, true)
+	if err := single.f.opts.TrustedSources.Add("eip155:1338=node.example"); err != nil {
+		t.Fatal(err)
+	}
+	single.f.chain.RPCURL = "https://node.example"
+	if single.confirm(t) {
+		t.Error("the unsafe single-source option attested on a chain with a trusted list")
 	}
 }

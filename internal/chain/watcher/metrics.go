@@ -41,6 +41,9 @@ const (
 	// unattestedDisagreement: an endpoint contradicts the node about the fill; it waits, and the
 	// Chain's RPCAgreement condition is False.
 	unattestedDisagreement = "sources_disagree"
+	// unattestedUntrusted: the endpoints agree, but fewer than two of them are on the operator's
+	// --attestation-trusted-hosts for the chain; it waits.
+	unattestedUntrusted = "untrusted_sources"
 )
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -70,7 +73,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}, []string{"chain"}),
 		unattested: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_chain_watch_unattested_fills_total",
-			Help: "Final bridge fills on this (destination) chain the watcher did not attest, by reason: no_attester_key (confirmed without an attestation; the filler cannot be repaid), signing_failed (retried, each try counted), or, counted once per fill, contract_unverified, single_source, no_quorum or sources_disagree (the fill waits).",
+			Help: "Final bridge fills on this (destination) chain the watcher did not attest, by reason: no_attester_key (confirmed without an attestation; the filler cannot be repaid), signing_failed (retried, each try counted), or, counted once per fill, contract_unverified, single_source, no_quorum, sources_disagree or untrusted_sources (the fill waits).",
 		}, []string{"chain", "reason"}),
 		disagreements: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_chain_rpc_disagreements_total",
@@ -117,7 +120,7 @@ func (m *metrics) failed(chain string) { m.errors.WithLabelValues(chain).Inc() }
 // follow starts the chain's counters of unattested fills at zero, so that the first one shows
 // as an increase (a counter series born at 1 does not).
 func (m *metrics) follow(chain string) {
-	for _, reason := range []string{unattestedNoKey, unattestedSigning, unattestedUnverified, unattestedSingleSource, unattestedNoQuorum, unattestedDisagreement} {
+	for _, reason := range []string{unattestedNoKey, unattestedSigning, unattestedUnverified, unattestedSingleSource, unattestedNoQuorum, unattestedDisagreement, unattestedUntrusted} {
 		m.unattested.WithLabelValues(chain, reason)
 	}
 	m.disagreements.WithLabelValues(chain)

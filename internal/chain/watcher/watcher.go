@@ -76,6 +76,10 @@ type Options struct {
 	// on a Chain without witnessRpcs: a lying or intercepted node can then forge a payout. For local
 	// development chains only (--unsafe-single-rpc-attestation).
 	SingleSourceAttestation bool
+	// TrustedSources lists, per destination chain, the RPC hosts whose word may release a bridge
+	// escrow (--attestation-trusted-hosts): for a chain on it, a fill is attested only when two of
+	// its endpoints on the list agree. Empty: the Chain's own endpoints.
+	TrustedSources registry.TrustedSources
 }
 
 func (o Options) withDefaults() Options {
@@ -324,7 +328,7 @@ func (w *Watcher) dialWitnesses(ctx context.Context, chain registry.Chain, log l
 			c.Close()
 			continue
 		}
-		out = append(out, &witness{Client: c, verified: err == nil})
+		out = append(out, &witness{Client: c, url: url, verified: err == nil})
 	}
 	return out
 }
