@@ -99,6 +99,10 @@ const (
 	// fill made just before it can be final on the slowest destination chain and attested: a filler
 	// could pay and lose the escrow. Bridges from this chain are refused.
 	ReasonRefundDelayTooShort = "RefundDelayTooShort"
+	// ReasonUntrustedRPC: the manager lists trusted RPC hosts for this chain
+	// (--attestation-trusted-hosts) and spec.rpc is not on the list: its word cannot vouch for the
+	// contract users pay into, so the contract is not used.
+	ReasonUntrustedRPC = "UntrustedRPC"
 )
 
 // Reasons of the RPCAgreement condition.

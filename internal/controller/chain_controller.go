@@ -235,11 +235,20 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 		return
 	}
 	contract := common.HexToAddress(row.SettlementAddress)
-	s, err := r.ProbeSettlement(ctx, row.ID, row.RPCURL, contract)
-	if err != nil {
-		return
+	var cond metav1.Condition
+	if r.TrustedSources.Restricts(row.ID) && !r.TrustedSources.Trusts(row.ID, row.RPCURL) {
+		// Not asked: only a node on the operator's list may vouch for the contract, and a verdict
+		// of an earlier node is withdrawn (the URL may have changed in its Secret, which moves no
+		// generation).
+		cond = metav1.Condition{Type: v1alpha1.ConditionSettlementContract, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonUntrustedRPC,
+			Message: fmt.Sprintf("spec.rpc is not on the manager's --attestation-trusted-hosts for %s: the settlement contract at %s is not checked on its word, and no swap or bridge uses it", row.ID, contract.Hex())}
+	} else {
+		s, err := r.ProbeSettlement(ctx, row.ID, row.RPCURL, contract)
+		if err != nil {
+			return
+		}
+		cond = settlementCondition(contract, s, r.Attester, r.refundDelayNeeded(row.Environment))
 	}
-	cond := settlementCondition(contract, s, r.Attester, r.refundDelayNeeded(row.Environment))
 	cond.ObservedGeneration, cond.LastTransitionTime = chain.Generation, r.now()
 	if prev := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract); prev == nil || prev.Reason != cond.Reason {
 		eventType := corev1.EventTypeNormal
@@ -364,11 +373,13 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		}
 	}
 	row.SettlementVerified = row.SettlementAddress != "" && row.RPCURL != "" && settlementVerified(chain)
-	if row.SettlementVerified && r.TrustedSources.Restricts(row.ID) && !r.TrustedSources.Trusts(row.ID, row.RPCURL) {
+	if row.SettlementVerified && r.TrustedSources.Restricts(row.ID) && !trustedVerdict(chain, r.TrustedSources, row) {
 		// The verdict rests on spec.rpc's word: where the operator lists the hosts trusted with
-		// money for this chain, an unlisted node cannot vouch for the contract users pay into.
+		// money for this chain, it stands only while spec.rpc is on the list and answers (a URL
+		// changed in its Secret moves no generation: a node that stopped answering since may not
+		// be the one that gave the verdict).
 		row.SettlementVerified = false
-		note += "; settlement contract not used: spec.rpc, whose word verified it, is not on --attestation-trusted-hosts for this chain"
+		note += "; settlement contract not used: spec.rpc, whose word verifies it, is not on --attestation-trusted-hosts for this chain or does not answer"
 	}
 	return row, note, nil
 }
@@ -420,6 +431,12 @@ func endpointOf(raw string) string {
 		}
 	}
 	return host + ":" + strconv.Itoa(port)
+}
+
+// trustedVerdict reports whether a restricted chain's verdict comes from a node the operator
+// trusts that answers now: spec.rpc on the list and RPCReachable True.
+func trustedVerdict(chain *v1alpha1.Chain, trusted registry.TrustedSources, row registry.Chain) bool {
+	return trusted.Trusts(row.ID, row.RPCURL) && meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
 }
 
 // settlementVerified says whether the Chain's status holds a True SettlementContract condition

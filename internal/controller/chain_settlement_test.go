@@ -2,12 +2,17 @@ package controller
 
 import (
 	"context"
+	"math/big"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -48,6 +53,15 @@ func TestProjectionPublishesTheSettlementVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	verified := func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 2) }
+	reachable := func(status metav1.ConditionStatus) func() *v1alpha1.Chain {
+		return func() *v1alpha1.Chain {
+			c := verified()
+			c.Status.Conditions = append(c.Status.Conditions, metav1.Condition{
+				Type: v1alpha1.ConditionRPCReachable, Status: status, Reason: v1alpha1.ReasonReachable, LastTransitionTime: metav1.Now(),
+			})
+			return c
+		}
+	}
 	tests := []struct {
 		name    string
 		chain   func() *v1alpha1.Chain
@@ -68,8 +82,12 @@ func TestProjectionPublishesTheSettlementVerdict(t *testing.T) {
 			c.Spec.SettlementAddress = ""
 			return c
 		}, nil, false},
-		{"True, from a node off the chain's trusted hosts", verified, trustedElsewhere, false},
-		{"True, from a node on the chain's trusted hosts", verified, trustedHere, true},
+		{"True, from a node off the chain's trusted hosts", reachable(metav1.ConditionTrue), trustedElsewhere, false},
+		{"True, from a node on the chain's trusted hosts", reachable(metav1.ConditionTrue), trustedHere, true},
+		// A URL changed in its Secret moves no generation: a node on the list that does not answer
+		// may not be the one that gave the verdict.
+		{"True, a node on the trusted hosts that does not answer", reachable(metav1.ConditionFalse), trustedHere, false},
+		{"True, a node on the trusted hosts never probed", verified, trustedHere, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,5 +131,37 @@ func TestSettlementVerificationChangedPredicate(t *testing.T) {
 	}
 	if settlementVerificationChanged.Create(event.CreateEvent{Object: chainWithSettlement(metav1.ConditionTrue, 2)}) {
 		t.Error("the predicate lets creates through: the other predicates decide those")
+	}
+}
+
+// The leader asks no node off the chain's trusted hosts about the settlement contract, and
+// withdraws a verdict it gave earlier: the node may have changed under the same generation.
+func TestTheLeaderVerifiesNoContractOnAnUntrustedNode(t *testing.T) {
+	var trusted registry.TrustedSources
+	if err := trusted.Add("eip155:31337=rpc.example"); err != nil {
+		t.Fatal(err)
+	}
+	kube := fakeClient(t, chainWithSettlement(metav1.ConditionTrue, 2))
+	asked := false
+	leader := &ChainReconciler{writer: writer{Client: kube}, Chains: registry.NewChainTable(), TrustedSources: trusted,
+		Probe: func(context.Context, string, string) (*big.Int, uint64, error) { return big.NewInt(31337), 10, nil },
+		ProbeSettlement: func(context.Context, string, string, common.Address) (jsonrpc.Settlement, error) {
+			asked = true
+			return jsonrpc.Settlement{}, nil
+		},
+	}
+	if _, err := leader.Reconcile(context.Background(), request("devnet")); err != nil {
+		t.Fatal(err)
+	}
+	var chain v1alpha1.Chain
+	if err := kube.Get(context.Background(), types.NamespacedName{Namespace: testNamespace, Name: "devnet"}, &chain); err != nil {
+		t.Fatal(err)
+	}
+	c := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
+	if asked || c == nil || c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonUntrustedRPC {
+		t.Fatalf("asked the node: %v; SettlementContract %+v; want not asked, False UntrustedRPC", asked, c)
+	}
+	if row, _ := leader.Chains.Get("eip155:31337"); row.SettlementVerified {
+		t.Error("the row is verified")
 	}
 }

@@ -53,6 +53,7 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonNotSettlementContract: "",
 	v1alpha1.ReasonAttesterMismatch:      "",
 	v1alpha1.ReasonRefundDelayTooShort:   "",
+	v1alpha1.ReasonUntrustedRPC:          "",
 	// RPCAgreement's reasons, written by the chain watcher: the chain is served either way; a
 	// disagreement withholds attestations and says so in a Warning event.
 	v1alpha1.ReasonSourcesAgree:    "",

@@ -80,29 +80,38 @@ func (t TrustedSources) Restricts(chainID string) bool { return len(t[chainID]) 
 
 // Trusts reports whether the endpoint at rawURL is on the chain's list.
 func (t TrustedSources) Trusts(chainID, rawURL string) bool {
+	_, ok := t.TrustedHost(chainID, rawURL)
+	return ok
+}
+
+// TrustedHost is the host of the endpoint at rawURL, normalised, when it is on the chain's list.
+// Sources are counted by host: two ports of one host are one provider's word.
+func (t TrustedSources) TrustedHost(chainID, rawURL string) (string, bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() == "" {
-		return false
+		return "", false
 	}
 	host := normalHost(u.Hostname())
 	port := map[string]int{"http": 80, "https": 443, "ws": 80, "wss": 443}[u.Scheme]
 	if p := u.Port(); p != "" {
 		port, _ = strconv.Atoi(p)
 	}
-	return slices.ContainsFunc(t[chainID], func(p hostPattern) bool {
+	ok := slices.ContainsFunc(t[chainID], func(p hostPattern) bool {
 		return p.host == host && (p.port == 0 || p.port == port)
 	})
+	return host, ok
 }
 
-// TrustedEndpoints is how many of the chain's endpoints (its node and witnesses) are on its list.
-func (t TrustedSources) TrustedEndpoints(c Chain) int {
-	n := 0
+// TrustedHosts is how many distinct listed hosts the chain's endpoints (its node and witnesses)
+// are on.
+func (t TrustedSources) TrustedHosts(c Chain) int {
+	hosts := map[string]bool{}
 	for _, u := range append([]string{c.RPCURL}, c.WitnessURLs...) {
-		if u != "" && t.Trusts(c.ID, u) {
-			n++
+		if h, ok := t.TrustedHost(c.ID, u); u != "" && ok {
+			hosts[h] = true
 		}
 	}
-	return n
+	return len(hosts)
 }
 
 // String lists the entries, for flag defaults.

@@ -46,8 +46,13 @@ func TestTrustedSourcesParseAndMatch(t *testing.T) {
 		t.Error("Restricts: want eip155:8453 only (and eip155:1)")
 	}
 	c := Chain{ID: "eip155:8453", RPCURL: "https://rpc-a.example", WitnessURLs: []string{"https://other.example", "http://rpc-b.example:8545"}}
-	if n := ts.TrustedEndpoints(c); n != 2 {
-		t.Errorf("TrustedEndpoints = %d, want 2", n)
+	if n := ts.TrustedHosts(c); n != 2 {
+		t.Errorf("TrustedHosts = %d, want 2", n)
+	}
+	// Two ports of one listed host are one provider's word.
+	c.WitnessURLs = []string{"https://rpc-a.example:8443"}
+	if n := ts.TrustedHosts(c); n != 1 {
+		t.Errorf("TrustedHosts of one host on two ports = %d, want 1", n)
 	}
 	if s := ts.String(); s != "eip155:1=10.0.0.7 eip155:8453=rpc-a.example,rpc-b.example:8545,[::1]:8545" {
 		t.Errorf("String() = %q", s)

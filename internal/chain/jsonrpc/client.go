@@ -20,6 +20,7 @@ package jsonrpc
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -80,7 +81,7 @@ func Dial(ctx context.Context, chain, url string, opts Options) (*Client, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	c, err := rpc.DialContext(ctx, url)
+	c, err := rpc.DialOptions(ctx, url, rpc.WithHTTPClient(noRedirects))
 	if err != nil {
 		return nil, ErrUnusableURL // the dial error may quote the URL
 	}
@@ -98,6 +99,12 @@ func Dial(ctx context.Context, chain, url string, opts Options) (*Client, error)
 	}
 	return client, nil
 }
+
+// noRedirects is the HTTP client of every node: it follows no redirect. The URL is what was
+// checked (https, the operator's trusted hosts, the SSRF rules of a Chain's endpoints), and a
+// redirect, which resends a JSON-RPC POST on 307 and 308, would send the call to a host nobody
+// checked, even over plain http.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // Close closes the connection.
 func (c *Client) Close() { c.rpc.Close() }

@@ -147,3 +147,29 @@ func TestPoolRedialsWhenTheURLChanges(t *testing.T) {
 		t.Fatal("a changed URL kept the old client")
 	}
 }
+
+// A node's URL is what was checked (https, the trusted hosts, the SSRF rules): a redirect, which
+// resends the JSON-RPC POST on 307 and 308, is not followed to a host nobody checked.
+func TestTheClientFollowsNoRedirect(t *testing.T) {
+	var reached atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		reached.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":"0x1"}`))
+	}))
+	defer elsewhere.Close()
+	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect, http.StatusFound} {
+		redirect := httptest.NewServer(http.RedirectHandler(elsewhere.URL, code))
+		c, err := Dial(context.Background(), "eip155:1", redirect.URL, Options{Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out string
+		err = c.Call(context.Background(), &out, "eth_chainId")
+		c.Close()
+		redirect.Close()
+		if err == nil || reached.Load() != 0 {
+			t.Fatalf("%d: answer %q, err %v, the other host reached %d times; want an error and no call elsewhere", code, out, err, reached.Load())
+		}
+	}
+}

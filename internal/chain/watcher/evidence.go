@@ -50,16 +50,16 @@ func (f *follower) attestable(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 	want := fillView{status: r.Status, block: r.BlockNumber, blockHash: r.BlockHash, log: fillLog(r, ref)}
 	verdicts := f.askWitnesses(ctx, ref, want)
 	agree, disputes := 1, []string(nil) // the node itself said want
-	trustedAgree := 0
-	if f.opts.TrustedSources.Trusts(f.chain.ID, f.chain.RPCURL) {
-		trustedAgree++
+	trustedAgree := map[string]bool{}   // the listed hosts that agree: two ports of one host are one word
+	if h, ok := f.opts.TrustedSources.TrustedHost(f.chain.ID, f.chain.RPCURL); ok {
+		trustedAgree[h] = true
 	}
 	for i, v := range verdicts {
 		switch v.kind {
 		case agrees:
 			agree++
-			if f.opts.TrustedSources.Trusts(f.chain.ID, f.witnesses[i].url) {
-				trustedAgree++
+			if h, ok := f.opts.TrustedSources.TrustedHost(f.chain.ID, f.witnesses[i].url); ok {
+				trustedAgree[h] = true
 			}
 		case disagrees:
 			disputes = append(disputes, fmt.Sprintf("witnessRpcs[%d] %s", i, v.detail))
@@ -72,9 +72,9 @@ func (f *follower) attestable(ctx context.Context, ref OrderRef, r *jsonrpc.Rece
 		f.withheld(ref, unattestedNoQuorum, fmt.Sprintf("no witness of %s confirms the fill yet", f.chain.ID))
 		return false, nil
 	}
-	if restricted && trustedAgree < 2 {
-		f.withheld(ref, unattestedUntrusted, fmt.Sprintf("%d of the %d endpoints of %s that agree on the fill are on --attestation-trusted-hosts; 2 are needed",
-			trustedAgree, agree, f.chain.ID))
+	if restricted && len(trustedAgree) < 2 {
+		f.withheld(ref, unattestedUntrusted, fmt.Sprintf("the %d endpoints of %s that agree on the fill are on %d distinct hosts of --attestation-trusted-hosts; 2 are needed",
+			agree, f.chain.ID, len(trustedAgree)))
 		return false, nil
 	}
 	return true, f.setAgreement(ctx, metav1.ConditionTrue, v1alpha1.ReasonSourcesAgree,

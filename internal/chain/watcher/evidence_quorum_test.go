@@ -445,6 +445,16 @@ func TestOnlyTrustedEndpointsAttestWhereTheOperatorListsThem(t *testing.T) {
 		t.Error("two listed endpoints that agree made no attestation")
 	}
 
+	// Two ports of one listed host are one provider's word, not two.
+	sameHost := newBridgeUnderTest(t, false, agreeing())
+	sameHost.f.chain.RPCURL = "http://127.0.0.1:1"
+	if err := sameHost.f.opts.TrustedSources.Add("eip155:1338=127.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	if sameHost.confirm(t) {
+		t.Error("the node and a witness on two ports of one listed host made two trusted sources")
+	}
+
 	single := newBridgeUnderTest(t, true)
 	if err := single.f.opts.TrustedSources.Add("eip155:1338=node.example"); err != nil {
 		t.Fatal(err)

@@ -247,6 +247,7 @@ func TestAWitnessThatStillHoldsTheFillKeepsIt(t *testing.T) {
 				kept    bool
 			}{
 				{"holding the fill", agreeing(), true},
+				{"of another chain, holding the fill", func() *fakeWitness { w := agreeing(); w.chainID = 1; return w }(), false},
 				{"without its receipt", &fakeWitness{head: fillBlock + 10, blocks: map[uint64]common.Hash{fillBlock: otherHash}}, false},
 				{"that errs", erring(), false},
 			} {
