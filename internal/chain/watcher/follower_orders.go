@@ -123,7 +123,7 @@ func (f *follower) filled(ev settlement.Event, b jsonrpc.Block) intentstatus.Obs
 // forgets fills whose block left the chain.
 func (f *follower) followFills(ctx context.Context, head uint64) error {
 	fills := f.index.Fills(f.chainID)
-	f.forgetReported(fills)
+	keepOnly(f.reported, fills, func(ref OrderRef) common.Hash { return ref.Fill.Hash })
 	return forEachReceipt(ctx, f, fills, func(ref OrderRef) common.Hash { return ref.Fill.Hash },
 		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followFill(ctx, ref, r, head) })
 }
@@ -132,7 +132,7 @@ func (f *follower) followFills(ctx context.Context, head uint64) error {
 // refund whose final receipt does not refund the order.
 func (f *follower) followRefunds(ctx context.Context, head uint64) error {
 	refunds := f.index.Refunds(f.chainID)
-	f.forgetRefundBlocks(refunds)
+	keepOnly(f.refundBlocks, refunds, func(ref OrderRef) common.Hash { return ref.Refund })
 	return forEachReceipt(ctx, f, refunds, func(ref OrderRef) common.Hash { return ref.Refund },
 		func(ref OrderRef, r *jsonrpc.Receipt) error { return f.followRefund(ctx, ref, r, head) })
 }
@@ -141,22 +141,6 @@ func (f *follower) followRefunds(ctx context.Context, head uint64) error {
 type blockRef struct {
 	number uint64
 	hash   common.Hash
-}
-
-// forgetRefundBlocks drops the blocks remembered for refunds no longer waiting.
-func (f *follower) forgetRefundBlocks(waiting []OrderRef) {
-	if len(f.refundBlocks) == 0 {
-		return
-	}
-	keep := make(map[common.Hash]bool, len(waiting))
-	for _, ref := range waiting {
-		keep[ref.Refund] = true
-	}
-	for h := range f.refundBlocks {
-		if !keep[h] {
-			delete(f.refundBlocks, h)
-		}
-	}
 }
 
 // followRefund decides on one recorded refund from its receipt (nil: none). Final, it fails the
@@ -214,18 +198,19 @@ func (f *follower) forgetRefund(ctx context.Context, ref OrderRef, why string) e
 	})
 }
 
-// forgetReported drops what was reported of fills no longer waiting (attested, cleared, gone).
-func (f *follower) forgetReported(waiting []OrderRef) {
-	if len(f.reported) == 0 {
+// keepOnly drops from m, a follower's memory of fills or refunds by transaction hash, the entries
+// of those no longer waiting (attested, cleared, gone): key is each waiting one's hash.
+func keepOnly[V any](m map[common.Hash]V, waiting []OrderRef, key func(OrderRef) common.Hash) {
+	if len(m) == 0 {
 		return
 	}
 	keep := make(map[common.Hash]bool, len(waiting))
 	for _, ref := range waiting {
-		keep[ref.Fill.Hash] = true
+		keep[key(ref)] = true
 	}
-	for h := range f.reported {
+	for h := range m {
 		if !keep[h] {
-			delete(f.reported, h)
+			delete(m, h)
 		}
 	}
 }
