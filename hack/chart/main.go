@@ -367,6 +367,16 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 			`{{- end }}`)))
 	}
 
+	// The collector's headers (a token): the exporter's standard variable, from a Secret.
+	if err := g.appendIf(c, "env", "and .Values.tracing.otlpEndpoint .Values.tracing.headersSecret.name",
+		`- name: OTEL_EXPORTER_OTLP_HEADERS`,
+		`  valueFrom:`,
+		`    secretKeyRef:`,
+		`      name: {{ .Values.tracing.headersSecret.name | quote }}`,
+		`      key: {{ .Values.tracing.headersSecret.key | quote }}`); err != nil {
+		return err
+	}
+
 	// The attester key: a Secret mounted read-only, named by --attester-key-file.
 	if err := g.appendIf(c, "volumeMounts", ".Values.attester.secretName",
 		`- name: attester-key`,

@@ -110,8 +110,8 @@ attester:
 
 # OpenTelemetry tracing (docs/decisions.md, "Tracing"): spans of API requests, intent store
 # writes, node calls, attestations and webhook deliveries, exported over OTLP/gRPC. Off while
-# otlpEndpoint is empty. The exporter's standard variables (OTEL_EXPORTER_OTLP_HEADERS,
-# _CERTIFICATE...) are not values: add them to the Deployment if the collector needs them.
+# otlpEndpoint is empty. The exporter's other standard variables (OTEL_EXPORTER_OTLP_CERTIFICATE,
+# _COMPRESSION...) are not values: add them to the Deployment if the collector needs them.
 tracing:
   # --otlp-endpoint: the collector, http://host:4317 (plaintext), https://host:4317 or host:4317
   # (TLS), e.g. http://otel-collector.monitoring:4317.
@@ -119,6 +119,11 @@ tracing:
   # --trace-sampling-ratio: the share of API requests traced, 0 to 1 (webhook delivery attempts,
   # which no request carries, too); the spans a request causes follow its decision.
   samplingRatio: ` + strconv.FormatFloat(tracing.DefaultSamplingRatio, 'g', -1, 64) + `
+  # OTEL_EXPORTER_OTLP_HEADERS from an existing Secret, for a collector that wants a token:
+  # key=value pairs, comma-separated, values URL-encoded, e.g. authorization=Bearer%20<token>.
+  headersSecret:
+    name: ""
+    key: headers
 
 metrics:
   # The HTTPS metrics endpoint on 8443 (--metrics-bind-address), its Service and NetworkPolicy.

@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 )
 
 func TestValidate(t *testing.T) {
@@ -86,5 +90,54 @@ func TestScopeFollowsTheInstalledProvider(t *testing.T) {
 	}
 	if Enabled() {
 		t.Error("tracing is still on after uninstall")
+	}
+}
+
+// traceCollector is an OTLP/gRPC trace collector on loopback that records the metadata of each
+// export.
+type traceCollector struct {
+	coltracepb.UnimplementedTraceServiceServer
+	got chan metadata.MD
+}
+
+func (c *traceCollector) Export(ctx context.Context, _ *coltracepb.ExportTraceServiceRequest) (*coltracepb.ExportTraceServiceResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	select {
+	case c.got <- md:
+	default:
+	}
+	return &coltracepb.ExportTraceServiceResponse{}, nil
+}
+
+// The exporter's standard OTEL_EXPORTER_OTLP_HEADERS reach the collector (a collector's token,
+// which the chart sets from tracing.headersSecret).
+func TestTheExporterSendsTheHeadersOfItsEnvironment(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	collector := &traceCollector{got: make(chan metadata.MD, 1)}
+	coltracepb.RegisterTraceServiceServer(srv, collector)
+	go func() { _ = srv.Serve(l) }()
+	defer srv.Stop()
+
+	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%20collector-token")
+	tp, err := New(context.Background(), Options{Endpoint: "http://" + l.Addr().String(), SamplingRatio: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tp.Tracer("test").Start(context.Background(), "span")
+	span.End()
+	if err := Shutdown(tp, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case md := <-collector.got:
+		if got := md.Get("authorization"); len(got) != 1 || got[0] != "Bearer collector-token" {
+			t.Errorf("the collector got authorization %q, want the environment's", got)
+		}
+	default:
+		t.Fatal("the span was not exported")
 	}
 }
