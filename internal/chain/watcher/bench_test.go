@@ -10,9 +10,11 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
 // BenchmarkWatcherBlock is the watcher's cost per block (issue target: well under a block time,
@@ -109,4 +111,46 @@ func BenchmarkWatcherBlock(b *testing.B) {
 	b.ReportMetric(float64(indexed.Microseconds())/1000, "ms/block")
 	b.ReportMetric(float64(naive.Microseconds())/1000, "naive-ms/block")
 	b.ReportMetric(float64(naive)/float64(indexed), "naive/indexed")
+}
+
+// BenchmarkStepUnderAStreamOfIntents is what the re-reads for late intents cost a follower of a
+// 250 ms chain (a simulated node on loopback, a block a step) when a new intent reaches the index
+// before every step: each step reads again the blocks matched in the 2 s before the intent. The
+// baseline, measured in the same run, is the same steps with no new intent; stream/quiet is
+// reported with the blocks read again per step.
+func BenchmarkStepUnderAStreamOfIntents(b *testing.B) {
+	run := func(b *testing.B, stream bool) time.Duration {
+		b.Helper()
+		dev, f, x, _ := newLateFixture(b)
+		clock := time.Now()
+		f.now = func() time.Time { return clock }
+		x.now = f.now
+		key := newKey(b)
+		dev.Backend.Commit()
+		stepOnce(b, f)
+		i := 0
+		start := time.Now()
+		for b.Loop() {
+			dev.Backend.Commit()
+			clock = clock.Add(250 * time.Millisecond)
+			if stream {
+				ti := pendingIntent(i, key, []byte{byte(i), byte(i >> 8)})
+				ti.Spec.ID = intent.NewIntentID(clock)
+				x.Upsert(ti)
+			}
+			stepOnce(b, f)
+			i++
+		}
+		per := time.Since(start) / time.Duration(max(i, 1))
+		b.ReportMetric(testutil.ToFloat64(f.metrics.rereads.WithLabelValues(f.chain.ID))/float64(max(i, 1)), "reread-blocks/step")
+		return per
+	}
+	var quiet time.Duration
+	b.Run("quiet", func(b *testing.B) { quiet = run(b, false) })
+	b.Run("stream", func(b *testing.B) {
+		stream := run(b, true)
+		if quiet > 0 {
+			b.ReportMetric(float64(stream)/float64(quiet), "stream/quiet")
+		}
+	})
 }

@@ -171,7 +171,7 @@ func TestReadingAgainStaysBoundedUnderASteadyStreamOfIntents(t *testing.T) {
 
 // newLateFixture is a follower of a simulated chain (eip155:31337) over an empty index, writing
 // through a fake client of namespace "default" whose writes reach the index at once.
-func newLateFixture(t *testing.T) (*devchain.Chain, *follower, *Index, client.Client) {
+func newLateFixture(t testing.TB) (*devchain.Chain, *follower, *Index, client.Client) {
 	t.Helper()
 	dev := devchain.Start(t, 31337)
 	node, err := jsonrpc.Dial(t.Context(), "eip155:31337", dev.URL, jsonrpc.Options{Caller: Caller})
@@ -191,7 +191,7 @@ func newLateFixture(t *testing.T) (*devchain.Chain, *follower, *Index, client.Cl
 	return dev, f, x, kube
 }
 
-func stepOnce(t *testing.T, f *follower) {
+func stepOnce(t testing.TB, f *follower) {
 	t.Helper()
 	if _, err := f.step(t.Context()); err != nil {
 		t.Fatal(err)
