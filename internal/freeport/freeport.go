@@ -4,8 +4,11 @@
 package freeport
 
 import (
+	"math/rand/v2"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -17,10 +20,31 @@ var (
 	handedOut = map[int]bool{}
 )
 
-// Port returns a loopback port that was free a moment ago, never the same twice in this process.
+// Ports are drawn at random below the kernel's ephemeral range, which the kernel uses for every
+// other process's ":0" listener and outgoing connection: a port drawn from that range was seen
+// taken by another test package's connection between the check and the child's bind (a
+// localcluster test, CI of stop 32). Below it only another caller of this package picks, at
+// random among thousands, so two rarely meet.
+const (
+	lowestPort = 10000
+	tries      = 100
+)
+
+// Port returns a loopback port that was free a moment ago, never the same twice in this process:
+// below the ephemeral range when one of a hundred random tries there is free, else one the kernel
+// picks.
 func Port() (int, error) {
 	mu.Lock()
 	defer mu.Unlock()
+	if top := ephemeralStart(); top > lowestPort {
+		for range tries {
+			port := lowestPort + rand.IntN(top-lowestPort)
+			if !handedOut[port] && listenable(port) {
+				handedOut[port] = true
+				return port, nil
+			}
+		}
+	}
 	for {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -33,6 +57,33 @@ func Port() (int, error) {
 			return port, nil
 		}
 	}
+}
+
+// listenable reports whether a listener can bind 127.0.0.1:port now.
+func listenable(port int) bool {
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return false
+	}
+	_ = l.Close()
+	return true
+}
+
+// ephemeralStart is the first port of the kernel's ephemeral range (Linux), 0 when unknown.
+func ephemeralStart() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) != 2 {
+		return 0
+	}
+	n, err := strconv.Atoi(fields[0])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // Addr is Port as "127.0.0.1:<port>".

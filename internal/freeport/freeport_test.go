@@ -2,6 +2,7 @@ package freeport
 
 import (
 	"net"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -53,5 +54,22 @@ func TestNeverTheSamePortTwice(t *testing.T) {
 			t.Fatalf("port %d handed out twice", port)
 		}
 		seen[port] = true
+	}
+}
+
+// Ports come from below the kernel's ephemeral range, where no other process's ":0" listener or
+// outgoing connection can be handed the port between the check and the bind.
+func TestPortsComeFromBelowTheEphemeralRange(t *testing.T) {
+	top := ephemeralStart()
+	if top <= lowestPort {
+		if runtime.GOOS == "linux" {
+			t.Fatalf("the ephemeral range's start (%d) was not read", top)
+		}
+		top = 65536 // elsewhere the kernel picks: any port
+	}
+	for range 20 {
+		if port := MustPort(t); port < lowestPort || port >= top {
+			t.Fatalf("port %d is not in [%d, %d)", port, lowestPort, top)
+		}
 	}
 }
