@@ -436,7 +436,7 @@ func endpointOf(raw string) string {
 // trustedVerdict reports whether a restricted chain's verdict comes from a node the operator
 // trusts that answers now: spec.rpc on the list and RPCReachable True.
 func trustedVerdict(chain *v1alpha1.Chain, trusted registry.TrustedSources, row registry.Chain) bool {
-	return trusted.Trusts(row.ID, row.RPCURL) && meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
+	return trusted.Trusts(row.ID, row.RPCURL) && reachable(chain)
 }
 
 // settlementVerified says whether the Chain's status holds a True SettlementContract condition
@@ -452,7 +452,9 @@ func settlementVerified(chain *v1alpha1.Chain) bool {
 // every replica's projection builds its chain row from it: without this, no replica would offer
 // swaps or bridges through the contract until the spec changed. It starts no probe loop: the
 // leader's reconcile it triggers probes again, and that passes this predicate again only if the
-// node's answer changed.
+// node's answer changed. The node's reachability counts too: a chain with trusted hosts uses its
+// verdict only while its node answers (trustedVerdict), so a node that goes down or comes back
+// changes the row.
 var settlementVerificationChanged = predicate.Funcs{
 	CreateFunc:  func(event.CreateEvent) bool { return false },
 	DeleteFunc:  func(event.DeleteEvent) bool { return false },
@@ -460,8 +462,14 @@ var settlementVerificationChanged = predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		before, ok := e.ObjectOld.(*v1alpha1.Chain)
 		after, ok2 := e.ObjectNew.(*v1alpha1.Chain)
-		return ok && ok2 && settlementVerified(before) != settlementVerified(after)
+		return ok && ok2 && (settlementVerified(before) != settlementVerified(after) ||
+			reachable(before) != reachable(after))
 	},
+}
+
+// reachable reports whether the Chain's node answered its last probe with the right chain id.
+func reachable(chain *v1alpha1.Chain) bool {
+	return meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionRPCReachable)
 }
 
 // SetupWithManager registers the controller. The chain table's change listener re-evaluates

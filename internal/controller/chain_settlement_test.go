@@ -39,6 +39,14 @@ func chainWithSettlement(status metav1.ConditionStatus, condGen int64) *v1alpha1
 	return chain
 }
 
+// withReachable adds the RPCReachable condition with status to c.
+func withReachable(c *v1alpha1.Chain, status metav1.ConditionStatus) *v1alpha1.Chain {
+	c.Status.Conditions = append(c.Status.Conditions, metav1.Condition{
+		Type: v1alpha1.ConditionRPCReachable, Status: status, Reason: v1alpha1.ReasonReachable, LastTransitionTime: metav1.Now(),
+	})
+	return c
+}
+
 // Every replica's projection, which never probes, builds the row's SettlementVerified from the
 // leader's verdict in the status, and only from a verdict about the current spec and node.
 func TestProjectionPublishesTheSettlementVerdict(t *testing.T) {
@@ -54,13 +62,7 @@ func TestProjectionPublishesTheSettlementVerdict(t *testing.T) {
 	}
 	verified := func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 2) }
 	reachable := func(status metav1.ConditionStatus) func() *v1alpha1.Chain {
-		return func() *v1alpha1.Chain {
-			c := verified()
-			c.Status.Conditions = append(c.Status.Conditions, metav1.Condition{
-				Type: v1alpha1.ConditionRPCReachable, Status: status, Reason: v1alpha1.ReasonReachable, LastTransitionTime: metav1.Now(),
-			})
-			return c
-		}
+		return func() *v1alpha1.Chain { return withReachable(verified(), status) }
 	}
 	tests := []struct {
 		name    string
@@ -121,6 +123,11 @@ func TestSettlementVerificationChangedPredicate(t *testing.T) {
 		{"verified again for the new generation", chainWithSettlement(metav1.ConditionTrue, 1), chainWithSettlement(metav1.ConditionTrue, 2), true},
 		{"head block only", withHead(chainWithSettlement(metav1.ConditionTrue, 2), 1), withHead(chainWithSettlement(metav1.ConditionTrue, 2), 2), false},
 		{"still unverified", chainWithSettlement("", 0), chainWithSettlement(metav1.ConditionFalse, 2), false},
+		// A chain with trusted hosts uses its verdict only while its node answers.
+		{"the node went down", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue),
+			withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse), true},
+		{"the node came back", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse),
+			withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,9 +24,11 @@ var (
 // other process's ":0" listener and outgoing connection: a port drawn from that range was seen
 // taken by another test package's connection between the check and the child's bind (a
 // localcluster test, CI of stop 32). Below it only another caller of this package picks, at
-// random among thousands, so two rarely meet.
+// random among thousands, so two rarely meet. Kubernetes' NodePorts (30000 and up) are left out
+// too: on a node, kube-proxy may redirect 127.0.0.1:<nodeport> although a bind succeeds.
 const (
 	lowestPort = 10000
+	nodePorts  = 30000
 	tries      = 100
 )
 
@@ -36,7 +38,7 @@ const (
 func Port() (int, error) {
 	mu.Lock()
 	defer mu.Unlock()
-	if top := ephemeralStart(); top > lowestPort {
+	if top := min(ephemeralStart(), nodePorts); top > lowestPort {
 		for range tries {
 			port := lowestPort + rand.IntN(top-lowestPort)
 			if !handedOut[port] && listenable(port) {
