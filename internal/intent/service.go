@@ -318,8 +318,11 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if n := r.to.RPCSources(); !s.oneSourceOK && n < 2 && slices.Contains(plan.ResolvedPath, StepBridge) {
 		plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two independent RPC endpoints agree on it, and the Chain has %d (add spec.witnessRpcs)", r.to.ID, n))
 	}
-	if n := s.trusted.TrustedHosts(r.to); s.trusted.Restricts(r.to.ID) && n < 2 && slices.Contains(plan.ResolvedPath, StepBridge) {
-		plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two endpoints on the operator's trusted hosts agree on it, and the Chain's endpoints are on %d of them", r.to.ID, n))
+	if s.trusted.Restricts(r.to.ID) && slices.Contains(plan.ResolvedPath, StepBridge) {
+		// Only then: counting parses the Chain's URLs, which a simulation need not pay for.
+		if n := s.trusted.TrustedHosts(r.to); n < 2 {
+			plan.Errors = append(plan.Errors, fmt.Sprintf("no bridge to %s: a fill there is attested only when two endpoints on the operator's trusted hosts agree on it, and the Chain's endpoints are on %d of them", r.to.ID, n))
+		}
 	}
 	kept := false
 	if firm != nil {
