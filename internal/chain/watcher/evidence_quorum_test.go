@@ -34,6 +34,8 @@ var (
 	destSettler   = common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
 	bridgeOrderID = common.HexToHash("0xd34ad8e6f26c542f2b616c3a506af2e6e9ffc51e091abe4c67c282b29ab2a4ca")
 	bridgeFiller  = common.HexToAddress("0x364d50F3542dE1252aC9af1a286c76eb81dbA15e")
+	// orderUser opens the orders under test and receives their fills.
+	orderUser     = common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
 	fillTx        = common.HexToHash("0xf111")
 	fillBlockHash = common.HexToHash("0xb10c7")
 	otherHash     = common.HexToHash("0x0bad")
@@ -49,7 +51,7 @@ func theFill() *jsonrpc.Receipt {
 			Address: destSettler,
 			Topics: []common.Hash{
 				contracts.NewSettlement().GetABI().Events["Filled"].ID, bridgeOrderID,
-				common.BytesToHash(bridgeFiller.Bytes()), common.BytesToHash(common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8").Bytes()),
+				common.BytesToHash(bridgeFiller.Bytes()), common.BytesToHash(orderUser.Bytes()),
 			},
 			Data:        common.LeftPadBytes(big.NewInt(24_825_250).Bytes(), 32),
 			BlockNumber: fillBlock, BlockHash: fillBlockHash, TxHash: fillTx,

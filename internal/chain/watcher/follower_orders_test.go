@@ -24,10 +24,8 @@ import (
 // A fill counts only through its own Filled event of the chain's settlement contract, for the
 // order, by the recorded filler, for the recorded amount, in a successful receipt.
 func TestAFillCountsOnlyThroughItsOwnFilledEvent(t *testing.T) {
-	contract := common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512")
-	orderID := common.HexToHash("0xd34ad8e6f26c542f2b616c3a506af2e6e9ffc51e091abe4c67c282b29ab2a4ca")
-	filler := common.HexToAddress("0x364d50F3542dE1252aC9af1a286c76eb81dbA15e")
-	recipient := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	contract, orderID, filler := originSettler, bridgeOrderID, bridgeFiller // the package's bridge under test
+	recipient := orderUser
 	f := &follower{chain: registry.Chain{ID: "eip155:1338", SettlementAddress: contract.Hex()}}
 	ref := OrderRef{OrderID: orderID, DestSettler: contract, Fill: &FillRef{Filler: filler, AmountOut: big.NewInt(24_825_250)}}
 
@@ -117,7 +115,7 @@ func TestAnUnattestedBridgeFillIsCounted(t *testing.T) {
 // step: the node's address filter is not trusted.
 func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 	lookalike := common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0")
-	user := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	user := orderUser
 	block := jsonrpc.Block{Number: 9, Hash: common.HexToHash("0xb9")}
 	events := contracts.NewSettlement().GetABI().Events
 	opened := func(from common.Address) types.Log {
@@ -289,7 +287,7 @@ func currentFill(t *testing.T, b *bridgeUnderTest) *v1alpha1.FillStatus {
 // escrow is still held. A refund without a receipt (its block left the chain) waits.
 func TestAnOrderFailsOnlyOnceItsRefundIsFinal(t *testing.T) {
 	refundTx, block, blockHash := common.HexToHash("0x4e"), uint64(9), common.HexToHash("0xb9")
-	user := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	user := orderUser
 	ref := OrderRef{
 		Name: "swap", OrderID: bridgeOrderID, Origin: 1337, Dest: 1337, Phase: v1alpha1.IntentPhaseSubmitted, OpenFinal: true,
 		Domain: settlement.Domain{ChainID: big.NewInt(1337), Contract: originSettler}, DestSettler: originSettler, Refund: refundTx,

@@ -19,7 +19,7 @@ import (
 // look-alike the transaction reached, say) escrows nothing: the intent fails NotOpened, and no
 // fill can be confirmed for it.
 func TestAnOpenedEventOfAnotherContractDoesNotOpenTheOrder(t *testing.T) {
-	user := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	user := orderUser
 	lookalike := common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0")
 	tx := common.HexToHash("0x0e")
 	s := Submitted{

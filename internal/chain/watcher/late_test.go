@@ -89,7 +89,7 @@ func TestAnIntentThatReachesTheWatcherAfterItsBlockIsFound(t *testing.T) {
 // intent's own chain, and an order's destination chain (its Filled event), whatever its phase.
 // Updates of an intent it knows, and a submitted transfer (followed by hash), mark nothing.
 func TestTheIndexMarksTheChainsANewIntentIsLookedForOn(t *testing.T) {
-	user := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	user := orderUser
 	order := settlement.Order{
 		OriginSettler: originSettler, OriginChainId: big.NewInt(1337), User: user, DestinationChainId: big.NewInt(1338),
 		AmountIn: big.NewInt(25_000_000), MinAmountOut: big.NewInt(24_000_000), DestinationSettler: destSettler,
