@@ -44,8 +44,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -53,6 +51,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/freeport"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // These tests run the real thing: kube-apiserver and etcd from KUBEBUILDER_ASSETS (make test sets
@@ -670,7 +669,7 @@ func (tc *testCluster) stop() {
 
 func kubeClient(t *testing.T, lc *testCluster) client.Client {
 	t.Helper()
-	c, err := client.New(lc.admin, client.Options{Scheme: testScheme(t)})
+	c, err := client.New(lc.admin, client.Options{Scheme: testenv.Scheme()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -683,23 +682,11 @@ func kubeconfigClient(t *testing.T, path string) client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.New(cfg, client.Options{Scheme: testScheme(t)})
+	c, err := client.New(cfg, client.Options{Scheme: testenv.Scheme()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
-}
-
-func testScheme(t *testing.T) *runtime.Scheme {
-	t.Helper()
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := v1alpha1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // testIntent is a stored transfer on the local chain, as the API would create it.

@@ -8,9 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // Reconciler tests on a fake client: what needs a controlled clock or a non-leader replica.
@@ -28,14 +27,7 @@ const testNamespace = "tis"
 
 func fakeClient(t *testing.T, objs ...client.Object) client.Client {
 	t.Helper()
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	b := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).
+	b := fake.NewClientBuilder().WithScheme(testenv.Scheme()).WithObjects(objs...).
 		WithStatusSubresource(&v1alpha1.Chain{}, &v1alpha1.TokenDefinition{}, &v1alpha1.Account{}, &v1alpha1.ApiKey{}, &v1alpha1.TransferIntent{},
 			&v1alpha1.WebhookEndpoint{})
 	for _, ix := range Indexes() {

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -56,13 +58,19 @@ func Start(t testing.TB) *Cluster {
 			t.Errorf("stopping envtest: %v", err)
 		}
 	})
-	scheme := k8sruntime.NewScheme()
-	must(t, clientgoscheme.AddToScheme(scheme))
-	must(t, v1alpha1.AddToScheme(scheme))
-	direct, err := client.New(cfg, client.Options{Scheme: scheme})
+	direct, err := client.New(cfg, client.Options{Scheme: Scheme()})
 	must(t, err)
-	return &Cluster{Config: cfg, Scheme: scheme, Client: direct}
+	return &Cluster{Config: cfg, Scheme: Scheme(), Client: direct}
 }
+
+// Scheme is the built-in kinds and ours, as the manager has them, built once: the scheme of the
+// tests' clients, fake or real (a scheme is safe for concurrent reads).
+var Scheme = sync.OnceValue(func() *k8sruntime.Scheme {
+	scheme := k8sruntime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(v1alpha1.AddToScheme(scheme))
+	return scheme
+})
 
 // CreateNamespace creates a namespace with a random name, so that a suite's objects are its own.
 func (c *Cluster) CreateNamespace(t testing.TB) string {

@@ -18,14 +18,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
@@ -79,18 +78,11 @@ func traceEndpoint(name, rawURL string, secretReady bool) *v1alpha1.WebhookEndpo
 
 func traceClient(t *testing.T, objs ...client.Object) client.Client {
 	t.Helper()
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := v1alpha1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: traceNamespace, Name: "hook-secret"},
 		Data:       map[string][]byte{"secret": []byte(traceSecret)},
 	}
-	return fake.NewClientBuilder().WithScheme(s).WithObjects(append(objs, secret)...).Build()
+	return fake.NewClientBuilder().WithScheme(testenv.Scheme()).WithObjects(append(objs, secret)...).Build()
 }
 
 // installTracing turns tracing on for the test, every span sampled and exported to memory. Tests
