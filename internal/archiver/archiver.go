@@ -23,6 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 )
@@ -283,7 +284,7 @@ func (a *Archiver) listDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 		}
 		for i := range list.Items {
 			ti := &list.Items[i]
-			if created := intentstore.IDTime(ti.Spec.ID); !created.IsZero() && now.Before(created.Add(a.After)) {
+			if created := intent.IDTime(ti.Spec.ID); !created.IsZero() && now.Before(created.Add(a.After)) {
 				// Names run in the order of creation, and an intent finishes after it is created:
 				// nothing from here on can be due.
 				return due, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
 // Archive is where finished intents live once they left the API server (internal/archive): the
@@ -123,7 +124,7 @@ func mergePages(live []Summary, archived []Summary, limit int) []Summary {
 func (s *Store) listArchived(ctx context.Context, owner Owner, filter archive.Filter, after string, limit int) ([]Summary, error) {
 	var cursor *archive.Cursor
 	if after != "" {
-		cursor = &archive.Cursor{CreatedAt: IDTime(after), ID: after}
+		cursor = &archive.Cursor{CreatedAt: intent.IDTime(after), ID: after}
 	}
 	records, err := s.opts.Archive.List(ctx, s.scope(owner), filter, cursor, limit)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
@@ -41,7 +42,7 @@ func (f Filter) narrowsBeyondType() bool {
 func (f Filter) matches(obj *v1alpha1.TransferIntent, created time.Time) bool {
 	if !f.CreatedAfter.IsZero() || !f.CreatedBefore.IsZero() {
 		if created.IsZero() {
-			created = IDTime(obj.Spec.ID)
+			created = intent.IDTime(obj.Spec.ID)
 		}
 		if (!f.CreatedAfter.IsZero() && !created.After(f.CreatedAfter)) ||
 			(!f.CreatedBefore.IsZero() && !created.Before(f.CreatedBefore)) {

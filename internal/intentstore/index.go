@@ -215,7 +215,7 @@ func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary
 	}
 	if !f.CreatedBefore.IsZero() {
 		tooNew, _ := slices.BinarySearchFunc(list[:end], f.CreatedBefore, func(obj *v1alpha1.TransferIntent, t time.Time) int {
-			return IDTime(obj.Spec.ID).Compare(t)
+			return intent.IDTime(obj.Spec.ID).Compare(t)
 		})
 		end = tooNew
 	}
@@ -224,7 +224,7 @@ func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary
 		obj := list[i]
 		var created time.Time // parsed only when bounded: it is most of a scan's cost
 		if !f.CreatedAfter.IsZero() {
-			if created = IDTime(obj.Spec.ID); !created.After(f.CreatedAfter) {
+			if created = intent.IDTime(obj.Spec.ID); !created.After(f.CreatedAfter) {
 				break
 			}
 		}

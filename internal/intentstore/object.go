@@ -41,7 +41,7 @@ type Summary struct {
 // SummaryOf summarises an intent. A new intent has no phase: it is pending, by implication (its
 // status is written at its first transition).
 func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
-	created := IDTime(obj.Spec.ID)
+	created := intent.IDTime(obj.Spec.ID)
 	if created.IsZero() {
 		created = obj.CreationTimestamp.UTC()
 	}
@@ -63,9 +63,6 @@ func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 	}
 	return sum
 }
-
-// IDTime is the creation time encoded in an intent id, or the zero time for a malformed id.
-func IDTime(id string) time.Time { return intent.IDTime(id) }
 
 // Draft is everything creation decided about a new intent.
 type Draft struct {

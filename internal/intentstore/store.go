@@ -274,7 +274,7 @@ func (s *Store) recent(id string) bool {
 	if s.opts.RecentWindow < 0 {
 		return false
 	}
-	t := IDTime(id)
+	t := intent.IDTime(id)
 	now := s.opts.Clock.Now()
 	return !t.IsZero() && t.After(now.Add(-s.opts.RecentWindow)) && t.Before(now.Add(s.opts.RecentWindow))
 }

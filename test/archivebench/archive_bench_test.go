@@ -115,7 +115,7 @@ func BenchmarkArchiveReads(b *testing.B) {
 	ctx := context.Background()
 	scope := archive.Scope{Namespace: "bench", Account: "acct-0", Environment: "test"}
 	middle := ids[len(ids)/2]
-	cursor := &archive.Cursor{CreatedAt: intentstore.IDTime(middle), ID: middle}
+	cursor := &archive.Cursor{CreatedAt: intent.IDTime(middle), ID: middle}
 	// The intent store as /v2 uses it (an empty live index here): the archive's page, decoded into
 	// summaries and merged.
 	intents, err := intentstore.New(nil, nil, nil, intentstore.Options{Namespace: "bench", Archive: store})
