@@ -22,6 +22,7 @@ var levels = map[string]int{
 	// Vocabulary and leaves: no project imports.
 	"api/openapi":              0,
 	"api/v1alpha1":             0,
+	"internal/allocs":          0,
 	"internal/apihealth":       0,
 	"internal/caip":            0,
 	"internal/chain/contracts": 0,
