@@ -49,6 +49,11 @@ UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long 
 # config/samples and waits for the controllers to mark them Ready.
 E2E_TEST = E2E_GO_BUILD_FLAGS="$(GO_TEST_FLAGS)" $(GO) test $(GO_TEST_FLAGS) ./test/e2e/ -v -ginkgo.v -timeout 20m
 
+# What the unit packages' tests need besides the control plane: a browser, Redis and PostgreSQL's
+# programs, and the npm webhook verifier (each script installs what is missing, once).
+WITH_TEST_SERVICES = export CHROMIUM_PATH="$$(hack/chromium.sh)"; export REDIS_SERVER="$$(hack/redis.sh)"; \
+	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; export WEBHOOKVERIFY_DIR="$$(hack/webhookverify.sh)";
+
 # Builds the control plane if needed and exports KUBEBUILDER_ASSETS for the rest of the recipe line.
 # A plain assignment, so that a failed build stops the recipe instead of running tests without it.
 WITH_ASSETS = assets="$$($(CONTROL_PLANE))"; export KUBEBUILDER_ASSETS="$$assets";
@@ -184,11 +189,7 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders 
 .PHONY: test
 test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
 	@$(MAKE) --no-print-directory test-chart
-	@$(WITH_ASSETS) echo "KUBEBUILDER_ASSETS=$$assets"; \
-	export CHROMIUM_PATH="$$(hack/chromium.sh)"; \
-	export REDIS_SERVER="$$(hack/redis.sh)"; \
-	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; \
-	export WEBHOOKVERIFY_DIR="$$(hack/webhookverify.sh)"; \
+	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \
@@ -197,6 +198,18 @@ test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest
 	$(MAKE) --no-print-directory test-dashboard test-alerts; \
 	echo "==> end-to-end tests"; \
 	$(E2E_TEST)
+
+# make flake-hunt: the unit packages FLAKE_ROUNDS times under FLAKE_LOAD busy loops (one core each),
+# then the tests that failed, with the rounds they failed in. Each round's output is kept in
+# test/artifacts/flake-hunt/. Not part of `make test`: three rounds take about half an hour.
+FLAKE_ROUNDS ?= 3
+FLAKE_LOAD ?= 2
+FLAKE_PACKAGES ?= $(UNIT_PACKAGES)
+
+.PHONY: flake-hunt
+flake-hunt: ## Run the unit packages FLAKE_ROUNDS (3) times under FLAKE_LOAD (2) busy loops and list every test that failed, with its rounds.
+	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) \
+	$(GO) run ./hack/flakehunt -rounds $(FLAKE_ROUNDS) -load $(FLAKE_LOAD) -- $(GO_TEST_FLAGS) $(FLAKE_PACKAGES)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP handler (test/faults) for FUZZTIME each.

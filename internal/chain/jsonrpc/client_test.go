@@ -66,8 +66,10 @@ func TestSilentNodeIsBoundedThenSkipped(t *testing.T) {
 	reached := accepted.Load()
 	start := time.Now()
 	err = c.Batch(context.Background(), []rpc.BatchElem{{Method: "eth_chainId", Result: new(string)}}, nil)
-	if !errors.Is(err, gobreaker.ErrOpenState) || time.Since(start) > 10*time.Millisecond {
-		t.Fatalf("after 2 failures: err %v after %s; want the open breaker at once", err, time.Since(start))
+	// "At once" is: sooner than the timeout a call to the silent node takes. A tighter bound (it
+	// was 10 ms) measures the machine's load rather than the breaker.
+	if took := time.Since(start); !errors.Is(err, gobreaker.ErrOpenState) || took >= 100*time.Millisecond {
+		t.Fatalf("after 2 failures: err %v after %s; want the open breaker sooner than the timeout", err, took)
 	}
 	if accepted.Load() != reached {
 		t.Fatal("a call with the breaker open reached the node")
