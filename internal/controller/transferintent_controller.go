@@ -97,9 +97,6 @@ func validateIntentType(path *field.Path, t v1alpha1.IntentType) field.ErrorList
 	}
 }
 
-// isTerminal reports whether an intent in the phase can change no more (the domain's rule).
-func isTerminal(phase v1alpha1.IntentPhase) bool { return intent.Status(phase).IsTerminal() }
-
 // Reconcile brings one intent's lifecycle and bookkeeping up to date.
 func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var ti v1alpha1.TransferIntent
@@ -136,7 +133,7 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 		return ctrl.Result{RequeueAfter: watcherWait}, nil
 	}
 
-	if !isTerminal(phase) {
+	if !intent.Finished(phase) {
 		if phase != v1alpha1.IntentPhasePending {
 			o.setReady(v1alpha1.ReasonActive, "the intent is %s", phase)
 			return ctrl.Result{}, nil

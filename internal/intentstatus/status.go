@@ -117,7 +117,7 @@ func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev inte
 // compared; a terminal intent takes no news.
 func observeOrder(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool {
 	phase := Phase(ti)
-	if intent.Status(phase).IsTerminal() {
+	if intent.Finished(phase) {
 		return false
 	}
 	if !transition(ti, phase, obs.Event, now) {
