@@ -172,11 +172,7 @@ func (a *Archiver) due(ti *v1alpha1.TransferIntent, now time.Time) bool {
 	if !intent.Finished(intentstatus.Phase(ti)) {
 		return false // a label that lags the phase
 	}
-	since := ti.CreationTimestamp.Time
-	if ti.Status.UpdatedAt != nil {
-		since = ti.Status.UpdatedAt.Time
-	}
-	return !now.Before(since.Add(a.After))
+	return !now.Before(intentstatus.PhaseEnteredAt(ti).Add(a.After))
 }
 
 // measureBacklog counts the due intents still resources, from the cache.

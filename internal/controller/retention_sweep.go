@@ -11,6 +11,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // DefaultRetentionHorizon is how long before its deletion a terminal intent waits on the
@@ -59,7 +60,7 @@ func (s *retentionSweep) sweep(ctx context.Context) (int, error) {
 	dueBy := r.now().Add(r.horizon())
 	var due []reconcile.Request
 	err := s.list(ctx, func(ti *v1alpha1.TransferIntent) {
-		if intent.Finished(ti.Status.Phase) && !phaseSince(ti).Add(r.retention()).After(dueBy) {
+		if intent.Finished(ti.Status.Phase) && !intentstatus.PhaseEnteredAt(ti).Add(r.retention()).After(dueBy) {
 			due = append(due, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(ti)})
 		}
 	})

@@ -113,13 +113,13 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 // closing (reconcile) surround it.
 func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request, ti *v1alpha1.TransferIntent, o *outcome) (ctrl.Result, error) {
 	now := r.now()
-	phase, since := intentstatus.Phase(ti), phaseSince(ti)
+	phase, since := intentstatus.Phase(ti), intentstatus.PhaseEnteredAt(ti)
 	waitForWatcher := false
 	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
 		if waitForWatcher = r.watcherBehind(ctx, ti, now); !waitForWatcher {
 			// The phase is pending (checked above), which the lifecycle table takes expire from.
 			o.update(func() { _ = intentstatus.Expire(ti, now) })
-			phase, since = v1alpha1.IntentPhaseExpired, now
+			phase, since = v1alpha1.IntentPhaseExpired, now.Time
 			o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
 				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		}
@@ -204,15 +204,6 @@ func (r *TransferIntentReconciler) retention() time.Duration {
 // transition (submitted, expired, an invalid spec) writes the status.
 func impliedPending(ti *v1alpha1.TransferIntent) bool {
 	return ti.Status.Phase == "" && len(ti.Status.Conditions) == 0
-}
-
-// phaseSince is when the intent entered its phase: status.updatedAt, or its creation when the
-// status has no time (an object written by hand).
-func phaseSince(ti *v1alpha1.TransferIntent) metav1.Time {
-	if ti.Status.UpdatedAt != nil {
-		return *ti.Status.UpdatedAt
-	}
-	return ti.CreationTimestamp
 }
 
 // event emits an event about the intent.
