@@ -300,7 +300,7 @@ func (p *planner) plan(i, n int) fillPlan {
 			updated.Add(controller.DefaultIntentRetention).UTC().Format(time.RFC3339))
 	}
 	reason := v1alpha1.ReasonActive
-	if intent.Status(phase).IsTerminal() {
+	if intent.Finished(phase) {
 		reason = v1alpha1.ReasonTerminal
 	}
 	st.Conditions = append(st.Conditions, cond(v1alpha1.ConditionReady, metav1.ConditionTrue, reason, ready))
@@ -369,10 +369,10 @@ func storeWithStatus(ctx context.Context, c client.Client, pl fillPlan) error {
 		}
 		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
 	}
-	// A new intent is pending by implication: a confirmed or failed one was submitted first (the
-	// CRD refuses any other first phase).
+	// A new intent is pending by implication: every finished phase but expired (confirmed,
+	// failed) was submitted first (the CRD refuses any other first phase).
 	statuses := []v1alpha1.TransferIntentStatus{pl.status}
-	if p := pl.status.Phase; p == v1alpha1.IntentPhaseConfirmed || p == v1alpha1.IntentPhaseFailed {
+	if p := pl.status.Phase; intent.Finished(p) && p != v1alpha1.IntentPhaseExpired {
 		submitted := *pl.status.DeepCopy()
 		submitted.Phase = v1alpha1.IntentPhaseSubmitted
 		statuses = []v1alpha1.TransferIntentStatus{submitted, pl.status}

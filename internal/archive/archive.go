@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
 // Record is one finished intent as the archive keeps it: the columns the API filters and orders
@@ -245,6 +248,15 @@ func (s *Store) Upsert(ctx context.Context, records []Record) error {
 	return nil
 }
 
+// finishedList names the finished statuses for validate's message: "(confirmed, failed, expired)".
+var finishedList = func() string {
+	names := make([]string, 0, len(intent.FinishedStatuses()))
+	for _, st := range intent.FinishedStatuses() {
+		names = append(names, string(st))
+	}
+	return "(" + strings.Join(names, ", ") + ")"
+}()
+
 // validate refuses what the schema would, with the record's id in the message rather than a
 // constraint's name.
 func validate(r *Record) error {
@@ -258,8 +270,8 @@ func validate(r *Record) error {
 		return bad("environment " + r.Environment + " is neither test nor live")
 	case r.Type != "transfer" && r.Type != "swap" && r.Type != "bridge":
 		return bad("type " + r.Type + " is not transfer, swap or bridge")
-	case r.Status != "confirmed" && r.Status != "failed" && r.Status != "expired":
-		return bad("status " + r.Status + " is not a finished one (confirmed, failed, expired)")
+	case !intent.Finished(r.Status):
+		return bad("status " + r.Status + " is not a finished one " + finishedList)
 	case r.CreatedAt.IsZero() || r.UpdatedAt.IsZero():
 		return bad("created and updated times are required")
 	case len(r.Object) == 0:

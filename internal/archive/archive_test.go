@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -15,9 +16,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 )
 
@@ -83,6 +86,10 @@ func TestStore(t *testing.T) {
 	t.Run("MigrationBackfillsLookupColumns", func(t *testing.T) { testMigrateBackfillsLookupColumns(t, srv.NewDatabase(t)) })
 	t.Run("ScopeIsolation", func(t *testing.T) { testScope(t, open) })
 	t.Run("DeleteUpdatedBeforeInBatches", func(t *testing.T) { testRetention(t, open) })
+	t.Run("SchemaTakesExactlyTheFinishedStatuses", func(t *testing.T) {
+		_, url := open(t)
+		testSchemaStatuses(t, url)
+	})
 	t.Run("RefusesInvalidRecords", func(t *testing.T) {
 		s, _ := open(t)
 		good := record("int_transfer_ok", alice, "transfer", t0)
@@ -422,6 +429,25 @@ func testRetention(t *testing.T, open func(*testing.T) (*Store, string)) {
 	for _, r := range got {
 		if r.UpdatedAt.Before(cutoff) {
 			t.Errorf("%s updated %s survived", r.ID, r.UpdatedAt)
+		}
+	}
+}
+
+// testSchemaStatuses inserts a row of each status past validate: the schema's CHECK on status
+// (migration 00001) is SQL's spelling of intent.Finished, so a status added to or taken from the
+// finished ones fails here until a migration changes the CHECK.
+func testSchemaStatuses(t *testing.T, url string) {
+	conn := connect(t, url)
+	for i, st := range append(slices.Clone(intent.Statuses), "cancelled") {
+		_, err := conn.Exec(context.Background(), `INSERT INTO intents (id, namespace, account, environment, type, status, order_id, created_at, updated_at, object)
+			VALUES ($1, $2, $3, $4, 'transfer', $5, '0x01', $6, $6, '{"kind":"TransferIntent"}')`,
+			fmt.Sprintf("int_transfer_status%d", i), alice.Namespace, alice.Account, alice.Environment, string(st), t0)
+		var pgErr *pgconn.PgError
+		switch {
+		case intent.Finished(st) && err != nil:
+			t.Errorf("the schema refuses the finished status %s: %v", st, err)
+		case !intent.Finished(st) && !(errors.As(err, &pgErr) && pgErr.Code == "23514"): // check_violation
+			t.Errorf("the schema takes the status %s, which is not finished: %v", st, err)
 		}
 	}
 }

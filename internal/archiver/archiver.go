@@ -135,9 +135,6 @@ func (a *Archiver) defaults() {
 	}
 }
 
-// finished are the phases that leave the API server.
-var finished = []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired}
-
 // notOpenWait is the first pause of the archiver while the archive's connection is not open yet;
 // it doubles up to Options.Interval.
 const notOpenWait = 500 * time.Millisecond
@@ -157,8 +154,8 @@ func (a *Archiver) pass(ctx context.Context, limiter *rate.Limiter) (moved, foun
 	if err := a.measureBacklog(ctx, now); err != nil {
 		return 0, 0, err
 	}
-	for _, phase := range finished {
-		m, f, err := a.moveDue(ctx, phase, now, limiter)
+	for _, phase := range intent.FinishedStatuses() {
+		m, f, err := a.moveDue(ctx, v1alpha1.IntentPhase(phase), now, limiter)
 		moved, found = moved+m, found+f
 		if err != nil {
 			return moved, found, err
@@ -172,22 +169,16 @@ func (a *Archiver) due(ti *v1alpha1.TransferIntent, now time.Time) bool {
 	if ti.DeletionTimestamp != nil {
 		return false
 	}
-	switch intentstatus.Phase(ti) {
-	case v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired:
-	default:
+	if !intent.Finished(intentstatus.Phase(ti)) {
 		return false // a label that lags the phase
 	}
-	since := ti.CreationTimestamp.Time
-	if ti.Status.UpdatedAt != nil {
-		since = ti.Status.UpdatedAt.Time
-	}
-	return !now.Before(since.Add(a.After))
+	return !now.Before(intentstatus.PhaseEnteredAt(ti).Add(a.After))
 }
 
 // measureBacklog counts the due intents still resources, from the cache.
 func (a *Archiver) measureBacklog(ctx context.Context, now time.Time) error {
 	backlog := 0
-	for _, phase := range finished {
+	for _, phase := range intent.FinishedStatuses() {
 		var list v1alpha1.TransferIntentList
 		if err := a.Cache.List(ctx, &list, client.InNamespace(a.Namespace), client.UnsafeDisableDeepCopy,
 			client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {

@@ -10,6 +10,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // DefaultRetentionHorizon is how long before its deletion a terminal intent waits on the
@@ -58,7 +60,7 @@ func (s *retentionSweep) sweep(ctx context.Context) (int, error) {
 	dueBy := r.now().Add(r.horizon())
 	var due []reconcile.Request
 	err := s.list(ctx, func(ti *v1alpha1.TransferIntent) {
-		if isTerminal(ti.Status.Phase) && !phaseSince(ti).Add(r.retention()).After(dueBy) {
+		if intent.Finished(ti.Status.Phase) && !intentstatus.PhaseEnteredAt(ti).Add(r.retention()).After(dueBy) {
 			due = append(due, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(ti)})
 		}
 	})
@@ -75,7 +77,7 @@ func (s *retentionSweep) sweep(ctx context.Context) (int, error) {
 // informer's own store is not reachable through a namespaced cache.
 func terminalIntents(c client.Reader) intentLister {
 	return func(ctx context.Context, each func(*v1alpha1.TransferIntent)) error {
-		for _, phase := range []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired} {
+		for _, phase := range intent.FinishedStatuses() {
 			var list v1alpha1.TransferIntentList
 			if err := c.List(ctx, &list, client.UnsafeDisableDeepCopy, client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
 				return fmt.Errorf("listing %s intents: %w", phase, err)

@@ -97,9 +97,6 @@ func validateIntentType(path *field.Path, t v1alpha1.IntentType) field.ErrorList
 	}
 }
 
-// isTerminal reports whether an intent in the phase can change no more (the domain's rule).
-func isTerminal(phase v1alpha1.IntentPhase) bool { return intent.Status(phase).IsTerminal() }
-
 // Reconcile brings one intent's lifecycle and bookkeeping up to date.
 func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var ti v1alpha1.TransferIntent
@@ -116,13 +113,13 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 // closing (reconcile) surround it.
 func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request, ti *v1alpha1.TransferIntent, o *outcome) (ctrl.Result, error) {
 	now := r.now()
-	phase, since := intentstatus.Phase(ti), phaseSince(ti)
+	phase, since := intentstatus.Phase(ti), intentstatus.PhaseEnteredAt(ti)
 	waitForWatcher := false
 	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
 		if waitForWatcher = r.watcherBehind(ctx, ti, now); !waitForWatcher {
 			// The phase is pending (checked above), which the lifecycle table takes expire from.
 			o.update(func() { _ = intentstatus.Expire(ti, now) })
-			phase, since = v1alpha1.IntentPhaseExpired, now
+			phase, since = v1alpha1.IntentPhaseExpired, now.Time
 			o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
 				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		}
@@ -136,7 +133,7 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 		return ctrl.Result{RequeueAfter: watcherWait}, nil
 	}
 
-	if !isTerminal(phase) {
+	if !intent.Finished(phase) {
 		if phase != v1alpha1.IntentPhasePending {
 			o.setReady(v1alpha1.ReasonActive, "the intent is %s", phase)
 			return ctrl.Result{}, nil
@@ -207,15 +204,6 @@ func (r *TransferIntentReconciler) retention() time.Duration {
 // transition (submitted, expired, an invalid spec) writes the status.
 func impliedPending(ti *v1alpha1.TransferIntent) bool {
 	return ti.Status.Phase == "" && len(ti.Status.Conditions) == 0
-}
-
-// phaseSince is when the intent entered its phase: status.updatedAt, or its creation when the
-// status has no time (an object written by hand).
-func phaseSince(ti *v1alpha1.TransferIntent) metav1.Time {
-	if ti.Status.UpdatedAt != nil {
-		return *ti.Status.UpdatedAt
-	}
-	return ti.CreationTimestamp
 }
 
 // event emits an event about the intent.

@@ -3,6 +3,7 @@ package intent
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Status is an intent's lifecycle status (docs/decisions.md):
@@ -75,9 +76,29 @@ func Transition(from Status, ev Event) (Status, error) {
 	return "", fmt.Errorf("%w: %q on %s", ErrIllegalTransition, ev, from)
 }
 
-// IsTerminal reports whether no event can change s.
-func (s Status) IsTerminal() bool {
-	return s == StatusConfirmed || s == StatusFailed || s == StatusExpired
+// finishedStatuses are the known statuses that take no event, read off the transition table
+// once, so that a status added to the lifecycle is finished or not by its edges alone.
+var finishedStatuses = func() []Status {
+	var out []Status
+	for _, s := range Statuses {
+		if len(transitions[s]) == 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}()
+
+// Finished reports whether s is a known status that no event changes (a terminal one). It takes
+// any string type, so that the API's phase, the domain's status and the archive's column share
+// this one rule.
+func Finished[S ~string](s S) bool {
+	return slices.Contains(finishedStatuses, Status(s))
+}
+
+// FinishedStatuses lists the finished statuses in lifecycle order, for callers that enumerate
+// them (label selectors, the archive's statuses).
+func FinishedStatuses() []Status {
+	return slices.Clone(finishedStatuses)
 }
 
 // ParseStatus parses a status as stored or filtered on.

@@ -51,18 +51,49 @@ func TestTransitionRefusesUnknownValues(t *testing.T) {
 	}
 }
 
-func TestIsTerminal(t *testing.T) {
-	want := map[Status]bool{"pending": false, "submitted": false, "confirmed": true, "failed": true, "expired": true}
-	for _, s := range documentedStatuses {
-		if s.IsTerminal() != want[s] {
-			t.Errorf("%s.IsTerminal() = %v", s, s.IsTerminal())
+func TestFinished(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		want   bool
+	}{
+		{"pending", false},
+		{"submitted", false},
+		{"confirmed", true},
+		{"failed", true},
+		{"expired", true},
+		// Not statuses at all: an unwritten phase, another case, an unknown word.
+		{"", false},
+		{"Confirmed", false},
+		{"cancelled", false},
+	} {
+		if got := Finished(tc.status); got != tc.want {
+			t.Errorf("Finished(%q) = %v, want %v", tc.status, got, tc.want)
 		}
-		// A terminal status accepts no event at all.
+		if got := Finished(Status(tc.status)); got != tc.want {
+			t.Errorf("Finished(Status(%q)) = %v, want %v", tc.status, got, tc.want)
+		}
+		// A finished status accepts no event at all, and an unfinished known one some event.
+		accepts := false
 		for _, ev := range documentedEvents {
-			if _, err := Transition(s, ev); s.IsTerminal() && err == nil {
-				t.Errorf("terminal %s accepted %s", s, ev)
-			}
+			_, err := Transition(Status(tc.status), ev)
+			accepts = accepts || err == nil
 		}
+		if _, err := ParseStatus(tc.status); err == nil && accepts == tc.want {
+			t.Errorf("%s: finished %v, yet accepts an event: %v", tc.status, tc.want, accepts)
+		}
+	}
+}
+
+func TestFinishedStatuses(t *testing.T) {
+	want := []Status{"confirmed", "failed", "expired"}
+	got := FinishedStatuses()
+	if !slices.Equal(got, want) {
+		t.Fatalf("FinishedStatuses() = %v, want %v (lifecycle order)", got, want)
+	}
+	// The list is the caller's: changing it changes no later answer.
+	got[0] = StatusPending
+	if !slices.Equal(FinishedStatuses(), want) || Finished(StatusPending) {
+		t.Error("a caller's change to FinishedStatuses' list leaked into the lifecycle")
 	}
 }
 

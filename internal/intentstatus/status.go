@@ -2,6 +2,7 @@ package intentstatus
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -22,6 +23,16 @@ func phaseOrPending(p v1alpha1.IntentPhase) v1alpha1.IntentPhase {
 		return v1alpha1.IntentPhasePending
 	}
 	return p
+}
+
+// PhaseEnteredAt is when the intent entered its phase: every transition stamps status.updatedAt
+// (transition below); without one (a new intent, pending by implication, or a status written by
+// hand) the phase dates from the intent's creation.
+func PhaseEnteredAt(ti *v1alpha1.TransferIntent) time.Time {
+	if ti.Status.UpdatedAt != nil {
+		return ti.Status.UpdatedAt.Time
+	}
+	return ti.CreationTimestamp.Time
 }
 
 // Expire moves a pending intent to expired at now. Whether its time has come is the caller's
@@ -117,7 +128,7 @@ func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev inte
 // compared; a terminal intent takes no news.
 func observeOrder(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool {
 	phase := Phase(ti)
-	if intent.Status(phase).IsTerminal() {
+	if intent.Finished(phase) {
 		return false
 	}
 	if !transition(ti, phase, obs.Event, now) {

@@ -71,9 +71,6 @@ func (f Filter) matches(obj *v1alpha1.TransferIntent, created time.Time) bool {
 	return true
 }
 
-// finished are the phases an archived intent can be in.
-var finished = []v1alpha1.IntentPhase{v1alpha1.IntentPhaseConfirmed, v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired}
-
 // archiveFilter is the filter as the archive takes it, and false when no archived intent can
 // match (only live phases asked for), so that the archive need not be asked.
 func (f Filter) archiveFilter() (archive.Filter, bool) {
@@ -82,7 +79,7 @@ func (f Filter) archiveFilter() (archive.Filter, bool) {
 		From: strings.ToLower(f.From), CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore,
 	}
 	for _, s := range f.Statuses {
-		if slices.Contains(finished, s) {
+		if intent.Finished(s) { // the archive holds finished intents only
 			out.Statuses = append(out.Statuses, string(s))
 		}
 	}

@@ -38,7 +38,6 @@ var levels = map[string]int{
 	"pkg/client": 0,
 
 	// Read models, the contract's Go side, the node client, generic mechanisms.
-	"internal/archive":          1,
 	"internal/chain/devchain":   1,
 	"internal/chain/jsonrpc":    1,
 	"internal/chain/settlement": 1,
@@ -60,6 +59,9 @@ var levels = map[string]int{
 
 	// The one owner of a TransferIntent's status (lifecycle transitions on the object).
 	"internal/intentstatus": 3,
+
+	// The archive of finished intents: which statuses are finished is the lifecycle's rule.
+	"internal/archive": 3,
 
 	// Adapters of the domain: the store, the simulation's reads, the controllers.
 	"internal/chain/chaindata": 4,

@@ -282,7 +282,7 @@ func timeline(rec *intentstore.TransferRecord, sum *intentstore.Summary) []timel
 	case v1alpha1.IntentPhaseExpired:
 		final.Name, final.State, final.Time = "Expired", "failed", updated
 	}
-	if rec.Status != v1alpha1.IntentPhasePending && rec.Status != v1alpha1.IntentPhaseSubmitted && submitted.State == "waiting" {
+	if intent.Finished(rec.Status) && submitted.State == "waiting" {
 		submitted.State = "skipped" // ended without a transaction
 	}
 	// The block that holds the transaction: where it was confirmed (or reverted), or, while

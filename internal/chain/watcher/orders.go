@@ -8,6 +8,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
 // OrderRef is a swap or bridge intent that is not final yet, as the settlement contract's events
@@ -51,7 +52,7 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 	if ti.Spec.Type == v1alpha1.IntentTypeTransfer || ti.Spec.Tx == nil || !common.IsHexAddress(ti.Spec.Tx.To) {
 		return nil, false
 	}
-	if phase != v1alpha1.IntentPhasePending && phase != v1alpha1.IntentPhaseSubmitted {
+	if intent.Finished(phase) {
 		return nil, false
 	}
 	dest, err := caip.ParseChainID(ti.Spec.ToChain)
