@@ -284,6 +284,15 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
 	return true
 }
 
+// deliver makes one attempt at dl and decides its outcome; with tracing on, the attempt is a span.
+func (d *Deliverer) deliver(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery, now time.Time) (sender.Result, outbox.Outcome) {
+	ctx, span := startDeliverySpan(ctx, ep, dl)
+	res := d.send(ctx, ep, dl, now)
+	outcome := d.outcome(dl, res)
+	endDeliverySpan(span, res, outcome)
+	return res, outcome
+}
+
 // outcome is the retry decision: what an attempt's result makes of the delivery. Delivered, retried
 // after the schedule's backoff, or given up after the last attempt.
 func (d *Deliverer) outcome(dl outbox.Delivery, res sender.Result) outbox.Outcome {
