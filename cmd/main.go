@@ -31,7 +31,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
-	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 )
 
@@ -116,7 +116,7 @@ func parseFlags() config {
 	flag.DurationVar(&archiveOpts.Timeout, "archive-timeout", archiveOpts.Timeout, "Deadline of each archive call on the request path.")
 	flag.Float64Var(&archiveOpts.Rate, "archive-rate", archiver.DefaultRate,
 		"Most intents moved to the archive per second: each is a delete on the API server, so this bounds the archiver's share of it.")
-	flag.DurationVar(&c.service.Webhooks.FirstRetry, "webhook-first-retry", delivery.DefaultFirstRetry,
+	flag.DurationVar(&c.service.Webhooks.FirstRetry, "webhook-first-retry", policy.Default.FirstRetry,
 		"Wait after a webhook delivery's first failed attempt; each later wait is 6 times the one before (8 attempts, about 3 days with the default).")
 	flag.DurationVar(&c.service.Webhooks.AttemptTimeout, "webhook-attempt-timeout", sender.DefaultTimeout,
 		"Deadline of one webhook delivery attempt; a delivery whose deliverer died mid-attempt is taken again after 4 times this plus 5s.")

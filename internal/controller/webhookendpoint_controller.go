@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
 )
@@ -174,7 +175,7 @@ func (r *WebhookEndpointReconciler) publish(ctx context.Context, ep *v1alpha1.We
 		o.setNotReady(v1alpha1.ReasonDisabled, "the endpoint is disabled: nothing is delivered")
 	case ep.DeliveriesStopped():
 		o.setNotReady(v1alpha1.ReasonDeliveriesFailing, "deliveries stopped at %s after failing for %s (last error: %s): change the spec to resume them",
-			ep.Status.DisabledAt.UTC().Format(time.RFC3339), signing.DisableAfter, ep.Status.LastError)
+			ep.Status.DisabledAt.UTC().Format(time.RFC3339), policy.DisableAfter, ep.Status.LastError)
 	case account.Spec.Disabled:
 		o.setNotReady(v1alpha1.ReasonOwnerDisabled, "Account %s is disabled: nothing is delivered", spec.AccountRef.Name)
 	default:

@@ -20,7 +20,7 @@ import (
 
 // WebhookOptions tune webhook delivery; the zero value is the production one.
 type WebhookOptions struct {
-	// FirstRetry is the wait after a first failed attempt (delivery.DefaultFirstRetry when
+	// FirstRetry is the wait after a first failed attempt (policy.Default.FirstRetry when
 	// zero); later waits grow from it. Tests shorten it.
 	FirstRetry time.Duration
 	// AttemptTimeout bounds each delivery attempt (sender.DefaultTimeout, 10 s, when zero).
@@ -31,7 +31,7 @@ type WebhookOptions struct {
 	// sender.Options.AllowLoopback.
 	AllowLoopback bool
 	// DisableAfter is how long an endpoint may fail before its deliveries stop
-	// (signing.DisableAfter, 72 h, when zero). Tests shorten it.
+	// (policy.DisableAfter, 72 h, when zero). Tests shorten it.
 	DisableAfter time.Duration
 	// StatusInterval is the least time between two status writes of an endpoint
 	// (delivery.DefaultStatusInterval when zero).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -19,18 +18,13 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
 // Defaults of Options.
 const (
-	// DefaultMaxAttempts and DefaultFirstRetry make the retry schedule: after attempt n the next
-	// waits FirstRetry × 6^(n-1), ±20 %: 5 s, 30 s, 3 min, 18 min, 1.8 h, 10.8 h and 2.7 days,
-	// about 3.2 days from the first attempt to the eighth.
-	DefaultMaxAttempts = 8
-	DefaultFirstRetry  = 5 * time.Second
-	backoffFactor      = 6
 	// DefaultPoll is how often the outbox is asked for due retries (recorded events wake the
 	// deliverer at once).
 	DefaultPoll = time.Second
@@ -46,6 +40,7 @@ const (
 
 // Options tune a Deliverer; the zero value is the production one.
 type Options struct {
+	// MaxAttempts and FirstRetry make the retry schedule (policy.Default's when zero).
 	MaxAttempts    int
 	FirstRetry     time.Duration
 	Poll           time.Duration
@@ -54,16 +49,16 @@ type Options struct {
 	// Sender's.
 	AttemptTimeout time.Duration
 	// DisableAfter is how long an endpoint may fail without a success before its deliveries
-	// stop; signing.DisableAfter when zero.
+	// stop; policy.DisableAfter when zero.
 	DisableAfter time.Duration
 }
 
 func (o *Options) defaults() {
 	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = DefaultMaxAttempts
+		o.MaxAttempts = policy.Default.Attempts
 	}
 	if o.FirstRetry <= 0 {
-		o.FirstRetry = DefaultFirstRetry
+		o.FirstRetry = policy.Default.FirstRetry
 	}
 	if o.Poll <= 0 {
 		o.Poll = DefaultPoll
@@ -75,8 +70,12 @@ func (o *Options) defaults() {
 		o.AttemptTimeout = sender.DefaultTimeout
 	}
 	if o.DisableAfter <= 0 {
-		o.DisableAfter = signing.DisableAfter
+		o.DisableAfter = policy.DisableAfter
 	}
+}
+
+func (o *Options) schedule() policy.Schedule {
+	return policy.Schedule{FirstRetry: o.FirstRetry, Attempts: o.MaxAttempts}
 }
 
 // lease is how long claimed deliveries are left alone before another deliverer may take them: well
@@ -285,17 +284,27 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
 	return true
 }
 
-// outcome is what an attempt's result makes of the delivery: delivered, retried after a backoff,
-// or given up after the last attempt.
+// deliver makes one attempt at dl and decides its outcome; with tracing on, the attempt is a span.
+func (d *Deliverer) deliver(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery, now time.Time) (sender.Result, outbox.Outcome) {
+	ctx, span := startDeliverySpan(ctx, ep, dl)
+	res := d.send(ctx, ep, dl, now)
+	outcome := d.outcome(dl, res)
+	endDeliverySpan(span, res, outcome)
+	return res, outcome
+}
+
+// outcome is the retry decision: what an attempt's result makes of the delivery. Delivered, retried
+// after the schedule's backoff, or given up after the last attempt.
 func (d *Deliverer) outcome(dl outbox.Delivery, res sender.Result) outbox.Outcome {
-	outcome := outbox.Outcome{Delivered: res.OK()}
-	if !res.OK() {
-		outcome.Error = truncate(res.Err.Error(), 1024)
-		if dl.Attempts+1 >= d.Options.MaxAttempts {
-			outcome.GiveUp = true
-		} else {
-			outcome.RetryIn = d.backoff(dl.Attempts + 1)
-		}
+	if res.OK() {
+		return outbox.Outcome{Delivered: true}
+	}
+	outcome := outbox.Outcome{Error: truncate(res.Err.Error(), 1024)}
+	schedule, attempt := d.Options.schedule(), dl.Attempts+1
+	if schedule.GivesUp(attempt) {
+		outcome.GiveUp = true
+	} else {
+		outcome.RetryIn = schedule.Backoff(attempt)
 	}
 	return outcome
 }
@@ -325,17 +334,6 @@ func SecretsOf(ctx context.Context, c client.Reader, ep *v1alpha1.WebhookEndpoin
 		return nil, fmt.Errorf("the Secret %s has no key %s", ref.Name, ref.Key)
 	}
 	return signing.ActiveSecrets(secret.Data, ref.Key, now), nil
-}
-
-// backoff is the wait after the attempt-th failed attempt, with ±20 % jitter so that the retries
-// of many events failing together spread out.
-func (d *Deliverer) backoff(attempt int) time.Duration {
-	wait := d.Options.FirstRetry
-	for range attempt - 1 {
-		wait *= backoffFactor
-	}
-	jitter := 0.8 + 0.4*rand.Float64() //nolint:gosec // jitter needs no secrecy
-	return time.Duration(float64(wait) * jitter)
 }
 
 func (d *Deliverer) drop(ctx context.Context, dl outbox.Delivery, reason string) {

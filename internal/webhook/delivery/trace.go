@@ -3,7 +3,6 @@ package delivery
 import (
 	"context"
 	"errors"
-	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -62,17 +61,22 @@ func endAttemptSpan(span trace.Span, status int, errorType, outcome string) {
 	span.End()
 }
 
-// deliver makes one attempt at dl and decides its outcome. With tracing on it is a span of its
-// own, the root of a trace (a delivery happens long after the request that caused it); off, it
-// costs one atomic load more than the attempt.
-func (d *Deliverer) deliver(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery, now time.Time) (sender.Result, outbox.Outcome) {
+// startDeliverySpan starts the span of an attempt at dl: the root of a trace (a delivery happens
+// long after the request that caused it). While tracing is off it starts none and returns a nil
+// span, at the cost of one atomic load.
+func startDeliverySpan(ctx context.Context, ep *v1alpha1.WebhookEndpoint, dl outbox.Delivery) (context.Context, trace.Span) {
 	if !tracing.Enabled() {
-		res := d.send(ctx, ep, dl, now)
-		return res, d.outcome(dl, res)
+		return ctx, nil
 	}
-	ctx, span := startAttemptSpan(ctx, spanDelivery, ep, dl.Type, dl.EventID, dl.Attempts+1)
-	res := d.send(ctx, ep, dl, now)
-	o := d.outcome(dl, res)
+	return startAttemptSpan(ctx, spanDelivery, ep, dl.Type, dl.EventID, dl.Attempts+1)
+}
+
+// endDeliverySpan records the attempt's result and what the deliverer made of it, and ends span
+// (nil: none was started).
+func endDeliverySpan(span trace.Span, res sender.Result, o outbox.Outcome) {
+	if span == nil {
+		return
+	}
 	outcome := outcomeDelivered
 	switch {
 	case o.GiveUp:
@@ -85,7 +89,6 @@ func (d *Deliverer) deliver(ctx context.Context, ep *v1alpha1.WebhookEndpoint, d
 		errorType = "secret"
 	}
 	endAttemptSpan(span, res.Status, errorType, outcome)
-	return res, o
 }
 
 // secretError is a failure to read an endpoint's signing secrets: no request was made.

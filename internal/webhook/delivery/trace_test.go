@@ -28,6 +28,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
@@ -165,7 +166,7 @@ func TestEachDeliveryAttemptIsASpan(t *testing.T) {
 	}{
 		{name: "delivered", ep: traceEndpoint("hook", ok, true), outcome: "delivered", status: "204", delivered: true},
 		{name: "failed, retried", ep: traceEndpoint("hook", ok+"/fail", true), attempts: 2, outcome: "retry", status: "503", errorType: "503"},
-		{name: "failed for good", ep: traceEndpoint("hook", ok+"/fail", true), attempts: DefaultMaxAttempts - 1, outcome: "failed", status: "503", errorType: "503", giveUp: true},
+		{name: "failed for good", ep: traceEndpoint("hook", ok+"/fail", true), attempts: policy.Default.Attempts - 1, outcome: "failed", status: "503", errorType: "503", giveUp: true},
 		{name: "no answer", ep: traceEndpoint("gone", closed.URL+"/"+urlToken, true), outcome: "retry", errorType: "connection", notReached: true},
 		{name: "no secret yet", ep: traceEndpoint("new", ok, false), outcome: "retry", errorType: "secret", notReached: true},
 	} {
@@ -190,7 +191,7 @@ func TestEachDeliveryAttemptIsASpan(t *testing.T) {
 				"k8s.namespace.name":                 traceNamespace,
 				"transferintent.webhook.endpoint":    tc.ep.Name,
 				"transferintent.webhook.environment": "test",
-				"transferintent.webhook.attempt":     map[int]string{0: "1", 2: "3", DefaultMaxAttempts - 1: "8"}[tc.attempts],
+				"transferintent.webhook.attempt":     map[int]string{0: "1", 2: "3", policy.Default.Attempts - 1: "8"}[tc.attempts],
 				"transferintent.webhook.outcome":     tc.outcome,
 			}
 			if tc.status != "" {

@@ -17,6 +17,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 )
 
 // States of a delivery.
@@ -237,13 +239,10 @@ next_attempt_at = now() + make_interval(secs => $5)`+held,
 	return h, nil
 }
 
-// failureRunGap is the longest retry wait (2.7 days, +20 % jitter) and a margin: failures further
-// apart than this are not one run, so an old failingSince does not stop an endpoint that failed
-// once weeks later.
-const failureRunGap = "4 days"
-
 const healthColumns = `consecutive_failures, failing_since, last_success_at, last_error, disabled_generation`
 
+// recordHealth counts a failure in the endpoint's run of failures unless its last failure is more
+// than policy.FailureGap old: then the run starts afresh.
 func recordHealth(ctx context.Context, tx pgx.Tx, uid string, o Outcome) (Health, error) {
 	if o.Delivered {
 		return scanHealth(tx.QueryRow(ctx, `INSERT INTO webhook_endpoint_health (endpoint_uid, last_success_at) VALUES ($1, now())
@@ -256,10 +255,10 @@ VALUES ($1, 1, now(), now(), $2)
 ON CONFLICT (endpoint_uid) DO UPDATE SET consecutive_failures = webhook_endpoint_health.consecutive_failures + 1,
 	failing_since = CASE
 		WHEN webhook_endpoint_health.failing_since IS NULL
-			OR webhook_endpoint_health.last_failure_at < now() - interval '`+failureRunGap+`' THEN now()
+			OR webhook_endpoint_health.last_failure_at < now() - make_interval(secs => $3) THEN now()
 		ELSE webhook_endpoint_health.failing_since END,
 	last_failure_at = now(), last_error = $2
-RETURNING `+healthColumns, uid, o.Error))
+RETURNING `+healthColumns, uid, o.Error, policy.FailureGap.Seconds()))
 }
 
 func scanHealth(row pgx.Row) (Health, error) {

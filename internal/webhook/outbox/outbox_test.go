@@ -3,6 +3,7 @@ package outbox_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 )
 
 func openStore(t *testing.T) *outbox.Store {
@@ -147,5 +149,53 @@ func TestClaimSharesOutEndpointsAndSettleNeedsTheLease(t *testing.T) {
 	}
 	if states, _ := s.Deliveries(ctx, due[0].EventID); states[due[0].Endpoint] != outbox.StateDelivered {
 		t.Fatalf("the delivered delivery became %v", states)
+	}
+}
+
+// Failures of an endpoint at most policy.FailureGap apart are one run, however long it lasts: a
+// retry's scheduled pause does not start a new one. A failure further from the last starts a new
+// run: an old failingSince does not stop an endpoint that fails once weeks later.
+func TestAFailureAfterTheGapStartsANewRun(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	pool, err := s.Pool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := 0
+	fail := func() outbox.Health {
+		t.Helper()
+		events++
+		id := fmt.Sprintf("evt_%d", events)
+		if _, err := s.Record(ctx, []outbox.Event{event(id, "int_"+id, "transfer.created", time.Now())},
+			[][]outbox.Target{{{UID: "u1", Namespace: "ns", Name: "a"}}}); err != nil {
+			t.Fatal(err)
+		}
+		due, err := s.Claim(ctx, 10, 10, time.Minute, nil)
+		if err != nil || len(due) != 1 {
+			t.Fatalf("Claim: %v, %d due", err, len(due))
+		}
+		h, err := s.Settle(ctx, due[0], outbox.Outcome{Error: "HTTP 500", RetryIn: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	// age moves the endpoint's failures back in time, as if the last one was by ago.
+	age := func(by time.Duration) {
+		t.Helper()
+		if _, err := pool.Exec(ctx, `UPDATE webhook_endpoint_health SET last_failure_at = last_failure_at - make_interval(secs => $2),
+failing_since = failing_since - make_interval(secs => $2) WHERE endpoint_uid = $1`, "u1", by.Seconds()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := fail()
+	age(policy.FailureGap - time.Minute)
+	if h, want := fail(), first.FailingSince.Add(-(policy.FailureGap - time.Minute)); !h.FailingSince.Equal(want) || h.ConsecutiveFailures != 2 {
+		t.Fatalf("a failure %s after the last: %+v; want the run since %s, 2 failures", policy.FailureGap-time.Minute, h, want)
+	}
+	age(policy.FailureGap + time.Minute)
+	if h := fail(); time.Since(h.FailingSince) > time.Minute {
+		t.Fatalf("a failure %s after the last: failing since %s; want a new run, since now", policy.FailureGap+time.Minute, h.FailingSince)
 	}
 }

@@ -19,10 +19,6 @@ const (
 	SecretKeyPreviousExpiresAt = "previousExpiresAt"
 )
 
-// DisableAfter is how long deliveries to an endpoint may fail without a success before the
-// deliverer stops them (about as long as the attempts of one event last).
-const DisableAfter = 72 * time.Hour
-
 // RotationGrace is how long the previous secret keeps signing after a change of the secret, so
 // that receivers have a day to switch to the new one.
 const RotationGrace = 24 * time.Hour
