@@ -25,6 +25,7 @@ var levels = map[string]int{
 	"internal/apihealth":       0,
 	"internal/caip":            0,
 	"internal/chain/contracts": 0,
+	"internal/defaults":        0,
 	"internal/freeport":        0,
 	"internal/kubeapi":         0,
 	"internal/loadgen":         0,
