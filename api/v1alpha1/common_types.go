@@ -5,6 +5,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
+// OperatorName names the operator: the reporter of its events, and the manager
+// (app.kubernetes.io/managed-by) of the objects it generates.
+const OperatorName = "transfer-intent-operator"
+
 // Environment is the network family a chain or an API key belongs to.
 // +kubebuilder:validation:Enum=test;live
 type Environment string

@@ -65,7 +65,8 @@ type WebhookEndpointSpec struct {
 
 // The delivery fields (lastSuccessAt, consecutiveFailures, lastError) are written by the deliverer
 // at most once a minute per endpoint, so that a busy endpoint does not turn every delivery into a
-// write to the API server; the delivery log itself lives in PostgreSQL (design.md, section 6).
+// write to the API server; the delivery log itself lives in the archive's PostgreSQL
+// (internal/webhook/outbox; docs/decisions.md, "Webhooks").
 
 // WebhookEndpointStatus reports whether the endpoint is usable, where its signing secret is, and
 // how its deliveries fare.

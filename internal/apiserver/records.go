@@ -24,11 +24,7 @@ func (s *Server) explorerOf(chainID string) string {
 	if s.deps.Catalog == nil {
 		return ""
 	}
-	c, ok := s.deps.Catalog.Chain(chainID)
-	if !ok {
-		return ""
-	}
-	return c.ExplorerURL
+	return s.deps.Catalog.ExplorerURL(chainID)
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/defaults"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
@@ -115,21 +116,11 @@ func (a *Archiver) Start(ctx context.Context) error {
 }
 
 func (a *Archiver) defaults() {
-	if a.After <= 0 {
-		a.After = DefaultAfter
-	}
-	if a.Batch <= 0 {
-		a.Batch = DefaultBatch
-	}
-	if a.Rate <= 0 {
-		a.Rate = DefaultRate
-	}
-	if a.Interval <= 0 {
-		a.Interval = DefaultInterval
-	}
-	if a.Retention <= 0 {
-		a.Retention = DefaultRetention
-	}
+	defaults.Positive(&a.After, DefaultAfter)
+	defaults.Positive(&a.Batch, DefaultBatch)
+	defaults.Positive(&a.Rate, DefaultRate)
+	defaults.Positive(&a.Interval, DefaultInterval)
+	defaults.Positive(&a.Retention, DefaultRetention)
 	if a.Clock == nil {
 		a.Clock = clock.RealClock{}
 	}

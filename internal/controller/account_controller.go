@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -42,9 +43,9 @@ type AccountReconciler struct {
 // ValidateAccountSpec mirrors the CRD rules of an Account's spec.
 func ValidateAccountSpec(spec *v1alpha1.AccountSpec) field.ErrorList {
 	p := field.NewPath("spec")
-	errs := stringRule{required: true, minLen: 1, maxLen: 128}.validate(p.Child("displayName"), spec.DisplayName)
-	errs = append(errs, stringRule{required: true, maxLen: 254, pattern: emailPattern}.validate(p.Child("email"), spec.Email)...)
-	return append(errs, validateSecretKeyReference(p.Child("passwordSecretRef"), spec.PasswordSecretRef)...)
+	errs := fieldrule.String{Required: true, MinLen: 1, MaxLen: 128}.Validate(p.Child("displayName"), spec.DisplayName)
+	errs = append(errs, fieldrule.String{Required: true, MaxLen: 254, Pattern: emailPattern}.Validate(p.Child("email"), spec.Email)...)
+	return append(errs, fieldrule.SecretKeyReference(p.Child("passwordSecretRef"), spec.PasswordSecretRef)...)
 }
 
 // Reconcile publishes one Account. Deleting an Account (or starting to) withdraws it from the key

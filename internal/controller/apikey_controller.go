@@ -17,6 +17,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apikey"
+	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -45,17 +46,17 @@ type ApiKeyReconciler struct {
 // ValidateApiKeySpec mirrors the CRD rules of an ApiKey's spec.
 func ValidateApiKeySpec(spec *v1alpha1.ApiKeySpec) field.ErrorList {
 	p := field.NewPath("spec")
-	errs := validateLocalObjectReference(p.Child("accountRef"), spec.AccountRef)
-	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
-	errs = append(errs, stringRule{required: true, pattern: keyHashPattern}.validate(p.Child("keyHash"), spec.KeyHash)...)
-	prefixErrs := stringRule{required: true, minLen: 9, maxLen: 16, pattern: displayPrefixPattern}.validate(p.Child("displayPrefix"), spec.DisplayPrefix)
+	errs := fieldrule.LocalObjectReference(p.Child("accountRef"), spec.AccountRef)
+	errs = append(errs, fieldrule.Environment(p.Child("environment"), spec.Environment)...)
+	errs = append(errs, fieldrule.String{Required: true, Pattern: keyHashPattern}.Validate(p.Child("keyHash"), spec.KeyHash)...)
+	prefixErrs := fieldrule.String{Required: true, MinLen: 9, MaxLen: 16, Pattern: displayPrefixPattern}.Validate(p.Child("displayPrefix"), spec.DisplayPrefix)
 	errs = append(errs, prefixErrs...)
 	if len(prefixErrs) == 0 && (spec.Environment == v1alpha1.EnvironmentTest || spec.Environment == v1alpha1.EnvironmentLive) &&
 		!strings.HasPrefix(spec.DisplayPrefix, "sk_"+string(spec.Environment)+"_") {
 		errs = append(errs, field.Invalid(p.Child("displayPrefix"), spec.DisplayPrefix,
 			"displayPrefix must start with sk_test_ for a test key and sk_live_ for a live key"))
 	}
-	errs = append(errs, stringRule{maxLen: 63}.validate(p.Child("displayName"), spec.DisplayName)...)
+	errs = append(errs, fieldrule.String{MaxLen: 63}.Validate(p.Child("displayName"), spec.DisplayName)...)
 	if spec.RateLimitPerMinute != 0 { // 0: stored before the default existed
 		errs = append(errs, validateRange(p.Child("rateLimitPerMinute"), spec.RateLimitPerMinute, 1, 100000)...)
 	}

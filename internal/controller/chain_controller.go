@@ -30,6 +30,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -90,23 +91,23 @@ type ChainReconciler struct {
 func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 	p := field.NewPath("spec")
 	errs := validateChainID(p.Child("chainId"), spec.ChainID)
-	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
-	errs = append(errs, stringRule{required: true, minLen: 1, maxLen: 64}.validate(p.Child("displayName"), spec.DisplayName)...)
-	errs = append(errs, stringRule{required: true, minLen: 1, maxLen: 16, pattern: symbolPattern}.validate(p.Child("nativeSymbol"), spec.NativeSymbol)...)
+	errs = append(errs, fieldrule.Environment(p.Child("environment"), spec.Environment)...)
+	errs = append(errs, fieldrule.String{Required: true, MinLen: 1, MaxLen: 64}.Validate(p.Child("displayName"), spec.DisplayName)...)
+	errs = append(errs, fieldrule.String{Required: true, MinLen: 1, MaxLen: 16, Pattern: symbolPattern}.Validate(p.Child("nativeSymbol"), spec.NativeSymbol)...)
 	errs = append(errs, validateRange(p.Child("nativeDecimals"), spec.NativeDecimals, 0, 77)...)
 	errs = append(errs, validateRange(p.Child("blockTimeSeconds"), spec.BlockTimeSeconds, 1, 3600)...)
 	errs = append(errs, validateRange(p.Child("finalitySeconds"), spec.FinalitySeconds, 0, 86400)...)
-	if e := (stringRule{required: true, maxLen: 78, pattern: decimalIntPattern}).validate(p.Child("defaultGasPriceWei"), spec.DefaultGasPriceWei); len(e) > 0 {
+	if e := (fieldrule.String{Required: true, MaxLen: 78, Pattern: decimalIntPattern}).Validate(p.Child("defaultGasPriceWei"), spec.DefaultGasPriceWei); len(e) > 0 {
 		errs = append(errs, e...)
 	} else {
 		errs = append(errs, validateUint256(p.Child("defaultGasPriceWei"), spec.DefaultGasPriceWei)...)
 	}
-	errs = append(errs, stringRule{required: true, maxLen: 40, pattern: decimalPattern}.validate(p.Child("nativeTokenPriceUsd"), spec.NativeTokenPriceUSD)...)
+	errs = append(errs, fieldrule.String{Required: true, MaxLen: 40, Pattern: decimalPattern}.Validate(p.Child("nativeTokenPriceUsd"), spec.NativeTokenPriceUSD)...)
 	errs = append(errs, validatePriceFeed(p.Child("priceFeed"), spec.PriceFeed)...)
 	if spec.PriceFeed != nil && spec.RPC == nil {
 		errs = append(errs, field.Invalid(p.Child("priceFeed"), spec.PriceFeed.Address, "a priceFeed needs rpc: the feed is read through the chain's node"))
 	}
-	if e := (stringRule{pattern: hexAddressPattern}).validate(p.Child("settlementAddress"), spec.SettlementAddress); len(e) > 0 {
+	if e := (fieldrule.String{Pattern: hexAddressPattern}).Validate(p.Child("settlementAddress"), spec.SettlementAddress); len(e) > 0 {
 		errs = append(errs, e...)
 	} else if spec.SettlementAddress != "" {
 		errs = append(errs, validateEIP55(p.Child("settlementAddress"), spec.SettlementAddress, spec.SettlementAddress)...)
@@ -137,13 +138,13 @@ const maxWitnessRPCs = 4
 func validateChainRPC(rp *field.Path, rpc *v1alpha1.ChainRPC) field.ErrorList {
 	var errs field.ErrorList
 	if rpc.URL != "" {
-		if e := (stringRule{maxLen: 2048}).validate(rp.Child("url"), rpc.URL); len(e) > 0 {
+		if e := (fieldrule.String{MaxLen: 2048}).Validate(rp.Child("url"), rpc.URL); len(e) > 0 {
 			errs = append(errs, e...)
 		} else {
-			errs = append(errs, validateRPCURL(rp.Child("url"), rpc.URL)...)
+			errs = append(errs, fieldrule.RPCURL(rp.Child("url"), rpc.URL)...)
 		}
 	}
-	errs = append(errs, validateSecretKeyReference(rp.Child("urlSecretRef"), rpc.URLSecretRef)...)
+	errs = append(errs, fieldrule.SecretKeyReference(rp.Child("urlSecretRef"), rpc.URLSecretRef)...)
 	if (rpc.URL != "") == (rpc.URLSecretRef != nil) {
 		errs = append(errs, field.Invalid(rp, "<redacted>", "set exactly one of url and urlSecretRef"))
 	}
@@ -403,7 +404,7 @@ func (r *ChainReconciler) resolveRPC(ctx context.Context, namespace, name string
 		return "", fmt.Sprintf("Secret %s has no key %s (%s.urlSecretRef)", sref.Name, key, name), nil
 	}
 	u := string(secret.Data[key])
-	if errs := validateRPCURL(field.NewPath("data").Key(key), u); len(errs) > 0 {
+	if errs := fieldrule.RPCURL(field.NewPath("data").Key(key), u); len(errs) > 0 {
 		return "", fmt.Sprintf("Secret %s key %s (%s.urlSecretRef) does not hold an https (or loopback http) URL", sref.Name, key, name), nil
 	}
 	return u, "", nil
@@ -421,7 +422,7 @@ func endpointOf(raw string) string {
 	if ip, err := netip.ParseAddr(host); err == nil {
 		host = ip.Unmap().String()
 	}
-	if isLoopbackHost(host) {
+	if fieldrule.IsLoopbackHost(host) {
 		host = "loopback"
 	}
 	port := map[string]int{"http": 80, "https": 443}[u.Scheme]

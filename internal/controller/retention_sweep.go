@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -38,20 +39,15 @@ func (s *retentionSweep) NeedLeaderElection() bool { return true }
 // Start implements manager.Runnable. Nothing is swept at once: the controller's first list
 // reconciles every intent, and those due within the horizon get their timer then.
 func (s *retentionSweep) Start(ctx context.Context) error {
-	t := time.NewTicker(s.reconciler.horizon() / 2)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-			if n, err := s.sweep(ctx); err != nil {
-				s.log.Error(err, "retention sweep")
-			} else if n > 0 {
-				s.log.V(1).Info("retention sweep", "due", n)
-			}
+	_ = wait.PollUntilContextCancel(ctx, s.reconciler.horizon()/2, false, func(ctx context.Context) (bool, error) {
+		if n, err := s.sweep(ctx); err != nil {
+			s.log.Error(err, "retention sweep")
+		} else if n > 0 {
+			s.log.V(1).Info("retention sweep", "due", n)
 		}
-	}
+		return false, nil // never done: it ends with ctx
+	})
+	return nil
 }
 
 // sweep queues the terminal intents due for deletion within the horizon and returns how many.

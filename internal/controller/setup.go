@@ -42,6 +42,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=chains;tokendefinitions;accounts;apikeys;transferintents,verbs=get;list;watch;update;patch
@@ -53,7 +54,7 @@ import (
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // EventReporter is the reporting controller named in the events the operator emits.
-const EventReporter = "transfer-intent-operator"
+const EventReporter = v1alpha1.OperatorName
 
 // ReadModels are the in-memory models the controllers fill and the HTTP API reads.
 type ReadModels struct {
@@ -89,7 +90,7 @@ func Indexes() []Index {
 		{&v1alpha1.TokenDefinition{}, ChainIDField, TokenDefinitionByChainID},
 		{&v1alpha1.Account{}, AccountPasswordSecretField, AccountByPasswordSecret},
 		{&v1alpha1.ApiKey{}, ApiKeyAccountField, ApiKeyByAccount},
-		{&v1alpha1.WebhookEndpoint{}, WebhookEndpointAccountField, WebhookEndpointByAccount},
+		{&v1alpha1.WebhookEndpoint{}, endpoint.AccountField, endpoint.ByAccount},
 		{&v1alpha1.WebhookEndpoint{}, WebhookEndpointSecretField, WebhookEndpointBySecret},
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -41,11 +42,11 @@ type TokenDefinitionReconciler struct {
 // EIP-55 checksum of a mixed-case eip155 address.
 func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.ErrorList {
 	p := field.NewPath("spec")
-	errs := stringRule{required: true, minLen: 1, maxLen: 32, pattern: symbolPattern}.validate(p.Child("symbol"), spec.Symbol)
+	errs := fieldrule.String{Required: true, MinLen: 1, MaxLen: 32, Pattern: symbolPattern}.Validate(p.Child("symbol"), spec.Symbol)
 	chainErrs := validateChainID(p.Child("chainId"), spec.ChainID)
 	errs = append(errs, chainErrs...)
 	addrPath := p.Child("address")
-	if e := (stringRule{required: true, maxLen: 171, pattern: caip10Pattern}).validate(addrPath, spec.Address); len(e) > 0 {
+	if e := (fieldrule.String{Required: true, MaxLen: 171, Pattern: caip10Pattern}).Validate(addrPath, spec.Address); len(e) > 0 {
 		errs = append(errs, e...)
 	} else {
 		switch {
@@ -60,9 +61,9 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 	}
 	errs = append(errs, validateRange(p.Child("decimals"), spec.Decimals, 0, 77)...)
 	if spec.Metadata != nil {
-		errs = append(errs, stringRule{maxLen: 4096}.validate(p.Child("metadata"), *spec.Metadata)...)
+		errs = append(errs, fieldrule.String{MaxLen: 4096}.Validate(p.Child("metadata"), *spec.Metadata)...)
 	}
-	errs = append(errs, stringRule{maxLen: 40, pattern: decimalPattern}.validate(p.Child("priceUsd"), spec.PriceUSD)...)
+	errs = append(errs, fieldrule.String{MaxLen: 40, Pattern: decimalPattern}.Validate(p.Child("priceUsd"), spec.PriceUSD)...)
 	errs = append(errs, validatePriceFeed(p.Child("priceFeed"), spec.PriceFeed)...)
 	if spec.Limits != nil {
 		errs = append(errs, validateMaxAmount(p.Child("limits", "maxAmount"), spec.Limits.MaxAmount, spec.Decimals)...)
@@ -73,7 +74,7 @@ func ValidateTokenDefinitionSpec(spec *v1alpha1.TokenDefinitionSpec) field.Error
 // validateMaxAmount mirrors the CRD rules of limits.maxAmount (a positive decimal with at most the
 // token's decimals) and refuses what no rule can express: more than a uint256 of base units.
 func validateMaxAmount(path *field.Path, v string, decimals int32) field.ErrorList {
-	if errs := (stringRule{required: true, minLen: 1, maxLen: 100, pattern: decimalPattern}).validate(path, v); len(errs) > 0 {
+	if errs := (fieldrule.String{Required: true, MinLen: 1, MaxLen: 100, Pattern: decimalPattern}).Validate(path, v); len(errs) > 0 {
 		return errs
 	}
 	if decimals < 0 || decimals > 77 {

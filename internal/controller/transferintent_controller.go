@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
@@ -67,9 +68,9 @@ type TransferIntentReconciler struct {
 // reconciler depends on.
 func ValidateTransferIntentSpec(spec *v1alpha1.TransferIntentSpec) field.ErrorList {
 	p := field.NewPath("spec")
-	errs := stringRule{required: true, pattern: intentIDPattern}.validate(p.Child("id"), spec.ID)
-	errs = append(errs, validateLocalObjectReference(p.Child("accountRef"), spec.AccountRef)...)
-	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
+	errs := fieldrule.String{Required: true, Pattern: intentIDPattern}.Validate(p.Child("id"), spec.ID)
+	errs = append(errs, fieldrule.LocalObjectReference(p.Child("accountRef"), spec.AccountRef)...)
+	errs = append(errs, fieldrule.Environment(p.Child("environment"), spec.Environment)...)
 	errs = append(errs, validateIntentType(p.Child("type"), spec.Type)...)
 	if len(spec.ResolvedPath) > 4 {
 		errs = append(errs, field.TooMany(p.Child("resolvedPath"), len(spec.ResolvedPath), 4))
@@ -79,9 +80,9 @@ func ValidateTransferIntentSpec(spec *v1alpha1.TransferIntentSpec) field.ErrorLi
 	}
 	errs = append(errs, validateChainID(p.Child("fromChain"), spec.FromChain)...)
 	errs = append(errs, validateChainID(p.Child("toChain"), spec.ToChain)...)
-	errs = append(errs, stringRule{required: true, pattern: orderIDPattern}.validate(p.Child("orderId"), spec.OrderID)...)
-	errs = append(errs, stringRule{pattern: keyHashPattern}.validate(p.Child("idempotencyKeyHash"), spec.IdempotencyKeyHash)...)
-	errs = append(errs, stringRule{pattern: keyHashPattern}.validate(p.Child("requestHash"), spec.RequestHash)...)
+	errs = append(errs, fieldrule.String{Required: true, Pattern: orderIDPattern}.Validate(p.Child("orderId"), spec.OrderID)...)
+	errs = append(errs, fieldrule.String{Pattern: keyHashPattern}.Validate(p.Child("idempotencyKeyHash"), spec.IdempotencyKeyHash)...)
+	errs = append(errs, fieldrule.String{Pattern: keyHashPattern}.Validate(p.Child("requestHash"), spec.RequestHash)...)
 	return errs
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,32 +12,22 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
-	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=create;update;patch
-
-// WebhookEndpointAccountField indexes WebhookEndpoints by the name of their Account.
-const WebhookEndpointAccountField = "spec.accountRef.name"
-
-// WebhookEndpointByAccount is the WebhookEndpointAccountField index function of WebhookEndpoints.
-func WebhookEndpointByAccount(obj client.Object) []string {
-	return []string{obj.(*v1alpha1.WebhookEndpoint).Spec.AccountRef.Name}
-}
 
 // WebhookEndpointSecretField indexes WebhookEndpoints by the Secret holding their signing secret
 // (spec.secretRef, else the generated one).
@@ -49,17 +38,13 @@ func WebhookEndpointBySecret(obj client.Object) []string {
 	return []string{webhookSecretRef(obj.(*v1alpha1.WebhookEndpoint)).Name}
 }
 
-// GeneratedWebhookSecretName is the name of the Secret the operator generates for an endpoint
-// without spec.secretRef.
-func GeneratedWebhookSecretName(endpoint string) string { return endpoint + "-webhook-secret" }
-
 // webhookSecretRef is where the endpoint's signing secret is: spec.secretRef (its key defaulted),
 // or the generated Secret.
 func webhookSecretRef(ep *v1alpha1.WebhookEndpoint) v1alpha1.SecretKeyReference {
 	if ref := ep.Spec.SecretRef; ref != nil {
 		return v1alpha1.SecretKeyReference{Name: ref.Name, Key: secretKeyOrDefault(ref, signing.DefaultSecretKey)}
 	}
-	return v1alpha1.SecretKeyReference{Name: GeneratedWebhookSecretName(ep.Name), Key: signing.DefaultSecretKey}
+	return v1alpha1.SecretKeyReference{Name: endpoint.GeneratedSecretName(ep.Name), Key: signing.DefaultSecretKey}
 }
 
 // WebhookEndpointReconciler checks WebhookEndpoints, makes each a dependent of its Account, and
@@ -72,67 +57,11 @@ type WebhookEndpointReconciler struct {
 	writer
 }
 
-// ValidateWebhookEndpointSpec mirrors the CRD rules of a WebhookEndpoint's spec.
-func ValidateWebhookEndpointSpec(spec *v1alpha1.WebhookEndpointSpec) field.ErrorList {
-	p := field.NewPath("spec")
-	errs := validateLocalObjectReference(p.Child("accountRef"), spec.AccountRef)
-	errs = append(errs, validateEnvironment(p.Child("environment"), spec.Environment)...)
-	errs = append(errs, validateWebhookURL(p.Child("url"), spec.URL, spec.Environment)...)
-	errs = append(errs, validateWebhookEventTypes(p.Child("eventTypes"), spec.EventTypes)...)
-	return append(errs, validateSecretKeyReference(p.Child("secretRef"), spec.SecretRef)...)
-}
-
-// validateWebhookURL checks the CRD's rules of an endpoint's url: at most 2048 characters, https,
-// or http to a loopback host for a test endpoint. Unlike an RPC URL it is shown: it is no secret
-// and people need it to find the mistake.
-func validateWebhookURL(path *field.Path, value string, env v1alpha1.Environment) field.ErrorList {
-	if errs := (stringRule{required: true, maxLen: 2048}).validate(path, value); len(errs) > 0 {
-		return errs
-	}
-	if validateRPCURL(path, value) != nil {
-		return field.ErrorList{field.Invalid(path, value, "url must be https: plain http is allowed to a loopback address only, and for a test endpoint only")}
-	}
-	if env == v1alpha1.EnvironmentLive && !strings.HasPrefix(value, "https://") {
-		return field.ErrorList{field.Invalid(path, value, "a live endpoint's url must be https")}
-	}
-	// An address literal of the service's own network is refused here; a name is resolved and
-	// checked at each delivery (internal/webhook/ssrf), where DNS rebinding cannot fool it.
-	if err := ssrf.CheckURL(value, env != v1alpha1.EnvironmentLive); err != nil {
-		return field.ErrorList{field.Invalid(path, value, err.Error()+": deliveries go to public addresses only")}
-	}
-	return nil
-}
-
-var webhookEventTypes = map[v1alpha1.WebhookEventType]bool{
-	v1alpha1.WebhookEventTransferCreated: true, v1alpha1.WebhookEventTransferSubmitted: true,
-	v1alpha1.WebhookEventTransferConfirmed: true, v1alpha1.WebhookEventTransferFailed: true,
-	v1alpha1.WebhookEventTransferExpired: true,
-}
-
-func validateWebhookEventTypes(path *field.Path, types []v1alpha1.WebhookEventType) field.ErrorList {
-	if len(types) == 0 {
-		return field.ErrorList{field.Required(path, "at least one event type")}
-	}
-	var errs field.ErrorList
-	seen := map[v1alpha1.WebhookEventType]bool{}
-	for i, t := range types {
-		switch {
-		case !webhookEventTypes[t]:
-			errs = append(errs, field.NotSupported(path.Index(i), t, []string{
-				"transfer.created", "transfer.submitted", "transfer.confirmed", "transfer.failed", "transfer.expired"}))
-		case seen[t]:
-			errs = append(errs, field.Duplicate(path.Index(i), t))
-		}
-		seen[t] = true
-	}
-	return errs
-}
-
 // Reconcile checks one WebhookEndpoint and keeps its signing secret.
 func (r *WebhookEndpointReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var ep v1alpha1.WebhookEndpoint
 	return r.reconcile(ctx, req, &ep, reconcileSteps{
-		validate: func() field.ErrorList { return ValidateWebhookEndpointSpec(&ep.Spec) },
+		validate: func() field.ErrorList { return endpoint.ValidateSpec(&ep.Spec) },
 		publish:  func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, &ep, o) },
 	})
 }
@@ -247,7 +176,7 @@ func (r *WebhookEndpointReconciler) generateSecret(ctx context.Context, ep *v1al
 	if err != nil {
 		return err
 	}
-	secret, err := GeneratedWebhookSecret(ep, value)
+	secret, err := endpoint.GeneratedSecret(ep, value)
 	if err != nil {
 		return err
 	}
@@ -260,25 +189,6 @@ func (r *WebhookEndpointReconciler) generateSecret(ctx context.Context, ep *v1al
 			"generated a signing secret in Secret %s (key %s)", ref.Name, ref.Key)
 	}
 	return nil
-}
-
-// GeneratedWebhookSecret is the Secret the operator generates for an endpoint without
-// spec.secretRef, holding value (signing.NewSecret): named GeneratedWebhookSecretName, its value
-// under signing.DefaultSecretKey and, as already seen, signing.SecretKeyObserved, and controlled by
-// the endpoint (which must have its UID) so that the garbage collector deletes it with it. The
-// /webhooks page creates the same Secret, so that it can show the secret once.
-func GeneratedWebhookSecret(ep *v1alpha1.WebhookEndpoint, value string) (*corev1.Secret, error) {
-	secret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: GeneratedWebhookSecretName(ep.Name), Namespace: ep.Namespace, Labels: map[string]string{
-			"app.kubernetes.io/managed-by": EventReporter, "app.kubernetes.io/component": "webhook-secret",
-		}},
-		Type: corev1.SecretTypeOpaque,
-		Data: map[string][]byte{signing.DefaultSecretKey: []byte(value), signing.SecretKeyObserved: []byte(value)},
-	}
-	if err := controllerutil.SetControllerReference(ep, secret, v1alpha1.Scheme()); err != nil {
-		return nil, fmt.Errorf("owner-referencing WebhookEndpoint %s: %w", ep.Name, err)
-	}
-	return secret, nil
 }
 
 // regenerate replaces a broken secret in a generated Secret.
@@ -299,7 +209,7 @@ func (r *WebhookEndpointReconciler) regenerate(ctx context.Context, secret *core
 // the Account garbage-collects its endpoints, as it does its keys.
 func (r *WebhookEndpointReconciler) ensureOwnedBy(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account *v1alpha1.Account) error {
 	before := ep.DeepCopy()
-	if err := SetWebhookEndpointOwner(ep, account); err != nil {
+	if err := endpoint.SetOwner(ep, account); err != nil {
 		return err
 	}
 	if equality.Semantic.DeepEqual(before.OwnerReferences, ep.OwnerReferences) {
@@ -311,23 +221,13 @@ func (r *WebhookEndpointReconciler) ensureOwnedBy(ctx context.Context, ep *v1alp
 	return nil
 }
 
-// SetWebhookEndpointOwner makes the Account an owner of the endpoint, not its controller, as the
-// controller does to every endpoint (the /webhooks page sets it from the start).
-func SetWebhookEndpointOwner(ep *v1alpha1.WebhookEndpoint, account *v1alpha1.Account) error {
-	if err := controllerutil.SetOwnerReference(account, ep, v1alpha1.Scheme(), controllerutil.WithBlockOwnerDeletion(true),
-		func(ref *metav1.OwnerReference) { ref.Controller = ptr.To(false) }); err != nil {
-		return fmt.Errorf("owner-referencing Account %s: %w", account.Name, err)
-	}
-	return nil
-}
-
 // SetupWithManager registers the controller: a change of an Account or of a signing Secret
 // re-evaluates the endpoints that depend on it.
 func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.WebhookEndpoint{}).
 		Watches(&v1alpha1.Account{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
-			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.WebhookEndpointList{}, WebhookEndpointAccountField, []string{obj.GetName()},
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.WebhookEndpointList{}, endpoint.AccountField, []string{obj.GetName()},
 				client.InNamespace(obj.GetNamespace()))
 		})).
 		Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
@@ -61,7 +62,7 @@ var _ = Describe("WebhookEndpoint controller", func() {
 		Expect(k8sClient.Create(ctx, ep)).To(Succeed())
 		cond := expectReady(ep, metav1.ConditionTrue, v1alpha1.ReasonValid)
 
-		name := GeneratedWebhookSecretName(ep.Name)
+		name := endpoint.GeneratedSecretName(ep.Name)
 		Expect(ep.Status.SecretRef).To(Equal(&v1alpha1.SecretKeyReference{Name: name, Key: "secret"}))
 		secret := eventuallySecret(name, func(g Gomega, s *corev1.Secret) {
 			g.Expect(s.Data).To(HaveKey("secret"))
@@ -95,7 +96,7 @@ var _ = Describe("WebhookEndpoint controller", func() {
 		ep := newWebhookEndpoint(account.Name)
 		Expect(k8sClient.Create(ctx, ep)).To(Succeed())
 		expectReady(ep, metav1.ConditionTrue, v1alpha1.ReasonValid)
-		name := GeneratedWebhookSecretName(ep.Name)
+		name := endpoint.GeneratedSecretName(ep.Name)
 		secret := eventuallySecret(name, func(g Gomega, s *corev1.Secret) { g.Expect(s.Data).To(HaveKey("secret")) })
 		old := string(secret.Data["secret"])
 
@@ -149,7 +150,7 @@ var _ = Describe("WebhookEndpoint controller", func() {
 		account := createReadyAccount()
 		ep := newWebhookEndpoint(account.Name)
 		squatter := &corev1.Secret{
-			ObjectMeta: metav1.ObjectMeta{Name: GeneratedWebhookSecretName(ep.Name), Namespace: namespace},
+			ObjectMeta: metav1.ObjectMeta{Name: endpoint.GeneratedSecretName(ep.Name), Namespace: namespace},
 			Data:       map[string][]byte{"secret": []byte("someone else's")},
 		}
 		Expect(k8sClient.Create(ctx, squatter)).To(Succeed())

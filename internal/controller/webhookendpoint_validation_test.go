@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 )
 
 func TestValidateWebhookEndpointSpec(t *testing.T) {
@@ -46,7 +47,7 @@ func TestValidateWebhookEndpointSpec(t *testing.T) {
 				URL: "http://127.0.0.1:9999/hooks", EventTypes: []v1alpha1.WebhookEventType{v1alpha1.WebhookEventTransferConfirmed},
 			}
 			tt.edit(&spec)
-			checkErrors(t, ValidateWebhookEndpointSpec(&spec), tt.want)
+			checkErrors(t, endpoint.ValidateSpec(&spec), tt.want)
 		})
 	}
 }

@@ -20,6 +20,9 @@ type Catalog interface {
 	// TokenBySymbol finds the token with a canonical symbol on a chain; a bridge of a single
 	// asset uses it to find the same token on the destination chain.
 	TokenBySymbol(caip2, symbol string) (registry.Token, bool)
+	// ExplorerURL is the base URL of a chain's block explorer, "" for a chain without one or an
+	// unknown chain: the records link their transactions to it (intentstore.Explorers).
+	ExplorerURL(caip2 string) string
 }
 
 // RegistryCatalog serves the Catalog from the registry's read models, so the operator wires the
@@ -42,6 +45,12 @@ func (c RegistryCatalog) Token(caip10 string) (registry.Token, bool) {
 // TokenBySymbol looks up the token registry by symbol.
 func (c RegistryCatalog) TokenBySymbol(caip2, symbol string) (registry.Token, bool) {
 	return c.Tokens.BySymbol(caip2, symbol)
+}
+
+// ExplorerURL looks up the chain table.
+func (c RegistryCatalog) ExplorerURL(caip2 string) string {
+	ch, _ := c.Chains.Get(caip2)
+	return ch.ExplorerURL
 }
 
 // nativeAddress is registry.NativeTokenAddress parsed once.

@@ -36,6 +36,7 @@ type fakeCatalog struct {
 }
 
 func (c fakeCatalog) Chain(id string) (registry.Chain, bool) { ch, ok := c.chains[id]; return ch, ok }
+func (c fakeCatalog) ExplorerURL(id string) string           { return c.chains[id].ExplorerURL }
 func (c fakeCatalog) Token(id string) (registry.Token, bool) { t, ok := c.tokens[id]; return t, ok }
 func (c fakeCatalog) TokenBySymbol(chain, symbol string) (registry.Token, bool) {
 	for _, t := range c.tokens {

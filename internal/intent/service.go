@@ -12,6 +12,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/defaults"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -119,24 +120,16 @@ func NewService(cfg Config) (*Service, error) {
 	if err := s.fees.Validate(); err != nil {
 		return nil, fmt.Errorf("intent: %w", err)
 	}
-	if s.feeShare == 0 {
-		s.feeShare = DefaultFeeShareBps
-	}
+	defaults.Positive(&s.feeShare, DefaultFeeShareBps)
 	if err := s.fees.ValidateShare(s.feeShare); err != nil {
 		return nil, fmt.Errorf("intent: %w", err)
 	}
 	if s.chainData == nil {
 		s.chainData = StaticChainData{}
 	}
-	if s.quoteTTL <= 0 {
-		s.quoteTTL = DefaultQuoteTTL
-	}
-	if s.intentTTL <= 0 {
-		s.intentTTL = DefaultIntentTTL
-	}
-	if s.maxDeadline <= 0 {
-		s.maxDeadline = DefaultMaxDeadline
-	}
+	defaults.Positive(&s.quoteTTL, DefaultQuoteTTL)
+	defaults.Positive(&s.intentTTL, DefaultIntentTTL)
+	defaults.Positive(&s.maxDeadline, DefaultMaxDeadline)
 	if s.clock == nil {
 		s.clock = clock.RealClock{}
 	}

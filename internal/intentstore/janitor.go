@@ -3,11 +3,11 @@ package intentstore
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/go-logr/logr"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -33,20 +33,15 @@ func (j *ClaimJanitor) NeedLeaderElection() bool { return true }
 
 // Start sweeps every claim timeout until ctx ends.
 func (j *ClaimJanitor) Start(ctx context.Context) error {
-	t := time.NewTicker(j.Store.opts.ClaimTimeout)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
+	_ = wait.PollUntilContextCancel(ctx, j.Store.opts.ClaimTimeout, false, func(ctx context.Context) (bool, error) {
 		if adopted, deleted, err := j.Sweep(ctx); err != nil {
 			j.Log.Info("sweeping idempotency claims", "error", err.Error())
 		} else if adopted+deleted > 0 {
 			j.Log.Info("swept idempotency claims", "adopted", adopted, "deleted", deleted)
 		}
-	}
+		return false, nil // never done: it ends with ctx
+	})
+	return nil
 }
 
 // Sweep adopts or deletes every unowned claim old enough, once.

@@ -26,6 +26,7 @@ var levels = map[string]int{
 	"internal/apihealth":       0,
 	"internal/caip":            0,
 	"internal/chain/contracts": 0,
+	"internal/defaults":        0,
 	"internal/freeport":        0,
 	"internal/kubeapi":         0,
 	"internal/loadgen":         0,
@@ -42,6 +43,7 @@ var levels = map[string]int{
 	"internal/chain/devchain":   1,
 	"internal/chain/jsonrpc":    1,
 	"internal/chain/settlement": 1,
+	"internal/fieldrule":        1,
 	"internal/openapi":          1,
 	"internal/pgtest":           1,
 	"internal/ratelimit":        1,
@@ -55,6 +57,7 @@ var levels = map[string]int{
 	"internal/apikey":              2,
 	"internal/filler":              2,
 	"internal/intent":              2,
+	"internal/webhook/endpoint":    2,
 	"internal/quotestore":          3,
 	"internal/openapi/openapitest": 2,
 

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
 )
 
@@ -258,14 +259,9 @@ func (j *Janitor) Start(ctx context.Context) error {
 	if j.Clock == nil {
 		j.Clock = clock.RealClock{}
 	}
-	t := time.NewTicker(j.Interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-			j.Limiter.EvictIdle(j.Clock.Now())
-		}
-	}
+	_ = wait.PollUntilContextCancel(ctx, j.Interval, false, func(context.Context) (bool, error) {
+		j.Limiter.EvictIdle(j.Clock.Now())
+		return false, nil // never done: it ends with ctx
+	})
+	return nil
 }

@@ -423,12 +423,7 @@ func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.Red
 		SessionKeys: s.Sessions,
 		Events:      mgr.GetEventRecorder(controller.EventReporter),
 		Intents:     s.Intents,
-		Explorers: func(chainID string) string {
-			if c, ok := catalog.Chain(chainID); ok {
-				return c.ExplorerURL
-			}
-			return ""
-		},
+		Explorers:   catalog.ExplorerURL,
 	}, log.WithName("web"))
 	if err != nil {
 		return nil, err

@@ -59,12 +59,7 @@ func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.R
 	}
 	emitter := &delivery.Emitter{
 		Client: mgr.GetClient(), Outbox: box, Notify: deliverer.Notify,
-		Explorer: func(chainID string) string {
-			if c, ok := catalog.Chain(chainID); ok {
-				return c.ExplorerURL
-			}
-			return ""
-		},
+		Explorer: catalog.ExplorerURL,
 	}
 	if s.Archiver != nil {
 		// No intent leaves the API server before its events are recorded.

@@ -26,11 +26,11 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
-	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/openapi/openapitest"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 )
 
 const (
@@ -163,7 +163,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 
 func fakeClient(scheme *runtime.Scheme, opts []harnessOption) client.WithWatch {
 	b := fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&v1alpha1.Account{}, &v1alpha1.WebhookEndpoint{}).
-		WithIndex(&v1alpha1.WebhookEndpoint{}, controller.WebhookEndpointAccountField, controller.WebhookEndpointByAccount)
+		WithIndex(&v1alpha1.WebhookEndpoint{}, endpoint.AccountField, endpoint.ByAccount)
 	for _, opt := range opts {
 		if funcs, ok := opt.(withInterceptor); ok {
 			b = b.WithInterceptorFuncs(interceptor.Funcs(funcs))

@@ -17,15 +17,15 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
 // The /webhooks page lists the signed-in account's WebhookEndpoints and creates and deletes them
 // with plain form posts (no script). A new endpoint's signing secret is generated here, in the
-// Secret the operator would generate (controller.GeneratedWebhookSecret), and shown on the answer
+// Secret the operator would generate (endpoint.GeneratedSecret), and shown on the answer
 // to the create, once: the page never reads it again. See docs/decisions.md, "Webhooks".
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=webhookendpoints,verbs=get;list;watch;create;delete
@@ -110,7 +110,7 @@ func (h *Handler) renderWebhooks(w http.ResponseWriter, r *http.Request, account
 	defer cancel()
 	// Only the session's account's endpoints, by the index the controllers read.
 	if err := h.deps.Reader.List(ctx, &list, client.InNamespace(h.deps.Namespace),
-		client.MatchingFields{controller.WebhookEndpointAccountField: account.Name}); err != nil {
+		client.MatchingFields{endpoint.AccountField: account.Name}); err != nil {
 		h.writeFailed(w, r, "listing WebhookEndpoints", err, "account", account.Name)
 		return
 	}
@@ -179,7 +179,7 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 		invalid(http.StatusBadRequest, "name", "Name: "+strings.Join(errs, "; ")+" (for example orders-prod).")
 		return
 	}
-	if len(controller.GeneratedWebhookSecretName(name)) > validation.DNS1123SubdomainMaxLength {
+	if len(endpoint.GeneratedSecretName(name)) > validation.DNS1123SubdomainMaxLength {
 		invalid(http.StatusBadRequest, "name", "Name: too long.")
 		return
 	}
@@ -188,7 +188,7 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	// The CRD's rules and the controller's address check (an address literal of the service's own
 	// network is refused), so that the person sees the mistake now rather than in the status.
-	if errs := controller.ValidateWebhookEndpointSpec(&spec); len(errs) > 0 {
+	if errs := endpoint.ValidateSpec(&spec); len(errs) > 0 {
 		e := errs[0]
 		field := strings.TrimPrefix(e.Field, "spec.")
 		if i := strings.IndexByte(field, '['); i >= 0 {
@@ -224,7 +224,7 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 		Spec: spec,
 	}
 	// The owner reference the controller adds, from the start.
-	if err := controller.SetWebhookEndpointOwner(ep, owner); err != nil {
+	if err := endpoint.SetOwner(ep, owner); err != nil {
 		h.internalError(w, r, "owner-referencing a WebhookEndpoint", err, "account", account.Name)
 		return
 	}
@@ -258,7 +258,7 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 // returns the secret the endpoint is signed with: secret, or the operator's when it generated one
 // first (it does as soon as it sees the endpoint without a Secret).
 func (h *Handler) createWebhookSecret(ctx context.Context, ep *v1alpha1.WebhookEndpoint, secret string) (string, error) {
-	obj, err := controller.GeneratedWebhookSecret(ep, secret)
+	obj, err := endpoint.GeneratedSecret(ep, secret)
 	if err != nil {
 		return "", err
 	}

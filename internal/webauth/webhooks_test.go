@@ -19,8 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
@@ -145,7 +145,7 @@ func TestCreateWebhookShowsTheOperatorsSecretWhenItWasFirst(t *testing.T) {
 					return err
 				}
 				operators, _ = signing.NewSecret(nil)
-				first, err := controller.GeneratedWebhookSecret(&ep, operators)
+				first, err := endpoint.GeneratedSecret(&ep, operators)
 				if err != nil {
 					return err
 				}

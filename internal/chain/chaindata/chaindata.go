@@ -23,6 +23,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/defaults"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -67,18 +68,10 @@ type Reader struct {
 
 // New returns a reader with opts.
 func New(opts Options) (*Reader, error) {
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = DefaultCallTimeout
-	}
-	if opts.Failures == 0 {
-		opts.Failures = DefaultFailures
-	}
-	if opts.Cooldown <= 0 {
-		opts.Cooldown = DefaultCooldown
-	}
-	if opts.GasMarginPercent == 0 {
-		opts.GasMarginPercent = DefaultGasMarginPercent
-	}
+	defaults.Positive(&opts.CallTimeout, DefaultCallTimeout)
+	defaults.Positive(&opts.Failures, DefaultFailures)
+	defaults.Positive(&opts.Cooldown, DefaultCooldown)
+	defaults.Positive(&opts.GasMarginPercent, DefaultGasMarginPercent)
 	nodes := jsonrpc.NewPool(jsonrpc.Options{
 		Caller: Caller, Timeout: opts.CallTimeout, Failures: opts.Failures, Cooldown: opts.Cooldown, Metrics: opts.Metrics,
 	})

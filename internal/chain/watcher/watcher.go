@@ -23,6 +23,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/defaults"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
@@ -83,27 +84,14 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&o.Lookback, DefaultLookback)
-	def(&o.CallTimeout, DefaultCallTimeout)
-	def(&o.ProgressInterval, DefaultProgressInterval)
-	def(&o.MaxBackoff, DefaultMaxBackoff)
-	if o.MaxBlocksPerStep == 0 {
-		o.MaxBlocksPerStep = DefaultMaxBlocksPerStep
-	}
-	if o.BlocksPerBatch == 0 {
-		o.BlocksPerBatch = DefaultBlocksPerBatch
-	}
-	if o.ReceiptsPerBatch == 0 {
-		o.ReceiptsPerBatch = DefaultReceiptsPerBatch
-	}
-	if o.DropAfterMisses <= 0 {
-		o.DropAfterMisses = DefaultDropAfterMisses
-	}
+	defaults.Positive(&o.Lookback, DefaultLookback)
+	defaults.Positive(&o.CallTimeout, DefaultCallTimeout)
+	defaults.Positive(&o.ProgressInterval, DefaultProgressInterval)
+	defaults.Positive(&o.MaxBackoff, DefaultMaxBackoff)
+	defaults.Positive(&o.MaxBlocksPerStep, DefaultMaxBlocksPerStep)
+	defaults.Positive(&o.BlocksPerBatch, DefaultBlocksPerBatch)
+	defaults.Positive(&o.ReceiptsPerBatch, DefaultReceiptsPerBatch)
+	defaults.Positive(&o.DropAfterMisses, DefaultDropAfterMisses)
 	return o
 }
 
