@@ -150,13 +150,12 @@ func hex32() string {
 // waitIndexed waits until the store's index holds n intents.
 func (w *world) waitIndexed(n int) {
 	w.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for w.store.Len() != n {
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the index holds %d intents, want %d", w.store.Len(), n)
+	testenv.WaitFor(w.t, 30*time.Second, fmt.Sprintf("the index to hold %d intents", n), func() error {
+		if got := w.store.Len(); got != n {
+			return fmt.Errorf("it holds %d", got)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // places says, for each id, whether it is a resource and whether it is archived.
@@ -264,9 +263,9 @@ func TestKilledPostgresLosesNothing(t *testing.T) {
 	go func() { _ = w.archiver.Start(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
-	waitFor(t, "the first rows archived", func() bool { return testutil.ToFloat64(w.archiver.Metrics.archivedN) > 0 })
+	testenv.WaitFor(t, 60*time.Second, "the first rows archived", func() bool { return testutil.ToFloat64(w.archiver.Metrics.archivedN) > 0 })
 	w.pg.Kill()
-	waitFor(t, "a failed pass", func() bool { return testutil.ToFloat64(w.archiver.Metrics.failures) > 0 })
+	testenv.WaitFor(t, 60*time.Second, "a failed pass", func() bool { return testutil.ToFloat64(w.archiver.Metrics.failures) > 0 })
 	moved := testutil.ToFloat64(w.archiver.Metrics.archivedN)
 	if moved >= float64(len(ids)) {
 		t.Fatalf("all %d were archived before the kill: the test proves nothing", len(ids))
@@ -280,7 +279,7 @@ func TestKilledPostgresLosesNothing(t *testing.T) {
 		t.Fatalf("%d intents left the API server, but only %v were archived", len(ids)-len(list.Items), moved)
 	}
 	w.pg.Restart()
-	waitFor(t, "every intent archived", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "every intent archived", func() bool {
 		return testutil.ToFloat64(w.archiver.Metrics.archivedN) >= float64(len(ids))
 	})
 	live, archived := w.places(ids)
@@ -320,7 +319,7 @@ func TestIdempotencyKeyReplayAfterArchiving(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.finish(&stored)
-	waitFor(t, "the intent archived", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "the intent archived", func() bool {
 		moved, err := w.archiver.Pass(context.Background(), rate.NewLimiter(rate.Inf, 1))
 		return err == nil && moved == 1
 	})
@@ -360,7 +359,7 @@ func TestAttestedOrderIsFoundAfterArchiving(t *testing.T) {
 		Filler: "0x3333333333333333333333333333333333333333", AmountOut: "1", Attestation: "0x" + strings.Repeat("ab", 65)}
 	w.finish(ti)
 	w.waitIndexed(1)
-	waitFor(t, "the intent archived", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "the intent archived", func() bool {
 		moved, err := w.archiver.Pass(context.Background(), rate.NewLimiter(rate.Inf, 1))
 		return err == nil && moved == 1
 	})
@@ -371,17 +370,6 @@ func TestAttestedOrderIsFoundAfterArchiving(t *testing.T) {
 	}
 	if _, found, err := w.store.AttestedOrder(context.Background(), hex32()); err != nil || found {
 		t.Fatalf("an unknown order: found %v, %v", found, err)
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -413,7 +401,7 @@ func TestArchiveNotOpenYetIsWaitedForBriefly(t *testing.T) {
 	go func() { _ = w.archiver.Start(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
-	waitFor(t, "every intent archived", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "every intent archived", func() bool {
 		return testutil.ToFloat64(w.archiver.Metrics.archivedN) >= float64(len(ids))
 	})
 	if f := testutil.ToFloat64(w.archiver.Metrics.failures); f != 0 {
@@ -437,7 +425,7 @@ func TestLookupFiltersFindArchivedIntents(t *testing.T) {
 	// A second archived intent, which each look-up of the first must leave out.
 	other := w.intents(1, true)[0]
 	w.waitIndexed(2)
-	waitFor(t, "the intents archived", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "the intents archived", func() bool {
 		moved, err := w.archiver.Pass(context.Background(), rate.NewLimiter(rate.Inf, 1))
 		return err == nil && moved == 2
 	})
@@ -511,7 +499,7 @@ func TestBeforeArchiveGatesTheMove(t *testing.T) {
 	go func() { _ = w.archiver.Start(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
-	waitFor(t, "a failed pass", func() bool { return testutil.ToFloat64(w.archiver.Metrics.failures) > 0 })
+	testenv.WaitFor(t, 60*time.Second, "a failed pass", func() bool { return testutil.ToFloat64(w.archiver.Metrics.failures) > 0 })
 	live, archived := w.places(ids)
 	for _, id := range ids {
 		if !live[id] || archived[id] {
@@ -521,7 +509,7 @@ func TestBeforeArchiveGatesTheMove(t *testing.T) {
 	mu.Lock()
 	failing = false
 	mu.Unlock()
-	waitFor(t, "every intent archived", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "every intent archived", func() bool {
 		return testutil.ToFloat64(w.archiver.Metrics.archivedN) >= float64(len(ids))
 	})
 	mu.Lock()

@@ -3,9 +3,9 @@ package controller
 import (
 	"context"
 	"math/big"
-	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	. "github.com/onsi/ginkgo/v2"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -49,126 +49,124 @@ func withReachable(c *v1alpha1.Chain, status metav1.ConditionStatus) *v1alpha1.C
 
 // Every replica's projection, which never probes, builds the row's SettlementVerified from the
 // leader's verdict in the status, and only from a verdict about the current spec and node.
-func TestProjectionPublishesTheSettlementVerdict(t *testing.T) {
-	// Where the operator lists the hosts trusted with money for the chain, the verdict counts only
-	// from a node on the list: whoever writes the Chain could otherwise point spec.rpc at a node
-	// that vouches for a look-alike contract users would pay into.
-	var trustedElsewhere, trustedHere registry.TrustedSources
-	if err := trustedElsewhere.Add("eip155:31337=rpc.example"); err != nil {
-		t.Fatal(err)
-	}
-	if err := trustedHere.Add("eip155:31337=127.0.0.1:1"); err != nil {
-		t.Fatal(err)
-	}
-	verified := func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 2) }
-	reachable := func(status metav1.ConditionStatus) func() *v1alpha1.Chain {
-		return func() *v1alpha1.Chain { return withReachable(verified(), status) }
-	}
-	tests := []struct {
-		name    string
-		chain   func() *v1alpha1.Chain
-		trusted registry.TrustedSources
-		want    bool
-	}{
-		{"True for this generation", verified, nil, true},
-		{"True for an older generation", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 1) }, nil, false},
-		{"False", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionFalse, 2) }, nil, false},
-		{"no verdict", func() *v1alpha1.Chain { return chainWithSettlement("", 0) }, nil, false},
-		{"True, but the Chain has no node any more", func() *v1alpha1.Chain {
-			c := chainWithSettlement(metav1.ConditionTrue, 2)
-			c.Spec.RPC = nil
-			return c
-		}, nil, false},
-		{"True, but the Chain has no settlement address any more", func() *v1alpha1.Chain {
-			c := chainWithSettlement(metav1.ConditionTrue, 2)
-			c.Spec.SettlementAddress = ""
-			return c
-		}, nil, false},
-		{"True, from a node off the chain's trusted hosts", reachable(metav1.ConditionTrue), trustedElsewhere, false},
-		{"True, from a node on the chain's trusted hosts", reachable(metav1.ConditionTrue), trustedHere, true},
-		// A URL changed in its Secret moves no generation: a node on the list that does not answer
-		// may not be the one that gave the verdict.
-		{"True, a node on the trusted hosts that does not answer", reachable(metav1.ConditionFalse), trustedHere, false},
-		{"True, a node on the trusted hosts never probed", verified, trustedHere, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			chains := registry.NewChainTable()
-			projection := &ChainReconciler{writer: writer{Client: readOnly{fakeClient(t, tt.chain())}, project: true}, Chains: chains,
-				TrustedSources: tt.trusted}
-			if _, err := projection.Reconcile(context.Background(), request("devnet")); err != nil {
-				t.Fatal(err)
-			}
-			row, ok := chains.Get("eip155:31337")
-			if !ok {
-				t.Fatal("the chain is not served")
-			}
-			if row.SettlementVerified != tt.want {
-				t.Errorf("SettlementVerified = %v, want %v", row.SettlementVerified, tt.want)
-			}
-		})
-	}
+// Where the operator lists the hosts trusted with money for the chain, the verdict counts only
+// from a node on the list: whoever writes the Chain could otherwise point spec.rpc at a node that
+// vouches for a look-alike contract users would pay into.
+const (
+	trustedElsewhere = "eip155:31337=rpc.example"
+	trustedHere      = "eip155:31337=127.0.0.1:1"
+)
+
+func verifiedChain() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 2) }
+
+func reachableChain(status metav1.ConditionStatus) func() *v1alpha1.Chain {
+	return func() *v1alpha1.Chain { return withReachable(verifiedChain(), status) }
 }
 
-// The For() predicate lets through the status updates that change the verdict, and no other.
-func TestSettlementVerificationChangedPredicate(t *testing.T) {
-	withHead := func(c *v1alpha1.Chain, head int64) *v1alpha1.Chain { c.Status.HeadBlock = head; return c }
-	tests := []struct {
-		name       string
-		old, new   *v1alpha1.Chain
-		wantPassed bool
-	}{
-		{"verified", chainWithSettlement("", 0), chainWithSettlement(metav1.ConditionTrue, 2), true},
-		{"verdict withdrawn", chainWithSettlement(metav1.ConditionTrue, 2), chainWithSettlement(metav1.ConditionFalse, 2), true},
-		{"verified again for the new generation", chainWithSettlement(metav1.ConditionTrue, 1), chainWithSettlement(metav1.ConditionTrue, 2), true},
-		{"head block only", withHead(chainWithSettlement(metav1.ConditionTrue, 2), 1), withHead(chainWithSettlement(metav1.ConditionTrue, 2), 2), false},
-		{"still unverified", chainWithSettlement("", 0), chainWithSettlement(metav1.ConditionFalse, 2), false},
-		// A chain with trusted hosts uses its verdict only while its node answers.
-		{"the node went down", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue),
-			withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse), true},
-		{"the node came back", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse),
-			withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue), true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := settlementVerificationChanged.Update(event.UpdateEvent{ObjectOld: tt.old, ObjectNew: tt.new}); got != tt.wantPassed {
-				t.Errorf("Update passed = %v, want %v", got, tt.wantPassed)
+var _ = DescribeTable("A replica's projection publishes SettlementVerified",
+	func(chain func() *v1alpha1.Chain, trusted string, want bool) {
+		t := GinkgoTB()
+		var sources registry.TrustedSources
+		if trusted != "" {
+			if err := sources.Add(trusted); err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
+		}
+		chains := registry.NewChainTable()
+		projection := &ChainReconciler{writer: writer{Client: readOnly{fakeClient(t, chain())}, project: true}, Chains: chains,
+			TrustedSources: sources}
+		if _, err := projection.Reconcile(context.Background(), request("devnet")); err != nil {
+			t.Fatal(err)
+		}
+		row, ok := chains.Get("eip155:31337")
+		if !ok {
+			t.Fatal("the chain is not served")
+		}
+		if row.SettlementVerified != want {
+			t.Errorf("SettlementVerified = %v, want %v", row.SettlementVerified, want)
+		}
+	},
+	Entry("True for this generation", verifiedChain, "", true),
+	Entry("True for an older generation", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionTrue, 1) }, "", false),
+	Entry("False", func() *v1alpha1.Chain { return chainWithSettlement(metav1.ConditionFalse, 2) }, "", false),
+	Entry("no verdict", func() *v1alpha1.Chain { return chainWithSettlement("", 0) }, "", false),
+	Entry("True, but the Chain has no node any more", func() *v1alpha1.Chain {
+		c := chainWithSettlement(metav1.ConditionTrue, 2)
+		c.Spec.RPC = nil
+		return c
+	}, "", false),
+	Entry("True, but the Chain has no settlement address any more", func() *v1alpha1.Chain {
+		c := chainWithSettlement(metav1.ConditionTrue, 2)
+		c.Spec.SettlementAddress = ""
+		return c
+	}, "", false),
+	Entry("True, from a node off the chain's trusted hosts", reachableChain(metav1.ConditionTrue), trustedElsewhere, false),
+	Entry("True, from a node on the chain's trusted hosts", reachableChain(metav1.ConditionTrue), trustedHere, true),
+	// A URL changed in its Secret moves no generation: a node on the list that does not answer
+	// may not be the one that gave the verdict.
+	Entry("True, a node on the trusted hosts that does not answer", reachableChain(metav1.ConditionFalse), trustedHere, false),
+	Entry("True, a node on the trusted hosts never probed", verifiedChain, trustedHere, false),
+)
+
+func withHead(c *v1alpha1.Chain, head int64) *v1alpha1.Chain { c.Status.HeadBlock = head; return c }
+
+// The For() predicate lets through the status updates that change the verdict, and no other.
+var _ = It("settlementVerificationChanged lets no create through: the other predicates decide those", func() {
 	if settlementVerificationChanged.Create(event.CreateEvent{Object: chainWithSettlement(metav1.ConditionTrue, 2)}) {
-		t.Error("the predicate lets creates through: the other predicates decide those")
+		GinkgoTB().Error("the predicate lets creates through: the other predicates decide those")
 	}
-}
+})
+
+var _ = DescribeTable("settlementVerificationChanged, on an update,",
+	func(old, new *v1alpha1.Chain, wantPassed bool) {
+		t := GinkgoTB()
+		if got := settlementVerificationChanged.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: new}); got != wantPassed {
+			t.Errorf("Update passed = %v, want %v", got, wantPassed)
+		}
+	},
+	Entry("verified", chainWithSettlement("", 0), chainWithSettlement(metav1.ConditionTrue, 2), true),
+	Entry("verdict withdrawn", chainWithSettlement(metav1.ConditionTrue, 2), chainWithSettlement(metav1.ConditionFalse, 2), true),
+	Entry("verified again for the new generation", chainWithSettlement(metav1.ConditionTrue, 1), chainWithSettlement(metav1.ConditionTrue, 2), true),
+	Entry("head block only", withHead(chainWithSettlement(metav1.ConditionTrue, 2), 1), withHead(chainWithSettlement(metav1.ConditionTrue, 2), 2), false),
+	Entry("still unverified", chainWithSettlement("", 0), chainWithSettlement(metav1.ConditionFalse, 2), false),
+	// A chain with trusted hosts uses its verdict only while its node answers.
+	Entry("the node went down", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue),
+		withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse), true),
+	Entry("the node came back", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse),
+		withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue), true),
+)
 
 // The leader asks no node off the chain's trusted hosts about the settlement contract, and
 // withdraws a verdict it gave earlier: the node may have changed under the same generation.
-func TestTheLeaderVerifiesNoContractOnAnUntrustedNode(t *testing.T) {
-	var trusted registry.TrustedSources
-	if err := trusted.Add("eip155:31337=rpc.example"); err != nil {
-		t.Fatal(err)
-	}
-	kube := fakeClient(t, chainWithSettlement(metav1.ConditionTrue, 2))
-	asked := false
-	leader := &ChainReconciler{writer: writer{Client: kube}, Chains: registry.NewChainTable(), TrustedSources: trusted,
-		Probe: func(context.Context, string, string) (*big.Int, uint64, error) { return big.NewInt(31337), 10, nil },
-		ProbeSettlement: func(context.Context, string, string, common.Address) (jsonrpc.Settlement, error) {
-			asked = true
-			return jsonrpc.Settlement{}, nil
-		},
-	}
-	if _, err := leader.Reconcile(context.Background(), request("devnet")); err != nil {
-		t.Fatal(err)
-	}
-	var chain v1alpha1.Chain
-	if err := kube.Get(context.Background(), types.NamespacedName{Namespace: testNamespace, Name: "devnet"}, &chain); err != nil {
-		t.Fatal(err)
-	}
-	c := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
-	if asked || c == nil || c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonUntrustedRPC {
-		t.Fatalf("asked the node: %v; SettlementContract %+v; want not asked, False UntrustedRPC", asked, c)
-	}
-	if row, _ := leader.Chains.Get("eip155:31337"); row.SettlementVerified {
-		t.Error("the row is verified")
-	}
-}
+var _ = Describe("The leader, on a node off the chain's trusted hosts", func() {
+	It("asks nothing about the settlement contract and withdraws its earlier verdict", func() {
+		t := GinkgoTB()
+		var trusted registry.TrustedSources
+		if err := trusted.Add("eip155:31337=rpc.example"); err != nil {
+			t.Fatal(err)
+		}
+		kube := fakeClient(t, chainWithSettlement(metav1.ConditionTrue, 2))
+		asked := false
+		leader := &ChainReconciler{writer: writer{Client: kube}, Chains: registry.NewChainTable(), TrustedSources: trusted,
+			Probe: func(context.Context, string, string) (*big.Int, uint64, error) { return big.NewInt(31337), 10, nil },
+			ProbeSettlement: func(context.Context, string, string, common.Address) (jsonrpc.Settlement, error) {
+				asked = true
+				return jsonrpc.Settlement{}, nil
+			},
+		}
+		if _, err := leader.Reconcile(context.Background(), request("devnet")); err != nil {
+			t.Fatal(err)
+		}
+		var chain v1alpha1.Chain
+		if err := kube.Get(context.Background(), types.NamespacedName{Namespace: testNamespace, Name: "devnet"}, &chain); err != nil {
+			t.Fatal(err)
+		}
+		c := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
+		if asked || c == nil || c.Status != metav1.ConditionFalse || c.Reason != v1alpha1.ReasonUntrustedRPC {
+			t.Fatalf("asked the node: %v; SettlementContract %+v; want not asked, False UntrustedRPC", asked, c)
+		}
+		if row, _ := leader.Chains.Get("eip155:31337"); row.SettlementVerified {
+			t.Error("the row is verified")
+		}
+	})
+})

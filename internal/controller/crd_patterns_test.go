@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"testing"
 
+	. "github.com/onsi/ginkgo/v2"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -42,42 +42,45 @@ var goPatterns = map[string]*regexp.Regexp{
 // TestCRDPatternsMatchGo loads the generated CRDs and holds every spec pattern to its Go mirror,
 // so that a marker edited alone (or a Go pattern edited alone) fails here rather than letting the
 // API server and the controller disagree about what is valid.
-func TestCRDPatternsMatchGo(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "config", "crd", "bases", "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no CRDs in config/crd/bases (%v)", err)
-	}
-	seen := map[string]bool{}
-	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
+var _ = Describe("The generated CRDs' spec patterns", func() {
+	It("each match their Go mirror in goPatterns", func() {
+		t := GinkgoTB()
+		files, err := filepath.Glob(filepath.Join("..", "..", "config", "crd", "bases", "*.yaml"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no CRDs in config/crd/bases (%v)", err)
 		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.Unmarshal(raw, &crd); err != nil {
-			t.Fatalf("%s: %v", file, err)
+		seen := map[string]bool{}
+		for _, file := range files {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var crd apiextensionsv1.CustomResourceDefinition
+			if err := yaml.Unmarshal(raw, &crd); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			for _, version := range crd.Spec.Versions {
+				spec := version.Schema.OpenAPIV3Schema.Properties["spec"]
+				walkPatterns(spec, "spec", func(path, pattern string) {
+					key := crd.Spec.Names.Kind + " " + path
+					seen[key] = true
+					mirror, ok := goPatterns[key]
+					switch {
+					case !ok:
+						t.Errorf("%s has the pattern %s in its CRD and no Go mirror in goPatterns", key, pattern)
+					case mirror.String() != pattern:
+						t.Errorf("%s: CRD pattern %s, Go pattern %s", key, pattern, mirror)
+					}
+				})
+			}
 		}
-		for _, version := range crd.Spec.Versions {
-			spec := version.Schema.OpenAPIV3Schema.Properties["spec"]
-			walkPatterns(spec, "spec", func(path, pattern string) {
-				key := crd.Spec.Names.Kind + " " + path
-				seen[key] = true
-				mirror, ok := goPatterns[key]
-				switch {
-				case !ok:
-					t.Errorf("%s has the pattern %s in its CRD and no Go mirror in goPatterns", key, pattern)
-				case mirror.String() != pattern:
-					t.Errorf("%s: CRD pattern %s, Go pattern %s", key, pattern, mirror)
-				}
-			})
+		for key := range goPatterns {
+			if !seen[key] {
+				t.Errorf("%s has a Go pattern but no pattern in its CRD", key)
+			}
 		}
-	}
-	for key := range goPatterns {
-		if !seen[key] {
-			t.Errorf("%s has a Go pattern but no pattern in its CRD", key)
-		}
-	}
-}
+	})
+})
 
 func walkPatterns(schema apiextensionsv1.JSONSchemaProps, path string, visit func(path, pattern string)) {
 	if schema.Pattern != "" {

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"testing"
 
+	. "github.com/onsi/ginkgo/v2"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -62,73 +62,79 @@ var readyReasons = map[string]string{
 
 // kstatus has no "current but not served": a Ready=False reason that raises neither condition
 // would hold a Flux wait until its timeout.
-func TestEveryNotReadyReasonRaisesAProgressCondition(t *testing.T) {
-	// Every Reason constant of api/v1alpha1, read from its source, must be decided above.
-	file, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "..", "api", "v1alpha1", "conditions.go"), nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	declared := 0
-	for _, decl := range file.Decls {
-		gen, ok := decl.(*ast.GenDecl)
-		if !ok || gen.Tok != token.CONST {
-			continue
+var _ = Describe("Every Ready=False reason", func() {
+	It("raises Reconciling or Stalled", func() {
+		t := GinkgoTB()
+		// Every Reason constant of api/v1alpha1, read from its source, must be decided above.
+		file, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "..", "api", "v1alpha1", "conditions.go"), nil, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, spec := range gen.Specs {
-			for i, name := range spec.(*ast.ValueSpec).Names {
-				if !strings.HasPrefix(name.Name, "Reason") {
-					continue
-				}
-				declared++
-				value, _ := strconv.Unquote(spec.(*ast.ValueSpec).Values[i].(*ast.BasicLit).Value)
-				if _, ok := readyReasons[value]; !ok {
-					t.Errorf("%s (%q) has no decision in readyReasons: Stalled, Reconciling or neither?", name.Name, value)
+		declared := 0
+		for _, decl := range file.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				for i, name := range spec.(*ast.ValueSpec).Names {
+					if !strings.HasPrefix(name.Name, "Reason") {
+						continue
+					}
+					declared++
+					value, _ := strconv.Unquote(spec.(*ast.ValueSpec).Values[i].(*ast.BasicLit).Value)
+					if _, ok := readyReasons[value]; !ok {
+						t.Errorf("%s (%q) has no decision in readyReasons: Stalled, Reconciling or neither?", name.Name, value)
+					}
 				}
 			}
 		}
-	}
-	if declared != len(readyReasons) {
-		t.Errorf("conditions.go declares %d reasons, readyReasons decides %d", declared, len(readyReasons))
-	}
-	for reason, want := range readyReasons {
-		if got := progressOf[reason]; got != want {
-			t.Errorf("%s raises %q, want %q", reason, got, want)
+		if declared != len(readyReasons) {
+			t.Errorf("conditions.go declares %d reasons, readyReasons decides %d", declared, len(readyReasons))
 		}
-	}
-	for reason := range progressOf {
-		if _, ok := readyReasons[reason]; !ok {
-			t.Errorf("progressOf has %s, which this test does not know", reason)
+		for reason, want := range readyReasons {
+			if got := progressOf[reason]; got != want {
+				t.Errorf("%s raises %q, want %q", reason, got, want)
+			}
 		}
-	}
-}
+		for reason := range progressOf {
+			if _, ok := readyReasons[reason]; !ok {
+				t.Errorf("progressOf has %s, which this test does not know", reason)
+			}
+		}
+	})
+})
 
-func TestProgressConditionsFollowReady(t *testing.T) {
-	var conds []metav1.Condition
-	notReady := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonOwnerMissing,
-		Message: "Account acme does not exist", ObservedGeneration: 3, LastTransitionTime: metav1.Unix(100, 0)}
-	setProgressConditions(&conds, notReady)
-	c := meta.FindStatusCondition(conds, v1alpha1.ConditionReconciling)
-	if c == nil || c.Status != metav1.ConditionTrue || c.Message != "OwnerMissing: Account acme does not exist" || c.ObservedGeneration != 3 {
-		t.Fatalf("Reconciling = %+v", c)
-	}
+var _ = Describe("The progress conditions", func() {
+	It("follow Ready", func() {
+		t := GinkgoTB()
+		var conds []metav1.Condition
+		notReady := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonOwnerMissing,
+			Message: "Account acme does not exist", ObservedGeneration: 3, LastTransitionTime: metav1.Unix(100, 0)}
+		setProgressConditions(&conds, notReady)
+		c := meta.FindStatusCondition(conds, v1alpha1.ConditionReconciling)
+		if c == nil || c.Status != metav1.ConditionTrue || c.Message != "OwnerMissing: Account acme does not exist" || c.ObservedGeneration != 3 {
+			t.Fatalf("Reconciling = %+v", c)
+		}
 
-	stalled := notReady
-	stalled.Reason, stalled.LastTransitionTime = v1alpha1.ReasonConflict, metav1.Unix(200, 0)
-	setProgressConditions(&conds, stalled)
-	if meta.FindStatusCondition(conds, v1alpha1.ConditionReconciling) != nil || !meta.IsStatusConditionTrue(conds, v1alpha1.ConditionStalled) {
-		t.Fatalf("after a conflict: %+v; want Stalled alone", conds)
-	}
-	// Still stalled, a later reconcile keeps the time the object stalled at.
-	again := stalled
-	again.LastTransitionTime = metav1.Unix(300, 0)
-	setProgressConditions(&conds, again)
-	if got := meta.FindStatusCondition(conds, v1alpha1.ConditionStalled).LastTransitionTime; !got.Equal(&stalled.LastTransitionTime) {
-		t.Errorf("Stalled moved its transition time to %v", got)
-	}
+		stalled := notReady
+		stalled.Reason, stalled.LastTransitionTime = v1alpha1.ReasonConflict, metav1.Unix(200, 0)
+		setProgressConditions(&conds, stalled)
+		if meta.FindStatusCondition(conds, v1alpha1.ConditionReconciling) != nil || !meta.IsStatusConditionTrue(conds, v1alpha1.ConditionStalled) {
+			t.Fatalf("after a conflict: %+v; want Stalled alone", conds)
+		}
+		// Still stalled, a later reconcile keeps the time the object stalled at.
+		again := stalled
+		again.LastTransitionTime = metav1.Unix(300, 0)
+		setProgressConditions(&conds, again)
+		if got := meta.FindStatusCondition(conds, v1alpha1.ConditionStalled).LastTransitionTime; !got.Equal(&stalled.LastTransitionTime) {
+			t.Errorf("Stalled moved its transition time to %v", got)
+		}
 
-	ready := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: v1alpha1.ReasonValid, Message: "served"}
-	setProgressConditions(&conds, ready)
-	if len(conds) != 0 {
-		t.Errorf("a Ready object carries %+v; want neither condition", conds)
-	}
-}
+		ready := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionTrue, Reason: v1alpha1.ReasonValid, Message: "served"}
+		setProgressConditions(&conds, ready)
+		if len(conds) != 0 {
+			t.Errorf("a Ready object carries %+v; want neither condition", conds)
+		}
+	})
+})

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -30,14 +31,14 @@ import (
 // transitions happen at the instants they are due, not a poll later.
 
 type lifecycleFixture struct {
-	t        *testing.T
+	t        testing.TB
 	client   client.Client
 	clock    *clocktesting.FakePassiveClock
 	recorder *events.FakeRecorder
 	r        *TransferIntentReconciler
 }
 
-func newLifecycleFixture(t *testing.T, objs ...client.Object) *lifecycleFixture {
+func newLifecycleFixture(t testing.TB, objs ...client.Object) *lifecycleFixture {
 	scheme := runtime.NewScheme()
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
@@ -154,75 +155,81 @@ func lifecycleIntent(expiresAt time.Time) *v1alpha1.TransferIntent {
 	return ti
 }
 
-func TestTransferIntentExpiresThenIsDeletedAfterRetention(t *testing.T) {
+var _ = Describe("A TransferIntent on a fake clock", func() {
+	It("expires, then is deleted after the retention", func() {
+		t := GinkgoTB()
+		start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+		ti := lifecycleIntent(start.Add(90 * time.Second))
+		f := newLifecycleFixture(t, ti)
+
+		res := f.reconcile(ti)
+		f.expectImpliedPending(ti, res, 90*time.Second)
+		if ti.Labels[v1alpha1.LabelAccount] != "acme" || ti.Labels[v1alpha1.LabelType] != "transfer" {
+			t.Fatalf("labels %v", ti.Labels)
+		}
+
+		// An early wake-up (a resync, a restart) changes nothing and waits for the rest.
+		f.advance(30 * time.Second)
+		f.expectImpliedPending(ti, f.reconcile(ti), 60*time.Second)
+		// A new intent is no news: no event (one per intent would be a third of the writes of a
+		// create).
+		if e := f.nextEvent(); e != "" {
+			t.Fatalf("event before expiry: %q (want none)", e)
+		}
+
+		// Terminal: its deletion is beyond the retention horizon, so it waits on no timer.
+		f.advance(60 * time.Second)
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, 0)
+		if !ti.Status.UpdatedAt.Time.Equal(start.Add(90 * time.Second)) {
+			t.Fatalf("updatedAt %v, want the expiry instant", ti.Status.UpdatedAt)
+		}
+		f.expectEvent(EventReasonExpired)
+
+		// The sweep leaves it until its deletion is within the horizon, then queues it, and the
+		// reconcile waits for the exact instant.
+		horizon := f.r.horizon()
+		f.advance(f.r.Retention - horizon - time.Minute)
+		if due := f.sweep(); len(due) != 0 {
+			t.Fatalf("swept %v more than a horizon before its deletion", due)
+		}
+		f.advance(2 * time.Minute)
+		if due := f.sweep(); len(due) != 1 || due[0].Name != ti.Name {
+			t.Fatalf("swept %v within the horizon, want %s", due, ti.Name)
+		}
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, horizon-time.Minute)
+
+		f.advance(horizon - 2*time.Minute)
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, time.Minute)
+
+		f.advance(time.Minute)
+		f.reconcile(ti)
+		if err := f.get(ti); !apierrors.IsNotFound(err) {
+			t.Fatalf("after the retention the intent still exists (%v)", err)
+		}
+		f.expectEvent(EventReasonRetentionElapsed)
+	})
+})
+
+var _ = Describe("The lifecycle's edge cases", func() {
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	ti := lifecycleIntent(start.Add(90 * time.Second))
-	f := newLifecycleFixture(t, ti)
 
-	res := f.reconcile(ti)
-	f.expectImpliedPending(ti, res, 90*time.Second)
-	if ti.Labels[v1alpha1.LabelAccount] != "acme" || ti.Labels[v1alpha1.LabelType] != "transfer" {
-		t.Fatalf("labels %v", ti.Labels)
-	}
-
-	// An early wake-up (a resync, a restart) changes nothing and waits for the rest.
-	f.advance(30 * time.Second)
-	f.expectImpliedPending(ti, f.reconcile(ti), 60*time.Second)
-	// A new intent is no news: no event (one per intent would be a third of the writes of a
-	// create).
-	if e := f.nextEvent(); e != "" {
-		t.Fatalf("event before expiry: %q (want none)", e)
-	}
-
-	// Terminal: its deletion is beyond the retention horizon, so it waits on no timer.
-	f.advance(60 * time.Second)
-	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, 0)
-	if !ti.Status.UpdatedAt.Time.Equal(start.Add(90 * time.Second)) {
-		t.Fatalf("updatedAt %v, want the expiry instant", ti.Status.UpdatedAt)
-	}
-	f.expectEvent(EventReasonExpired)
-
-	// The sweep leaves it until its deletion is within the horizon, then queues it, and the
-	// reconcile waits for the exact instant.
-	horizon := f.r.horizon()
-	f.advance(f.r.Retention - horizon - time.Minute)
-	if due := f.sweep(); len(due) != 0 {
-		t.Fatalf("swept %v more than a horizon before its deletion", due)
-	}
-	f.advance(2 * time.Minute)
-	if due := f.sweep(); len(due) != 1 || due[0].Name != ti.Name {
-		t.Fatalf("swept %v within the horizon, want %s", due, ti.Name)
-	}
-	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, horizon-time.Minute)
-
-	f.advance(horizon - 2*time.Minute)
-	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, time.Minute)
-
-	f.advance(time.Minute)
-	f.reconcile(ti)
-	if err := f.get(ti); !apierrors.IsNotFound(err) {
-		t.Fatalf("after the retention the intent still exists (%v)", err)
-	}
-	f.expectEvent(EventReasonRetentionElapsed)
-}
-
-func TestTransferIntentLifecycleEdges(t *testing.T) {
-	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-
-	t.Run("a submitted intent does not expire off-chain", func(t *testing.T) {
+	It("a submitted intent does not expire off-chain", func() {
+		t := GinkgoTB()
 		ti := lifecycleIntent(start.Add(-time.Hour))
 		ti.Status.Phase = v1alpha1.IntentPhaseSubmitted
 		f := newLifecycleFixture(t, ti)
 		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseSubmitted, v1alpha1.ReasonActive, 0)
 	})
 
-	t.Run("an intent created past its expiry expires at once", func(t *testing.T) {
+	It("an intent created past its expiry expires at once", func() {
+		t := GinkgoTB()
 		ti := lifecycleIntent(start.Add(-time.Second))
 		f := newLifecycleFixture(t, ti)
 		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseExpired, v1alpha1.ReasonTerminal, 0)
 	})
 
-	t.Run("retention of a terminal intent without updatedAt counts from its creation", func(t *testing.T) {
+	It("retention of a terminal intent without updatedAt counts from its creation", func() {
+		t := GinkgoTB()
 		ti := lifecycleIntent(start.Add(time.Hour))
 		ti.Status.Phase = v1alpha1.IntentPhaseConfirmed
 		ti.CreationTimestamp = metav1.NewTime(start.Add(-71 * time.Hour))
@@ -230,7 +237,8 @@ func TestTransferIntentLifecycleEdges(t *testing.T) {
 		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseConfirmed, v1alpha1.ReasonTerminal, time.Hour)
 	})
 
-	t.Run("an account name too long for a label is left out of the labels", func(t *testing.T) {
+	It("an account name too long for a label is left out of the labels", func() {
+		t := GinkgoTB()
 		ti := lifecycleIntent(start.Add(time.Hour))
 		ti.Spec.AccountRef.Name = strings.Repeat("a", 100)
 		f := newLifecycleFixture(t, ti)
@@ -239,97 +247,103 @@ func TestTransferIntentLifecycleEdges(t *testing.T) {
 			t.Fatalf("labels %v", ti.Labels)
 		}
 	})
-}
+})
 
 // A pending intent on a watched chain is not expired while the chain watcher's recorded progress
 // is behind its expiry (its transaction may be in a block not read yet), for at most the grace.
-func TestExpiryWaitsForTheChainWatcher(t *testing.T) {
-	expiresAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
-	ti := lifecycleIntent(expiresAt)
-	chain := &v1alpha1.Chain{
-		ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: ti.Namespace},
-		Spec:       v1alpha1.ChainSpec{ChainID: ti.Spec.FromChain, RPC: &v1alpha1.ChainRPC{URL: "http://127.0.0.1:1"}},
-		Status: v1alpha1.ChainStatus{Watch: &v1alpha1.ChainWatchStatus{
-			ProcessedBlock: 10, ProcessedBlockTime: metav1.NewTime(expiresAt.Add(-5 * time.Second)),
-		}},
-	}
-	scheme := runtime.NewScheme()
-	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	f := newLifecycleFixture(t)
-	f.client = fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&v1alpha1.TransferIntent{}, &v1alpha1.Chain{}).
-		WithIndex(&v1alpha1.Chain{}, ChainIDField, ChainByChainID).WithObjects(ti, chain).Build()
-	f.r.Client = f.client
+var _ = Describe("The expiry of a pending intent on a watched chain", func() {
+	It("waits for the chain watcher, for at most the grace", func() {
+		t := GinkgoTB()
+		expiresAt := time.Date(2026, 11, 21, 13, 0, 0, 0, time.UTC)
+		ti := lifecycleIntent(expiresAt)
+		chain := &v1alpha1.Chain{
+			ObjectMeta: metav1.ObjectMeta{Name: "sepolia", Namespace: ti.Namespace},
+			Spec:       v1alpha1.ChainSpec{ChainID: ti.Spec.FromChain, RPC: &v1alpha1.ChainRPC{URL: "http://127.0.0.1:1"}},
+			Status: v1alpha1.ChainStatus{Watch: &v1alpha1.ChainWatchStatus{
+				ProcessedBlock: 10, ProcessedBlockTime: metav1.NewTime(expiresAt.Add(-5 * time.Second)),
+			}},
+		}
+		scheme := runtime.NewScheme()
+		if err := v1alpha1.AddToScheme(scheme); err != nil {
+			t.Fatal(err)
+		}
+		f := newLifecycleFixture(t)
+		f.client = fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&v1alpha1.TransferIntent{}, &v1alpha1.Chain{}).
+			WithIndex(&v1alpha1.Chain{}, ChainIDField, ChainByChainID).WithObjects(ti, chain).Build()
+		f.r.Client = f.client
 
-	f.clock.SetTime(expiresAt.Add(time.Second))
-	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhasePending, v1alpha1.ReasonActive, watcherWait)
+		f.clock.SetTime(expiresAt.Add(time.Second))
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhasePending, v1alpha1.ReasonActive, watcherWait)
 
-	// The watcher has read past the expiry: nothing came, the intent expires.
-	if err := f.client.Get(context.Background(), client.ObjectKeyFromObject(chain), chain); err != nil {
-		t.Fatal(err)
-	}
-	chain.Status.Watch.ProcessedBlockTime = metav1.NewTime(expiresAt.Add(time.Second))
-	if err := f.client.Status().Update(context.Background(), chain); err != nil {
-		t.Fatal(err)
-	}
-	res := f.reconcile(ti)
-	if err := f.get(ti); err != nil || ti.Status.Phase != v1alpha1.IntentPhaseExpired {
-		t.Fatalf("phase %q (%v) after the watcher passed the expiry, want expired (result %+v)", ti.Status.Phase, err, res)
-	}
+		// The watcher has read past the expiry: nothing came, the intent expires.
+		if err := f.client.Get(context.Background(), client.ObjectKeyFromObject(chain), chain); err != nil {
+			t.Fatal(err)
+		}
+		chain.Status.Watch.ProcessedBlockTime = metav1.NewTime(expiresAt.Add(time.Second))
+		if err := f.client.Status().Update(context.Background(), chain); err != nil {
+			t.Fatal(err)
+		}
+		res := f.reconcile(ti)
+		if err := f.get(ti); err != nil || ti.Status.Phase != v1alpha1.IntentPhaseExpired {
+			t.Fatalf("phase %q (%v) after the watcher passed the expiry, want expired (result %+v)", ti.Status.Phase, err, res)
+		}
 
-	// A watcher stuck behind does not hold an expiry past the grace.
-	stuck := lifecycleIntent(expiresAt)
-	stuck.Name = "stuck"
-	if err := f.client.Create(context.Background(), stuck); err != nil {
-		t.Fatal(err)
-	}
-	chain.Status.Watch.ProcessedBlockTime = metav1.NewTime(expiresAt.Add(-time.Hour))
-	if err := f.client.Status().Update(context.Background(), chain); err != nil {
-		t.Fatal(err)
-	}
-	f.clock.SetTime(expiresAt.Add(DefaultExpiryGrace))
-	f.reconcile(stuck)
-	if err := f.get(stuck); err != nil || stuck.Status.Phase != v1alpha1.IntentPhaseExpired {
-		t.Fatalf("phase %q (%v) past the grace, want expired", stuck.Status.Phase, err)
-	}
-}
+		// A watcher stuck behind does not hold an expiry past the grace.
+		stuck := lifecycleIntent(expiresAt)
+		stuck.Name = "stuck"
+		if err := f.client.Create(context.Background(), stuck); err != nil {
+			t.Fatal(err)
+		}
+		chain.Status.Watch.ProcessedBlockTime = metav1.NewTime(expiresAt.Add(-time.Hour))
+		if err := f.client.Status().Update(context.Background(), chain); err != nil {
+			t.Fatal(err)
+		}
+		f.clock.SetTime(expiresAt.Add(DefaultExpiryGrace))
+		f.reconcile(stuck)
+		if err := f.get(stuck); err != nil || stuck.Status.Phase != v1alpha1.IntentPhaseExpired {
+			t.Fatalf("phase %q (%v) past the grace, want expired", stuck.Status.Phase, err)
+		}
+	})
+})
 
 // The chain watcher may write submitted between the controller's read of an expiring intent and
 // its relabelling: the expiry must then not happen, nor be announced. The relabelling carries the
 // resourceVersion read, so it conflicts, and the next reconcile sees the submitted intent.
-func TestExpiryRacingASubmissionDoesNotExpire(t *testing.T) {
-	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	ti := lifecycleIntent(start.Add(-time.Second))
-	ti.Labels = nil // created by kubectl: the expiry's reconcile relabels it first
-	f := newLifecycleFixture(t, ti)
-	base := f.client
-	raced := false
-	f.client = interceptor.NewClient(base.(client.WithWatch), interceptor.Funcs{
-		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-			if !raced {
-				raced = true
-				var live v1alpha1.TransferIntent
-				if err := c.Get(ctx, client.ObjectKeyFromObject(obj), &live); err != nil {
-					return err
+var _ = Describe("An expiry racing a submission", func() {
+	It("does not expire the intent", func() {
+		t := GinkgoTB()
+		start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+		ti := lifecycleIntent(start.Add(-time.Second))
+		ti.Labels = nil // created by kubectl: the expiry's reconcile relabels it first
+		f := newLifecycleFixture(t, ti)
+		base := f.client
+		raced := false
+		f.client = interceptor.NewClient(base.(client.WithWatch), interceptor.Funcs{
+			Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+				if !raced {
+					raced = true
+					var live v1alpha1.TransferIntent
+					if err := c.Get(ctx, client.ObjectKeyFromObject(obj), &live); err != nil {
+						return err
+					}
+					live.Status.Phase, live.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
+					if err := c.Status().Update(ctx, &live); err != nil {
+						return err
+					}
 				}
-				live.Status.Phase, live.Status.Hash = v1alpha1.IntentPhaseSubmitted, "0x"+strings.Repeat("ab", 32)
-				if err := c.Status().Update(ctx, &live); err != nil {
-					return err
-				}
-			}
-			return c.Patch(ctx, obj, patch, opts...)
-		},
-	})
-	f.r.Client = f.client
+				return c.Patch(ctx, obj, patch, opts...)
+			},
+		})
+		f.r.Client = f.client
 
-	if _, err := f.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ti)}); err == nil {
-		t.Fatal("the reconcile that raced the submission succeeded; want a conflict")
-	}
-	f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseSubmitted, v1alpha1.ReasonActive, 0)
-	for e := f.nextEvent(); e != ""; e = f.nextEvent() {
-		if strings.Contains(e, EventReasonExpired) {
-			t.Fatalf("event %q for an intent that was submitted, not expired", e)
+		if _, err := f.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ti)}); err == nil {
+			t.Fatal("the reconcile that raced the submission succeeded; want a conflict")
 		}
-	}
-}
+		f.expect(ti, f.reconcile(ti), v1alpha1.IntentPhaseSubmitted, v1alpha1.ReasonActive, 0)
+		for e := f.nextEvent(); e != ""; e = f.nextEvent() {
+			if strings.Contains(e, EventReasonExpired) {
+				t.Fatalf("event %q for an intent that was submitted, not expired", e)
+			}
+		}
+	})
+})

@@ -1,8 +1,8 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 )
@@ -63,30 +63,16 @@ func TestAccounts(t *testing.T) {
 func TestAccountsConcurrentReaders(t *testing.T) {
 	d := NewAccounts()
 	d.Upsert(Account{Name: "stable", Email: "stable@example.com"})
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, ok := d.ByEmail("stable@example.com"); !ok {
-					t.Error("stable account missing")
-					return
-				}
-			}
-		})
-	}
-	for i := range 500 {
+	readDuringWrites(t, 500, func() error {
+		if _, ok := d.ByEmail("stable@example.com"); !ok {
+			return errors.New("stable account missing")
+		}
+		return nil
+	}, func(i int) {
 		name := fmt.Sprintf("a%d", i%30)
 		d.Upsert(Account{Name: name, Email: name + "@example.com"})
 		if i%3 == 0 {
 			d.Delete(name)
 		}
-	}
-	close(stop)
-	wg.Wait()
+	})
 }

@@ -1,10 +1,10 @@
 package registry
 
 import (
+	"errors"
 	"math/big"
 	"reflect"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 )
@@ -115,42 +115,25 @@ func TestChainTableZeroValue(t *testing.T) {
 	table.Delete("x")
 }
 
-// TestChainTableConcurrentReaders runs readers during writes; with -race it checks that readers
-// never see a half-built snapshot.
 func TestChainTableConcurrentReaders(t *testing.T) {
 	table := NewChainTable()
 	table.Upsert("stable", testChain("eip155:1", t0))
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if c, ok := table.Get("eip155:1"); !ok || c.Name != "stable" {
-					t.Error("stable chain missing during writes")
-					return
-				}
-				list := table.List()
-				if !slices.IsSortedFunc(list, func(a, b Chain) int { return CompareChainIDs(a.ID, b.ID) }) {
-					t.Error("List not sorted")
-					return
-				}
-			}
-		})
-	}
-	for i := range 500 {
+	readDuringWrites(t, 500, func() error {
+		if c, ok := table.Get("eip155:1"); !ok || c.Name != "stable" {
+			return errors.New("stable chain missing during writes")
+		}
+		list := table.List()
+		if !slices.IsSortedFunc(list, func(a, b Chain) int { return CompareChainIDs(a.ID, b.ID) }) {
+			return errors.New("List not sorted")
+		}
+		return nil
+	}, func(i int) {
 		id := "eip155:" + string(rune('2'+i%5))
 		table.Upsert("w"+id, testChain(id, t0))
 		if i%3 == 0 {
 			table.Delete("w" + id)
 		}
-	}
-	close(stop)
-	wg.Wait()
+	})
 }
 
 // A Chain whose settlement contract becomes verified changes nothing else in its row: the table

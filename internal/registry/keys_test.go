@@ -1,11 +1,11 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -181,25 +181,13 @@ func TestKeyIndexConcurrentReaders(t *testing.T) {
 	x.SetAccount("acme", false)
 	stable := HashKey("stable")
 	x.Upsert(stable, Key{ID: "stable", Account: "acme"})
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, ok := x.Authenticate(stable, t0); !ok {
-					t.Error("stable key refused during writes")
-					return
-				}
-				_ = x.ByAccount("acme")
-			}
-		})
-	}
-	for i := range 1000 {
+	readDuringWrites(t, 1000, func() error {
+		if _, ok := x.Authenticate(stable, t0); !ok {
+			return errors.New("stable key refused during writes")
+		}
+		_ = x.ByAccount("acme")
+		return nil
+	}, func(i int) {
 		id := fmt.Sprintf("k%d", i%50)
 		x.Upsert(HashKey(id), Key{ID: id, Account: "acme"})
 		x.SetAccount(fmt.Sprintf("acct%d", i%7), i%2 == 0)
@@ -207,9 +195,7 @@ func TestKeyIndexConcurrentReaders(t *testing.T) {
 			x.Delete(id)
 			x.DeleteAccount(fmt.Sprintf("acct%d", i%7))
 		}
-	}
-	close(stop)
-	wg.Wait()
+	})
 }
 
 func BenchmarkKeyIndexAuthenticate(b *testing.B) {

@@ -1,10 +1,10 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 )
@@ -222,37 +222,22 @@ func TestTokenRegistryVersionAndListeners(t *testing.T) {
 func TestTokenRegistryConcurrentReaders(t *testing.T) {
 	r := NewTokenRegistry()
 	r.Upsert(testToken("usdc", "USDC", usdcMainnet, t0))
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if tok, ok := r.ByAddress(usdcMainnet); !ok || tok.Name != "usdc" {
-					t.Error("usdc missing during writes")
-					return
-				}
-				if !slices.IsSortedFunc(r.List(), compareServedTokens) {
-					t.Error("List not sorted")
-					return
-				}
-				_ = r.ByChain("eip155:8453")
-			}
-		})
-	}
-	for i := range 300 {
+	readDuringWrites(t, 300, func() error {
+		if tok, ok := r.ByAddress(usdcMainnet); !ok || tok.Name != "usdc" {
+			return errors.New("usdc missing during writes")
+		}
+		if !slices.IsSortedFunc(r.List(), compareServedTokens) {
+			return errors.New("List not sorted")
+		}
+		_ = r.ByChain("eip155:8453")
+		return nil
+	}, func(i int) {
 		name := fmt.Sprintf("t%d", i%20)
 		r.Upsert(testToken(name, "T"+name, fmt.Sprintf("eip155:8453:0x%040x", i%20+1), t0.Add(time.Duration(i))))
 		if i%4 == 0 {
 			r.Delete(name)
 		}
-	}
-	close(stop)
-	wg.Wait()
+	})
 }
 
 func BenchmarkTokenRegistryList(b *testing.B) {

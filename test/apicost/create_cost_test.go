@@ -20,6 +20,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/transferintent/transfer-intent-service/internal/servicetest"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
@@ -35,7 +36,7 @@ func TestANewIntentCostsTheAPIServerOneWrite(t *testing.T) {
 	stack := servicetest.Start(t)
 	tenant := harness.CreateTenant(t, stack.Client, stack.Namespace)
 	api := harness.NewClient(stack.URL, tenant.Key)
-	waitFor(t, "the tenant's first create", func() error {
+	testenv.WaitFor(t, 60*time.Second, "the tenant's first create", func() error {
 		if o := api.Create(false); o.Status != http.StatusCreated {
 			return fmt.Errorf("%s", o)
 		}
@@ -159,7 +160,7 @@ func writesSince(before, after map[string]*dto.MetricFamily) writeCounts {
 func waitIntentsReconciled(t *testing.T) {
 	t.Helper()
 	var idleSince time.Time
-	waitFor(t, "the TransferIntent controller to be idle", func() error {
+	testenv.WaitFor(t, 60*time.Second, "the TransferIntent controller to be idle", func() error {
 		families, err := ctrlmetrics.Registry.Gather()
 		if err != nil {
 			return err
@@ -189,19 +190,4 @@ func waitIntentsReconciled(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-func waitFor(t *testing.T, what string, check func() error) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		err := check()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: %v", what, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -19,12 +19,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
-	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/servicetest"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 func TestFinishedIntentsMoveToTheArchiveAndAreStillServed(t *testing.T) {
@@ -34,14 +33,14 @@ func TestFinishedIntentsMoveToTheArchiveAndAreStillServed(t *testing.T) {
 	}))
 	ctx := context.Background()
 	account := stack.CreateAccount(t, "Archive").Object.Name
-	key := newKey(t, stack, account)
+	key := stack.CreateKey(t, account, "archive", nil)
 
 	ti := finishedIntent(stack.Namespace, account)
 	if err := stack.Client.Create(ctx, ti); err != nil {
 		t.Fatal(err)
 	}
 	confirm(t, stack.Client, ti)
-	waitFor(t, "the intent to leave the API server", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "the intent to leave the API server", func() bool {
 		err := stack.Client.Get(ctx, client.ObjectKeyFromObject(ti), &v1alpha1.TransferIntent{})
 		return apierrors.IsNotFound(err)
 	})
@@ -69,26 +68,10 @@ func TestFinishedIntentsMoveToTheArchiveAndAreStillServed(t *testing.T) {
 	if status != http.StatusServiceUnavailable || time.Since(start) > 3*time.Second {
 		t.Fatalf("the list with PostgreSQL killed: %d after %s %s; want 503 within the deadline", status, time.Since(start), body)
 	}
-	waitFor(t, "/health to report the archive unreachable", func() bool {
+	testenv.WaitFor(t, 60*time.Second, "/health to report the archive unreachable", func() bool {
 		_, body := get(t, stack.URL+"/health", "")
 		return json.Unmarshal(body, &health) == nil && health.Checks["archive"] == "unreachable"
 	})
-}
-
-func newKey(t *testing.T, stack *servicetest.Stack, account string) string {
-	t.Helper()
-	k, err := apikey.Generate(registry.EnvironmentTest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stack.Client.Create(context.Background(), k.Object(stack.Namespace, account, "archive", nil)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the key to authenticate", func() bool {
-		status, _ := get(t, stack.URL+"/v2/tokens", k.Plaintext)
-		return status == http.StatusOK
-	})
-	return k.Plaintext
 }
 
 func finishedIntent(namespace, account string) *v1alpha1.TransferIntent {
@@ -151,15 +134,4 @@ func get(t *testing.T, url, key string) (int, []byte) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, body
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

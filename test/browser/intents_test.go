@@ -199,8 +199,7 @@ func createIntent(t *testing.T, stack *servicetest.Stack, account string, minute
 // newest first).
 func waitForStore(t *testing.T, stack *servicetest.Stack, account, want string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testenv.WaitFor(t, 20*time.Second, "the intent store to serve "+want, func() error {
 		items, _, err := stack.Service.Intents.List(context.Background(),
 			intentstore.Owner{Account: account, Environment: v1alpha1.EnvironmentTest}, intentstore.Filter{}, "", 10)
 		var got []string
@@ -208,11 +207,8 @@ func waitForStore(t *testing.T, stack *servicetest.Stack, account, want string) 
 			got = append(got, s.ID+":"+string(s.Status))
 		}
 		if err == nil && strings.Join(got, " ") == want {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the intent store serves %v (%v), want %s", got, errors.Join(err), want)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return fmt.Errorf("it serves %v (%v)", got, errors.Join(err))
+	})
 }

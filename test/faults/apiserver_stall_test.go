@@ -12,15 +12,10 @@ import (
 
 	. "github.com/onsi/gomega"
 
-	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 func TestMain(m *testing.M) { os.Exit(harness.Main(m)) }
-
-// answerBound is how long any create may take while the API server is away: the store's write
-// timeout, and slack for a race-enabled manager on a loaded machine.
-const answerBound = intentstore.DefaultWriteTimeout + 3*time.Second
 
 // A Kubernetes API server stopped with SIGSTOP (connections accepted, never answered) while four
 // clients create intents back to back, half with an Idempotency-Key: every create is answered
@@ -30,26 +25,20 @@ const answerBound = intentstore.DefaultWriteTimeout + 3*time.Second
 // in exactly one intent, and every 201 is stored.
 func TestAPIServerStalled(t *testing.T) {
 	g := NewWithT(t)
-	cp := harness.StartControlPlane(t)
-	tenant := cp.NewTenant(t, "stall")
-	m := cp.StartManager(t, tenant.Namespace, "faults-stall")
-	m.WaitReady(t, 90*time.Second)
-	c := harness.NewClient(m.API, tenant.Key)
-	g.Eventually(func() int { return c.Create(true).Status }).WithTimeout(30*time.Second).WithPolling(100*time.Millisecond).
-		Should(Equal(http.StatusCreated), "the tenant's key and token reach the manager")
-	c.Forget()
+	f := harness.StartFault(t, "stall", "faults-stall")
+	cp, m, c := f.ControlPlane, f.Manager, f.Client
 
 	load := c.StartLoad(4, 100*time.Millisecond)
 	t.Cleanup(load.Stop) // a failed assertion ends the test before the load's own Stop
-	g.Eventually(func() int { return count(c.Outcomes(), isCreated) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
+	g.Eventually(func() int { return harness.Count(c.Outcomes(), harness.Outcome.Created) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
 
 	stalledAt := time.Now()
 	cp.Stall(t)
 	// Stalled until every worker has had a whole create answered (503, checked below).
 	g.Eventually(func() int {
-		return count(c.Outcomes(), func(o harness.Outcome) bool { return o.Sent.After(stalledAt) })
-	}).WithTimeout(3*answerBound).WithPolling(50*time.Millisecond).Should(BeNumerically(">=", 4),
-		"creates sent after the stall began and answered, each within %s", answerBound)
+		return harness.Count(c.Outcomes(), func(o harness.Outcome) bool { return o.Sent.After(stalledAt) })
+	}).WithTimeout(3*harness.AnswerBound).WithPolling(50*time.Millisecond).Should(BeNumerically(">=", 4),
+		"creates sent after the stall began and answered, each within %s", harness.AnswerBound)
 	g.Eventually(func() string { return health(m) }).WithTimeout(5*time.Second).WithPolling(100*time.Millisecond).
 		Should(Equal("degraded"), "/health while the API server does not answer")
 	resumedAt := time.Now()
@@ -65,40 +54,18 @@ func TestAPIServerStalled(t *testing.T) {
 	g.Eventually(func() string { return health(m) }).WithTimeout(10 * time.Second).WithPolling(100 * time.Millisecond).Should(Equal("ok"))
 
 	during := c.Outcomes()
-	harness.CheckAnswers(t, during, answerBound)
+	harness.CheckAnswers(t, during, harness.AnswerBound)
 	retries := c.Settle(t, 60*time.Second)
-	tally := harness.Check(c.Outcomes(), cp.Ledger(t, tenant.Namespace))
+	tally := harness.Check(c.Outcomes(), cp.Ledger(t, f.Tenant.Namespace))
 
-	var to503 []time.Duration
-	for _, o := range during {
-		if o.Status == http.StatusServiceUnavailable && o.Sent.After(stalledAt) && o.Sent.Before(resumedAt) {
-			to503 = append(to503, o.Took)
-		}
-	}
-	stall := harness.Summarise(to503)
+	stall := harness.TimesTo503(during, stalledAt, resumedAt)
 	harness.Report(t, "API server stalled %s: time to 503 %s", resumedAt.Sub(stalledAt).Round(10*time.Millisecond), stall)
 	harness.Report(t, "recovery after SIGCONT: first 201 %s after the API server was back", recovered.Sub(resumedAt).Round(10*time.Millisecond))
-	harness.Report(t, "%d creates (%d with an Idempotency-Key succeeded), %d retries: %d lost, %d duplicated, max %d intents per key, "+
-		"%d stored without a key although answered 503", tally.Creates, tally.Keys, retries, len(tally.Lost), len(tally.Duplicated),
-		tally.MaxPerKey, tally.Phantoms)
+	harness.ReportTally(t, tally, retries)
 
 	g.Expect(stall.N).To(BeNumerically(">=", 4), "creates sent while the API server was stalled")
-	g.Expect(stall.Max).To(BeNumerically("<=", answerBound), "time to 503 with the API server stalled")
-	g.Expect(tally.Lost).To(BeEmpty(), "intents answered 201 that the API server does not hold")
-	g.Expect(tally.Duplicated).To(BeEmpty(), "more than one intent for one request")
-	g.Expect(tally.Mismatched).To(BeEmpty(), "retries answered with another intent")
-}
-
-func isCreated(o harness.Outcome) bool { return o.Status == http.StatusCreated }
-
-func count(outcomes []harness.Outcome, match func(harness.Outcome) bool) int {
-	n := 0
-	for _, o := range outcomes {
-		if match(o) {
-			n++
-		}
-	}
-	return n
+	g.Expect(stall.Max).To(BeNumerically("<=", harness.AnswerBound), "time to 503 with the API server stalled")
+	harness.ExpectNoLossNoDuplicate(g, tally)
 }
 
 // health is the status /health reports, "" when it does not answer.

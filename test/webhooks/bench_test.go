@@ -10,6 +10,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
@@ -23,13 +24,13 @@ import (
 func BenchmarkDeliveryLatency(b *testing.B) {
 	stack := startStack(b, nil)
 	account := stack.CreateAccount(b, "Bench").Object.Name
-	key := newKey(b, stack, account)
+	key := stack.CreateKey(b, account, "webhooks", unlimited)
 	recv := newReceiver(b, nil)
 	ep, _ := newEndpoint(b, stack, account, recv.URL+"/hooks")
 	// The first delivery writes the status at once; count the writes after it.
 	first := newIntent(b, stack, account)
-	waitFor(b, "the first delivery", func() bool { _, ok := createdArrival(recv, first.Spec.ID); return ok })
-	waitFor(b, "the endpoint's first status write", func() bool {
+	testenv.WaitFor(b, 30*time.Second, "the first delivery", func() bool { _, ok := createdArrival(recv, first.Spec.ID); return ok })
+	testenv.WaitFor(b, 30*time.Second, "the endpoint's first status write", func() bool {
 		return stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) == nil && ep.Status.LastSuccessAt != nil
 	})
 	version := ep.ResourceVersion
@@ -40,7 +41,7 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 		ti := newIntent(b, stack, account)
 		created := time.Now()
 		var at time.Time
-		waitFor(b, "transfer.created", func() bool {
+		testenv.WaitFor(b, 30*time.Second, "transfer.created", func() bool {
 			var ok bool
 			at, ok = createdArrival(recv, ti.Spec.ID)
 			return ok

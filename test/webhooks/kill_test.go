@@ -10,6 +10,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/servicetest"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 	"github.com/transferintent/transfer-intent-service/test/harness"
 )
@@ -46,7 +47,7 @@ func TestKillingTheLeaderMidDeliveryLosesNoEvent(t *testing.T) {
 	second := newIntent(t, stack, "faults") // while no manager runs
 	m.Start(t)
 
-	waitFor(t, "both intents' transfer.created, delivered after the restart", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "both intents' transfer.created, delivered after the restart", func() bool {
 		return len(recv.succeeded()) >= 2
 	})
 	byIntent := map[string]delivery{}

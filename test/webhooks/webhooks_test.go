@@ -24,12 +24,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/apikey"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
-	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/servicetest"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
@@ -117,7 +116,7 @@ func newEndpoint(t testing.TB, stack *servicetest.Stack, account, url string) (*
 		},
 	}
 	must(t, stack.Client.Create(context.Background(), ep))
-	waitFor(t, "the endpoint to be Ready", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the endpoint to be Ready", func() bool {
 		if stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) != nil {
 			return false
 		}
@@ -189,11 +188,11 @@ func TestTransitionsReachTheEndpointSignedAndInSequence(t *testing.T) {
 	ep, secret := newEndpoint(t, stack, account, recv.URL+"/hooks")
 
 	ti := newIntent(t, stack, account)
-	waitFor(t, "transfer.created", func() bool { return len(recv.succeeded()) >= 1 })
+	testenv.WaitFor(t, 30*time.Second, "transfer.created", func() bool { return len(recv.succeeded()) >= 1 })
 	moveTo(t, stack.Client, ti, v1alpha1.IntentPhaseSubmitted)
-	waitFor(t, "transfer.submitted", func() bool { return len(recv.succeeded()) >= 2 })
+	testenv.WaitFor(t, 30*time.Second, "transfer.submitted", func() bool { return len(recv.succeeded()) >= 2 })
 	moveTo(t, stack.Client, ti, v1alpha1.IntentPhaseConfirmed)
-	waitFor(t, "transfer.confirmed", func() bool { return len(recv.succeeded()) >= 3 })
+	testenv.WaitFor(t, 30*time.Second, "transfer.confirmed", func() bool { return len(recv.succeeded()) >= 3 })
 
 	got := recv.succeeded()
 	checkEvent(t, got[0], secret, signing.EventTransferCreated, 1, ti.Spec.ID)
@@ -206,14 +205,14 @@ func TestTransitionsReachTheEndpointSignedAndInSequence(t *testing.T) {
 
 	// Health reaches the status once (the first write is at once), and then at most once a minute:
 	// the next three deliveries write nothing to the API server.
-	waitFor(t, "the endpoint's lastSuccessAt", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the endpoint's lastSuccessAt", func() bool {
 		return stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) == nil && ep.Status.LastSuccessAt != nil
 	})
 	version := ep.ResourceVersion
 	other := newIntent(t, stack, account)
 	moveTo(t, stack.Client, other, v1alpha1.IntentPhaseSubmitted)
 	moveTo(t, stack.Client, other, v1alpha1.IntentPhaseFailed)
-	waitFor(t, "the second intent's events", func() bool { return len(recv.succeeded()) >= 6 })
+	testenv.WaitFor(t, 30*time.Second, "the second intent's events", func() bool { return len(recv.succeeded()) >= 6 })
 	must(t, stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep))
 	if ep.ResourceVersion != version {
 		t.Errorf("the endpoint was written during deliveries (resourceVersion %s, then %s): want no write within a minute of the last", version, ep.ResourceVersion)
@@ -234,7 +233,7 @@ func TestAFailingReceiverGetsTheEventOnTheFourthAttempt(t *testing.T) {
 	})
 	ep, secret := newEndpoint(t, stack, account, recv.URL+"/hooks")
 	ti := newIntent(t, stack, account)
-	waitFor(t, "the fourth attempt", func() bool { return len(recv.succeeded()) == 1 })
+	testenv.WaitFor(t, 30*time.Second, "the fourth attempt", func() bool { return len(recv.succeeded()) == 1 })
 
 	all := recv.deliveries()
 	if len(all) != 4 {
@@ -250,7 +249,7 @@ func TestAFailingReceiverGetsTheEventOnTheFourthAttempt(t *testing.T) {
 		t.Errorf("waits between attempts: %s then %s; want exponential backoff", w1, w3)
 	}
 	checkEvent(t, all[3], secret, signing.EventTransferCreated, 1, ti.Spec.ID)
-	waitFor(t, "the endpoint's health on its status", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the endpoint's health on its status", func() bool {
 		return stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) == nil && ep.Status.LastError != ""
 	})
 	if ep.Status.ConsecutiveFailures < 1 || !strings.Contains(ep.Status.LastError, "500") {
@@ -261,7 +260,7 @@ func TestAFailingReceiverGetsTheEventOnTheFourthAttempt(t *testing.T) {
 func TestTestEventsAndRefusedURLs(t *testing.T) {
 	stack := startStack(t, nil)
 	account := stack.CreateAccount(t, "Refusals").Object.Name
-	key := newKey(t, stack, account)
+	key := stack.CreateKey(t, account, "webhooks", unlimited)
 	recv := newReceiver(t, nil)
 	ep, secret := newEndpoint(t, stack, account, recv.URL+"/hooks")
 
@@ -294,7 +293,7 @@ func TestTestEventsAndRefusedURLs(t *testing.T) {
 				URL: url, EventTypes: []v1alpha1.WebhookEventType{v1alpha1.WebhookEventTransferCreated}},
 		}
 		must(t, stack.Client.Create(context.Background(), refused))
-		waitFor(t, "the controller to refuse "+url, func() bool {
+		testenv.WaitFor(t, 30*time.Second, "the controller to refuse "+url, func() bool {
 			if stack.Client.Get(context.Background(), client.ObjectKeyFromObject(refused), refused) != nil {
 				return false
 			}
@@ -314,25 +313,8 @@ func TestTestEventsAndRefusedURLs(t *testing.T) {
 	}
 }
 
-func newKey(t testing.TB, stack *servicetest.Stack, account string) string {
-	t.Helper()
-	k, err := apikey.Generate(registry.EnvironmentTest)
-	must(t, err)
-	obj := k.Object(stack.Namespace, account, "webhooks", nil)
-	obj.Spec.RateLimitPerMinute = 100_000 // the benchmark sends a test event per intent
-	must(t, stack.Client.Create(context.Background(), obj))
-	waitFor(t, "the key to authenticate", func() bool {
-		req, _ := http.NewRequest(http.MethodGet, stack.URL+"/v2/tokens", nil)
-		req.Header.Set("api-key", k.Plaintext)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return false
-		}
-		_ = resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
-	return k.Plaintext
-}
+// unlimited lifts a key's rate limit: the benchmark sends a test event per intent.
+func unlimited(spec *v1alpha1.ApiKeySpec) { spec.RateLimitPerMinute = 100_000 }
 
 func post(t testing.TB, url, key string) (int, []byte) {
 	t.Helper()
@@ -345,17 +327,6 @@ func post(t testing.TB, url, key string) (int, []byte) {
 	body, err := io.ReadAll(resp.Body)
 	must(t, err)
 	return resp.StatusCode, body
-}
-
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func must(t testing.TB, err error) {
@@ -381,7 +352,7 @@ func TestAnEndpointFailingTooLongIsStoppedUntilItsSpecChanges(t *testing.T) {
 	ep, _ := newEndpoint(t, stack, account, recv.URL+"/hooks")
 	newIntent(t, stack, account)
 
-	waitFor(t, "the endpoint to be stopped", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the endpoint to be stopped", func() bool {
 		if stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) != nil {
 			return false
 		}
@@ -418,12 +389,12 @@ func TestAnEndpointFailingTooLongIsStoppedUntilItsSpecChanges(t *testing.T) {
 		ep.Spec.URL = recv.URL + "/hooks/v2"
 		return stack.Client.Update(context.Background(), ep)
 	}))
-	waitFor(t, "the endpoint to be Ready again", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the endpoint to be Ready again", func() bool {
 		return stack.Client.Get(context.Background(), client.ObjectKeyFromObject(ep), ep) == nil &&
 			meta.IsStatusConditionTrue(ep.Status.Conditions, v1alpha1.ConditionReady) && ep.Generation == ep.Status.ObservedGeneration
 	})
 	last := newIntent(t, stack, account)
-	waitFor(t, "an event after the spec changed", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "an event after the spec changed", func() bool {
 		_, ok := createdArrival(recv, last.Spec.ID)
 		return ok
 	})

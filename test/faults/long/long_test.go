@@ -14,15 +14,10 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
-	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 func TestMain(m *testing.M) { os.Exit(harness.Main(m)) }
-
-// answerBound is how long any create may take while the API server is away: the store's write
-// timeout, and slack for a race-enabled manager on a loaded machine.
-const answerBound = intentstore.DefaultWriteTimeout + 3*time.Second
 
 // The Kubernetes API server killed (SIGKILL) while four clients create intents back to back, half
 // with an Idempotency-Key, then started again on its port with its etcd: every create is answered
@@ -32,25 +27,19 @@ const answerBound = intentstore.DefaultWriteTimeout + 3*time.Second
 // ends in exactly one intent; every 201 is stored.
 func TestAPIServerKilled(t *testing.T) {
 	g := NewWithT(t)
-	cp := harness.StartControlPlane(t)
-	tenant := cp.NewTenant(t, "killed")
-	m := cp.StartManager(t, tenant.Namespace, "faults-apiserver-killed")
-	m.WaitReady(t, 90*time.Second)
-	c := harness.NewClient(m.API, tenant.Key)
-	g.Eventually(func() int { return c.Create(true).Status }).WithTimeout(30*time.Second).WithPolling(100*time.Millisecond).
-		Should(Equal(http.StatusCreated), "the tenant's key and token reach the manager")
-	c.Forget()
+	f := harness.StartFault(t, "killed", "faults-apiserver-killed")
+	cp, m, c := f.ControlPlane, f.Manager, f.Client
 
 	load := c.StartLoad(4, 100*time.Millisecond)
 	t.Cleanup(load.Stop) // a failed assertion ends the test before the load's own Stop
-	g.Eventually(func() int { return count(c.Outcomes(), isCreated) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
+	g.Eventually(func() int { return harness.Count(c.Outcomes(), harness.Outcome.Created) }).WithTimeout(20 * time.Second).Should(BeNumerically(">=", 10))
 
 	killedAt := time.Now()
 	cp.Kill(t)
 	g.Eventually(func() int {
-		return count(c.Outcomes(), func(o harness.Outcome) bool { return o.Sent.After(killedAt) })
-	}).WithTimeout(3*answerBound).WithPolling(50*time.Millisecond).Should(BeNumerically(">=", 8),
-		"creates sent after the kill and answered (503, checked below), each within %s", answerBound)
+		return harness.Count(c.Outcomes(), func(o harness.Outcome) bool { return o.Sent.After(killedAt) })
+	}).WithTimeout(3*harness.AnswerBound).WithPolling(50*time.Millisecond).Should(BeNumerically(">=", 8),
+		"creates sent after the kill and answered (503, checked below), each within %s", harness.AnswerBound)
 	g.Eventually(func() int { return status(m.Probe + "/readyz") }).
 		WithTimeout(apihealth.DefaultGrace+apihealth.DefaultInterval+apihealth.DefaultTimeout+5*time.Second).
 		WithPolling(100*time.Millisecond).Should(BeNumerically(">=", http.StatusInternalServerError), "/readyz without the API server")
@@ -71,30 +60,20 @@ func TestAPIServerKilled(t *testing.T) {
 	g.Expect(m.Running()).To(Succeed(), "the manager outlives the API server")
 
 	during := c.Outcomes()
-	harness.CheckAnswers(t, during, answerBound)
+	harness.CheckAnswers(t, during, harness.AnswerBound)
 	retries := c.Settle(t, 60*time.Second)
-	tally := harness.Check(c.Outcomes(), cp.Ledger(t, tenant.Namespace))
+	tally := harness.Check(c.Outcomes(), cp.Ledger(t, f.Tenant.Namespace))
 
-	var to503 []time.Duration
-	for _, o := range during {
-		if o.Status == http.StatusServiceUnavailable && o.Sent.After(killedAt) && o.Sent.Before(restartAt) {
-			to503 = append(to503, o.Took)
-		}
-	}
-	gone := harness.Summarise(to503)
+	gone := harness.TimesTo503(during, killedAt, restartAt)
 	harness.Report(t, "API server killed for %s: time to 503 %s; /readyz failing %s after the kill",
 		restartAt.Sub(killedAt).Round(10*time.Millisecond), gone, notReady.Round(10*time.Millisecond))
 	harness.Report(t, "recovery: the API server started again in %s; first 201 %s after it was ready",
 		backAt.Sub(restartAt).Round(10*time.Millisecond), recovered.Sub(backAt).Round(10*time.Millisecond))
-	harness.Report(t, "%d creates (%d with an Idempotency-Key succeeded), %d retries: %d lost, %d duplicated, max %d intents per key, "+
-		"%d stored without a key although answered 503", tally.Creates, tally.Keys, retries, len(tally.Lost), len(tally.Duplicated),
-		tally.MaxPerKey, tally.Phantoms)
+	harness.ReportTally(t, tally, retries)
 
 	g.Expect(gone.N).To(BeNumerically(">=", 8), "creates sent while the API server was gone")
-	g.Expect(gone.Max).To(BeNumerically("<=", answerBound), "time to 503 with the API server killed")
-	g.Expect(tally.Lost).To(BeEmpty(), "intents answered 201 that the API server does not hold")
-	g.Expect(tally.Duplicated).To(BeEmpty(), "more than one intent for one request")
-	g.Expect(tally.Mismatched).To(BeEmpty(), "retries answered with another intent")
+	g.Expect(gone.Max).To(BeNumerically("<=", harness.AnswerBound), "time to 503 with the API server killed")
+	harness.ExpectNoLossNoDuplicate(g, tally)
 }
 
 // creates is the size of the burst the manager is killed in.
@@ -106,14 +85,8 @@ const creates = 500
 // exactly one intent, and every intent answered is stored.
 func TestManagerKilled(t *testing.T) {
 	g := NewWithT(t)
-	cp := harness.StartControlPlane(t)
-	tenant := cp.NewTenant(t, "kill9")
-	m := cp.StartManager(t, tenant.Namespace, "faults-manager-killed")
-	m.WaitReady(t, 90*time.Second)
-	c := harness.NewClient(m.API, tenant.Key)
-	g.Eventually(func() int { return c.Create(true).Status }).WithTimeout(30*time.Second).WithPolling(100*time.Millisecond).
-		Should(Equal(http.StatusCreated), "the tenant's key and token reach the manager")
-	c.Forget()
+	f := harness.StartFault(t, "kill9", "faults-manager-killed")
+	cp, m, c := f.ControlPlane, f.Manager, f.Client
 
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -130,18 +103,18 @@ func TestManagerKilled(t *testing.T) {
 	m.Kill()
 	wg.Wait()
 	beforeKill := c.Outcomes()
-	answered := count(beforeKill, func(o harness.Outcome) bool { return o.Status >= 200 && o.Status < 300 })
-	unknown := count(beforeKill, harness.Outcome.Unknown)
+	answered := harness.Count(beforeKill, func(o harness.Outcome) bool { return o.Status >= 200 && o.Status < 300 })
+	unknown := harness.Count(beforeKill, harness.Outcome.Unknown)
 
 	m.Start(t)
 	m.WaitReady(t, 90*time.Second)
 	// Ready means serving: the key is accepted as soon as /readyz says so (it was refused for a
 	// few hundred milliseconds while the projections caught up).
-	g.Expect(m.KeyStatus(t, tenant.Key)).To(Equal(http.StatusOK), "the key right after /readyz of the restarted manager")
+	g.Expect(m.KeyStatus(t, f.Tenant.Key)).To(Equal(http.StatusOK), "the key right after /readyz of the restarted manager")
 	settleStart := time.Now()
 	retries := c.Settle(t, 120*time.Second)
 	settled := time.Since(settleStart)
-	tally := harness.Check(c.Outcomes(), cp.Ledger(t, tenant.Namespace))
+	tally := harness.Check(c.Outcomes(), cp.Ledger(t, f.Tenant.Namespace))
 
 	harness.Report(t, "kill -9 during %d concurrent creates: %d answered 2xx before the kill, %d unknown (no answer or 5xx), %d other",
 		creates, answered, unknown, len(beforeKill)-answered-unknown)
@@ -155,18 +128,6 @@ func TestManagerKilled(t *testing.T) {
 	g.Expect(tally.Lost).To(BeEmpty(), "intents answered that the API server does not hold")
 	g.Expect(tally.Duplicated).To(BeEmpty())
 	g.Expect(tally.Mismatched).To(BeEmpty(), "retries answered with another intent than the first answer")
-}
-
-func isCreated(o harness.Outcome) bool { return o.Status == http.StatusCreated }
-
-func count(outcomes []harness.Outcome, match func(harness.Outcome) bool) int {
-	n := 0
-	for _, o := range outcomes {
-		if match(o) {
-			n++
-		}
-	}
-	return n
 }
 
 // status is the status of GET url, 0 without an answer.
