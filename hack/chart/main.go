@@ -1,6 +1,7 @@
 // Command chart writes the Helm chart dist/chart from config/ (make chart), so that the kustomize
 // install (make deploy) and the Helm install are one set of manifests: it renders config/default
-// with kubectl kustomize, parses every object, and turns the rendered objects into templates by
+// (with its optional component config/components/prometheus added, whose objects the chart keeps
+// behind values) with kubectl kustomize, parses every object, and turns the rendered objects into templates by
 // typed edits on the parsed YAML (names, namespace, image, replicas, resources, settings, the
 // trial Redis and PostgreSQL components and their Secrets, metrics, the attester key). The
 // defaults of values.yaml are read from the same render. With -schemas it instead writes the JSON
@@ -93,7 +94,7 @@ func generate(configDir, out string) error {
 	if err != nil {
 		return err
 	}
-	rendered, err := kustomize(filepath.Join(configDir, "default"))
+	rendered, err := renderWithPrometheus(configDir)
 	if err != nil {
 		return err
 	}
@@ -590,6 +591,47 @@ func kustomizationPrefix(path string) (prefix, namespace string, err error) {
 		return "", "", fmt.Errorf("%s: the chart expects namePrefix and namespace", path)
 	}
 	return k.NamePrefix, k.Namespace, nil
+}
+
+// prometheusComponent is the component config/default leaves out, as config/default names it: a
+// cluster without the Prometheus Operator's CRDs refuses its kinds.
+const prometheusComponent = "../components/prometheus"
+
+// renderWithPrometheus renders config/default as a user who turned the Prometheus component on
+// gets it: the component is added to a scratch copy of config/, so that its objects get
+// config/default's namespace and namePrefix.
+func renderWithPrometheus(configDir string) ([]byte, error) {
+	scratch, err := os.MkdirTemp("", "chart-config-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.RemoveAll(scratch) }()
+	if err := os.CopyFS(scratch, os.DirFS(configDir)); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(scratch, "default", "kustomization.yaml")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var k map[string]any
+	if err := yaml.Unmarshal(b, &k); err != nil {
+		return nil, fmt.Errorf("config/default/kustomization.yaml: %w", err)
+	}
+	components, _ := k["components"].([]any)
+	for _, c := range components {
+		if c == prometheusComponent {
+			return kustomize(filepath.Dir(path)) // turned on in config/default itself
+		}
+	}
+	k["components"] = append(components, prometheusComponent)
+	if b, err = yaml.Marshal(k); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return nil, err
+	}
+	return kustomize(filepath.Dir(path))
 }
 
 func kustomize(dir string) ([]byte, error) {

@@ -45,8 +45,8 @@ appVersion: ` + fmt.Sprintf("%q", v.imageTag) + "\n"
 	vals := header + `# Every default below is read from config/ (config/default and what it includes), so that
 # helm install with these values and make deploy create the same objects, named after the release
 # (helm install transfer-intent ... gives the names of config/default) in the release's namespace.
-# Differences: the ServiceMonitor is off (it needs the Prometheus Operator's CRDs), and the
-# attester key can be mounted (config/ has no place for it yet).
+# The ServiceMonitor and PrometheusRule are off in both (they need the Prometheus Operator's CRDs).
+# One difference: the attester key can be mounted (config/ has no place for it yet).
 
 # Replicas of the manager. Every replica serves the HTTP API; the reconcilers run on the leader.
 replicas: ` + v.replicas + `

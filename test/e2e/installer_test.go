@@ -17,10 +17,10 @@ import (
 
 // The installer `make build-installer` writes (hack/render-deploy.sh over config/default) is
 // accepted whole by a real API server: applied server-side as a dry run (so the suite's own
-// manager keeps its RBAC), with the Prometheus Operator's kinds known. Its production settings are
-// there: three replicas with anti-affinity, leader election, a PodDisruptionBudget, network
-// policies, a ServiceMonitor, the alerts' PrometheusRule, the settings ConfigMap, the trial Redis
-// behind REDIS_URL and the trial PostgreSQL behind ARCHIVE_URL.
+// manager keeps its RBAC). Its production settings are there: three replicas with anti-affinity,
+// leader election, a PodDisruptionBudget, network policies, the settings ConfigMap, the trial
+// Redis behind REDIS_URL and the trial PostgreSQL behind ARCHIVE_URL; the Prometheus Operator's
+// kinds are not (config/components/prometheus adds them; test/gitops applies both for real).
 var _ = Describe("The installer", func() {
 	It("is accepted by the API server and carries the production settings", func() {
 		By("rendering it as make build-installer does")
@@ -33,15 +33,7 @@ var _ = Describe("The installer", func() {
 		Expect(err).NotTo(HaveOccurred(), "hack/render-deploy.sh: %s", stderr.String())
 		path := writeTemp("install.yaml", string(installer))
 
-		By("applying it server-side (dry run) after the ServiceMonitor and PrometheusRule CRDs and its namespace")
-		for _, crd := range []string{"servicemonitor", "prometheusrule"} {
-			out, err := kubectl("apply", "--server-side", "-f", filepath.Join(projectRoot, "test", "e2e", "testdata", crd+"-crd.yaml"))
-			Expect(err).NotTo(HaveOccurred(), out)
-			Eventually(func() error {
-				_, err := runKubectl("get", "crd", crd+"s.monitoring.coreos.com", "-o", "jsonpath={.status.conditions[?(@.type=='Established')].status}")
-				return err
-			}).Should(Succeed())
-		}
+		By("applying it server-side (dry run) after its namespace")
 		out, err := kubectl("create", "namespace", "transfer-intent-system")
 		if err != nil {
 			Expect(out).To(ContainSubstring("AlreadyExists"))
@@ -58,8 +50,8 @@ var _ = Describe("The installer", func() {
 		}
 		Expect(byKind["PodDisruptionBudget"]).To(HaveLen(1))
 		Expect(byKind["NetworkPolicy"]).To(HaveLen(4))
-		Expect(byKind["ServiceMonitor"]).To(HaveLen(1))
-		Expect(byKind["PrometheusRule"]).To(HaveLen(1))
+		Expect(byKind["ServiceMonitor"]).To(BeEmpty())
+		Expect(byKind["PrometheusRule"]).To(BeEmpty())
 		manager := find(byKind["Deployment"], "transfer-intent-controller-manager")
 		replicas, _, _ := unstructured.NestedFieldNoCopy(manager.Object, "spec", "replicas")
 		Expect(replicas).To(BeNumerically("==", 3))

@@ -1,5 +1,7 @@
 // Package gitops tests what GitOps tools read of the operator's objects: the Argo CD health check
-// shipped in config/argocd, run by gopher-lua, the interpreter Argo CD embeds.
+// shipped in config/argocd, run by gopher-lua, the interpreter Argo CD embeds; and what they
+// apply: config/default, as make deploy renders it, stored whole by a real API server
+// (deploy_test.go, which needs the control plane of hack/control-plane.sh).
 package gitops
 
 import (
