@@ -28,6 +28,7 @@ var levels = map[string]int{
 	"internal/freeport":        0,
 	"internal/kubeapi":         0,
 	"internal/loadgen":         0,
+	"internal/postgres":        0,
 	"internal/problem":         0,
 	"internal/strictjson":      0,
 	"internal/tracing":         0,

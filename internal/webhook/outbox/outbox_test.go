@@ -6,22 +6,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 )
 
 func openStore(t *testing.T) *outbox.Store {
 	t.Helper()
 	srv := pgtest.Start(t)
-	a, err := archive.Open(context.Background(), srv.NewDatabase(t), archive.Options{})
+	db, err := postgres.Open(context.Background(), srv.NewDatabase(t), postgres.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
-	return &outbox.Store{Pool: func() (*pgxpool.Pool, error) { return a.Pool(), nil }, Timeout: 2 * time.Second}
+	t.Cleanup(db.Close)
+	return outbox.New(db)
 }
 
 func event(id, intentID, typ string, at time.Time) outbox.Event {
