@@ -22,6 +22,28 @@ type Archive interface {
 	ByOrderID(ctx context.Context, namespace, orderID string) ([]archive.Record, error)
 }
 
+// NoArchive is the archive of an install without PostgreSQL: nothing was ever archived, so every
+// read finds nothing and every intent is a resource until its retention ends.
+var NoArchive Archive = noArchive{}
+
+type noArchive struct{}
+
+func (noArchive) Get(context.Context, archive.Scope, string) (archive.Record, bool, error) {
+	return archive.Record{}, false, nil
+}
+
+func (noArchive) List(context.Context, archive.Scope, archive.Filter, *archive.Cursor, int) ([]archive.Record, error) {
+	return nil, nil
+}
+
+func (noArchive) ByIdempotencyKey(context.Context, string, string) (archive.Record, bool, error) {
+	return archive.Record{}, false, nil
+}
+
+func (noArchive) ByOrderID(context.Context, string, string) ([]archive.Record, error) {
+	return nil, nil
+}
+
 // ErrArchiveUnavailable wraps a failure of the archive: the read or the create (whose key might
 // name an archived intent) may be retried once it answers again. Nothing was written.
 var ErrArchiveUnavailable = errors.New("the archive of finished intents did not answer in time")

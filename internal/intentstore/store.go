@@ -74,8 +74,8 @@ type Options struct {
 	// write timeout, so that a stalled API server costs a client seconds and a 503, not a hang.
 	// Default DefaultWriteTimeout.
 	WriteTimeout time.Duration
-	// Archive, when set, holds the finished intents that left the API server: Get, List and a
-	// retried Create read it for what the index no longer has. Nil: every intent is a resource.
+	// Archive holds the finished intents that left the API server: Get, List and a retried Create
+	// read it for what the index no longer has. NoArchive when nil: every intent is a resource.
 	Archive Archive
 }
 
@@ -138,6 +138,9 @@ func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = DefaultWriteTimeout
 	}
+	if opts.Archive == nil {
+		opts.Archive = NoArchive
+	}
 	return &Store{
 		writer: tracedWriter{writer}, live: live, cached: cached, opts: opts,
 		index:  newIndex(opts.Namespace),
@@ -196,12 +199,15 @@ func (s *Store) Len() int { return s.index.count() }
 func (s *Store) List(ctx context.Context, owner Owner, filter Filter, after string, limit int) (items []Summary, more bool, err error) {
 	live, liveMore := s.index.page(owner, filter, after, limit)
 	archiveFilter, archiveMayMatch := filter.archiveFilter()
-	if s.opts.Archive == nil || limit <= 0 || !archiveMayMatch {
+	if limit <= 0 || !archiveMayMatch {
 		return live, liveMore, nil
 	}
 	archived, err := s.listArchived(ctx, owner, archiveFilter, after, limit+1)
 	if err != nil {
 		return nil, false, err
+	}
+	if len(archived) == 0 {
+		return live, liveMore, nil // what the merge would make of it, without the copy
 	}
 	items = mergePages(live, archived, limit)
 	// More follow when either source has more than this page took of it.
@@ -228,15 +234,12 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 			return obj, found, err
 		}
 	}
-	if s.opts.Archive != nil {
-		// The archive keeps the canonical id; the path may have spelt it in lower case.
-		canonical, err := intent.IDFromObjectName(name)
-		if err != nil {
-			return nil, false, nil //nolint:nilerr // not an intent's name: not found
-		}
-		return s.archived(ctx, owner, canonical)
+	// The archive keeps the canonical id; the path may have spelt it in lower case.
+	canonical, err := intent.IDFromObjectName(name)
+	if err != nil {
+		return nil, false, nil //nolint:nilerr // not an intent's name: not found
 	}
-	return nil, false, nil
+	return s.archived(ctx, owner, canonical)
 }
 
 // getRecent reads an intent created a moment ago, maybe on another replica, from the API server.
@@ -262,10 +265,7 @@ func (s *Store) AttestedOrder(ctx context.Context, orderID string) (*v1alpha1.Tr
 	if e := s.index.attestedOrder(orderID); e != nil {
 		return e.obj, true, nil
 	}
-	if s.opts.Archive != nil {
-		return s.archivedAttestedOrder(ctx, orderID)
-	}
-	return nil, false, nil
+	return s.archivedAttestedOrder(ctx, orderID)
 }
 
 // recent reports whether the id was minted within RecentWindow (or slightly in the future, for
@@ -391,7 +391,7 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 			return Created{}, fmt.Errorf("reading idempotency claim %s: %w", name, err)
 		}
 		exists := err == nil
-		if !exists && s.opts.Archive != nil && draft == nil {
+		if !exists && draft == nil {
 			// The intent and its claim may have left the API server for the archive.
 			if obj, found, err := s.archivedByKey(ctx, req, keyHash); err != nil || found {
 				return Created{Intent: obj}, err
@@ -460,12 +460,9 @@ func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, owner O
 	}
 	var obj v1alpha1.TransferIntent
 	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: objName}, &obj); err != nil {
-		if apierrors.IsNotFound(err) && s.opts.Archive != nil {
+		if apierrors.IsNotFound(err) {
 			// Archived, its claim not yet collected with it.
 			return s.archived(ctx, owner, id)
-		}
-		if apierrors.IsNotFound(err) {
-			return nil, false, nil
 		}
 		return nil, false, fmt.Errorf("reading TransferIntent %s: %w", objName, err)
 	}

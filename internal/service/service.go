@@ -282,10 +282,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	storeOpts := intentstore.Options{Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout}
-	if archived != nil {
-		storeOpts.Archive = archived
-	}
+	storeOpts := intentstore.Options{Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout, Archive: archived}
 	if s.Intents, err = intentstore.SetupWithManager(mgr, storeOpts); err != nil {
 		return nil, err
 	}
@@ -336,10 +333,10 @@ func setupDatabase(mgr ctrl.Manager, opts ArchiveOptions, log logr.Logger) (*pos
 }
 
 // setupArchive, with a database, reads the archive of finished intents on every replica and adds
-// the archiver (leader only); nil without one.
-func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, db *postgres.DB, log logr.Logger) (*archive.Store, error) {
+// the archiver (leader only); intentstore.NoArchive without one.
+func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, db *postgres.DB, log logr.Logger) (intentstore.Archive, error) {
 	if db == nil {
-		return nil, nil
+		return intentstore.NoArchive, nil
 	}
 	archived := archive.New(db)
 	metrics, err := archiver.NewMetrics(opts.Metrics)
