@@ -12,6 +12,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -29,7 +30,7 @@ func testIntent(account string, n int, typ v1alpha1.IntentType) *v1alpha1.Transf
 	}
 }
 
-func ids(items []Summary) []string {
+func ids(items []transferrecord.Summary) []string {
 	out := []string{}
 	for _, it := range items {
 		out = append(out, it.ID)
@@ -115,25 +116,6 @@ func TestIndexUpdatesAndSkips(t *testing.T) {
 		if items, _, _ := s.List(context.Background(), Owner{Account: "skipped"}, Filter{}, "", 10); len(items) != 0 {
 			t.Fatalf("%s: indexed %v", name, items)
 		}
-	}
-}
-
-func TestSummaryOf(t *testing.T) {
-	obj := testIntent("acme", 123, v1alpha1.IntentTypeSwap)
-	sum := SummaryOf(obj)
-	if sum.Status != v1alpha1.IntentPhasePending || !sum.CreatedAt.Equal(epoch.Add(123*time.Millisecond)) || sum.UpdatedAt != sum.CreatedAt {
-		t.Fatalf("new intent: %+v", sum)
-	}
-	// updatedAt is stored in whole seconds: it never reads as earlier than createdAt.
-	early := metav1.NewTime(epoch)
-	obj.Status.UpdatedAt = &early
-	if sum := SummaryOf(obj); sum.UpdatedAt != sum.CreatedAt {
-		t.Fatalf("updatedAt %v before createdAt %v", sum.UpdatedAt, sum.CreatedAt)
-	}
-	later := metav1.NewTime(epoch.Add(time.Minute))
-	obj.Status.UpdatedAt, obj.Status.Phase, obj.Status.Hash = &later, v1alpha1.IntentPhaseSubmitted, "0xabc"
-	if sum := SummaryOf(obj); !sum.UpdatedAt.Equal(later.Time) || sum.Status != v1alpha1.IntentPhaseSubmitted || sum.Hash != "0xabc" {
-		t.Fatalf("submitted: %+v", sum)
 	}
 }
 

@@ -59,7 +59,8 @@ var levels = map[string]int{
 	"internal/openapi/openapitest": 2,
 
 	// The one owner of a TransferIntent's status (lifecycle transitions on the object).
-	"internal/intentstatus": 3,
+	"internal/intentstatus":   3,
+	"internal/transferrecord": 3,
 
 	// Adapters of the domain: the store, the simulation's reads, the controllers.
 	"internal/chain/chaindata": 4,
