@@ -14,6 +14,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // KeyIndex authenticates API keys by the hash of the whole key. *registry.KeyIndex implements it.
@@ -54,7 +55,7 @@ type IntentStore interface {
 	Get(ctx context.Context, owner intentstore.Owner, id string) (*v1alpha1.TransferIntent, bool, error)
 	// List returns a page of the owner's intents that match the filter, newest first, and
 	// whether more follow.
-	List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]intentstore.Summary, bool, error)
+	List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]transferrecord.Summary, bool, error)
 	// AttestedOrder returns the intent whose order (by orderId) has an attested fill.
 	AttestedOrder(ctx context.Context, orderID string) (*v1alpha1.TransferIntent, bool, error)
 }

@@ -6,17 +6,17 @@ import (
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
-	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // The record of GET /v2/transfers/{id} is intentstore's (webhooks carry it too).
 type (
-	transferIntentJSON = intentstore.TransferRecord
-	explorers          = intentstore.Explorers
+	transferIntentJSON = transferrecord.Record
+	explorers          = transferrecord.Explorers
 )
 
 func transferRecord(obj *v1alpha1.TransferIntent, explorer explorers) transferIntentJSON {
-	return intentstore.TransferRecordOf(obj, explorer)
+	return transferrecord.Of(obj, explorer)
 }
 
 // explorerOf is the lookup of the server's catalog.
@@ -39,7 +39,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 // appendSummaries encodes a list page (OpenAPI TransferSummary items). It writes the JSON itself:
 // every string but the hash has a fixed pattern the CRD enforces, and encoding a page of 100 with
 // reflection would cost more than finding it.
-func appendSummaries(b []byte, items []intentstore.Summary, explorer explorers) []byte {
+func appendSummaries(b []byte, items []transferrecord.Summary, explorer explorers) []byte {
 	b = append(b, '[')
 	for i := range items {
 		if i > 0 {
@@ -65,7 +65,7 @@ func appendSummaries(b []byte, items []intentstore.Summary, explorer explorers) 
 			b = appendJSONString(b, it.Hash)
 		}
 		b = append(b, '}')
-		if l := intentstore.LinksOf(it, explorer); l != nil {
+		if l := transferrecord.LinksOf(it, explorer); l != nil {
 			b = append(b, `,"links":{`...)
 			sep := ""
 			for _, link := range [...]struct{ name, url string }{{"open", l.Open}, {"fill", l.Fill}, {"refund", l.Refund}} {

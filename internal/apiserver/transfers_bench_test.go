@@ -28,6 +28,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/loadgen"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // Latency of the transfer endpoints through the whole HTTP stack on loopback (a real TCP server,
@@ -268,9 +269,9 @@ func BenchmarkTransfersList(b *testing.B) {
 				items = append(items, o.(*v1alpha1.TransferIntent).DeepCopy())
 			}
 			slices.SortFunc(items, func(a, b *v1alpha1.TransferIntent) int { return strings.Compare(b.Spec.ID, a.Spec.ID) })
-			page := make([]intentstore.Summary, 0, 100)
+			page := make([]transferrecord.Summary, 0, 100)
 			for _, it := range items[:100] {
-				page = append(page, intentstore.SummaryOf(it))
+				page = append(page, transferrecord.SummaryOf(it))
 			}
 			_ = appendSummaries(nil, page, func(string) string { return "" })
 			return nil

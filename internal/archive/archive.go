@@ -2,28 +2,22 @@
 // PostgreSQL: they leave etcd, which should hold only what is live, and the /v2 API serves the
 // live resources and the archive as one collection, newest first.
 //
-// The schema is versioned (migrations/, applied by Open under an advisory lock, so replicas that
-// start together apply each migration once) and plain PostgreSQL, so that a PostgreSQL-compatible
-// engine can take over. Every call is bounded by Options.Timeout: a server that is gone or stalled
+// Its table is the intents table of the service's database (internal/postgres, migrations
+// 00001-00003). Every call is bounded by the database's timeout: a server that is gone or stalled
 // costs the caller an error, never a hang.
 package archive
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
 
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 )
 
 // Record is one finished intent as the archive keeps it: the columns the API filters and orders
@@ -86,122 +80,14 @@ type Cursor struct {
 // CursorOf is the cursor after r.
 func CursorOf(r Record) Cursor { return Cursor{CreatedAt: r.CreatedAt, ID: r.ID} }
 
-// Options tunes a Store; the zero value is usable.
-type Options struct {
-	// Timeout bounds every call, and each connection attempt; DefaultTimeout when zero.
-	Timeout time.Duration
-	// MigrationTimeout bounds Open's migrations, the wait for another replica's lock included;
-	// default 1 minute.
-	MigrationTimeout time.Duration
-	// MaxConns caps the pool; 0 keeps pgxpool's default, the greater of 4 and the CPU count.
-	MaxConns int32
-}
-
-// DefaultTimeout is the default of Options.Timeout.
-const DefaultTimeout = 2 * time.Second
-
-const (
-	defaultMigrationTimeout = time.Minute
-
-	// versionTable is goose's record of applied migrations, named for the archive so that the
-	// database can be shared with other goose-managed schemas.
-	versionTable = "archive_goose_version"
-	// migrationLockID is the advisory lock the migrations run under: the archive's own, not
-	// goose's default, so that another goose user of the database never waits on it.
-	migrationLockID int64 = 0x61726368697665 // "archive"
-)
-
-//go:embed migrations/*.sql
-var migrations embed.FS
-
-// Store is the archive. Its methods are safe for concurrent use.
+// Store is the archive, on the service's database (internal/postgres, which creates its table).
+// Its methods are safe for concurrent use.
 type Store struct {
-	pool    *pgxpool.Pool
-	timeout time.Duration
+	db *postgres.DB
 }
 
-// Open migrates the database at url (a postgres:// URL or DSN) to the newest schema and returns a
-// store on a connection pool.
-func Open(ctx context.Context, url string, opts Options) (*Store, error) {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MigrationTimeout <= 0 {
-		opts.MigrationTimeout = defaultMigrationTimeout
-	}
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return nil, fmt.Errorf("archive: %w", err)
-	}
-	// A dial to a host that drops packets would otherwise wait for the kernel's TCP timeout.
-	cfg.ConnConfig.ConnectTimeout = opts.Timeout
-	if opts.MaxConns > 0 {
-		cfg.MaxConns = opts.MaxConns
-	}
-	if err := migrate(ctx, cfg.ConnConfig.Copy(), opts.MigrationTimeout); err != nil {
-		return nil, err
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("archive: %w", err)
-	}
-	s := &Store{pool: pool, timeout: opts.Timeout}
-	if err := s.Ping(ctx); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// migrate applies the pending migrations. It runs on a database handle of its own, closed at the
-// end: the advisory lock belongs to a session, and were its unlock to fail, closing the connection
-// still releases it, where a pooled connection would keep it.
-func migrate(ctx context.Context, conn *pgx.ConnConfig, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	db := stdlib.OpenDB(*conn)
-	defer func() { _ = db.Close() }()
-
-	// A replica that finds the lock taken retries each second (goose's shortest period) until
-	// the timeout; the one holding it applies the migrations in a few milliseconds.
-	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID),
-		lock.WithLockTimeout(1, uint64(max(timeout/time.Second, 1))))
-	if err != nil {
-		return fmt.Errorf("archive: migration lock: %w", err)
-	}
-	dir, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return fmt.Errorf("archive: %w", err)
-	}
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, dir,
-		goose.WithSessionLocker(locker), goose.WithTableName(versionTable),
-		// The migrations are the embedded files alone, whatever else registered with goose.
-		goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		return fmt.Errorf("archive: migrations: %w", err)
-	}
-	if _, err := provider.Up(ctx); err != nil {
-		return fmt.Errorf("archive: migrating: %w", err)
-	}
-	return nil
-}
-
-// Close closes the pool; calls in flight finish first.
-func (s *Store) Close() { s.pool.Close() }
-
-// Pool is the store's connection pool, for the other tables of the archive's database (the
-// webhook outbox, internal/webhook/outbox), whose schema the archive's migrations create.
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
-
-// Ping checks that the server answers.
-func (s *Store) Ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	if err := s.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("archive: ping: %w", err)
-	}
-	return nil
-}
+// New returns the archive in db.
+func New(db *postgres.DB) *Store { return &Store{db: db} }
 
 const columns = `id, namespace, account, environment, type, status, order_id, hash, created_at, updated_at, object, idempotency_key_hash, fill_hash, refund_hash, from_account`
 
@@ -221,6 +107,11 @@ WHERE intents.updated_at <= EXCLUDED.updated_at`
 // Upsert writes records in one transaction: all or none. Writing a record again is harmless, so a
 // caller that does not know whether a batch landed sends it again.
 func (s *Store) Upsert(ctx context.Context, records []Record) error {
+	ctx, cancel, pool, err := s.db.Call(ctx)
+	defer cancel()
+	if err != nil {
+		return err
+	}
 	if len(records) == 0 {
 		return nil
 	}
@@ -229,9 +120,7 @@ func (s *Store) Upsert(ctx context.Context, records []Record) error {
 			return err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		// One batch: the statements go in one round trip, not one each.
 		batch := &pgx.Batch{}
 		for _, r := range records {
@@ -282,9 +171,12 @@ func validate(r *Record) error {
 
 // Get reads the record with id, if it is in scope.
 func (s *Store) Get(ctx context.Context, scope Scope, id string) (Record, bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents
+	if err != nil {
+		return Record{}, false, err
+	}
+	rows, err := pool.Query(ctx, `SELECT `+columns+` FROM intents
 		WHERE id = $1 AND namespace = $2 AND account = $3 AND environment = $4`,
 		id, scope.Namespace, scope.Account, scope.Environment)
 	if err != nil {
@@ -303,12 +195,15 @@ func (s *Store) Get(ctx context.Context, scope Scope, id string) (Record, bool, 
 // ByIdempotencyKey reads the record of namespace created with the idempotency key hash (which
 // names the account and environment too: intentstore.IdempotencyKeyHash).
 func (s *Store) ByIdempotencyKey(ctx context.Context, namespace, keyHash string) (Record, bool, error) {
+	ctx, cancel, pool, err := s.db.Call(ctx)
+	defer cancel()
+	if err != nil {
+		return Record{}, false, err
+	}
 	if keyHash == "" {
 		return Record{}, false, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents
+	rows, err := pool.Query(ctx, `SELECT `+columns+` FROM intents
 		WHERE namespace = $1 AND idempotency_key_hash = $2 AND idempotency_key_hash <> '' LIMIT 1`, namespace, keyHash)
 	if err != nil {
 		return Record{}, false, fmt.Errorf("archive: by idempotency key: %w", err)
@@ -326,9 +221,12 @@ func (s *Store) ByIdempotencyKey(ctx context.Context, namespace, keyHash string)
 // ByOrderID reads the records of namespace whose order id is orderID (lower-case bytes32 hex), in
 // any account: an order's filler is not its owner.
 func (s *Store) ByOrderID(ctx context.Context, namespace, orderID string) ([]Record, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM intents WHERE order_id = $1 AND namespace = $2 LIMIT 10`, orderID, namespace)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := pool.Query(ctx, `SELECT `+columns+` FROM intents WHERE order_id = $1 AND namespace = $2 LIMIT 10`, orderID, namespace)
 	if err != nil {
 		return nil, fmt.Errorf("archive: by order id: %w", err)
 	}
@@ -343,6 +241,11 @@ func (s *Store) ByOrderID(ctx context.Context, namespace, orderID string) ([]Rec
 // cursor when there is one. Keyset pagination: a page costs the same however deep it is, and
 // records archived meanwhile neither shift nor repeat the later pages.
 func (s *Store) List(ctx context.Context, scope Scope, filter Filter, after *Cursor, limit int) ([]Record, error) {
+	ctx, cancel, pool, err := s.db.Call(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
 	if limit <= 0 {
 		return nil, fmt.Errorf("archive: list limit %d is not positive", limit)
 	}
@@ -388,9 +291,7 @@ func (s *Store) List(ctx context.Context, scope Scope, filter Filter, after *Cur
 	args = append(args, limit)
 	query += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args))
 
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	rows, err := s.pool.Query(ctx, query, args...)
+	rows, err := pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("archive: list: %w", err)
 	}
@@ -405,12 +306,15 @@ func (s *Store) List(ctx context.Context, scope Scope, filter Filter, after *Cur
 // how many it deleted: retention calls it until that is less than batch, each call a short
 // transaction rather than one that holds locks over the whole table.
 func (s *Store) DeleteUpdatedBefore(ctx context.Context, t time.Time, batch int) (int, error) {
+	ctx, cancel, pool, err := s.db.Call(ctx)
+	defer cancel()
+	if err != nil {
+		return 0, err
+	}
 	if batch <= 0 {
 		return 0, fmt.Errorf("archive: delete batch %d is not positive", batch)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	tag, err := s.pool.Exec(ctx, `DELETE FROM intents WHERE id IN (
+	tag, err := pool.Exec(ctx, `DELETE FROM intents WHERE id IN (
 		SELECT id FROM intents WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)`,
 		t.Truncate(time.Microsecond), batch)
 	if err != nil {

@@ -5,23 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
 
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 )
 
 var (
@@ -36,31 +31,13 @@ func TestStore(t *testing.T) {
 	open := func(t *testing.T) (*Store, string) {
 		t.Helper()
 		url := srv.NewDatabase(t)
-		s, err := Open(context.Background(), url, Options{})
+		db, err := postgres.Open(context.Background(), url, postgres.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(s.Close)
-		return s, url
+		t.Cleanup(db.Close)
+		return New(db), url
 	}
-	t.Run("MigratesAnEmptyDatabase", func(t *testing.T) {
-		s, url := open(t)
-		if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
-			t.Fatalf("applied migrations (version: times) = %v, want each file once", got)
-		}
-		// Opening a migrated database changes nothing.
-		again, err := Open(context.Background(), url, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		again.Close()
-		if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
-			t.Fatalf("after a second Open: %v", got)
-		}
-		if err := s.Ping(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	})
 	t.Run("MigratesFromTheFirstVersion", func(t *testing.T) { testMigrateFromV1(t, srv.NewDatabase(t)) })
 	t.Run("FindsByIdempotencyKey", func(t *testing.T) {
 		s, _ := open(t)
@@ -114,33 +91,6 @@ func TestStore(t *testing.T) {
 	})
 }
 
-// TestConcurrentOpensMigrateOnce starts three replicas together on a fresh database: the advisory
-// lock lets one apply the migrations, and the others find them applied.
-func TestConcurrentOpensMigrateOnce(t *testing.T) {
-	srv := pgtest.Start(t)
-	url := srv.NewDatabase(t)
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range errs {
-		wg.Go(func() {
-			s, err := Open(context.Background(), url, Options{})
-			if err == nil {
-				s.Close()
-			}
-			errs[i] = err
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("replica %d: %v", i, err)
-		}
-	}
-	if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
-		t.Fatalf("applied migrations (version: times) = %v, want each file once", got)
-	}
-}
-
 // faultTimeout is the deadline of the stores of the fault tests.
 const faultTimeout = 500 * time.Millisecond
 
@@ -148,11 +98,12 @@ const faultTimeout = 500 * time.Millisecond
 func openWithRecord(t *testing.T) (*pgtest.Server, *Store, Record) {
 	t.Helper()
 	srv := pgtest.Start(t)
-	s, err := Open(context.Background(), srv.URL, Options{Timeout: faultTimeout})
+	db, err := postgres.Open(context.Background(), srv.URL, postgres.Options{Timeout: faultTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.Close)
+	t.Cleanup(db.Close)
+	s := New(db)
 	r := record("int_transfer_1", alice, "transfer", t0)
 	if err := s.Upsert(context.Background(), []Record{r}); err != nil {
 		t.Fatal(err)
@@ -211,27 +162,13 @@ func TestCallsFailWithinTheDeadlineWhenTheServerStalls(t *testing.T) {
 func calls(s *Store, r Record) map[string]func() error {
 	ctx := context.Background()
 	return map[string]func() error{
-		"Ping":             func() error { return s.Ping(ctx) },
+		"Ping":             func() error { return s.db.Ping(ctx) },
 		"Upsert":           func() error { return s.Upsert(ctx, []Record{r}) },
 		"Get":              func() error { _, _, err := s.Get(ctx, alice, r.ID); return err },
 		"List":             func() error { _, err := s.List(ctx, alice, Filter{}, nil, 10); return err },
 		"ByIdempotencyKey": func() error { _, _, err := s.ByIdempotencyKey(ctx, alice.Namespace, "sha256:x"); return err },
 		"ByOrderID":        func() error { _, err := s.ByOrderID(ctx, alice.Namespace, r.OrderID); return err },
 		"Delete":           func() error { _, err := s.DeleteUpdatedBefore(ctx, t0, 10); return err },
-	}
-}
-
-// TestOpenFailsWithoutAServer returns an error, within the timeouts, where no server listens.
-func TestOpenFailsWithoutAServer(t *testing.T) {
-	srv := pgtest.Start(t)
-	srv.Kill()
-	start := time.Now()
-	_, err := Open(context.Background(), srv.URL, Options{Timeout: 500 * time.Millisecond, MigrationTimeout: 2 * time.Second})
-	if err == nil {
-		t.Fatal("Open succeeded without a server")
-	}
-	if took := time.Since(start); took > 4*time.Second {
-		t.Fatalf("Open took %s to fail", took)
 	}
 }
 
@@ -501,43 +438,6 @@ func ids(records []Record) []string {
 	return out
 }
 
-// appliedVersions counts goose's applied rows per migration version (its own version 0 aside).
-func appliedVersions(t *testing.T, url string) map[int64]int {
-	t.Helper()
-	conn := connect(t, url)
-	rows, err := conn.Query(context.Background(),
-		`SELECT version_id, count(*) FROM `+versionTable+` WHERE is_applied AND version_id > 0 GROUP BY version_id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[int64]int{}
-	var version int64
-	var n int
-	if _, err := pgx.ForEachRow(rows, []any{&version, &n}, func() error { out[version] = n; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// eachOnce is what appliedVersions should read: every embedded migration, applied once.
-func eachOnce(t *testing.T) map[int64]int {
-	t.Helper()
-	files, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no migrations embedded: %v", err)
-	}
-	out := map[int64]int{}
-	for _, f := range files {
-		digits, _, _ := strings.Cut(path.Base(f), "_")
-		version, err := strconv.ParseInt(digits, 10, 64)
-		if err != nil {
-			t.Fatalf("migration %s: %v", f, err)
-		}
-		out[version] = 1
-	}
-	return out
-}
-
 func count(t *testing.T, url string) int {
 	t.Helper()
 	var n int
@@ -557,21 +457,22 @@ func connect(t *testing.T, url string) *pgx.Conn {
 	return conn
 }
 
+// openMigrated migrates the database at url to the newest schema and opens the archive on it.
+func openMigrated(t *testing.T, url string) *Store {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return New(db)
+}
+
 // testMigrateFromV1 migrates a database of the first schema, holding a row, to the newest: the row
 // is kept, readable, with the columns a later version added at their defaults.
 func testMigrateFromV1(t *testing.T, url string) {
 	conn := connect(t, url)
-	db := stdlib.OpenDB(*conn.Config())
-	defer func() { _ = db.Close() }()
-	dir, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, dir, goose.WithTableName(versionTable), goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(context.Background(), 1); err != nil {
+	if err := postgres.MigrateUpTo(context.Background(), url, 1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := conn.Exec(context.Background(), `INSERT INTO intents (id, namespace, account, environment, type, status, order_id, created_at, updated_at, object)
@@ -579,14 +480,7 @@ func testMigrateFromV1(t *testing.T, url string) {
 		alice.Namespace, alice.Account, alice.Environment, t0); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(context.Background(), url, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if got := appliedVersions(t, url); !reflect.DeepEqual(got, eachOnce(t)) {
-		t.Fatalf("applied migrations (version: times) = %v, want each file once", got)
-	}
+	s := openMigrated(t, url)
 	r, ok, err := s.Get(context.Background(), alice, "int_transfer_old")
 	if err != nil || !ok || r.Status != "confirmed" || r.IdempotencyKeyHash != "" {
 		t.Fatalf("the first version's row after the migration: %+v, %v, %v", r, ok, err)
@@ -681,17 +575,7 @@ func testLookupFilters(t *testing.T, open func(*testing.T) (*Store, string)) {
 // in lower case and its from account: migration 00003 filled the columns from the object.
 func testMigrateBackfillsLookupColumns(t *testing.T, url string) {
 	conn := connect(t, url)
-	db := stdlib.OpenDB(*conn.Config())
-	defer func() { _ = db.Close() }()
-	dir, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, dir, goose.WithTableName(versionTable), goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provider.UpTo(context.Background(), 2); err != nil {
+	if err := postgres.MigrateUpTo(context.Background(), url, 2); err != nil {
 		t.Fatal(err)
 	}
 	openHash, fillHash, refundHash := "0x"+strings.Repeat("AB", 32), "0x"+strings.Repeat("cd", 32), "0x"+strings.Repeat("Ef", 32)
@@ -708,11 +592,7 @@ func testMigrateBackfillsLookupColumns(t *testing.T, url string) {
 		alice.Namespace, alice.Account, alice.Environment, t0); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(context.Background(), url, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openMigrated(t, url)
 	for name, f := range map[string]Filter{
 		"open hash": {Hash: strings.ToLower(openHash)}, "fill hash": {Hash: fillHash},
 		"refund hash": {Hash: strings.ToLower(refundHash)}, "from": {From: "eip155:1:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"},

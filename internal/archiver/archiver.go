@@ -27,6 +27,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=transferintents,verbs=get;list;watch;delete
@@ -54,7 +55,7 @@ type Options struct {
 	Retention time.Duration
 }
 
-// Archive is what the archiver writes to (*archive.Store, *archive.Connection).
+// Archive is what the archiver writes to (*archive.Store).
 type Archive interface {
 	Upsert(ctx context.Context, records []archive.Record) error
 	DeleteUpdatedBefore(ctx context.Context, t time.Time, batch int) (int, error)
@@ -94,7 +95,7 @@ func (a *Archiver) Start(ctx context.Context) error {
 		_, found, err := a.pass(ctx, limiter)
 		wait := a.Interval
 		switch {
-		case errors.Is(err, archive.ErrNotOpen) && notOpen < a.Interval:
+		case errors.Is(err, postgres.ErrNotOpen) && notOpen < a.Interval:
 			// The connection opens in the background at start: look again soon, backing off to
 			// the interval, past which a PostgreSQL that never answered counts as a failure.
 			wait, notOpen = notOpen, 2*notOpen

@@ -27,6 +27,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
@@ -48,11 +49,12 @@ func newWorld(t *testing.T) *world {
 	cluster := testenv.Start(t)
 	w := &world{t: t, kube: cluster.Client, ns: cluster.CreateNamespace(t), pg: pgtest.Start(t),
 		owner: intentstore.Owner{Account: "alice", Environment: v1alpha1.EnvironmentTest}}
-	var err error
-	if w.archive, err = archive.Open(context.Background(), w.pg.URL, archive.Options{Timeout: time.Second}); err != nil {
+	db, err := postgres.Open(context.Background(), w.pg.URL, postgres.Options{Timeout: time.Second})
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(w.archive.Close)
+	t.Cleanup(db.Close)
+	w.archive = archive.New(db)
 	opts := ctrl.Options{Scheme: cluster.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0"}
 	opts.Cache.DefaultNamespaces = map[string]cache.Config{w.ns: {}}
 	mgr, err := ctrl.NewManager(cluster.Config, opts)
@@ -374,7 +376,7 @@ func TestAttestedOrderIsFoundAfterArchiving(t *testing.T) {
 }
 
 // notOpenYet is the archive while its connection opens in the background: the first calls fail
-// with archive.ErrNotOpen.
+// with postgres.ErrNotOpen.
 type notOpenYet struct {
 	Archive
 	refusals atomic.Int32
@@ -382,7 +384,7 @@ type notOpenYet struct {
 
 func (a *notOpenYet) Upsert(ctx context.Context, records []archive.Record) error {
 	if a.refusals.Add(-1) >= 0 {
-		return archive.ErrNotOpen
+		return postgres.ErrNotOpen
 	}
 	return a.Archive.Upsert(ctx, records)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // Archive is where finished intents live once they left the API server (internal/archive): the
@@ -20,6 +21,28 @@ type Archive interface {
 	List(ctx context.Context, scope archive.Scope, filter archive.Filter, after *archive.Cursor, limit int) ([]archive.Record, error)
 	ByIdempotencyKey(ctx context.Context, namespace, keyHash string) (archive.Record, bool, error)
 	ByOrderID(ctx context.Context, namespace, orderID string) ([]archive.Record, error)
+}
+
+// NoArchive is the archive of an install without PostgreSQL: nothing was ever archived, so every
+// read finds nothing and every intent is a resource until its retention ends.
+var NoArchive Archive = noArchive{}
+
+type noArchive struct{}
+
+func (noArchive) Get(context.Context, archive.Scope, string) (archive.Record, bool, error) {
+	return archive.Record{}, false, nil
+}
+
+func (noArchive) List(context.Context, archive.Scope, archive.Filter, *archive.Cursor, int) ([]archive.Record, error) {
+	return nil, nil
+}
+
+func (noArchive) ByIdempotencyKey(context.Context, string, string) (archive.Record, bool, error) {
+	return archive.Record{}, false, nil
+}
+
+func (noArchive) ByOrderID(context.Context, string, string) ([]archive.Record, error) {
+	return nil, nil
 }
 
 // ErrArchiveUnavailable wraps a failure of the archive: the read or the create (whose key might
@@ -37,7 +60,7 @@ func RecordOf(obj *v1alpha1.TransferIntent) (archive.Record, error) {
 	if err != nil {
 		return archive.Record{}, fmt.Errorf("encoding intent %s: %w", obj.Spec.ID, err)
 	}
-	s := SummaryOf(obj)
+	s := transferrecord.SummaryOf(obj)
 	// The columns the list filters by are lower case: hashes may be written in either case, and
 	// from is compared without regard to its EIP-55 checksum.
 	return archive.Record{
@@ -100,8 +123,8 @@ func (s *Store) archivedByKey(ctx context.Context, req CreateRequest, keyHash st
 // mergePages merges a page of live intents and a page of archived ones, both newest first (by id,
 // whose ULID starts with its time), into one page of up to limit. An intent in both (moved
 // between the two reads) counts once, as its live self.
-func mergePages(live []Summary, archived []Summary, limit int) []Summary {
-	out := make([]Summary, 0, min(limit, len(live)+len(archived)))
+func mergePages(live, archived []transferrecord.Summary, limit int) []transferrecord.Summary {
+	out := make([]transferrecord.Summary, 0, min(limit, len(live)+len(archived)))
 	i, j := 0, 0
 	for len(out) < limit && (i < len(live) || j < len(archived)) {
 		switch {
@@ -121,7 +144,7 @@ func mergePages(live []Summary, archived []Summary, limit int) []Summary {
 
 // listArchived reads up to limit of the owner's archived intents that match the filter after the
 // id, as summaries.
-func (s *Store) listArchived(ctx context.Context, owner Owner, filter archive.Filter, after string, limit int) ([]Summary, error) {
+func (s *Store) listArchived(ctx context.Context, owner Owner, filter archive.Filter, after string, limit int) ([]transferrecord.Summary, error) {
 	var cursor *archive.Cursor
 	if after != "" {
 		cursor = &archive.Cursor{CreatedAt: intent.IDTime(after), ID: after}
@@ -130,13 +153,13 @@ func (s *Store) listArchived(ctx context.Context, owner Owner, filter archive.Fi
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrArchiveUnavailable, err)
 	}
-	out := make([]Summary, 0, len(records))
+	out := make([]transferrecord.Summary, 0, len(records))
 	for _, r := range records {
 		obj, err := objectOf(r)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, SummaryOf(obj))
+		out = append(out, transferrecord.SummaryOf(obj))
 	}
 	return out, nil
 }

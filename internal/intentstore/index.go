@@ -11,6 +11,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // AccountIndexField names a field index of TransferIntents by owning account, for clients that
@@ -190,12 +191,12 @@ func (x *index) entryLocked(name string) *entry {
 // answered by the per-type list; any other condition looks at each intent of the list from the
 // cursor back (createdBefore first skips, by binary search, what is too new), until the page is
 // full and one more match is found, or createdAfter is passed.
-func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary, bool) {
+func (x *index) page(owner Owner, f Filter, before string, limit int) ([]transferrecord.Summary, bool) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	acct := x.accounts[owner.key()]
 	if acct == nil || limit <= 0 {
-		return []Summary{}, false
+		return []transferrecord.Summary{}, false
 	}
 	list := acct.all
 	if f.Type != "" {
@@ -207,9 +208,9 @@ func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary
 	}
 	if !f.narrowsBeyondType() {
 		start := max(end-limit, 0)
-		out := make([]Summary, 0, end-start)
+		out := make([]transferrecord.Summary, 0, end-start)
 		for i := end - 1; i >= start; i-- {
-			out = append(out, SummaryOf(list[i]))
+			out = append(out, transferrecord.SummaryOf(list[i]))
 		}
 		return out, start > 0
 	}
@@ -219,7 +220,7 @@ func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary
 		})
 		end = tooNew
 	}
-	out := make([]Summary, 0, min(limit, end))
+	out := make([]transferrecord.Summary, 0, min(limit, end))
 	for i := end - 1; i >= 0; i-- {
 		obj := list[i]
 		var created time.Time // parsed only when bounded: it is most of a scan's cost
@@ -234,7 +235,7 @@ func (x *index) page(owner Owner, f Filter, before string, limit int) ([]Summary
 		if len(out) == limit {
 			return out, true
 		}
-		out = append(out, SummaryOf(obj))
+		out = append(out, transferrecord.SummaryOf(obj))
 	}
 	return out, false
 }

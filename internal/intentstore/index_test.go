@@ -13,6 +13,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 var epoch = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -30,7 +31,7 @@ func testIntent(account string, n int, typ v1alpha1.IntentType) *v1alpha1.Transf
 	}
 }
 
-func ids(items []Summary) []string {
+func ids(items []transferrecord.Summary) []string {
 	out := []string{}
 	for _, it := range items {
 		out = append(out, it.ID)
@@ -125,30 +126,6 @@ var _ = Describe("The index", func() {
 	})
 })
 
-var _ = Describe("SummaryOf", func() {
-	It("summarises an intent", func() {
-		t := GinkgoTB()
-		obj := testIntent("acme", 123, v1alpha1.IntentTypeSwap)
-		sum := SummaryOf(obj)
-		if sum.Status != v1alpha1.IntentPhasePending || !sum.CreatedAt.Equal(epoch.Add(123*time.Millisecond)) || sum.UpdatedAt != sum.CreatedAt {
-			t.Fatalf("new intent: %+v", sum)
-		}
-		// updatedAt is stored in whole seconds: it never reads as earlier than createdAt.
-		early := metav1.NewTime(epoch)
-		obj.Status.UpdatedAt = &early
-		if sum := SummaryOf(obj); sum.UpdatedAt != sum.CreatedAt {
-			t.Fatalf("updatedAt %v before createdAt %v", sum.UpdatedAt, sum.CreatedAt)
-		}
-		later := metav1.NewTime(epoch.Add(time.Minute))
-		obj.Status.UpdatedAt, obj.Status.Phase, obj.Status.Hash = &later, v1alpha1.IntentPhaseSubmitted, "0xabc"
-		if sum := SummaryOf(obj); !sum.UpdatedAt.Equal(later.Time) || sum.Status != v1alpha1.IntentPhaseSubmitted || sum.Hash != "0xabc" {
-			t.Fatalf("submitted: %+v", sum)
-		}
-	})
-})
-
-// The index applies its own part of the filters: the time bounds (exclusive,
-// at the id's millisecond), a filter with a cursor, and "more" only when another match follows.
 var _ = Describe("The index", func() {
 	It("applies its part of the filters to pages", func() {
 		t := GinkgoTB()

@@ -15,55 +15,6 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// Summary is what the transfer list shows of an intent (the TransferSummary of docs/architecture.md). The index
-// computes it once per informer event, so a list request never touches the objects.
-type Summary struct {
-	ID     string
-	Type   v1alpha1.IntentType
-	Status v1alpha1.IntentPhase
-	// OrderID is bytes32 hex.
-	OrderID string
-	// CreatedAt is the time in the id's ULID (millisecond precision): the list is ordered by id,
-	// so createdAt agrees with the order.
-	CreatedAt time.Time
-	// UpdatedAt is when the status last changed, never before CreatedAt.
-	UpdatedAt time.Time
-	// ChainID is the CAIP-2 from-chain.
-	ChainID string
-	// Hash is the transaction hash, empty until submitted.
-	Hash string
-	// FillChainID, FillHash and RefundHash are the fill's chain and transaction and the refund's
-	// transaction, empty until they happened: the list links them to the chains' explorers.
-	FillChainID, FillHash string
-	RefundHash            string
-}
-
-// SummaryOf summarises an intent. A new intent has no phase: it is pending, by implication (its
-// status is written at its first transition).
-func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
-	created := intent.IDTime(obj.Spec.ID)
-	if created.IsZero() {
-		created = obj.CreationTimestamp.UTC()
-	}
-	updated := created
-	if u := obj.Status.UpdatedAt; u != nil && u.After(created) {
-		updated = u.UTC()
-	}
-	status := obj.Status.Phase
-	if status == "" {
-		status = v1alpha1.IntentPhasePending
-	}
-	sum := Summary{
-		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: status, OrderID: obj.Spec.OrderID,
-		CreatedAt: created, UpdatedAt: updated, ChainID: obj.Spec.FromChain, Hash: obj.Status.Hash,
-		RefundHash: obj.Status.RefundHash,
-	}
-	if f := obj.Status.Fill; f != nil {
-		sum.FillChainID, sum.FillHash = f.ChainID, f.Hash
-	}
-	return sum
-}
-
 // Draft is everything creation decided about a new intent.
 type Draft struct {
 	// ID is a fresh intent.NewIntentID.
@@ -132,25 +83,6 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type, v1alpha1.IntentPhasePending)},
 		Spec:       spec,
 	}, nil
-}
-
-// RequestFromSpec is the stored request in the form the client sent it: asset is a string unless
-// the request named a pair.
-func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
-	out := intent.Request{From: r.From, To: r.To, Amount: r.Amount, CallData: r.CallData}
-	if r.Asset.Out != "" {
-		out.Asset = intent.Asset{Pair: &intent.AssetPair{In: r.Asset.In, Out: r.Asset.Out}}
-	} else {
-		out.Asset = intent.Asset{ID: r.Asset.In}
-	}
-	if r.Deadline != nil {
-		out.Deadline = r.Deadline.UTC().Format(time.RFC3339)
-	}
-	if r.SlippageBps != nil {
-		v := int(*r.SlippageBps)
-		out.SlippageBps = &v
-	}
-	return out
 }
 
 // RequestHash identifies a request by content: sha256 of its normalised form (EIP-55 addresses,

@@ -30,6 +30,7 @@ var levels = map[string]int{
 	"internal/freeport":        0,
 	"internal/kubeapi":         0,
 	"internal/loadgen":         0,
+	"internal/postgres":        0,
 	"internal/problem":         0,
 	"internal/strictjson":      0,
 	"internal/tracing":         0,
@@ -62,7 +63,8 @@ var levels = map[string]int{
 	"internal/openapi/openapitest": 2,
 
 	// The one owner of a TransferIntent's status (lifecycle transitions on the object).
-	"internal/intentstatus": 3,
+	"internal/intentstatus":   3,
+	"internal/transferrecord": 3,
 
 	// The archive of finished intents: which statuses are finished is the lifecycle's rule.
 	"internal/archive": 3,

@@ -11,7 +11,7 @@ import (
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
-	"github.com/transferintent/transfer-intent-service/internal/archive"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 )
 
@@ -21,8 +21,8 @@ const healthReadTimeout = time.Second
 // dependencies are the outside systems a replica may use besides the Kubernetes API and the
 // chains; nil for those not configured.
 type dependencies struct {
-	redis   *ratelimit.RedisStore
-	archive *archive.Connection
+	redis    *ratelimit.RedisStore
+	database *postgres.DB
 }
 
 // dependencyHealth returns /health's states of Redis and of the archive (each probed by this
@@ -43,13 +43,13 @@ func dependencyHealth(mgr ctrl.Manager, namespace string, outside dependencies) 
 			return nil, err
 		}
 	}
-	if conn := outside.archive; conn != nil {
+	if db := outside.database; db != nil {
 		archiveHealth = &apihealth.Checker{
 			Subject:     "the archive (PostgreSQL)",
 			Consequence: "finished intents stay TransferIntents, and reads of archived intents answer 503, until it does",
 			Log:         mgr.GetLogger().WithName("archivehealth"),
 			Timeout:     time.Second,
-			Probe:       conn.Ping,
+			Probe:       db.Ping,
 		}
 		if err := mgr.Add(archiveHealth); err != nil {
 			return nil, err

@@ -40,6 +40,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/quotestore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
@@ -164,7 +165,7 @@ func DefaultOptions() Options {
 			SubmissionTimeout: watcher.DefaultSubmissionTimeout,
 		},
 		Redis:   RedisOptions{Timeout: ratelimit.DefaultRedisTimeout},
-		Archive: ArchiveOptions{After: DefaultArchiveAfter, Timeout: archive.DefaultTimeout, Rate: archiver.DefaultRate},
+		Archive: ArchiveOptions{After: DefaultArchiveAfter, Timeout: postgres.DefaultTimeout, Rate: archiver.DefaultRate},
 	}
 }
 
@@ -273,14 +274,15 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	archived, err := s.setupArchive(mgr, opts, log)
+	db, err := setupDatabase(mgr, opts.Archive, log)
 	if err != nil {
 		return nil, err
 	}
-	storeOpts := intentstore.Options{Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout}
-	if archived != nil {
-		storeOpts.Archive = archived
+	archived, err := s.setupArchive(mgr, opts, db, log)
+	if err != nil {
+		return nil, err
 	}
+	storeOpts := intentstore.Options{Namespace: opts.Namespace, ClaimTimeout: opts.Transfers.ClaimTimeout, Archive: archived}
 	if s.Intents, err = intentstore.SetupWithManager(mgr, storeOpts); err != nil {
 		return nil, err
 	}
@@ -288,7 +290,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	webhooks, err := s.setupWebhooks(mgr, opts, catalog, archived, log)
+	webhooks, err := s.setupWebhooks(mgr, opts, catalog, db, log)
 	if err != nil {
 		return nil, err
 	}
@@ -313,35 +315,41 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Submissions: submissions,
 		Webhooks:    webhooks,
 	}
-	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, archive: archived}, published, apiListener, log); err != nil {
+	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, database: db}, published, apiListener, log); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// setupArchive, with an archive URL, connects to the archive of finished intents on every replica
-// (in the background: a manager starts while PostgreSQL is down) and adds the archiver (leader
-// only); nil without a URL.
-func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, log logr.Logger) (*archive.Connection, error) {
-	if opts.Archive.URL == "" {
+// setupDatabase, with an archive URL, connects to PostgreSQL on every replica (in the background:
+// a manager starts while PostgreSQL is down); nil without a URL.
+func setupDatabase(mgr ctrl.Manager, opts ArchiveOptions, log logr.Logger) (*postgres.DB, error) {
+	if opts.URL == "" {
 		log.Info("no --archive-url: finished intents stay TransferIntents until --intent-retention (meant for small installs)")
 		return nil, nil
 	}
-	conn := &archive.Connection{URL: opts.Archive.URL, Options: archive.Options{Timeout: opts.Archive.Timeout}, Log: log.WithName("archive")}
-	if err := mgr.Add(conn); err != nil {
-		return nil, err
+	db := postgres.New(opts.URL, postgres.Options{Timeout: opts.Timeout}, log.WithName("archive"))
+	return db, mgr.Add(db)
+}
+
+// setupArchive, with a database, reads the archive of finished intents on every replica and adds
+// the archiver (leader only); intentstore.NoArchive without one.
+func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, db *postgres.DB, log logr.Logger) (intentstore.Archive, error) {
+	if db == nil {
+		return intentstore.NoArchive, nil
 	}
+	archived := archive.New(db)
 	metrics, err := archiver.NewMetrics(opts.Metrics)
 	if err != nil {
 		return nil, err
 	}
 	s.Archiver = &archiver.Archiver{
-		Cache: mgr.GetClient(), Live: mgr.GetAPIReader(), Writer: mgr.GetClient(), Archive: conn, Namespace: opts.Namespace,
+		Cache: mgr.GetClient(), Live: mgr.GetAPIReader(), Writer: mgr.GetClient(), Archive: archived, Namespace: opts.Namespace,
 		Options: archiver.Options{After: opts.Archive.After, Rate: opts.Archive.Rate, Retention: opts.Transfers.Retention},
 		Log:     log.WithName("archiver"), Metrics: metrics,
 	}
 	log.Info("finished intents move to the archive", "after", opts.Archive.After)
-	return conn, mgr.Add(s.Archiver)
+	return archived, mgr.Add(s.Archiver)
 }
 
 // setupControllers registers the controllers, which fill the read models on every replica and

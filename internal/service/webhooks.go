@@ -10,9 +10,9 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
-	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
@@ -38,16 +38,16 @@ type WebhookOptions struct {
 	StatusInterval time.Duration
 }
 
-// setupWebhooks adds the webhook emitter and deliverer (leader only) when there is an archive:
-// the outbox is in its database. Every replica gets a tester for POST /v2/webhooks/{name}/test.
-func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, archived *archive.Connection, log logr.Logger) (apiserver.WebhookTester, error) {
+// setupWebhooks adds the webhook emitter and deliverer (leader only) when there is a database:
+// the outbox is in it. Every replica gets a tester for POST /v2/webhooks/{name}/test.
+func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, db *postgres.DB, log logr.Logger) (apiserver.WebhookTester, error) {
 	send := sender.New(sender.Options{Timeout: opts.Webhooks.AttemptTimeout, AllowLoopback: opts.Webhooks.AllowLoopback})
 	tester := webhookTester{&delivery.Tester{Client: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
-	if archived == nil {
+	if db == nil {
 		log.Info("no --archive-url: no webhook is delivered (the delivery log lives in the archive's PostgreSQL)")
 		return tester, nil
 	}
-	box := &outbox.Store{Pool: archived.Pool, Timeout: opts.Archive.Timeout}
+	box := outbox.New(db)
 	deliverer := &delivery.Deliverer{
 		Client: mgr.GetClient(), Outbox: box, Sender: send, Metrics: delivery.NewMetrics(opts.Metrics),
 		Events: mgr.GetEventRecorder(controller.EventReporter), Log: log.WithName("webhooks"),

@@ -14,13 +14,14 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // IntentReader is what the /intents pages read: the intent store's list and get, which take the
 // owner (account and environment) whose intents they return. *intentstore.Store implements it.
 // The pages only ever pass the signed-in account's name as the owner's account.
 type IntentReader interface {
-	List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]intentstore.Summary, bool, error)
+	List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]transferrecord.Summary, bool, error)
 	Get(ctx context.Context, owner intentstore.Owner, id string) (*v1alpha1.TransferIntent, bool, error)
 }
 
@@ -189,7 +190,7 @@ func (h *Handler) intentsPage(w http.ResponseWriter, r *http.Request) {
 			Created: intentsTime(sum.CreatedAt), Updated: intentsTime(sum.UpdatedAt), Hash: sum.Hash,
 			ShortHash: shortHash(sum.Hash),
 		}
-		if l := intentstore.LinksOf(sum, h.explorer); l != nil {
+		if l := transferrecord.LinksOf(sum, h.explorer); l != nil {
 			row.HashLink = l.Open
 		}
 		data.Intents = append(data.Intents, row)
@@ -234,8 +235,8 @@ func (h *Handler) intentPage(w http.ResponseWriter, r *http.Request) {
 		notFound()
 		return
 	}
-	rec := intentstore.TransferRecordOf(obj, h.explorer)
-	sum := intentstore.SummaryOf(obj)
+	rec := transferrecord.Of(obj, h.explorer)
+	sum := transferrecord.SummaryOf(obj)
 	back := h.basePath + "/intents"
 	if rec.Environment != v1alpha1.EnvironmentTest {
 		back += "?environment=" + url.QueryEscape(string(rec.Environment))
@@ -253,8 +254,8 @@ func (h *Handler) intentPage(w http.ResponseWriter, r *http.Request) {
 // timeline is created → submitted → confirmed, failed or expired. The service records the time
 // of creation and of the latest change of status, so a step before the latest one that was done
 // shows no time.
-func timeline(rec *intentstore.TransferRecord, sum *intentstore.Summary) []timelineStep {
-	links := intentstore.Links{}
+func timeline(rec *transferrecord.Record, sum *transferrecord.Summary) []timelineStep {
+	links := transferrecord.Links{}
 	if rec.Links != nil {
 		links = *rec.Links
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // testChain has an explorer; testEvilChain's "explorer" is a javascript: URL, which the pages
@@ -62,7 +63,7 @@ func (f *recordingIntents) record(owner intentstore.Owner) error {
 	return f.err
 }
 
-func (f *recordingIntents) List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]intentstore.Summary, bool, error) {
+func (f *recordingIntents) List(ctx context.Context, owner intentstore.Owner, filter intentstore.Filter, after string, limit int) ([]transferrecord.Summary, bool, error) {
 	if err := f.record(owner); err != nil {
 		return nil, false, err
 	}

@@ -50,12 +50,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/internal/apiserver"
-	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/kubeapi"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/strictjson"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // +kubebuilder:rbac:groups=intents.transferintent.io,resources=apikeys,verbs=create;patch;delete
@@ -146,7 +146,7 @@ type Deps struct {
 	// pages answer 503.
 	Intents IntentReader
 	// Explorers links the intents' transactions to their chains' block explorers; optional.
-	Explorers intentstore.Explorers
+	Explorers transferrecord.Explorers
 }
 
 // Handler serves the pages and the /auth endpoints. Mount it as apiserver.Deps.Web.

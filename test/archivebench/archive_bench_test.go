@@ -18,6 +18,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 )
 
 // rows is ARCHIVE_BENCH_ROWS, 1,000,000 by default: the target size.
@@ -106,11 +107,12 @@ func latencies(b *testing.B, rounds int, call func() error) (p50, p99 time.Durat
 func BenchmarkArchiveReads(b *testing.B) {
 	n := rows(b)
 	pg := pgtest.Start(b)
-	store, err := archive.Open(context.Background(), pg.URL, archive.Options{})
+	db, err := postgres.Open(context.Background(), pg.URL, postgres.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer store.Close()
+	defer db.Close()
+	store := archive.New(db)
 	ids := seed(b, pg.URL, n)
 	ctx := context.Background()
 	scope := archive.Scope{Namespace: "bench", Account: "acct-0", Environment: "test"}
@@ -128,7 +130,7 @@ func BenchmarkArchiveReads(b *testing.B) {
 		name string
 		call func() error
 	}{
-		{"baseline: SELECT 1 round trip", func() error { return store.Ping(ctx) }},
+		{"baseline: SELECT 1 round trip", func() error { return db.Ping(ctx) }},
 		{"first page (50)", func() error { _, err := store.List(ctx, scope, archive.Filter{}, nil, 51); return err }},
 		{"middle page by cursor (50)", func() error { _, err := store.List(ctx, scope, archive.Filter{}, cursor, 51); return err }},
 		{"first page, type=swap (50)", func() error { _, err := store.List(ctx, scope, archive.Filter{Type: "swap"}, nil, 51); return err }},

@@ -19,7 +19,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
-	"github.com/transferintent/transfer-intent-service/internal/intentstore"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
@@ -42,7 +42,7 @@ type Emitter struct {
 	Client client.Reader
 	Outbox *outbox.Store
 	// Explorer finds a chain's explorer base URL, for the record's links.
-	Explorer intentstore.Explorers
+	Explorer transferrecord.Explorers
 	// Notify wakes the Deliverer after events were recorded; may be nil.
 	Notify func()
 	Clock  clock.PassiveClock
@@ -63,7 +63,7 @@ type event struct {
 // eventsOf lists the events an intent's state implies, in order: created always; submitted once
 // it has a transaction; then its end, if it ended.
 func eventsOf(obj *v1alpha1.TransferIntent) []event {
-	sum := intentstore.SummaryOf(obj)
+	sum := transferrecord.SummaryOf(obj)
 	out := []event{{v1alpha1.WebhookEventTransferCreated, sequenceCreated, sum.CreatedAt}}
 	phase := intentstatus.Phase(obj)
 	if sum.Hash != "" || phase == v1alpha1.IntentPhaseSubmitted {
@@ -176,7 +176,7 @@ func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, endpoints []v
 		}
 		if data == nil {
 			var err error
-			if data, err = json.Marshal(intentstore.TransferRecordOf(obj, e.Explorer)); err != nil {
+			if data, err = json.Marshal(transferrecord.Of(obj, e.Explorer)); err != nil {
 				return nil, nil, err
 			}
 		}

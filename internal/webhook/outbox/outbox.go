@@ -1,11 +1,12 @@
-// Package outbox is the webhook delivery log in PostgreSQL (the archive's database, migration
-// 00004): the events recorded for intents' transitions, a delivery per event and subscribed
-// WebhookEndpoint with its attempts and when the next is due, and each endpoint's health.
+// Package outbox is the webhook delivery log in PostgreSQL (the service's database,
+// internal/postgres, migration 00004): the events recorded for intents' transitions, a delivery
+// per event and subscribed WebhookEndpoint with its attempts and when the next is due, and each
+// endpoint's health.
 //
 // An event is written before anything is sent, and a delivery leaves the log only when an attempt
 // succeeded, its attempts ran out or its endpoint went away: a deliverer killed at any point loses
-// nothing, it only sends an event again (under the same webhook-id). Every call is bounded by
-// Store.Timeout.
+// nothing, it only sends an event again (under the same webhook-id). Every call is bounded by the
+// database's timeout.
 package outbox
 
 import (
@@ -16,8 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 )
 
@@ -73,28 +74,20 @@ type Health struct {
 	DisabledGeneration int64
 }
 
-// Store reads and writes the outbox tables through the pool Pool returns (an error while the
-// database is not open yet: archive.Connection.Pool).
+// Store reads and writes the outbox tables of the service's database (internal/postgres).
 type Store struct {
-	Pool    func() (*pgxpool.Pool, error)
-	Timeout time.Duration
+	db *postgres.DB
 }
 
-func (s *Store) begin(ctx context.Context) (context.Context, context.CancelFunc, *pgxpool.Pool, error) {
-	pool, err := s.Pool()
-	if err != nil {
-		return ctx, func() {}, nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
-	return ctx, cancel, pool, nil
-}
+// New returns the outbox in db.
+func New(db *postgres.DB) *Store { return &Store{db: db} }
 
 // Record writes events, each with a delivery to each of its targets, in one transaction. An event
 // of a type already recorded for its intent is left out with its deliveries, whoever recorded it:
 // recording is idempotent, so the emitter may record again whatever it is unsure of. It returns
 // the events written now.
 func (s *Store) Record(ctx context.Context, events []Event, targets [][]Target) ([]Event, error) {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return nil, err
@@ -153,7 +146,7 @@ RETURNING d.event_id, d.endpoint_uid, d.namespace, d.endpoint, d.attempts, e.typ
 // of the endpoints in busy, ordered by when they fell due and then by event id (the ids of one
 // intent's events sort in the order they were recorded).
 func (s *Store) Claim(ctx context.Context, limit, perEndpoint int, lease time.Duration, busy []string) ([]Delivery, error) {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return nil, err
@@ -197,7 +190,7 @@ var ErrNotHeld = errors.New("outbox: the delivery is no longer held (lease over,
 // attempts it was claimed with, so that two deliverers that both sent it (a lease that ran out
 // mid-attempt) count one attempt, and an ended delivery stays ended.
 func (s *Store) Settle(ctx context.Context, d Delivery, o Outcome) (Health, error) {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return Health{}, err
@@ -278,7 +271,7 @@ func scanHealth(row pgx.Row) (Health, error) {
 
 // Health reads an endpoint's health; the zero Health for one never attempted.
 func (s *Store) Health(ctx context.Context, uid string) (Health, error) {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return Health{}, err
@@ -295,7 +288,7 @@ func (s *Store) Health(ctx context.Context, uid string) (Health, error) {
 
 // Disable stops deliveries to an endpoint at its generation: its pending deliveries are dropped.
 func (s *Store) Disable(ctx context.Context, uid string, generation int64) error {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return err
@@ -317,7 +310,7 @@ WHERE endpoint_uid = $1 AND state = 'pending'`, uid)
 // Enable forgets an endpoint's failures, so that a disabled endpoint whose spec changed starts
 // afresh.
 func (s *Store) Enable(ctx context.Context, uid string) error {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return err
@@ -331,7 +324,7 @@ failing_since = NULL WHERE endpoint_uid = $1`, uid); err != nil {
 
 // Drop ends a delivery without sending it (its endpoint is gone).
 func (s *Store) Drop(ctx context.Context, d Delivery, reason string) error {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return err
@@ -346,7 +339,7 @@ WHERE event_id = $1 AND endpoint_uid = $2 AND state = 'pending'`, d.EventID, d.E
 // Prune deletes the events recorded before t that have no pending delivery left, with their
 // deliveries, at most batch of them; it returns how many.
 func (s *Store) Prune(ctx context.Context, t time.Time, batch int) (int, error) {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return 0, err
@@ -363,7 +356,7 @@ func (s *Store) Prune(ctx context.Context, t time.Time, batch int) (int, error) 
 
 // Deliveries lists an event's deliveries' states by endpoint name (for tests and diagnosis).
 func (s *Store) Deliveries(ctx context.Context, eventID string) (map[string]string, error) {
-	ctx, cancel, pool, err := s.begin(ctx)
+	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return nil, err

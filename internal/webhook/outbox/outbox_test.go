@@ -7,23 +7,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
+	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 )
 
 func openStore(t *testing.T) *outbox.Store {
 	t.Helper()
+	return outbox.New(openDB(t))
+}
+
+func openDB(t *testing.T) *postgres.DB {
+	t.Helper()
 	srv := pgtest.Start(t)
-	a, err := archive.Open(context.Background(), srv.NewDatabase(t), archive.Options{})
+	db, err := postgres.Open(context.Background(), srv.NewDatabase(t), postgres.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
-	return &outbox.Store{Pool: func() (*pgxpool.Pool, error) { return a.Pool(), nil }, Timeout: 2 * time.Second}
+	t.Cleanup(db.Close)
+	return db
 }
 
 func event(id, intentID, typ string, at time.Time) outbox.Event {
@@ -156,12 +159,15 @@ func TestClaimSharesOutEndpointsAndSettleNeedsTheLease(t *testing.T) {
 // retry's scheduled pause does not start a new one. A failure further from the last starts a new
 // run: an old failingSince does not stop an endpoint that fails once weeks later.
 func TestAFailureAfterTheGapStartsANewRun(t *testing.T) {
-	s := openStore(t)
+	db := openDB(t)
+	s := outbox.New(db)
 	ctx := context.Background()
-	pool, err := s.Pool()
+	// The test reaches into the table to age a failure, through the pool's owner.
+	_, cancel, pool, err := db.Call(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cancel()
 	events := 0
 	fail := func() outbox.Health {
 		t.Helper()

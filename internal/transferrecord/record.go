@@ -1,4 +1,8 @@
-package intentstore
+// Package transferrecord is the OpenAPI representation of a TransferIntent: the TransferSummary
+// of GET /v2/transfers, the TransferIntent of GET /v2/transfers/{id} (which webhooks carry too),
+// and their links to block explorers. The intent store, the API, the sign-in pages and the webhook
+// emitter all read intents through it, so that each shows an intent the same way.
+package transferrecord
 
 import (
 	"time"
@@ -9,16 +13,16 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
-// TransferRecord is the full record of an intent (OpenAPI TransferIntent): the summary, the
+// Record is the full record of an intent (OpenAPI TransferIntent): the summary, the
 // request as sent (normalised), the tx payload and the key environment.
-type TransferRecord struct {
+type Record struct {
 	ID           string                      `json:"id"`
 	Type         v1alpha1.IntentType         `json:"type"`
 	Status       v1alpha1.IntentPhase        `json:"status"`
 	OrderID      string                      `json:"orderId"`
 	CreatedAt    string                      `json:"createdAt"`
 	UpdatedAt    string                      `json:"updatedAt"`
-	Metadata     RecordMetadata              `json:"metadata"`
+	Metadata     Metadata                    `json:"metadata"`
 	ResolvedPath []v1alpha1.IntentType       `json:"resolvedPath"`
 	ExpiresAt    string                      `json:"expiresAt"`
 	Request      intent.Request              `json:"request"`
@@ -26,7 +30,7 @@ type TransferRecord struct {
 	Environment  v1alpha1.Environment        `json:"environment"`
 	BlockNumber  int64                       `json:"blockNumber,omitempty"`
 	StatusDetail string                      `json:"statusDetail,omitempty"`
-	Fill         *FillRecord                 `json:"fill,omitempty"`
+	Fill         *Fill                       `json:"fill,omitempty"`
 	RefundHash   string                      `json:"refundHash,omitempty"`
 	Links        *Links                      `json:"links,omitempty"`
 	// Quote is a swap's or bridge's quote as its order encodes it (the simulation's, for a
@@ -67,8 +71,8 @@ func LinksOf(sum *Summary, explorer Explorers) *Links {
 	return &l
 }
 
-// FillRecord is the OpenAPI Fill: where and by whom a swap or bridge was filled.
-type FillRecord struct {
+// Fill is the OpenAPI Fill: where and by whom a swap or bridge was filled.
+type Fill struct {
 	ChainID     string `json:"chainId"`
 	Hash        string `json:"hash"`
 	BlockNumber int64  `json:"blockNumber,omitempty"`
@@ -76,24 +80,24 @@ type FillRecord struct {
 	AmountOut   string `json:"amountOut"`
 }
 
-// RecordMetadata is the OpenAPI IntentMetadata: the from-chain and the open transaction.
-type RecordMetadata struct {
+// Metadata is the OpenAPI IntentMetadata: the from-chain and the open transaction.
+type Metadata struct {
 	ChainID string `json:"chainId"`
 	Hash    string `json:"hash,omitempty"`
 }
 
-// TransferRecordOf is the record of obj that GET /v2/transfers/{id} answers and webhooks carry;
+// Of is the record of obj that GET /v2/transfers/{id} answers and webhooks carry;
 // explorer links its transactions.
-func TransferRecordOf(obj *v1alpha1.TransferIntent, explorer Explorers) TransferRecord {
+func Of(obj *v1alpha1.TransferIntent, explorer Explorers) Record {
 	sum := SummaryOf(obj)
 	path := obj.Spec.ResolvedPath
 	if len(path) == 0 {
 		path = []v1alpha1.IntentType{obj.Spec.Type}
 	}
-	rec := TransferRecord{
+	rec := Record{
 		ID: sum.ID, Type: sum.Type, Status: sum.Status, OrderID: sum.OrderID,
 		CreatedAt: formatRecordTime(sum.CreatedAt), UpdatedAt: formatRecordTime(sum.UpdatedAt),
-		Metadata:     RecordMetadata{ChainID: sum.ChainID, Hash: sum.Hash},
+		Metadata:     Metadata{ChainID: sum.ChainID, Hash: sum.Hash},
 		ResolvedPath: path,
 		ExpiresAt:    formatRecordTime(obj.Spec.ExpiresAt.Time),
 		Request:      RequestFromSpec(obj.Spec.Request),
@@ -104,7 +108,7 @@ func TransferRecordOf(obj *v1alpha1.TransferIntent, explorer Explorers) Transfer
 	}
 	rec.BlockNumber = obj.Status.BlockNumber
 	if f := obj.Status.Fill; f != nil {
-		rec.Fill = &FillRecord{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
+		rec.Fill = &Fill{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
 	}
 	rec.RefundHash = obj.Status.RefundHash
 	if q := obj.Spec.Quote; q != nil {
@@ -118,3 +122,71 @@ func TransferRecordOf(obj *v1alpha1.TransferIntent, explorer Explorers) Transfer
 }
 
 func formatRecordTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// Summary is what the transfer list shows of an intent (the TransferSummary of docs/architecture.md). The index
+// computes it once per informer event, so a list request never touches the objects.
+type Summary struct {
+	ID     string
+	Type   v1alpha1.IntentType
+	Status v1alpha1.IntentPhase
+	// OrderID is bytes32 hex.
+	OrderID string
+	// CreatedAt is the time in the id's ULID (millisecond precision): the list is ordered by id,
+	// so createdAt agrees with the order.
+	CreatedAt time.Time
+	// UpdatedAt is when the status last changed, never before CreatedAt.
+	UpdatedAt time.Time
+	// ChainID is the CAIP-2 from-chain.
+	ChainID string
+	// Hash is the transaction hash, empty until submitted.
+	Hash string
+	// FillChainID, FillHash and RefundHash are the fill's chain and transaction and the refund's
+	// transaction, empty until they happened: the list links them to the chains' explorers.
+	FillChainID, FillHash string
+	RefundHash            string
+}
+
+// SummaryOf summarises an intent. A new intent has no phase: it is pending, by implication (its
+// status is written at its first transition).
+func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
+	created := intent.IDTime(obj.Spec.ID)
+	if created.IsZero() {
+		created = obj.CreationTimestamp.UTC()
+	}
+	updated := created
+	if u := obj.Status.UpdatedAt; u != nil && u.After(created) {
+		updated = u.UTC()
+	}
+	status := obj.Status.Phase
+	if status == "" {
+		status = v1alpha1.IntentPhasePending
+	}
+	sum := Summary{
+		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: status, OrderID: obj.Spec.OrderID,
+		CreatedAt: created, UpdatedAt: updated, ChainID: obj.Spec.FromChain, Hash: obj.Status.Hash,
+		RefundHash: obj.Status.RefundHash,
+	}
+	if f := obj.Status.Fill; f != nil {
+		sum.FillChainID, sum.FillHash = f.ChainID, f.Hash
+	}
+	return sum
+}
+
+// RequestFromSpec is the stored request in the form the client sent it: asset is a string unless
+// the request named a pair.
+func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
+	out := intent.Request{From: r.From, To: r.To, Amount: r.Amount, CallData: r.CallData}
+	if r.Asset.Out != "" {
+		out.Asset = intent.Asset{Pair: &intent.AssetPair{In: r.Asset.In, Out: r.Asset.Out}}
+	} else {
+		out.Asset = intent.Asset{ID: r.Asset.In}
+	}
+	if r.Deadline != nil {
+		out.Deadline = r.Deadline.UTC().Format(time.RFC3339)
+	}
+	if r.SlippageBps != nil {
+		v := int(*r.SlippageBps)
+		out.SlippageBps = &v
+	}
+	return out
+}
