@@ -67,7 +67,7 @@ type Archiver struct {
 	Cache client.Reader
 	// Live lists them from the API server whole: the cache drops fields the archive keeps (the
 	// idempotency key's hash, the request hash).
-	Live client.Reader
+	APIReader client.Reader
 	// Writer deletes the archived intents.
 	Writer    client.Writer
 	Archive   Archive
@@ -261,7 +261,7 @@ func (a *Archiver) listDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 	cont := ""
 	for {
 		var list v1alpha1.TransferIntentList
-		if err := a.Live.List(ctx, &list, client.InNamespace(a.Namespace), client.Limit(int64(a.Batch)), client.Continue(cont),
+		if err := a.APIReader.List(ctx, &list, client.InNamespace(a.Namespace), client.Limit(int64(a.Batch)), client.Continue(cont),
 			client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
 			return nil, fmt.Errorf("listing %s intents from the API server: %w", phase, err)
 		}

@@ -82,7 +82,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.archiver = &Archiver{Cache: mgr.GetClient(), Live: cluster.Client, Writer: cluster.Client, Archive: w.archive, Namespace: w.ns,
+	w.archiver = &Archiver{Cache: mgr.GetClient(), APIReader: cluster.Client, Writer: cluster.Client, Archive: w.archive, Namespace: w.ns,
 		Options: Options{After: time.Minute, Batch: 10, Rate: 10_000, Interval: 50 * time.Millisecond}, Metrics: metrics,
 		// Two hours on: every intent finished now is due.
 		Clock: clocktesting.NewFakePassiveClock(time.Now().Add(2 * time.Hour))}

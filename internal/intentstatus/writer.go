@@ -37,8 +37,8 @@ import (
 type Writer struct {
 	// Client reads from the cache and writes.
 	Client client.Client
-	// Live reads from the API server, after a conflict showed the cache stale.
-	Live client.Reader
+	// APIReader reads from the API server, after a conflict showed the cache stale.
+	APIReader client.Reader
 	// Events receives an event per transition; nil emits none.
 	Events events.EventRecorder
 	// Written, when set, learns each write at once, ahead of the watch (the watcher's index).
@@ -66,7 +66,7 @@ func (w *Writer) Apply(ctx context.Context, key client.ObjectKey, obs Observatio
 		}
 		err := w.Client.Status().Patch(ctx, ti, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 		if apierrors.IsConflict(err) {
-			reader = w.Live
+			reader = w.APIReader
 			continue
 		}
 		if err != nil {

@@ -69,7 +69,7 @@ func (s *Store) createClaimed(ctx context.Context, req CreateRequest, keyHash st
 	var draft *v1alpha1.TransferIntent // built once, on first need
 	for range maxClaimAttempts {
 		var claim coordinationv1.Lease
-		err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &claim)
+		err := s.apiReader.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &claim)
 		if err != nil && !apierrors.IsNotFound(err) {
 			return Created{}, fmt.Errorf("reading idempotency claim %s: %w", name, err)
 		}
@@ -142,7 +142,7 @@ func (s *Store) holder(ctx context.Context, claim *coordinationv1.Lease, owner O
 		return e.obj, true, nil
 	}
 	var obj v1alpha1.TransferIntent
-	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: objName}, &obj); err != nil {
+	if err := s.apiReader.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: objName}, &obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			// Archived, its claim not yet collected with it.
 			return s.archived(ctx, owner, id)

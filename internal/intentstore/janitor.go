@@ -24,8 +24,8 @@ import (
 type ClaimJanitor struct {
 	Store *Store
 	// List lists the claims from the API server (the manager's API reader).
-	List client.Reader
-	Log  logr.Logger
+	APIReader client.Reader
+	Log       logr.Logger
 }
 
 // NeedLeaderElection makes the manager run it on the leader only.
@@ -50,7 +50,7 @@ func (j *ClaimJanitor) Sweep(ctx context.Context) (adopted, deleted int, err err
 	ctx, cancel := context.WithTimeout(ctx, 4*s.opts.WriteTimeout)
 	defer cancel()
 	var claims coordinationv1.LeaseList
-	if err := j.List.List(ctx, &claims, client.InNamespace(s.opts.Namespace),
+	if err := j.APIReader.List(ctx, &claims, client.InNamespace(s.opts.Namespace),
 		client.MatchingLabels{LabelClaim: ClaimKindIdempotencyKey}); err != nil {
 		return 0, 0, fmt.Errorf("listing claims: %w", err)
 	}
@@ -96,7 +96,7 @@ func (j *ClaimJanitor) holderIntent(ctx context.Context, claim *coordinationv1.L
 		return e.obj, nil
 	}
 	var obj v1alpha1.TransferIntent
-	if err := j.List.Get(ctx, client.ObjectKey{Namespace: j.Store.opts.Namespace, Name: name}, &obj); err != nil {
+	if err := j.APIReader.Get(ctx, client.ObjectKey{Namespace: j.Store.opts.Namespace, Name: name}, &obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}

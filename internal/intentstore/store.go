@@ -65,11 +65,11 @@ type Store struct {
 	// writer writes to the API server (the manager's client: writes are never cached), each write
 	// a span of the request's trace when it is traced (tracedWriter).
 	writer client.Writer
-	// live reads from the API server, bypassing the cache: claims, and intents created on
+	// apiReader reads from the API server, bypassing the cache: claims, and intents created on
 	// another replica a moment ago.
-	live client.Reader
-	// cached reads from the informer cache (ListFromCache).
-	cached client.Reader
+	apiReader client.Reader
+	// cache reads from the informer cache (ListFromCache).
+	cache client.Reader
 
 	opts    Options
 	index   *index
@@ -79,7 +79,7 @@ type Store struct {
 
 // New returns a store over the clients; SetupWithManager is the usual way to get one. Tests may
 // pass nil clients for the parts they do not use.
-func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store, error) {
+func New(writer client.Writer, apiReader, cache client.Reader, opts Options) (*Store, error) {
 	if opts.Namespace == "" {
 		return nil, errors.New("intentstore: Options.Namespace is required")
 	}
@@ -99,7 +99,7 @@ func New(writer client.Writer, live, cached client.Reader, opts Options) (*Store
 		opts.Archive = NoArchive
 	}
 	return &Store{
-		writer: tracedWriter{writer}, live: live, cached: cached, opts: opts,
+		writer: tracedWriter{writer}, apiReader: apiReader, cache: cache, opts: opts,
 		index:  newIndex(opts.Namespace),
 		synced: func() bool { return true },
 	}, nil
@@ -124,7 +124,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("watching TransferIntents: %w", err)
 	}
 	s.synced = reg.HasSynced
-	janitor := &ClaimJanitor{Store: s, List: mgr.GetAPIReader(), Log: mgr.GetLogger().WithName("claim-janitor")}
+	janitor := &ClaimJanitor{Store: s, APIReader: mgr.GetAPIReader(), Log: mgr.GetLogger().WithName("claim-janitor")}
 	if err := mgr.Add(janitor); err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (s *Store) Get(ctx context.Context, owner Owner, id string) (*v1alpha1.Tran
 		}
 		return e.obj, true, nil
 	}
-	if s.recent(id) && s.live != nil {
+	if s.recent(id) && s.apiReader != nil {
 		if obj, found, err := s.getRecent(ctx, owner, name); err != nil || found {
 			return obj, found, err
 		}
@@ -204,7 +204,7 @@ func (s *Store) getRecent(ctx context.Context, owner Owner, name string) (*v1alp
 	var obj v1alpha1.TransferIntent
 	ctx, cancel := context.WithTimeout(ctx, min(s.opts.WriteTimeout, 2*time.Second))
 	defer cancel()
-	if err := s.live.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &obj); err != nil {
+	if err := s.apiReader.Get(ctx, client.ObjectKey{Namespace: s.opts.Namespace, Name: name}, &obj); err != nil {
 		if err = client.IgnoreNotFound(err); err != nil && kubeapi.Unreachable(err) {
 			return nil, false, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
@@ -241,7 +241,7 @@ func (s *Store) recent(id string) bool {
 // check that both agree.
 func (s *Store) ListFromCache(ctx context.Context, account string) ([]v1alpha1.TransferIntent, error) {
 	var list v1alpha1.TransferIntentList
-	if err := s.cached.List(ctx, &list, client.InNamespace(s.opts.Namespace)); err != nil {
+	if err := s.cache.List(ctx, &list, client.InNamespace(s.opts.Namespace)); err != nil {
 		return nil, err
 	}
 	return slices.DeleteFunc(list.Items, func(ti v1alpha1.TransferIntent) bool { return ti.Spec.AccountRef.Name != account }), nil

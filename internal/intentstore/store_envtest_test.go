@@ -287,7 +287,7 @@ var _ = Describe("The claim janitor", func() {
 		unadopted := claim("janitor-unadopted", created.ID, old)
 		fresh := claim("janitor-fresh", intent.NewIntentID(time.Now()), young)
 
-		janitor := &intentstore.ClaimJanitor{Store: store, List: k8sClient, Log: GinkgoLogr}
+		janitor := &intentstore.ClaimJanitor{Store: store, APIReader: k8sClient, Log: GinkgoLogr}
 		adopted, deleted, err := janitor.Sweep(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(adopted).To(BeNumerically(">=", 1))

@@ -344,7 +344,7 @@ func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, db *postgres.DB, 
 		return nil, err
 	}
 	s.Archiver = &archiver.Archiver{
-		Cache: mgr.GetClient(), Live: mgr.GetAPIReader(), Writer: mgr.GetClient(), Archive: archived, Namespace: opts.Namespace,
+		Cache: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Writer: mgr.GetClient(), Archive: archived, Namespace: opts.Namespace,
 		Options: archiver.Options{After: opts.Archive.After, Rate: opts.Archive.Rate, Retention: opts.Transfers.Retention},
 		Log:     log.WithName("archiver"), Metrics: metrics,
 	}
@@ -423,7 +423,7 @@ func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.Red
 		Shared:      shared,
 		Accounts:    s.Models.Accounts,
 		Keys:        s.Models.Keys,
-		Reader:      mgr.GetClient(),
+		Cache:       mgr.GetClient(),
 		APIReader:   mgr.GetAPIReader(),
 		Writer:      mgr.GetClient(),
 		Status:      mgr.GetClient().Status(),
@@ -521,7 +521,7 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 		return nil, fmt.Errorf("watching TransferIntents for the chain watcher: %w", err)
 	}
 	writer := &intentstatus.Writer{
-		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Written: index.Upsert,
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Written: index.Upsert,
 		Events: mgr.GetEventRecorder(watcher.EventReporter),
 	}
 	watchOpts := opts.Transfers.Watch

@@ -218,7 +218,7 @@ func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request, account regi
 	}
 	h.deps.Keys.Delete(id)
 	var owner v1alpha1.Account
-	if err := h.deps.Reader.Get(r.Context(), types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err == nil {
+	if err := h.deps.Cache.Get(r.Context(), types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err == nil {
 		h.event(&owner, nil, "ApiKeyDeleted", "DeleteApiKey", "API key "+id+" deleted from a browser session")
 	}
 	h.log.Info("API key deleted", "keyId", id, "account", account.Name, "correlationId", problem.CorrelationID(r.Context()))
@@ -279,7 +279,7 @@ func keyView(k registry.Key) apiKeyJSON {
 // 500 as writeFailed decides. ok is false once an answer was written.
 func (h *Handler) liveAccount(ctx context.Context, w http.ResponseWriter, r *http.Request, account registry.Account) (*v1alpha1.Account, bool) {
 	var owner v1alpha1.Account
-	if err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err != nil {
+	if err := h.deps.Cache.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err != nil {
 		if apierrors.IsNotFound(err) {
 			h.problems.Write(w, r, problem.Unauthorized, "The signed-in account no longer exists.", nil)
 			return nil, false

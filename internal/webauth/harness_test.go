@@ -129,7 +129,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 		Explorers:   testExplorers,
 		Accounts:    h.accounts,
 		Keys:        h.keys,
-		Reader:      h.client,
+		Cache:       h.client,
 		APIReader:   h.client,
 		Writer:      h.client,
 		Status:      h.client.Status(),

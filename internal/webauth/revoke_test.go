@@ -208,7 +208,7 @@ func (h *harness) newReplica(t *testing.T) replica {
 	o := DefaultOptions()
 	o.BaseURL, o.ProblemBaseURL = h.srv.URL, testProblemURL
 	web, err := New(o, Deps{
-		Accounts: h.accounts, Keys: h.keys, Reader: h.client, APIReader: h.client, Writer: h.client,
+		Accounts: h.accounts, Keys: h.keys, Cache: h.client, APIReader: h.client, Writer: h.client,
 		Status: h.client.Status(), Namespace: testNamespace, SessionKeys: StaticSessionKeys{testSessionKey}, Clock: h.clock,
 	}, logr.Discard())
 	if err != nil {

@@ -214,7 +214,7 @@ func (h *Handler) sessionLive(ctx context.Context, account registry.Account, s S
 		return false, nil
 	}
 	var obj v1alpha1.Account
-	err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &obj)
+	err := h.deps.Cache.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &obj)
 	if err != nil {
 		return false, client.IgnoreNotFound(err)
 	}

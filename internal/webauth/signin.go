@@ -236,7 +236,7 @@ func (h *Handler) passwordHash(ctx context.Context, account registry.Account) ([
 		return nil, nil
 	}
 	var secret corev1.Secret
-	err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.PasswordSecret.Name}, &secret)
+	err := h.deps.Cache.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.PasswordSecret.Name}, &secret)
 	if err != nil {
 		return nil, client.IgnoreNotFound(err)
 	}

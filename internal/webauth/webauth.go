@@ -123,8 +123,8 @@ type SessionKeySource interface {
 type Deps struct {
 	Accounts AccountDirectory
 	Keys     KeyStore
-	// Reader reads Secrets (password hashes) and Accounts: the manager's cache.
-	Reader client.Reader
+	// Cache reads Secrets (password hashes) and Accounts: the manager's cache.
+	Cache client.Reader
 	// APIReader reads an Account from the API server itself before a sign-out is recorded on
 	// its status (mgr.GetAPIReader()); Status writes that status (mgr.GetClient().Status()).
 	APIReader client.Reader
@@ -170,9 +170,9 @@ type Handler struct {
 
 // New builds the handler.
 func New(opts Options, deps Deps, log logr.Logger) (*Handler, error) {
-	if deps.Accounts == nil || deps.Keys == nil || deps.Reader == nil || deps.APIReader == nil || deps.Writer == nil ||
+	if deps.Accounts == nil || deps.Keys == nil || deps.Cache == nil || deps.APIReader == nil || deps.Writer == nil ||
 		deps.Status == nil || deps.SessionKeys == nil {
-		return nil, errors.New("webauth: Accounts, Keys, Reader, APIReader, Writer, Status and SessionKeys are required")
+		return nil, errors.New("webauth: Accounts, Keys, Cache, APIReader, Writer, Status and SessionKeys are required")
 	}
 	if deps.Namespace == "" {
 		return nil, errors.New("webauth: Namespace is required")

@@ -109,7 +109,7 @@ func (h *Handler) renderWebhooks(w http.ResponseWriter, r *http.Request, account
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.WriteTimeout)
 	defer cancel()
 	// Only the session's account's endpoints, by the index the controllers read.
-	if err := h.deps.Reader.List(ctx, &list, client.InNamespace(h.deps.Namespace),
+	if err := h.deps.Cache.List(ctx, &list, client.InNamespace(h.deps.Namespace),
 		client.MatchingFields{endpoint.AccountField: account.Name}); err != nil {
 		h.writeFailed(w, r, "listing WebhookEndpoints", err, "account", account.Name)
 		return
@@ -329,7 +329,7 @@ func (h *Handler) deleteWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var owner v1alpha1.Account
-	if err := h.deps.Reader.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err == nil {
+	if err := h.deps.Cache.Get(ctx, types.NamespacedName{Namespace: h.deps.Namespace, Name: account.Name}, &owner); err == nil {
 		h.event(&owner, nil, "WebhookEndpointDeleted", "DeleteWebhookEndpoint", "webhook endpoint "+name+" deleted from a browser session")
 	}
 	h.log.Info("webhook endpoint deleted", "endpoint", name, "account", account.Name, "correlationId", problem.CorrelationID(ctx))

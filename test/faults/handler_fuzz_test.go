@@ -258,12 +258,12 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 	must(tb, err)
 	watchIndex := watcher.NewIndex()
 	submissions := &watcher.Submissions{Chains: models.Chains, Index: watchIndex, Timeout: opts.Transfers.SubmissionTimeout,
-		Writer: &intentstatus.Writer{Client: kube, Live: kube, Written: watchIndex.Upsert}}
+		Writer: &intentstatus.Writer{Client: kube, APIReader: kube, Written: watchIndex.Upsert}}
 	full, v2, err := openapi.Documents(baseURL)
 	must(tb, err)
 	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
 	web, err := webauth.New(opts.Web, webauth.Deps{
-		Accounts: models.Accounts, Keys: models.Keys, Reader: kube, APIReader: kube, Writer: kube, Status: kube.Status(),
+		Accounts: models.Accounts, Keys: models.Keys, Cache: kube, APIReader: kube, Writer: kube, Status: kube.Status(),
 		Namespace:   fuzzNamespace,
 		SessionKeys: webauth.StaticSessionKeys{[]byte("fuzz-session-key-0123456789abcdef0123456789")},
 		Intents:     store,

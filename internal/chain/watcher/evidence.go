@@ -277,7 +277,7 @@ func (f *follower) setAgreement(ctx context.Context, status metav1.ConditionStat
 	key := client.ObjectKey{Namespace: f.namespace, Name: f.chain.Name}
 	var chain v1alpha1.Chain
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if err := f.writer.Live.Get(ctx, key, &chain); err != nil {
+		if err := f.writer.APIReader.Get(ctx, key, &chain); err != nil {
 			return err
 		}
 		prev := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionRPCAgreement)

@@ -233,7 +233,7 @@ func newBridgeUnderTest(t *testing.T, singleSource bool, witnesses ...*fakeWitne
 	}
 	f := &follower{
 		chain: dest, chainID: 1338, namespace: "default", log: logr.Discard(), metrics: m, chains: chains,
-		writer:   &intentstatus.Writer{Client: kube, Live: kube},
+		writer:   &intentstatus.Writer{Client: kube, APIReader: kube},
 		reported: map[common.Hash]string{}, refundBlocks: map[common.Hash]blockRef{},
 		opts: Options{Attester: settlement.NewAttester(key), SingleSourceAttestation: singleSource},
 	}

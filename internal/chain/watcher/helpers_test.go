@@ -27,7 +27,7 @@ func followerOf(t *testing.T, chainID uint64, name string, status v1alpha1.Trans
 		WithObjects(&v1alpha1.TransferIntent{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Status: status}).Build()
 	return &follower{
 		chain: registry.Chain{ID: fmt.Sprintf("eip155:%d", chainID), BlockTimeSeconds: 1}, chainID: chainID, namespace: "default",
-		writer: &intentstatus.Writer{Client: kube, Live: kube}, log: logr.Discard(), metrics: m, misses: map[string]int{},
+		writer: &intentstatus.Writer{Client: kube, APIReader: kube}, log: logr.Discard(), metrics: m, misses: map[string]int{},
 		refundBlocks: map[common.Hash]blockRef{},
 	}, kube
 }

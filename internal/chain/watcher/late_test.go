@@ -186,7 +186,7 @@ func newLateFixture(t testing.TB) (*devchain.Chain, *follower, *Index, client.Cl
 	x := NewIndex()
 	kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).Build()
 	chain := registry.Chain{ID: "eip155:31337", NumericID: big.NewInt(31337), RPCURL: dev.URL, BlockTimeSeconds: 1}
-	f := newFollower(chain, "default", node, x, &intentstatus.Writer{Client: kube, Live: kube, Written: x.Upsert},
+	f := newFollower(chain, "default", node, x, &intentstatus.Writer{Client: kube, APIReader: kube, Written: x.Upsert},
 		Options{}.withDefaults(), logr.Discard(), m)
 	return dev, f, x, kube
 }

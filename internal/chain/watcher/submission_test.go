@@ -50,7 +50,7 @@ func TestSubmitRefusesATransactionMinedBeforeTheIntent(t *testing.T) {
 	}
 	later := intentCreated(time.Unix(int64(block.Time()), 0).Add(10 * time.Minute)) //nolint:gosec // a block time
 	kube := fake.NewClientBuilder().WithScheme(v1alpha1.Scheme()).WithStatusSubresource(&v1alpha1.TransferIntent{}).Build()
-	s := &Submissions{Chains: chains, Writer: &intentstatus.Writer{Client: kube, Live: kube}}
+	s := &Submissions{Chains: chains, Writer: &intentstatus.Writer{Client: kube, APIReader: kube}}
 	_, err = s.Submit(context.Background(), later, paid.Hash())
 	var p *intent.Problem
 	if !errors.As(err, &p) || p.Kind != intent.KindValidationFailed || !strings.Contains(p.Detail, "before this intent was created") {
