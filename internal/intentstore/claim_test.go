@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 	"sync/atomic"
-	"testing"
 
+	. "github.com/onsi/ginkgo/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -19,7 +19,7 @@ import (
 // A Create whose outcome is unknown (the API server stored the intent but the answer was lost)
 // must keep the idempotency claim, so that the client's retry returns that intent instead of
 // creating a second one.
-func TestCreateKeepsClaimWhenOutcomeUnknown(t *testing.T) {
+var _ = Describe("a Create whose outcome is unknown", func() {
 	for _, tc := range []struct {
 		name        string
 		fail        error
@@ -29,7 +29,8 @@ func TestCreateKeepsClaimWhenOutcomeUnknown(t *testing.T) {
 		{"timeout after storing", apierrors.NewTimeoutError("request did not complete", 1), true, 1},
 		{"refused as invalid", apierrors.NewInvalid(v1alpha1.GroupVersion.WithKind("TransferIntent").GroupKind(), "x", nil), false, 1},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		It("keeps the claim: "+tc.name, func() {
+			t := GinkgoTB()
 			scheme := runtime.NewScheme()
 			if err := clientgoscheme.AddToScheme(scheme); err != nil {
 				t.Fatal(err)
@@ -81,4 +82,4 @@ func TestCreateKeepsClaimWhenOutcomeUnknown(t *testing.T) {
 			}
 		})
 	}
-}
+})

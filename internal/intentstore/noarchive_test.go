@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"testing"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,7 +19,8 @@ import (
 // A store without an archive (NoArchive, Options.Archive left nil) answers every read that would
 // ask the archive as "not there", and creates as if nothing was ever archived: every intent is a
 // resource.
-func TestNoArchiveFindsNothingArchived(t *testing.T) {
+var _ = It("finds nothing archived without PostgreSQL (NoArchive)", func() {
+	t := GinkgoTB()
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
@@ -77,4 +78,4 @@ func TestNoArchiveFindsNothingArchived(t *testing.T) {
 	if _, err := store.Create(ctx, CreateRequest{Owner: alice, IdempotencyKey: "running", RequestHash: hash, Build: build}); !errors.Is(err, ErrIdempotencyInProgress) {
 		t.Fatalf("Create under a running claim: %v; want ErrIdempotencyInProgress", err)
 	}
-}
+})
