@@ -7,13 +7,12 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // A Create whose outcome is unknown (the API server stored the intent but the answer was lost)
@@ -31,15 +30,8 @@ var _ = Describe("a Create whose outcome is unknown", func() {
 	} {
 		It("keeps the claim: "+tc.name, func() {
 			t := GinkgoTB()
-			scheme := runtime.NewScheme()
-			if err := clientgoscheme.AddToScheme(scheme); err != nil {
-				t.Fatal(err)
-			}
-			if err := v1alpha1.AddToScheme(scheme); err != nil {
-				t.Fatal(err)
-			}
 			var intentCreates atomic.Int32
-			c := fake.NewClientBuilder().WithScheme(scheme).WithInterceptorFuncs(interceptor.Funcs{
+			c := fake.NewClientBuilder().WithScheme(testenv.Scheme()).WithInterceptorFuncs(interceptor.Funcs{
 				Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 					if _, ok := obj.(*v1alpha1.TransferIntent); ok && intentCreates.Add(1) == 1 {
 						if tc.stored {

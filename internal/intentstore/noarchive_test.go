@@ -9,11 +9,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
 // A store without an archive (NoArchive, Options.Archive left nil) answers every read that would
@@ -21,14 +20,7 @@ import (
 // resource.
 var _ = It("finds nothing archived without PostgreSQL (NoArchive)", func() {
 	t := GinkgoTB()
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	c := fake.NewClientBuilder().WithScheme(scheme).Build()
+	c := fake.NewClientBuilder().WithScheme(testenv.Scheme()).Build()
 	store, err := New(c, c, c, Options{Namespace: "ns"})
 	if err != nil {
 		t.Fatal(err)

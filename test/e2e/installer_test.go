@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +10,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 // The installer `make build-installer` writes (hack/render-deploy.sh over config/default) is
@@ -40,7 +39,8 @@ var _ = Describe("The installer", func() {
 		}
 		out, err = kubectl("apply", "--server-side", "--dry-run=server", "-f", path)
 		Expect(err).NotTo(HaveOccurred(), out)
-		objects := decodeAll(installer)
+		objects, err := harness.DecodeObjects(installer)
+		Expect(err).NotTo(HaveOccurred())
 		Expect(strings.Count(out, "serverside-applied (server dry run)")).To(Equal(len(objects)), out)
 
 		By("reading the production settings in it")
@@ -79,24 +79,6 @@ func kubectlPath() string {
 		return bin
 	}
 	return "kubectl"
-}
-
-// decodeAll reads every object of a multi-document YAML stream.
-func decodeAll(data []byte) []*unstructured.Unstructured {
-	GinkgoHelper()
-	var objects []*unstructured.Unstructured
-	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	for {
-		var o map[string]any
-		err := decoder.Decode(&o)
-		if errors.Is(err, io.EOF) {
-			return objects
-		}
-		Expect(err).NotTo(HaveOccurred())
-		if len(o) > 0 {
-			objects = append(objects, &unstructured.Unstructured{Object: o})
-		}
-	}
 }
 
 func find(objects []*unstructured.Unstructured, name string) *unstructured.Unstructured {

@@ -3,8 +3,6 @@ package gitops
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -117,7 +114,10 @@ func (c *bareCluster) deploy(t *testing.T, root string) []*unstructured.Unstruct
 	}
 	c.kubectl(t, "apply", "--server-side", "-f", manifest)
 
-	objects := decodeAll(t, rendered)
+	objects, err := harness.DecodeObjects(rendered)
+	if err != nil {
+		t.Fatalf("decoding the render: %v", err)
+	}
 	if len(objects) == 0 {
 		t.Fatal("config/default renders nothing")
 	}
@@ -186,24 +186,4 @@ func withPrometheusComponent(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
-}
-
-// decodeAll reads every object of a multi-document YAML stream.
-func decodeAll(t *testing.T, data []byte) []*unstructured.Unstructured {
-	t.Helper()
-	var objects []*unstructured.Unstructured
-	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	for {
-		var o map[string]any
-		err := decoder.Decode(&o)
-		if errors.Is(err, io.EOF) {
-			return objects
-		}
-		if err != nil {
-			t.Fatalf("decoding the render: %v", err)
-		}
-		if len(o) > 0 {
-			objects = append(objects, &unstructured.Unstructured{Object: o})
-		}
-	}
 }
