@@ -101,7 +101,7 @@ func runRound(ctx context.Context, round int, logDir string, args []string) ([]s
 	if err != nil {
 		return nil, err
 	}
-	defer log.Close()
+	defer func() { _ = log.Close() }()
 	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-count=1", "-json"}, args...)...)
 	cmd.Stderr = log
 	out, err := cmd.StdoutPipe()

@@ -9,7 +9,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
-// The record of GET /v2/transfers/{id} is intentstore's (webhooks carry it too).
+// The record of GET /v2/transfers/{id} is transferrecord's (webhooks carry it too).
 type (
 	transferIntentJSON = transferrecord.Record
 	explorers          = transferrecord.Explorers

@@ -65,7 +65,7 @@ type Archive interface {
 type Archiver struct {
 	// Cache lists the finished intents (by status label) for the backlog.
 	Cache client.Reader
-	// Live lists them from the API server whole: the cache drops fields the archive keeps (the
+	// APIReader lists them from the API server whole: the cache drops fields the archive keeps (the
 	// idempotency key's hash, the request hash).
 	APIReader client.Reader
 	// Writer deletes the archived intents.

@@ -21,7 +21,7 @@ type Catalog interface {
 	// asset uses it to find the same token on the destination chain.
 	TokenBySymbol(caip2, symbol string) (registry.Token, bool)
 	// ExplorerURL is the base URL of a chain's block explorer, "" for a chain without one or an
-	// unknown chain: the records link their transactions to it (intentstore.Explorers).
+	// unknown chain: the records link their transactions to it (transferrecord.Explorers).
 	ExplorerURL(caip2 string) string
 }
 

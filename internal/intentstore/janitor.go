@@ -23,7 +23,7 @@ import (
 // request can still be creating its intent. It runs on the leader only, every claim timeout.
 type ClaimJanitor struct {
 	Store *Store
-	// List lists the claims from the API server (the manager's API reader).
+	// APIReader lists the claims from the API server (the manager's API reader).
 	APIReader client.Reader
 	Log       logr.Logger
 }

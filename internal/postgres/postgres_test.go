@@ -178,3 +178,12 @@ func eachOnce(t *testing.T) map[int64]int {
 	}
 	return out
 }
+
+// A database that ran the migrations before they moved here knows them by this table and this
+// lock: renaming either would run every migration again, or let two replicas migrate at once.
+func TestTheMigrationsKeepTheirTableAndLock(t *testing.T) {
+	if versionTable != "archive_goose_version" || migrationLockID != 0x61726368697665 {
+		t.Errorf("version table %q, lock id %#x; existing databases know archive_goose_version and 0x61726368697665",
+			versionTable, migrationLockID)
+	}
+}

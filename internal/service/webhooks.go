@@ -42,7 +42,7 @@ type WebhookOptions struct {
 // the outbox is in it. Every replica gets a tester for POST /v2/webhooks/{name}/test.
 func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, db *postgres.DB, log logr.Logger) (apiserver.WebhookTester, error) {
 	send := sender.New(sender.Options{Timeout: opts.Webhooks.AttemptTimeout, AllowLoopback: opts.Webhooks.AllowLoopback})
-	tester := webhookTester{&delivery.Tester{Client: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
+	tester := webhookTester{&delivery.Tester{Cache: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
 	if db == nil {
 		log.Info("no --archive-url: no webhook is delivered (the delivery log lives in the archive's PostgreSQL)")
 		return tester, nil
@@ -58,7 +58,7 @@ func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.R
 		return nil, err
 	}
 	emitter := &delivery.Emitter{
-		Client: mgr.GetClient(), Outbox: box, Notify: deliverer.Notify,
+		Cache: mgr.GetClient(), Outbox: box, Notify: deliverer.Notify,
 		Explorer: catalog.ExplorerURL,
 	}
 	if s.Archiver != nil {

@@ -39,7 +39,7 @@ const (
 // intent stays in the API server for --archive-after past its end, and the leader's first pass
 // looks at every live intent).
 type Emitter struct {
-	Client client.Reader
+	Cache  client.Reader
 	Outbox *outbox.Store
 	// Explorer finds a chain's explorer base URL, for the record's links.
 	Explorer transferrecord.Explorers
@@ -100,7 +100,7 @@ func subscribed(endpoints []v1alpha1.WebhookEndpoint, obj *v1alpha1.TransferInte
 // Reconcile records the intent's events that are due.
 func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var obj v1alpha1.TransferIntent
-	if err := e.Client.Get(ctx, req.NamespacedName, &obj); err != nil {
+	if err := e.Cache.Get(ctx, req.NamespacedName, &obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			e.forget(req.String())
 		}
@@ -111,7 +111,7 @@ func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result,
 		return ctrl.Result{}, nil
 	}
 	var endpoints v1alpha1.WebhookEndpointList
-	if err := e.Client.List(ctx, &endpoints, client.InNamespace(obj.Namespace)); err != nil {
+	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(obj.Namespace)); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := e.record(ctx, &obj, due, endpoints.Items); err != nil {
@@ -147,7 +147,7 @@ func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent
 		return nil
 	}
 	var endpoints v1alpha1.WebhookEndpointList
-	if err := e.Client.List(ctx, &endpoints, client.InNamespace(intents[0].Namespace)); err != nil {
+	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(intents[0].Namespace)); err != nil {
 		return err
 	}
 	if len(endpoints.Items) == 0 {

@@ -40,7 +40,7 @@ type TestResult struct {
 
 // Tester sends test events; every replica has one (it reads the cache and writes nothing).
 type Tester struct {
-	Client    client.Reader
+	Cache     client.Reader
 	Sender    *sender.Sender
 	Namespace string
 	Clock     clock.PassiveClock
@@ -50,7 +50,7 @@ type Tester struct {
 // rules refuse is an error matching ssrf.ErrRefused; a receiver that fails is a TestResult.
 func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResult, error) {
 	var ep v1alpha1.WebhookEndpoint
-	err := t.Client.Get(ctx, types.NamespacedName{Namespace: t.Namespace, Name: name}, &ep)
+	err := t.Cache.Get(ctx, types.NamespacedName{Namespace: t.Namespace, Name: name}, &ep)
 	if apierrors.IsNotFound(err) || (err == nil && (ep.Spec.AccountRef.Name != account || string(ep.Spec.Environment) != env)) {
 		return TestResult{}, ErrEndpointNotFound
 	}
@@ -82,7 +82,7 @@ func (t *Tester) send(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account
 		return TestResult{}, "refused", err
 	}
 	now := t.Clock.Now()
-	secrets, err := SecretsOf(ctx, t.Client, ep, now)
+	secrets, err := SecretsOf(ctx, t.Cache, ep, now)
 	if err != nil {
 		return TestResult{}, "secret", err
 	}

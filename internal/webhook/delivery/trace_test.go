@@ -266,7 +266,7 @@ func TestTheTestEventIsAChildSpan(t *testing.T) {
 	live := traceEndpoint("live", ok, true)
 	live.Spec.Environment = v1alpha1.EnvironmentLive
 	kube := traceClient(t, traceEndpoint("hook", ok, true), traceEndpoint("failing", ok+"/fail", true), live)
-	tester := &Tester{Client: kube, Sender: sender.New(sender.Options{AllowLoopback: true}), Namespace: traceNamespace,
+	tester := &Tester{Cache: kube, Sender: sender.New(sender.Options{AllowLoopback: true}), Namespace: traceNamespace,
 		Clock: clocktesting.NewFakePassiveClock(time.Now())}
 
 	parentCtx, parent := tracer.Start(context.Background(), "POST /v2/webhooks/{name}/test")
