@@ -291,6 +291,10 @@ func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
 	return nil
 }
 
+// priceFeeds are the local chains' price feeds; every start posts each one's answer again, one
+// transaction of the funder's apiece after the set-up.
+var priceFeeds = []common.Address{sampleETHFeed, sampleUSDCFeed}
+
 // refreshPrices posts each price feed's current answer again, as of now: a chain kept for longer
 // than the samples' maxAgeSeconds (a day) would otherwise start with stale prices. A real feed's
 // heartbeat does the same; within one run, `manager devwallet price` moves or refreshes them.
@@ -298,7 +302,7 @@ func refreshPrices(c *devchain.Chain) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	feed := contracts.NewTestPriceFeed()
-	for _, addr := range []common.Address{sampleETHFeed, sampleUSDCFeed} {
+	for _, addr := range priceFeeds {
 		out, err := c.Backend.Client().CallContract(ctx, ethereum.CallMsg{To: &addr, Data: feed.PackLatestRoundData()}, nil)
 		if err != nil {
 			return fmt.Errorf("reading the price feed at %s: %w", addr.Hex(), err)

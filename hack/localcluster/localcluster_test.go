@@ -329,12 +329,13 @@ func TestStartAfterLocalclusterWasKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Up: the kubeconfig written and the chain set up (the funder's set-up transactions mined;
-	// the test's own must come after them).
+	// Up: the kubeconfig written and the chain set up (the funder's set-up transactions and the
+	// start's price posts mined; the test's own must come after them, or it takes a nonce a price
+	// post is using: "replacement transaction underpriced", seen under make flake-hunt's load).
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		_, kubeconfigErr := os.Stat(o.kubeconfigPath)
-		if nonce, err := funderNonce(url, funder); err == nil && nonce >= setUpTxs && kubeconfigErr == nil {
+		if nonce, err := funderNonce(url, funder); err == nil && nonce >= setUpTxs+uint64(len(priceFeeds)) && kubeconfigErr == nil {
 			break
 		}
 		select {
