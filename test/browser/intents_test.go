@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -206,9 +205,12 @@ func waitForStore(t *testing.T, stack *servicetest.Stack, account, want string) 
 		for _, s := range items {
 			got = append(got, s.ID+":"+string(s.Status))
 		}
-		if err == nil && strings.Join(got, " ") == want {
-			return nil
+		if err != nil {
+			return fmt.Errorf("listing: %w", err)
 		}
-		return fmt.Errorf("it serves %v (%v)", got, errors.Join(err))
+		if strings.Join(got, " ") != want {
+			return fmt.Errorf("it serves %v", got)
+		}
+		return nil
 	})
 }
