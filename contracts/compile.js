@@ -1,57 +1,131 @@
-// Compiles every contract under src/ with the solc-js pinned in package.json (offline: the
-// compiler ships inside the npm package) and writes build/<Contract>.abi and build/<Contract>.bin,
-// which hack/contracts.sh turns into Go bindings. Imports resolve from node_modules, so
-// @openzeppelin/contracts comes from the version package-lock.json pins.
+// Compiles the contracts hack/contracts.sh turns into Go bindings, each unit with its own pinned
+// solc-js (offline: the compilers ship inside the npm packages) and settings, and writes
+// build/<Contract>.abi, .bin and .runtime.json. Imports resolve from node_modules, at the versions
+// package-lock.json pins.
+//
+//   - project: every contract under src/, ours, with solc 0.8.30.
+//   - permit2: Uniswap's Permit2 from the sources @uniswap/v4-periphery ships (lib/permit2/src, with
+//     solmate), with the compiler and settings of its canonical deployment (solc 0.8.17, via-IR,
+//     1,000,000 optimizer runs, no metadata hash), so the code we deploy on development chains is
+//     the code at 0x000000000022D473030F116dDEE9F6B43aC78BA3 on every public chain.
+//   - safe: Safe's smart account (@safe-global/safe-contracts 1.4.1: the singleton, its proxy factory
+//     and the fallback handler that answers EIP-1271), for tests of contract signers.
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const solc = require("solc");
 
 const root = __dirname;
-const sources = {};
-for (const file of fs.readdirSync(path.join(root, "src")).filter((f) => f.endsWith(".sol")).sort()) {
-  sources[`src/${file}`] = { content: fs.readFileSync(path.join(root, "src", file), "utf8") };
+const modules = path.join(root, "node_modules");
+const permit2Root = path.join(modules, "@uniswap/v4-periphery/lib/permit2");
+const safeRoot = path.join(modules, "@safe-global/safe-contracts/contracts");
+
+const outputs = ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"];
+
+function projectSources() {
+  const sources = {};
+  for (const file of fs.readdirSync(path.join(root, "src")).filter((f) => f.endsWith(".sol")).sort()) {
+    sources[`src/${file}`] = { content: fs.readFileSync(path.join(root, "src", file), "utf8") };
+  }
+  return sources;
 }
-const input = {
-  language: "Solidity",
-  sources,
-  settings: {
-    optimizer: { enabled: true, runs: 200 },
-    evmVersion: "cancun",
-    outputSelection: {
-      "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"] },
-    },
+
+function fileSource(key, file) {
+  return { [key]: { content: fs.readFileSync(file, "utf8") } };
+}
+
+const units = [
+  {
+    name: "project",
+    solc: require("solc"),
+    sources: projectSources(),
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun" },
+    // Only our own contracts, each named after its file.
+    wanted: (source, name) => source === `src/${name}.sol`,
   },
-};
+  {
+    name: "permit2",
+    solc: require("solc-0.8.17"),
+    sources: fileSource("permit2/src/Permit2.sol", path.join(permit2Root, "src/Permit2.sol")),
+    settings: {
+      viaIR: true,
+      optimizer: { enabled: true, runs: 1000000 },
+      metadata: { bytecodeHash: "none" },
+      remappings: ["solmate/=permit2/lib/solmate/"],
+    },
+    wanted: (source, name) => name === "Permit2",
+  },
+  {
+    name: "safe",
+    solc: require("solc"),
+    sources: {
+      ...fileSource("safe/Safe.sol", path.join(safeRoot, "Safe.sol")),
+      ...fileSource("safe/proxies/SafeProxyFactory.sol", path.join(safeRoot, "proxies/SafeProxyFactory.sol")),
+      ...fileSource("safe/handler/CompatibilityFallbackHandler.sol",
+        path.join(safeRoot, "handler/CompatibilityFallbackHandler.sol")),
+    },
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun" },
+    wanted: (source, name) => ["Safe", "SafeProxyFactory", "CompatibilityFallbackHandler"].includes(name),
+  },
+];
+
+// Import paths name node_modules packages (@openzeppelin/...) or a unit's own prefix.
+const prefixes = [
+  ["permit2/", permit2Root + "/"],
+  ["safe/", safeRoot + "/"],
+  ["", modules + "/"],
+];
+
 function findImports(importPath) {
-  const candidate = path.join(root, "node_modules", importPath);
-  if (fs.existsSync(candidate)) {
-    return { contents: fs.readFileSync(candidate, "utf8") };
+  for (const [prefix, dir] of prefixes) {
+    if (importPath.startsWith(prefix)) {
+      const candidate = path.join(dir, importPath.slice(prefix.length));
+      if (fs.existsSync(candidate)) {
+        return { contents: fs.readFileSync(candidate, "utf8") };
+      }
+    }
   }
   return { error: `not found: ${importPath}` };
 }
-const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
-const errors = (output.errors || []).filter((e) => e.severity === "error");
-for (const e of output.errors || []) {
-  process.stderr.write(e.formattedMessage + "\n");
+
+function compile(unit) {
+  const input = {
+    language: "Solidity",
+    sources: unit.sources,
+    settings: { ...unit.settings, outputSelection: { "*": { "*": outputs } } },
+  };
+  const output = JSON.parse(unit.solc.compile(JSON.stringify(input), { import: findImports }));
+  const errors = (output.errors || []).filter((e) => e.severity === "error");
+  for (const e of errors) {
+    process.stderr.write(e.formattedMessage + "\n");
+  }
+  if (errors.length > 0) {
+    process.exit(1);
+  }
+  return output;
 }
-if (errors.length > 0) {
-  process.exit(1);
-}
+
+// COMPILE_UNITS (comma-separated unit names) compiles only those: hack/mutate recompiles the
+// project unit per mutant, and Permit2's via-IR build takes minutes.
+const only = (process.env.COMPILE_UNITS || "").split(",").filter(Boolean);
+
 const build = path.join(root, "build");
 fs.mkdirSync(build, { recursive: true });
-for (const [source, contracts] of Object.entries(output.contracts)) {
-  for (const [name, contract] of Object.entries(contracts)) {
-    if (source !== `src/${name}.sol`) {
-      continue; // only our own contracts, each named after its file
+for (const unit of units.filter((u) => only.length === 0 || only.includes(u.name))) {
+  const output = compile(unit);
+  for (const [source, contracts] of Object.entries(output.contracts)) {
+    for (const [name, contract] of Object.entries(contracts)) {
+      if (!unit.wanted(source, name)) {
+        continue;
+      }
+      fs.writeFileSync(path.join(build, `${name}.abi`), JSON.stringify(contract.abi, null, 2) + "\n");
+      fs.writeFileSync(path.join(build, `${name}.bin`), contract.evm.bytecode.object + "\n");
+      // The code a deployment holds, and where its immutables sit in it (the constructor writes
+      // them, so they differ per deployment): what the Chain controller compares a Chain's
+      // contracts with.
+      const immutables = Object.values(contract.evm.deployedBytecode.immutableReferences || {}).flat();
+      fs.writeFileSync(path.join(build, `${name}.runtime.json`),
+        JSON.stringify({ code: contract.evm.deployedBytecode.object, immutables }, null, 2) + "\n");
+      process.stderr.write(`compiled ${name} (${unit.name}) with solc ${unit.solc.version()}\n`);
     }
-    fs.writeFileSync(path.join(build, `${name}.abi`), JSON.stringify(contract.abi, null, 2) + "\n");
-    fs.writeFileSync(path.join(build, `${name}.bin`), contract.evm.bytecode.object + "\n");
-    // The code a deployment holds, and where its immutables sit in it (the constructor writes them,
-    // so they differ per deployment): what the Chain controller compares a Chain's contract with.
-    const immutables = Object.values(contract.evm.deployedBytecode.immutableReferences || {}).flat();
-    fs.writeFileSync(path.join(build, `${name}.runtime.json`),
-      JSON.stringify({ code: contract.evm.deployedBytecode.object, immutables }, null, 2) + "\n");
-    process.stderr.write(`compiled ${name} with solc ${solc.version()}\n`);
   }
 }

@@ -34,3 +34,6 @@ done
 # The settlement contract's deployed code, which the Chain controller compares a Chain's contract
 # with (immutables masked): a look-alike that answers attester() is not the settlement contract.
 cp "$CONTRACTS/build/Settlement.runtime.json" "$BINDINGS/settlement.runtime.json"
+# Permit2's deployed code likewise: a Chain's Permit2 must be Permit2, and development chains hold it
+# at its canonical address from genesis (internal/chain/devchain).
+cp "$CONTRACTS/build/Permit2.runtime.json" "$BINDINGS/permit2.runtime.json"

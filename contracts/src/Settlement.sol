@@ -9,11 +9,26 @@ import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {ISignatureTransfer} from "permit2/src/interfaces/ISignatureTransfer.sol";
 
 // ---- ERC-7683 (cross-chain intents) types, as the standard defines them ----
 
 /// @notice ERC-7683's order opened on chain by its user.
 struct OnchainCrossChainOrder {
+    uint32 fillDeadline;
+    bytes32 orderDataType;
+    bytes orderData;
+}
+
+/// @notice ERC-7683's order signed by its user and opened by a filler (openFor). Through Permit2:
+/// nonce is the user's Permit2 nonce, openDeadline the permit's deadline, and the whole order is
+/// the permit's witness, so one signature authorises exactly this order's input, once.
+struct GaslessCrossChainOrder {
+    address originSettler;
+    address user;
+    uint256 nonce;
+    uint256 originChainId;
+    uint32 openDeadline;
     uint32 fillDeadline;
     bytes32 orderDataType;
     bytes orderData;
@@ -105,6 +120,28 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         "bytes32 nonce,address destinationSettler)"
     );
 
+    /// @notice The EIP-712 type hash of the witness the user signs for openFor: ERC-7683's
+    /// GaslessCrossChainOrder with orderData as the Order struct (so a wallet shows its fields).
+    bytes32 public constant GASLESS_ORDER_TYPEHASH = keccak256(
+        "GaslessCrossChainOrder(address originSettler,address user,uint256 nonce,uint256 originChainId,"
+        "uint32 openDeadline,uint32 fillDeadline,bytes32 orderDataType,Order orderData)"
+        "Order(bytes32 account,address originSettler,uint256 originChainId,address user,uint256 destinationChainId,"
+        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,"
+        "bytes32 nonce,address destinationSettler)"
+    );
+
+    /// @notice The witness type string passed to Permit2's permitWitnessTransferFrom. Permit2
+    /// appends it to "PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256
+    /// nonce,uint256 deadline,", so it names the witness field, then every referenced type in
+    /// EIP-712 order: GaslessCrossChainOrder (the type above), Order, TokenPermissions.
+    string public constant WITNESS_TYPE_STRING = "GaslessCrossChainOrder witness)"
+        "GaslessCrossChainOrder(address originSettler,address user,uint256 nonce,uint256 originChainId,"
+        "uint32 openDeadline,uint32 fillDeadline,bytes32 orderDataType,Order orderData)"
+        "Order(bytes32 account,address originSettler,uint256 originChainId,address user,uint256 destinationChainId,"
+        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,"
+        "bytes32 nonce,address destinationSettler)"
+        "TokenPermissions(address token,uint256 amount)";
+
     /// @notice The EIP-712 type the attester signs: "filler filled orderId with amountOut".
     bytes32 public constant FILL_TYPEHASH = keccak256("Fill(bytes32 orderId,address filler,uint256 amountOut)");
 
@@ -140,6 +177,10 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     /// @notice Seconds after an order's deadline before it can be refunded, so a fill made just
     /// before the deadline can still be attested and settled. At least MIN_REFUND_DELAY.
     uint64 public immutable refundDelay;
+
+    /// @notice Uniswap's Permit2, which pulls a gasless order's input on its user's signature.
+    /// Immutable: the service checks it is Permit2's code before it offers gasless orders.
+    ISignatureTransfer public immutable permit2;
 
     /// @notice Origin-side status of each orderId.
     mapping(bytes32 orderId => Status) public orders;
@@ -196,18 +237,28 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     error ZeroAddress();
     error RefundDelayTooShort(uint64 refundDelay, uint64 minimum);
     error GuardianIsAttester();
+    error WrongUser();
+    error NonceMismatch();
+    error OpenDeadlinePassed();
+    error OpenDeadlineAfterFill();
+    error NativeNotGasless();
+    error FillerDataNotAccepted();
 
     /// @param attester_ the key whose EIP-712 attestations release bridge escrows (immutable).
     /// @param guardian_ the guardian: holds GUARDIAN_ROLE and DEFAULT_ADMIN_ROLE; must differ from
     /// the attester.
     /// @param refundDelay_ seconds after a deadline before anyone may refund; at least
     /// MIN_REFUND_DELAY.
-    constructor(address attester_, address guardian_, uint64 refundDelay_) EIP712("TransferIntentSettlement", "1") {
-        if (attester_ == address(0) || guardian_ == address(0)) revert ZeroAddress();
+    /// @param permit2_ Permit2 (0x000000000022D473030F116dDEE9F6B43aC78BA3 on public chains).
+    constructor(address attester_, address guardian_, uint64 refundDelay_, address permit2_)
+        EIP712("TransferIntentSettlement", "1")
+    {
+        if (attester_ == address(0) || guardian_ == address(0) || permit2_ == address(0)) revert ZeroAddress();
         if (guardian_ == attester_) revert GuardianIsAttester();
         if (refundDelay_ < MIN_REFUND_DELAY) revert RefundDelayTooShort(refundDelay_, MIN_REFUND_DELAY);
         attester = attester_;
         refundDelay = refundDelay_;
+        permit2 = ISignatureTransfer(permit2_);
         _grantRole(DEFAULT_ADMIN_ROLE, guardian_);
         _grantRole(GUARDIAN_ROLE, guardian_);
     }
@@ -244,24 +295,65 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     function open(OnchainCrossChainOrder calldata crossChainOrder) external payable nonReentrant whenNotPaused {
         if (crossChainOrder.orderDataType != ORDER_DATA_TYPE) revert WrongOrderDataType();
         Order memory order = _decode(crossChainOrder.orderData);
-        bytes32 orderId = keccak256(abi.encode(order));
-        if (order.originChainId != block.chainid) revert WrongChain();
-        if (order.originSettler != address(this)) revert WrongOriginSettler();
+        _checkOrigin(order);
         if (order.user != msg.sender) revert NotOrderOwner();
         if (crossChainOrder.fillDeadline != order.deadline) revert DeadlineMismatch();
-        if (block.timestamp > order.deadline) revert DeadlinePassed();
-        if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
-        if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
-        if (order.destinationChainId == block.chainid && order.destinationSettler != address(this)) {
-            revert WrongDestination();
-        }
-        if (orders[orderId] != Status.None) revert AlreadyOpened(orderId);
-        orders[orderId] = Status.Opened;
+        bytes32 orderId = _record(order);
 
         _pullExact(order.tokenIn, msg.sender, order.amountIn);
 
-        emit Opened(orderId, order.user, order);
-        emit Open(orderId, _resolve(order, orderId));
+        _emitOpen(orderId, order);
+    }
+
+    /// @notice ERC-7683 IOriginSettler.openFor, called by a filler (who pays the gas): escrows the
+    /// order's amountIn from its user through Permit2, on the user's signature of the whole order
+    /// (the permit's witness). The order, its orderId and its events are those of open, so fill,
+    /// settle and refund treat both alike. originFillerData must be empty: nothing a filler adds
+    /// may change what the user signed.
+    function openFor(GaslessCrossChainOrder calldata order, bytes calldata signature, bytes calldata originFillerData)
+        external
+        nonReentrant
+        whenNotPaused
+    {
+        if (originFillerData.length != 0) revert FillerDataNotAccepted();
+        Order memory inner = _checkGasless(order);
+        bytes32 orderId = _record(inner);
+
+        uint256 before = IERC20(inner.tokenIn).balanceOf(address(this));
+        permit2.permitWitnessTransferFrom(
+            ISignatureTransfer.PermitTransferFrom({
+                permitted: ISignatureTransfer.TokenPermissions({token: inner.tokenIn, amount: inner.amountIn}),
+                nonce: order.nonce,
+                deadline: order.openDeadline
+            }),
+            ISignatureTransfer.SignatureTransferDetails({to: address(this), requestedAmount: inner.amountIn}),
+            inner.user,
+            _gaslessHash(order, inner),
+            WITNESS_TYPE_STRING,
+            signature
+        );
+        uint256 received = IERC20(inner.tokenIn).balanceOf(address(this)) - before;
+        if (received != inner.amountIn) revert TransferShort(received, inner.amountIn);
+
+        _emitOpen(orderId, inner);
+    }
+
+    /// @notice ERC-7683 IOriginSettler.resolveFor: the gasless order as ERC-7683 fillers read it
+    /// (the same resolution as open's), after the checks openFor makes before the signature.
+    function resolveFor(GaslessCrossChainOrder calldata order, bytes calldata originFillerData)
+        external
+        view
+        returns (ResolvedCrossChainOrder memory)
+    {
+        if (originFillerData.length != 0) revert FillerDataNotAccepted();
+        Order memory inner = _checkGasless(order);
+        return _resolve(inner, keccak256(abi.encode(inner)));
+    }
+
+    /// @notice The EIP-712 struct hash of a gasless order: the witness its user signs through
+    /// Permit2 (for off-chain signers and tests).
+    function gaslessOrderHash(GaslessCrossChainOrder calldata order) external pure returns (bytes32) {
+        return _gaslessHash(order, _decode(order.orderData));
     }
 
     /// @notice ERC-7683 IOriginSettler.resolve: the order as ERC-7683 fillers read it.
@@ -360,6 +452,67 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     }
 
     // ---- internals ----
+
+    /// @dev An order opens on its origin chain, at its origin settler only.
+    function _checkOrigin(Order memory order) private view {
+        if (order.originChainId != block.chainid) revert WrongChain();
+        if (order.originSettler != address(this)) revert WrongOriginSettler();
+    }
+
+    /// @dev The checks every open makes of its order (after _checkOrigin), then marks it opened,
+    /// once per orderId.
+    function _record(Order memory order) private returns (bytes32 orderId) {
+        orderId = keccak256(abi.encode(order));
+        if (block.timestamp > order.deadline) revert DeadlinePassed();
+        if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
+        if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
+        if (order.destinationChainId == block.chainid && order.destinationSettler != address(this)) {
+            revert WrongDestination();
+        }
+        if (orders[orderId] != Status.None) revert AlreadyOpened(orderId);
+        orders[orderId] = Status.Opened;
+    }
+
+    function _emitOpen(bytes32 orderId, Order memory order) private {
+        emit Opened(orderId, order.user, order);
+        emit Open(orderId, _resolve(order, orderId));
+    }
+
+    /// @dev The gasless order's own fields must agree with the Order it carries: one user, one
+    /// chain, one settler, one deadline, and the Permit2 nonce as the order's nonce (so each
+    /// signature opens one orderId). Permit2 checks the signature, the nonce and openDeadline.
+    function _checkGasless(GaslessCrossChainOrder calldata order) private view returns (Order memory inner) {
+        if (order.orderDataType != ORDER_DATA_TYPE) revert WrongOrderDataType();
+        inner = _decode(order.orderData);
+        _checkOrigin(inner);
+        if (order.originSettler != address(this)) revert WrongOriginSettler();
+        if (order.originChainId != block.chainid) revert WrongChain();
+        if (order.user != inner.user) revert WrongUser();
+        if (bytes32(order.nonce) != inner.nonce) revert NonceMismatch();
+        if (order.fillDeadline != inner.deadline) revert DeadlineMismatch();
+        if (order.openDeadline > order.fillDeadline) revert OpenDeadlineAfterFill();
+        if (block.timestamp > order.openDeadline) revert OpenDeadlinePassed();
+        if (inner.tokenIn == NATIVE) revert NativeNotGasless();
+    }
+
+    /// @dev EIP-712 hashStruct(GaslessCrossChainOrder), inner being its decoded orderData. Order's
+    /// fields are all static words, so hashStruct(Order) is keccak256(abi.encode(ORDER_DATA_TYPE,
+    /// inner)).
+    function _gaslessHash(GaslessCrossChainOrder calldata order, Order memory inner) private pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                GASLESS_ORDER_TYPEHASH,
+                order.originSettler,
+                order.user,
+                order.nonce,
+                order.originChainId,
+                order.openDeadline,
+                order.fillDeadline,
+                order.orderDataType,
+                keccak256(abi.encode(ORDER_DATA_TYPE, inner))
+            )
+        );
+    }
 
     /// @dev Decodes exactly thirteen words: abi.decode ignores trailing bytes, which would let one
     /// order travel under several encodings.

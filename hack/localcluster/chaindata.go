@@ -30,7 +30,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/rawdb"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
@@ -126,7 +125,7 @@ func openDevChain(id int64, dataDir, httpAddr string) (chain *devchain.Chain, he
 func newPersistentBackend(id int64, funder *ecdsa.PrivateKey, dataDir, host string, port int) (backend *simulated.Backend, err error) {
 	config := *params.AllDevChainProtocolChanges
 	config.ChainID = big.NewInt(id)
-	alloc := types.GenesisAlloc{crypto.PubkeyToAddress(funder.PublicKey): {Balance: devchain.FunderBalance}}
+	alloc := devchain.GenesisAlloc(crypto.PubkeyToAddress(funder.PublicKey))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)

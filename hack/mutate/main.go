@@ -220,6 +220,8 @@ func compile(contractsDir, dir, src string) (string, error) {
 	}
 	cmd := exec.Command("node", "compile.js")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "COMPILE_UNITS=project") // only our contracts: not Permit2 or Safe
+
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -249,15 +249,17 @@ func TestAttesterAndGuardianAreSeparate(t *testing.T) {
 
 	attester, guardian := w.attesterAddr(), w.guardianAddr
 	t.Run("constructor", func(t *testing.T) {
-		w.deployRefused(settlementABI.PackConstructor(common.Address{}, guardian, refundDelay), "ZeroAddress")
-		w.deployRefused(settlementABI.PackConstructor(attester, common.Address{}, refundDelay), "ZeroAddress")
-		w.deployRefused(settlementABI.PackConstructor(attester, attester, refundDelay), "GuardianIsAttester")
-		args := w.deployRefused(settlementABI.PackConstructor(attester, guardian, refundDelay-1), "RefundDelayTooShort")
+		permit2 := contracts.CanonicalPermit2
+		w.deployRefused(settlementABI.PackConstructor(common.Address{}, guardian, refundDelay, permit2), "ZeroAddress")
+		w.deployRefused(settlementABI.PackConstructor(attester, common.Address{}, refundDelay, permit2), "ZeroAddress")
+		w.deployRefused(settlementABI.PackConstructor(attester, guardian, refundDelay, common.Address{}), "ZeroAddress")
+		w.deployRefused(settlementABI.PackConstructor(attester, attester, refundDelay, permit2), "GuardianIsAttester")
+		args := w.deployRefused(settlementABI.PackConstructor(attester, guardian, refundDelay-1, permit2), "RefundDelayTooShort")
 		if got, err := settlementABI.UnpackRefundDelayTooShortError(args); err != nil || got.RefundDelay != refundDelay-1 || got.Minimum != refundDelay {
 			t.Errorf("RefundDelayTooShort%+v, %v", got, err)
 		}
-		w.deployRefused(settlementABI.PackConstructor(attester, guardian, 0), "RefundDelayTooShort")
-		w.deploy("Settlement", settlementBin(t), settlementABI.PackConstructor(attester, guardian, refundDelay)) // the minimum itself
+		w.deployRefused(settlementABI.PackConstructor(attester, guardian, 0, permit2), "RefundDelayTooShort")
+		w.deploy("Settlement", settlementBin(t), settlementABI.PackConstructor(attester, guardian, refundDelay, permit2)) // the minimum itself
 	})
 }
 

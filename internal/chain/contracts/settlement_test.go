@@ -97,7 +97,7 @@ func newChain(t *testing.T, id int64, attester common.Address) *testChain {
 
 func (c *testChain) deploySettlement(attester common.Address) common.Address {
 	c.t.Helper()
-	return c.deploy("Settlement", settlementBin(c.t), settlementABI.PackConstructor(attester, c.guardianAddr, refundDelay))
+	return c.deploy("Settlement", settlementBin(c.t), settlementABI.PackConstructor(attester, c.guardianAddr, refundDelay, contracts.CanonicalPermit2))
 }
 
 // settlementBinEnv names a file holding the Settlement creation bytecode (hex) to test instead of

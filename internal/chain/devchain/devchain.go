@@ -82,7 +82,7 @@ func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, erro
 	}
 	config := *params.AllDevChainProtocolChanges
 	config.ChainID = big.NewInt(chainID)
-	alloc := types.GenesisAlloc{crypto.PubkeyToAddress(funder.PublicKey): {Balance: FunderBalance}}
+	alloc := GenesisAlloc(crypto.PubkeyToAddress(funder.PublicKey))
 	backend := simulated.NewBackend(alloc, func(nodeConf *node.Config, ethConf *ethconfig.Config) {
 		ethConf.Genesis.Config = &config
 		nodeConf.HTTPHost = host
@@ -90,6 +90,15 @@ func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, erro
 		nodeConf.HTTPModules = []string{"eth", "net", "web3"}
 	})
 	return &Chain{Backend: backend, URL: "http://" + httpAddr, ID: config.ChainID, Funder: funder}, nil
+}
+
+// GenesisAlloc is a development chain's genesis state: FunderBalance for funder, and Uniswap's
+// Permit2 at its canonical address (contracts.CanonicalPermit2), as on every public chain.
+func GenesisAlloc(funder common.Address) types.GenesisAlloc {
+	return types.GenesisAlloc{
+		funder:                     {Balance: FunderBalance},
+		contracts.CanonicalPermit2: {Code: contracts.Permit2GenesisCode(), Balance: new(big.Int)},
+	}
 }
 
 // Close stops the node; a client then meets a closed port.
@@ -180,12 +189,13 @@ const FeedGas = 100_000
 
 // DeploySettlement deploys contracts/src/Settlement.sol from the Funder and mines it: bridge
 // escrows are released on attester's signature, refunds allowed refundDelay seconds after a
-// deadline (at least the contract's MIN_REFUND_DELAY, one hour). The Funder is the contract's
-// guardian (it may pause and allow early refunds): a development key, like the Funder itself.
+// deadline (at least the contract's MIN_REFUND_DELAY, one hour); gasless orders pulled through the
+// genesis Permit2. The Funder is the contract's guardian (it may pause and allow early refunds): a
+// development key, like the Funder itself.
 func (c *Chain) DeploySettlement(attester common.Address, refundDelay uint64) (common.Address, error) {
 	guardian := crypto.PubkeyToAddress(c.Funder.PublicKey)
 	return c.deploy("Settlement", contracts.SettlementMetaData.Bin,
-		contracts.NewSettlement().PackConstructor(attester, guardian, refundDelay))
+		contracts.NewSettlement().PackConstructor(attester, guardian, refundDelay, contracts.CanonicalPermit2))
 }
 
 // DeployForgingSettlement deploys the hostile look-alike contracts/src/ForgingSettlement.sol

@@ -41,7 +41,7 @@ func TestGoAndContractAgree(t *testing.T) {
 	binding := contracts.NewSettlement()
 	addr, tx, err := bind.DeployContract(chain.Transactor(chain.Funder), common.FromHex(contracts.SettlementMetaData.Bin),
 		chain.Backend.Client(), binding.PackConstructor(crypto.PubkeyToAddress(attester.PublicKey),
-			crypto.PubkeyToAddress(chain.Funder.PublicKey), settlement.MinRefundDelay))
+			crypto.PubkeyToAddress(chain.Funder.PublicKey), settlement.MinRefundDelay, contracts.CanonicalPermit2))
 	if err != nil {
 		t.Fatal(err)
 	}
