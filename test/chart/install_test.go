@@ -63,10 +63,13 @@ func TestInstallUpgradeUninstall(t *testing.T) {
 	c.Kubectl(t, "create", "namespace", "monitoring")
 
 	t.Run("a misspelt value fails helm install", func(t *testing.T) {
-		for _, set := range []string{"nodeSelectr.disk=ssd", "serviceAccount.nmae=x", "crds.keep=yes"} {
+		for _, set := range []string{"nodeSelectr.disk=ssd", "serviceAccount.annotation.x=y", "crds.keep=yes"} {
 			out, err := h.run("install", "typo", chartDir, "-n", "typo", "--create-namespace", "--set", set)
 			if err == nil || !strings.Contains(out, "values don't meet the specifications of the schema") {
 				t.Errorf("helm install --set %s: err %v, want a schema error; output:\n%s", set, err, out)
+			}
+			if err == nil { // so that the releases below do not meet its objects
+				h.mustRun(t, "uninstall", "typo", "-n", "typo")
 			}
 		}
 	})
