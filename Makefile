@@ -41,9 +41,10 @@ CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION)
 # the time of the Go tests (figures in the README's Tests section); GO_TEST_FLAGS= turns it off locally.
 GO_TEST_FLAGS ?= -race
 
-# Every package but the end-to-end suite, the slow part of the fault suite (test/faults/long) and
-# the archive's scale benchmark (test/archivebench), which have their own targets.
-UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench)
+# Every package but the end-to-end suite, the slow part of the fault suite (test/faults/long), the
+# archive's scale benchmark (test/archivebench) and the chart's install test (test/chart, run by
+# make test-chart with the pinned helm), which have their own targets.
+UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench -e /test/chart)
 
 # The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
 # config/samples and waits for the controllers to mark them Ready.
@@ -166,10 +167,10 @@ $(KUBECONFORM):
 # PrometheusRule from the stand-in CRD of the end-to-end tests (which checks the fields we set).
 KUBECONFORM_SCHEMAS = $(LOCALBIN)/kubeconform-schemas/k8s-$(ENVTEST_K8S_VERSION)
 SCHEMA_PATH = {{.Group}}/{{.ResourceAPIVersion}}/{{.ResourceKind}}.json
-CHART_VALUES = hack/chart/testdata/external-values.yaml
+CHART_VALUES = hack/chart/testdata/external-values.yaml hack/chart/testdata/every-value.yaml
 
 .PHONY: test-chart
-test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders (default values and $(CHART_VALUES)) with kubeconform -strict.
+test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart, check what it renders (default values and each of $(CHART_VALUES)) with kubeconform -strict, and install, upgrade and uninstall it on a local API server (test/chart).
 	@if [ ! -f $(KUBECONFORM_SCHEMAS)/.complete ]; then \
 		echo "==> kubeconform schemas of Kubernetes $(ENVTEST_K8S_VERSION) from the local kube-apiserver"; \
 		$(WITH_ASSETS) rm -rf $(KUBECONFORM_SCHEMAS); $(GO) run ./hack/chart -schemas $(KUBECONFORM_SCHEMAS) -core; \
@@ -177,14 +178,15 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders 
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) run ./hack/chart -schemas "$$tmp" -crds 'config/crd/bases/*.yaml'; \
 	$(GO) run ./hack/chart -schemas "$$tmp" -crds test/e2e/testdata/prometheusrule-crd.yaml; \
-	$(HELM) lint --strict dist/chart; \
-	$(HELM) lint --strict dist/chart -f $(CHART_VALUES); \
-	for values in "" "-f $(CHART_VALUES)"; do \
-		echo "==> helm template dist/chart $${values:-(default values)} | kubeconform -strict"; \
-		$(HELM) template transfer-intent dist/chart --namespace transfer-intent-system --include-crds $$values | \
+	for values in "" $(addprefix --values=,$(CHART_VALUES)); do \
+		echo "==> helm lint and helm template dist/chart $${values:-(default values)} | kubeconform -strict"; \
+		$(HELM) lint --strict dist/chart $$values; \
+		$(HELM) template transfer-intent dist/chart --namespace transfer-intent-system $$values | \
 		$(KUBECONFORM) -strict -summary -schema-location '$(KUBECONFORM_SCHEMAS)/$(SCHEMA_PATH)' \
 			-schema-location "$$tmp/$(SCHEMA_PATH)" -schema-location 'hack/chart/schemas/$(SCHEMA_PATH)'; \
 	done
+	@echo "==> helm install, upgrade and uninstall on a local API server (test/chart)"
+	@$(WITH_ASSETS) HELM="$(HELM)" $(GO) test ./test/chart/ -count=1 -timeout 5m
 
 .PHONY: test
 test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).

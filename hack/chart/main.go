@@ -7,9 +7,10 @@
 // defaults of values.yaml are read from the same render. With -schemas it instead writes the JSON
 // schemas kubeconform checks the rendered chart with (schemas.go).
 //
-// Nothing here is hand-maintained chart text except _helpers.tpl and the comments of values.yaml:
-// a new object in config/default appears in the chart unconditionally, and an object the
-// generator expects but does not find stops it with an error.
+// Nothing here is hand-maintained chart text except what static.go writes (_helpers.tpl, the
+// comments of values.yaml, values.schema.json, the helm test Pod and the Grafana dashboard's
+// ConfigMap): a new object in config/default appears in the chart unconditionally, and an object
+// the generator expects but does not find stops it with an error.
 package main
 
 import (
@@ -54,6 +55,74 @@ type obj struct {
 	kind, name string     // name as rendered
 	base       string     // name without config/default's prefix and kustomize's hash suffix
 	cond       string     // template condition around the whole file, if any
+	prelude    string     // template lines before the object (inside cond)
+}
+
+// and joins two template conditions.
+func and(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return "and (" + a + ") (" + b + ")"
+}
+
+// clusterScoped are the kinds config/default renders without a namespace (besides the CRDs and
+// the Namespace, which the chart handles apart): their names carry the release's namespace too, so
+// that releases of the same name in two namespaces do not share them.
+var clusterScoped = map[string]bool{"ClusterRole": true, "ClusterRoleBinding": true}
+
+// scopeNames records which rendered names are cluster-scoped objects', so that every reference to
+// them gets the cluster prefix; a name both scopes use could not be told apart and stops the generator.
+func (g *gen) scopeNames(objs []*obj) error {
+	namespaced := map[string]bool{}
+	for _, o := range objs {
+		if o.kind == "CustomResourceDefinition" || o.kind == "Namespace" {
+			continue
+		}
+		if clusterScoped[o.kind] {
+			g.cluster[o.name] = true
+		} else if get(get(o.doc, "metadata"), "namespace") == nil {
+			return fmt.Errorf("%s %s has no namespace and is not a kind hack/chart knows as cluster-scoped", o.kind, o.name)
+		} else {
+			namespaced[o.name] = true
+		}
+	}
+	for name := range g.cluster {
+		if namespaced[name] {
+			return fmt.Errorf("%s names both a cluster-scoped and a namespaced object; rename one in config/", name)
+		}
+	}
+	return nil
+}
+
+// ref is the template of a reference to the rendered object name.
+func (g *gen) ref(name string) string {
+	if g.cluster[name] {
+		return `{{ include "tis.clusterPrefix" . }}` + g.names[name]
+	}
+	return `{{ include "tis.prefix" . }}` + g.names[name]
+}
+
+// writeCRD writes a CRD as a template: installed and upgraded with the release that has
+// crds.enabled, and kept by helm uninstall while crds.keep is true.
+func (g *gen) writeCRD(o *obj, out string) error {
+	meta := get(o.doc, "metadata")
+	labels(meta, g)
+	ann := get(meta, "annotations")
+	if ann == nil {
+		ann = &yaml.Node{Kind: yaml.MappingNode}
+		set(meta, "annotations", ann)
+	}
+	g.optionalKey(ann, lines(
+		`{{- if .Values.crds.keep }}`,
+		`helm.sh/resource-policy: keep`,
+		`{{- end }}`))
+	b, err := encode(o.doc)
+	if err != nil {
+		return err
+	}
+	text := "{{- if .Values.crds.enabled }}\n" + g.expand(helmLiteral.Replace(string(b))) + "{{- end }}\n"
+	return os.WriteFile(filepath.Join(out, "templates", "crds", o.name+".yaml"), []byte(header+text), 0o644)
 }
 
 // gen holds the placeholders put into the YAML trees; they are replaced by template text after
@@ -61,6 +130,7 @@ type obj struct {
 type gen struct {
 	prefix, namespace string
 	names             map[string]string // rendered name -> base name
+	cluster           map[string]bool   // rendered names of cluster-scoped objects
 	inline            map[string]string
 	blocks            map[string]func(indent int) string
 	whole             map[string]bool // blocks that replace their key's whole line
@@ -107,7 +177,7 @@ func generate(configDir, out string) error {
 		return err
 	}
 
-	g := &gen{prefix: prefix, namespace: namespace, names: map[string]string{},
+	g := &gen{prefix: prefix, namespace: namespace, names: map[string]string{}, cluster: map[string]bool{},
 		inline: map[string]string{}, blocks: map[string]func(int) string{}, whole: map[string]bool{}}
 	var objs []*obj
 	dec := yaml.NewDecoder(bytes.NewReader(rendered))
@@ -130,12 +200,15 @@ func generate(configDir, out string) error {
 		}
 		objs = append(objs, o)
 	}
+	if err := g.scopeNames(objs); err != nil {
+		return err
+	}
 
 	vals := &values{}
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}
-	for _, dir := range []string{"crds", "templates"} {
+	for _, dir := range []string{"templates/crds", "templates/tests", "dashboards"} {
 		if err := os.MkdirAll(filepath.Join(out, dir), 0o755); err != nil {
 			return err
 		}
@@ -145,12 +218,9 @@ func generate(configDir, out string) error {
 		key := o.kind + "/" + o.base
 		switch {
 		case o.kind == "CustomResourceDefinition":
-			// Helm installs crds/ before the templates and never upgrades or deletes them.
-			b, err := encode(o.doc)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(out, "crds", o.name+".yaml"), append([]byte(header), b...), 0o644); err != nil {
+			// Templates, not crds/: helm upgrade upgrades them, and crds.keep keeps them (and so
+			// every intent) through helm uninstall (docs/decisions.md, "CRDs in the chart").
+			if err := g.writeCRD(o, out); err != nil {
 				return err
 			}
 			continue
@@ -167,6 +237,14 @@ func generate(configDir, out string) error {
 			o.cond = ".Values.metrics.prometheusRule.enabled"
 		case key == "Service/controller-manager-metrics-service", key == "NetworkPolicy/allow-metrics-traffic":
 			o.cond = ".Values.metrics.enabled"
+		case key == "ServiceAccount/controller-manager":
+			o.cond = ".Values.serviceAccount.create"
+		}
+		switch o.kind {
+		case "NetworkPolicy":
+			o.cond = and(o.cond, ".Values.networkPolicy.enabled")
+		case "PodDisruptionBudget":
+			o.cond = and(o.cond, ".Values.podDisruptionBudget.enabled")
 		}
 		found[key] = true
 		if err := g.edit(o, vals, redisParts, pgParts); err != nil {
@@ -178,6 +256,7 @@ func generate(configDir, out string) error {
 			return err
 		}
 		text := g.expand(helmLiteral.Replace(string(b)))
+		text = o.prelude + text
 		if o.cond != "" {
 			text = "{{- if " + o.cond + " }}\n" + text + "{{- end }}\n"
 		}
@@ -199,7 +278,7 @@ func generate(configDir, out string) error {
 	if !vals.deployment {
 		return fmt.Errorf("the manager's Deployment was not edited")
 	}
-	return writeStatic(out, vals)
+	return writeStatic(out, configDir, vals)
 }
 
 var hashSuffix = regexp.MustCompile(`-[a-z0-9]{10}$`)
@@ -208,9 +287,32 @@ var hashSuffix = regexp.MustCompile(`-[a-z0-9]{10}$`)
 func (g *gen) edit(o *obj, v *values, redisParts, pgParts map[string]bool) error {
 	meta := get(o.doc, "metadata")
 	labels(meta, g)
+	g.instanceLabels(o.doc)
+	switch o.kind {
+	case "ServiceMonitor":
+		g.withYAML(get(meta, "labels"), ".Values.metrics.serviceMonitor.additionalLabels")
+	case "PrometheusRule":
+		g.withYAML(get(meta, "labels"), ".Values.metrics.prometheusRule.additionalLabels")
+	case "RoleBinding", "ClusterRoleBinding":
+		for _, s := range get(o.doc, "subjects").Content {
+			if scalar(s, "kind") == "ServiceAccount" && g.names[scalar(s, "name")] == "controller-manager" {
+				set(s, "name", g.tpl(`{{ include "tis.serviceAccountName" . }}`))
+			}
+		}
+	}
 	switch o.kind + "/" + o.base {
 	case "Deployment/controller-manager":
 		return g.editManager(o.doc, v)
+	case "ServiceAccount/controller-manager":
+		set(meta, "name", g.tpl(`{{ include "tis.serviceAccountName" . }}`))
+		if get(meta, "annotations") != nil {
+			return fmt.Errorf("config/ now annotates the ServiceAccount: merge with serviceAccount.annotations in hack/chart")
+		}
+		g.optionalKey(meta, lines(
+			`{{- with .Values.serviceAccount.annotations }}`,
+			`annotations:`,
+			`  {{- toYaml . | nindent __INDENT2__ }}`,
+			`{{- end }}`))
 	case "ConfigMap/settings":
 		data := get(o.doc, "data")
 		v.baseURL = scalar(data, "base-url")
@@ -231,7 +333,8 @@ func (g *gen) edit(o *obj, v *values, redisParts, pgParts map[string]bool) error
 					return err
 				}
 				password = string(b)
-				v.postgresPassword = password
+				// No default in the chart: given, kept from the installed Secret, or random.
+				o.prelude = "{{- $password := include \"tis.postgresPassword\" . }}\n"
 			}
 		}
 		for i := 0; i < len(data.Content); i += 2 {
@@ -241,11 +344,11 @@ func (g *gen) edit(o *obj, v *values, redisParts, pgParts map[string]bool) error
 			}
 			subs := g.nameSubs()
 			if password != "" {
-				subs = append(subs, sub{password, "(.Values.postgresql.trial.password | urlquery)"})
+				subs = append(subs, sub{password, "($password | urlquery)"})
 			}
 			val := g.tpl(g.printQuote(string(b), subs))
 			if data.Content[i].Value == "password" {
-				val = g.tpl(`{{ .Values.postgresql.trial.password | quote }}`)
+				val = g.tpl(`{{ $password | quote }}`)
 			}
 			sd.Content = append(sd.Content, str(data.Content[i].Value), str(val))
 		}
@@ -278,9 +381,16 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 		set(get(tmpl, "metadata"), "annotations", ann)
 	}
 	// kustomize's hash suffix on generated ConfigMaps and Secrets rolls the pods when they change;
-	// in the chart a checksum of them does.
-	set(ann, "checksum/config", g.tpl(`{{ print (include (print $.Template.BasePath "/settings-configmap.yaml") .) (include (print $.Template.BasePath "/redis-secret.yaml") .) (include (print $.Template.BasePath "/postgres-secret.yaml") .) | sha256sum }}`))
+	// in the chart a checksum of them does. For PostgreSQL's Secret, a checksum of its values: a
+	// generated password differs between two renders of one install, a given or kept one does not.
+	set(ann, "checksum/config", g.tpl(`{{ print (include (print $.Template.BasePath "/settings-configmap.yaml") .) (include (print $.Template.BasePath "/redis-secret.yaml") .) (toJson .Values.postgresql) | sha256sum }}`))
+	g.withYAML(ann, ".Values.podAnnotations")
+	g.withYAML(get(get(tmpl, "metadata"), "labels"), ".Values.podLabels")
 	pod := get(tmpl, "spec")
+	if err := g.podSettings(pod); err != nil {
+		return err
+	}
+	set(pod, "serviceAccountName", g.tpl(`{{ include "tis.serviceAccountName" . }}`))
 	containers := get(pod, "containers")
 	var c *yaml.Node
 	for _, cc := range containers.Content {
@@ -333,6 +443,9 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 		`- {{ print "--otlp-endpoint=" .Values.tracing.otlpEndpoint | quote }}`,
 		`- {{ print "--trace-sampling-ratio=" .Values.tracing.samplingRatio | quote }}`,
 		`{{- end }}`))))
+	if err := g.appendIf(c, "args", yamlPart(".Values.extraArgs")); err != nil {
+		return err
+	}
 
 	// The trial components' env entries become "trial, else the external Secret, else none".
 	env := get(c, "env")
@@ -369,43 +482,165 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 	}
 
 	// The collector's headers (a token): the exporter's standard variable, from a Secret.
-	if err := g.appendIf(c, "env", "and .Values.tracing.otlpEndpoint .Values.tracing.headersSecret.name",
-		`- name: OTEL_EXPORTER_OTLP_HEADERS`,
-		`  valueFrom:`,
-		`    secretKeyRef:`,
-		`      name: {{ .Values.tracing.headersSecret.name | quote }}`,
-		`      key: {{ .Values.tracing.headersSecret.key | quote }}`); err != nil {
+	if err := g.appendIf(c, "env",
+		part{"and .Values.tracing.otlpEndpoint .Values.tracing.headersSecret.name", lines(
+			`- name: OTEL_EXPORTER_OTLP_HEADERS`,
+			`  valueFrom:`,
+			`    secretKeyRef:`,
+			`      name: {{ .Values.tracing.headersSecret.name | quote }}`,
+			`      key: {{ .Values.tracing.headersSecret.key | quote }}`)},
+		yamlPart(".Values.extraEnv")); err != nil {
 		return err
 	}
 
 	// The attester key: a Secret mounted read-only, named by --attester-key-file.
-	if err := g.appendIf(c, "volumeMounts", ".Values.attester.secretName",
-		`- name: attester-key`,
-		`  mountPath: /etc/transfer-intent/attester`,
-		`  readOnly: true`); err != nil {
+	if err := g.appendIf(c, "volumeMounts",
+		part{".Values.attester.secretName", lines(
+			`- name: attester-key`,
+			`  mountPath: /etc/transfer-intent/attester`,
+			`  readOnly: true`)},
+		yamlPart(".Values.extraVolumeMounts")); err != nil {
 		return err
 	}
-	return g.appendIf(pod, "volumes", ".Values.attester.secretName",
-		`- name: attester-key`,
-		`  secret:`,
-		`    secretName: {{ .Values.attester.secretName | quote }}`,
-		`    items:`,
-		`    - key: {{ .Values.attester.secretKey | quote }}`,
-		`      path: {{ .Values.attester.secretKey | quote }}`)
+	return g.appendIf(pod, "volumes",
+		part{".Values.attester.secretName", lines(
+			`- name: attester-key`,
+			`  secret:`,
+			`    secretName: {{ .Values.attester.secretName | quote }}`,
+			`    items:`,
+			`    - key: {{ .Values.attester.secretKey | quote }}`,
+			`      path: {{ .Values.attester.secretKey | quote }}`)},
+		yamlPart(".Values.extraVolumes"))
 }
 
-// appendIf adds items to the list under key when cond holds; a key that config/ does not have is
-// rendered only then, so that no empty list is left behind.
-func (g *gen) appendIf(m *yaml.Node, key, cond string, item ...string) error {
+// podSettings adds the scheduling and pull settings of the manager's pod. The affinity of config/
+// (replicas spread over nodes) stays the default; a non-empty affinity value replaces it.
+func (g *gen) podSettings(pod *yaml.Node) error {
+	for _, key := range []string{"imagePullSecrets", "nodeSelector", "tolerations", "topologySpreadConstraints", "priorityClassName"} {
+		if get(pod, key) != nil {
+			return fmt.Errorf("config/ now sets %s of the manager's pod, which the chart's value of that name sets: update hack/chart", key)
+		}
+	}
+	for _, key := range []string{"imagePullSecrets", "nodeSelector", "tolerations", "topologySpreadConstraints"} {
+		g.optionalKey(pod, lines(
+			`{{- with .Values.`+key+` }}`,
+			key+`:`,
+			`  {{- toYaml . | nindent __INDENT2__ }}`,
+			`{{- end }}`))
+	}
+	g.optionalKey(pod, lines(
+		`{{- with .Values.priorityClassName }}`,
+		`priorityClassName: {{ . | quote }}`,
+		`{{- end }}`))
+	aff := get(pod, "affinity")
+	if aff == nil {
+		return fmt.Errorf("config/ no longer sets the manager's affinity, the chart's default: update hack/chart")
+	}
+	b, err := encode(aff)
+	if err != nil {
+		return err
+	}
+	def := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	for i, l := range def {
+		def[i] = "  " + l
+	}
+	set(pod, "affinity", g.wholeBlock(nindent(lines(append(append([]string{
+		`{{- if .Values.affinity }}`,
+		`affinity:`,
+		`  {{- toYaml .Values.affinity | nindent __INDENT2__ }}`,
+		`{{- else }}`,
+		`affinity:`}, def...), `{{- end }}`)...))))
+	return nil
+}
+
+// part is a piece of a list rendered when cond holds.
+type part struct {
+	cond string
+	body func(indent int) string
+}
+
+// appendIf adds parts to the list under key, each rendered when its condition holds; a key that
+// config/ does not have is rendered only when one of them holds, so that no empty list is left.
+func (g *gen) appendIf(m *yaml.Node, key string, parts ...part) error {
+	guarded := func(p part, indent int) string {
+		pad := strings.Repeat(" ", indent)
+		return pad + "{{- if " + p.cond + " }}\n" + p.body(indent) + pad + "{{- end }}\n"
+	}
 	if l := get(m, key); l != nil {
 		if l.Kind != yaml.SequenceNode {
 			return fmt.Errorf("%s is not a list", key)
 		}
-		l.Content = append(l.Content, str(g.block(lines(append(append([]string{`{{- if ` + cond + ` }}`}, item...), `{{- end }}`)...))))
+		for _, p := range parts {
+			l.Content = append(l.Content, str(g.block(func(indent int) string { return guarded(p, indent) })))
+		}
 		return nil
 	}
-	set(m, key, g.wholeBlock(lines(append(append([]string{`{{- if ` + cond + ` }}`, key + `:`}, item...), `{{- end }}`)...)))
+	var conds []string
+	for _, p := range parts {
+		conds = append(conds, "("+p.cond+")")
+	}
+	set(m, key, g.wholeBlock(func(indent int) string {
+		pad := strings.Repeat(" ", indent)
+		s := pad + "{{- if or " + strings.Join(conds, " ") + " }}\n" + pad + key + ":\n"
+		for _, p := range parts {
+			s += guarded(p, indent)
+		}
+		return s + pad + "{{- end }}\n"
+	}))
 	return nil
+}
+
+// yamlPart is the list value expr, when not empty, as items at the placeholder's indentation.
+func yamlPart(expr string) part {
+	return part{expr, func(indent int) string {
+		return fmt.Sprintf("%s{{- toYaml %s | nindent %d }}\n", strings.Repeat(" ", indent), expr, indent)
+	}}
+}
+
+// optionalKey adds to the mapping m template lines that render (or not) keys of their own.
+func (g *gen) optionalKey(m *yaml.Node, f func(indent int) string) {
+	g.n++
+	set(m, fmt.Sprintf("__KEY_%d__", g.n), g.wholeBlock(nindent(f)))
+}
+
+// nindent lets template lines write __INDENT__ for the indentation of the placeholder's keys and
+// __INDENT2__ for that of their values (the numbers of nindent).
+func nindent(f func(indent int) string) func(int) string {
+	return func(indent int) string {
+		return strings.NewReplacer("__INDENT__", fmt.Sprint(indent), "__INDENT2__", fmt.Sprint(indent+2)).Replace(f(indent))
+	}
+}
+
+// withYAML adds the map value expr to the mapping m, leaving out the keys m already has (a
+// duplicate key would make the object invalid, and those are the chart's own labels).
+func (g *gen) withYAML(m *yaml.Node, expr string) {
+	omit := expr
+	if len(m.Content) > 0 {
+		var keys []string
+		for i := 0; i < len(m.Content); i += 2 {
+			if !strings.HasPrefix(m.Content[i].Value, "__") {
+				keys = append(keys, fmt.Sprintf("%q", m.Content[i].Value))
+			}
+		}
+		if len(keys) > 0 {
+			omit = "omit " + expr + " " + strings.Join(keys, " ")
+		}
+	}
+	g.optionalKey(m, lines(
+		`{{- with `+omit+` }}`,
+		`{{- toYaml . | nindent __INDENT__ }}`,
+		`{{- end }}`))
+}
+
+// instanceLabels adds app.kubernetes.io/instance next to every app.kubernetes.io/name: in labels
+// and in selectors, so that the objects of one release select only its own pods.
+func (g *gen) instanceLabels(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode && get(n, "app.kubernetes.io/name") != nil {
+		set(n, "app.kubernetes.io/instance", g.tpl(`{{ .Release.Name }}`))
+	}
+	for _, c := range n.Content {
+		g.instanceLabels(c)
+	}
 }
 
 // labels replaces kustomize's managed-by label with Helm's and adds the release's labels.
@@ -434,8 +669,8 @@ func (g *gen) walk(n *yaml.Node, parent *yaml.Node) {
 		if n.Tag != "!!str" && n.Tag != "" {
 			return
 		}
-		if base, ok := g.names[n.Value]; ok {
-			n.Value = g.tpl(`{{ include "tis.prefix" . }}` + base)
+		if _, ok := g.names[n.Value]; ok {
+			n.Value = g.tpl(g.ref(n.Value))
 			n.Style = 0
 		} else if n.Value == g.namespace {
 			n.Value = g.tpl(`{{ .Release.Namespace }}`)
@@ -451,7 +686,11 @@ type sub struct{ literal, expr string }
 func (g *gen) nameSubs() []sub {
 	var subs []sub
 	for name, base := range g.names {
-		subs = append(subs, sub{name, `(include "tis.prefix" .) "` + base + `"`})
+		p := "tis.prefix"
+		if g.cluster[name] {
+			p = "tis.clusterPrefix"
+		}
+		subs = append(subs, sub{name, `(include "` + p + `" .) "` + base + `"`})
 	}
 	sort.Slice(subs, func(i, j int) bool {
 		if len(subs[i].literal) != len(subs[j].literal) {

@@ -2,18 +2,13 @@ package gitops
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/transferintent/transfer-intent-service/test/harness"
 )
@@ -27,10 +22,10 @@ const deployImage = "registry.example.com/transfer-intent-service:deploy-test"
 // (the stand-ins of test/e2e/testdata) installed, the same with config/components/prometheus
 // turned on the way config/default's comment says.
 func TestDeployStoresEveryObject(t *testing.T) {
-	cluster := startBareCluster(t)
+	cluster := harness.StartBareCluster(t)
 
 	t.Run("config/default on a cluster without the Prometheus Operator", func(t *testing.T) {
-		objects := cluster.deploy(t, harness.RepoRoot())
+		objects := deploy(t, cluster, harness.RepoRoot())
 		for _, o := range objects {
 			if o.GroupVersionKind().Group == "monitoring.coreos.com" {
 				t.Errorf("config/default renders %s %s, which a cluster without the Prometheus Operator refuses", o.GetKind(), o.GetName())
@@ -40,10 +35,10 @@ func TestDeployStoresEveryObject(t *testing.T) {
 
 	t.Run("config/default with the Prometheus component", func(t *testing.T) {
 		for _, crd := range []string{"servicemonitor", "prometheusrule"} {
-			cluster.kubectl(t, "apply", "--server-side", "-f", filepath.Join(harness.RepoRoot(), "test", "e2e", "testdata", crd+"-crd.yaml"))
-			cluster.kubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/"+crd+"s.monitoring.coreos.com")
+			cluster.Kubectl(t, "apply", "--server-side", "-f", filepath.Join(harness.RepoRoot(), "test", "e2e", "testdata", crd+"-crd.yaml"))
+			cluster.Kubectl(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/"+crd+"s.monitoring.coreos.com")
 		}
-		objects := cluster.deploy(t, withPrometheusComponent(t))
+		objects := deploy(t, cluster, withPrometheusComponent(t))
 		kinds := map[string]int{}
 		for _, o := range objects {
 			kinds[o.GetKind()]++
@@ -55,53 +50,12 @@ func TestDeployStoresEveryObject(t *testing.T) {
 	})
 }
 
-// bareCluster is a kube-apiserver and etcd with nothing installed, and an admin's kubeconfig.
-type bareCluster struct {
-	client     client.Client
-	kubeconfig string
-	kubectlBin string
-}
-
-func startBareCluster(t *testing.T) *bareCluster {
-	t.Helper()
-	assets := harness.Assets(t)
-	env := &envtest.Environment{BinaryAssetsDirectory: assets}
-	_, err := env.Start()
-	// Registered before checking the error: Start can fail after the processes are up.
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Errorf("stopping the control plane: %v", err)
-		}
-	})
-	if err != nil {
-		t.Fatalf("starting envtest: %v", err)
-	}
-	admin, err := env.AddUser(envtest.User{Name: "deploy-admin", Groups: []string{"system:masters"}}, &rest.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubeconfig, err := admin.KubeConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &bareCluster{kubeconfig: filepath.Join(t.TempDir(), "kubeconfig"), kubectlBin: kubectlIn(assets)}
-	if err := os.WriteFile(c.kubeconfig, kubeconfig, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// No scheme of ours: objects are read back as unstructured, their kinds found by discovery
-	// (which learns the CRDs the deploy installs).
-	if c.client, err = client.New(admin.Config(), client.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // deploy renders root's config/default with hack/render-deploy.sh, applies it server-side and
 // fails unless every rendered object can be read back; it returns the rendered objects.
-func (c *bareCluster) deploy(t *testing.T, root string) []*unstructured.Unstructured {
+func deploy(t *testing.T, c *harness.BareCluster, root string) []*unstructured.Unstructured {
 	t.Helper()
 	render := exec.Command(filepath.Join(root, "hack", "render-deploy.sh"), deployImage)
-	render.Env = append(os.Environ(), "KUSTOMIZE="+c.kubectlBin+" kustomize")
+	render.Env = append(os.Environ(), "KUSTOMIZE="+c.KubectlBin+" kustomize")
 	var stderr bytes.Buffer
 	render.Stderr = &stderr
 	rendered, err := render.Output()
@@ -112,7 +66,7 @@ func (c *bareCluster) deploy(t *testing.T, root string) []*unstructured.Unstruct
 	if err := os.WriteFile(manifest, rendered, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c.kubectl(t, "apply", "--server-side", "-f", manifest)
+	c.Kubectl(t, "apply", "--server-side", "-f", manifest)
 
 	objects, err := harness.DecodeObjects(rendered)
 	if err != nil {
@@ -121,36 +75,9 @@ func (c *bareCluster) deploy(t *testing.T, root string) []*unstructured.Unstruct
 	if len(objects) == 0 {
 		t.Fatal("config/default renders nothing")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	for _, want := range objects {
-		got := &unstructured.Unstructured{}
-		got.SetGroupVersionKind(want.GroupVersionKind())
-		if err := c.client.Get(ctx, client.ObjectKeyFromObject(want), got); err != nil {
-			t.Errorf("%s %s/%s was rendered but not stored: %v", want.GetKind(), want.GetNamespace(), want.GetName(), err)
-		}
-	}
+	c.ExpectStored(t, objects)
 	t.Logf("%d objects rendered, applied and read back", len(objects))
 	return objects
-}
-
-// kubectl runs kubectl as the admin and fails the test on an error, with kubectl's output.
-func (c *bareCluster) kubectl(t *testing.T, args ...string) {
-	t.Helper()
-	out, err := exec.Command(c.kubectlBin, append([]string{"--kubeconfig", c.kubeconfig}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-// kubectlIn is the kubectl next to the control plane binaries (hack/control-plane.sh links or
-// builds one), else the one on PATH.
-func kubectlIn(assets string) string {
-	bin := filepath.Join(assets, "kubectl")
-	if _, err := os.Stat(bin); err == nil {
-		return bin
-	}
-	return "kubectl"
 }
 
 // withPrometheusComponent copies config/ and hack/render-deploy.sh into a scratch tree and turns

@@ -33,3 +33,29 @@
 {{- fail "tracing.samplingRatio must be between 0 and 1" }}
 {{- end }}
 {{- end }}
+
+{{/* The prefix of cluster-scoped names: releases of one name in two namespaces must not share them. */}}
+{{- define "tis.clusterPrefix" -}}
+{{ .Release.Namespace }}-{{ .Release.Name }}-
+{{- end }}
+
+{{- define "tis.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{ .Values.serviceAccount.name | default (print (include "tis.prefix" .) "controller-manager") }}
+{{- else -}}
+{{ .Values.serviceAccount.name | default "default" }}
+{{- end }}
+{{- end }}
+
+{{/* The trial PostgreSQL's password: the value, else the one in the installed Secret (so that an
+upgrade keeps the database's password), else a new random one. */}}
+{{- define "tis.postgresPassword" -}}
+{{- $secret := lookup "v1" "Secret" .Release.Namespace (print (include "tis.prefix" .) "postgres") -}}
+{{- if .Values.postgresql.trial.password -}}
+{{ .Values.postgresql.trial.password }}
+{{- else if and $secret $secret.data $secret.data.password -}}
+{{ $secret.data.password | b64dec }}
+{{- else -}}
+{{ randAlphaNum 32 }}
+{{- end }}
+{{- end }}
