@@ -233,6 +233,7 @@ METRICS_INVENTORY = $(LOCALBIN)/metrics-inventory.txt
 EXTERNAL_METRICS = hack/promql/external-metrics.txt
 DASHBOARD = config/grafana/transfer-intent-service.json
 ALERTS = config/prometheus/alerts.yaml
+ALERTS_TESTS = config/prometheus/alerts_test.yaml
 
 # promtool runs the alerts' unit tests (config/prometheus/alerts_test.yaml). Prometheus's Go module
 # v0.316.0 is Prometheus v3.16.0; it is installed once into a directory of its version (several
@@ -259,11 +260,11 @@ test-dashboard: $(PROMQL_CHECK) metrics-inventory ## Check that every query of t
 # promtool reads plain rule files: hack/promql writes the PrometheusRule's spec as one, next to a
 # copy of the tests (whose rule_files name it), in a temporary directory.
 .PHONY: test-alerts
-test-alerts: $(PROMQL_CHECK) $(PROMTOOL) metrics-inventory ## Check the alert rules' metrics, then run their unit tests with promtool.
-	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -external $(EXTERNAL_METRICS) -rules $(ALERTS)
+test-alerts: $(PROMQL_CHECK) $(PROMTOOL) metrics-inventory ## Check the alert rules' metrics and that each alert has a firing and a quiet test case, then run the tests with promtool.
+	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -external $(EXTERNAL_METRICS) -rules $(ALERTS) -tests $(ALERTS_TESTS)
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(PROMQL_CHECK) rules $(ALERTS) > "$$tmp/alerts.rules.yaml"; \
-	cp config/prometheus/alerts_test.yaml "$$tmp/"; \
+	cp $(ALERTS_TESTS) "$$tmp/"; \
 	$(PROMTOOL) check rules "$$tmp/alerts.rules.yaml"; \
 	$(PROMTOOL) test rules "$$tmp/alerts_test.yaml"
 

@@ -12,7 +12,9 @@
 // series recorded by the checked rule files, and those of an explicit allow-list (-external) of
 // series other programs serve: Prometheus's up, cAdvisor's and kube-state-metrics' (same format,
 // # comments allowed). -require-label makes every selector of a dashboard's panels match that
-// label with a variable (the dashboard's cluster), so no panel mixes clusters.
+// label with a variable (the dashboard's cluster), so no panel mixes clusters. -tests names the
+// promtool unit tests of the rules: every alert must have a case where it fires and one where it
+// does not.
 package main
 
 import (
@@ -69,6 +71,7 @@ func check(args []string) error {
 	metricsFile := fs.String("metrics", "", `the inventory: a "name type" line per registered metric`)
 	externalFile := fs.String("external", "", `series served by others (Prometheus, cAdvisor, kube-state-metrics), "name type" lines`)
 	requireLabel := fs.String("require-label", "", "a label every selector of a dashboard panel must match with a variable")
+	testsFile := fs.String("tests", "", "promtool's unit tests of the -rules files: each alert needs a firing and a quiet case")
 	var dashboards, ruleFiles files
 	fs.Var(&dashboards, "dashboard", "a Grafana dashboard (JSON model); repeatable")
 	fs.Var(&ruleFiles, "rules", "a PrometheusRule or a plain rule file; repeatable")
@@ -87,6 +90,7 @@ func check(args []string) error {
 	}
 	var problems []string
 	var exprs []expr
+	var alerts []string
 	for _, r := range ruleFiles {
 		e, recorded, err := ruleExprs(r)
 		if err != nil {
@@ -96,6 +100,18 @@ func check(args []string) error {
 		for _, name := range recorded {
 			inv[name] = "recorded"
 		}
+		a, err := alertNames(r)
+		if err != nil {
+			return err
+		}
+		alerts = append(alerts, a...)
+	}
+	if *testsFile != "" {
+		p, err := untested(*testsFile, alerts)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, p...)
 	}
 	for _, d := range dashboards {
 		e, p, err := dashboardExprs(d, *requireLabel)
@@ -381,6 +397,66 @@ func ruleExprs(path string) (exprs []expr, recorded []string, err error) {
 		}
 	}
 	return exprs, recorded, nil
+}
+
+func alertNames(path string) ([]string, error) {
+	groups, err := groupsNode(path)
+	if err != nil {
+		return nil, err
+	}
+	var rg ruleGroups
+	if err := groups.Decode(&rg); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var names []string
+	for _, g := range rg.Groups {
+		for _, r := range g.Rules {
+			if r.Alert != "" {
+				names = append(names, r.Alert)
+			}
+		}
+	}
+	return names, nil
+}
+
+// untested lists the alerts that promtool's test file at path never expects to fire, or never
+// expects to stay quiet: a test of only one side passes for a rule that always, or never, fires.
+func untested(path string, alerts []string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var tf struct {
+		Tests []struct {
+			AlertRuleTest []struct {
+				Alertname string `yaml:"alertname"`
+				ExpAlerts []any  `yaml:"exp_alerts"`
+			} `yaml:"alert_rule_test"`
+		} `yaml:"tests"`
+	}
+	if err := yaml.Unmarshal(b, &tf); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fires, quiet := map[string]bool{}, map[string]bool{}
+	for _, t := range tf.Tests {
+		for _, c := range t.AlertRuleTest {
+			if len(c.ExpAlerts) > 0 {
+				fires[c.Alertname] = true
+			} else {
+				quiet[c.Alertname] = true
+			}
+		}
+	}
+	var problems []string
+	for _, a := range alerts {
+		if !fires[a] {
+			problems = append(problems, fmt.Sprintf("%s: no case where %s fires", path, a))
+		}
+		if !quiet[a] {
+			problems = append(problems, fmt.Sprintf("%s: no case where %s stays quiet", path, a))
+		}
+	}
+	return problems, nil
 }
 
 // groupsNode is the mapping holding `groups:` of a plain rule file, or the spec of a

@@ -143,3 +143,30 @@ func write(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// Every alert of the rules needs a test case where it fires and one where it stays quiet.
+func TestUntestedAlerts(t *testing.T) {
+	tests := filepath.Join(t.TempDir(), "alerts_test.yaml")
+	write(t, tests, `tests:
+- alert_rule_test:
+  - {alertname: Both, eval_time: 1m, exp_alerts: []}
+  - {alertname: Both, eval_time: 9m, exp_alerts: [{exp_labels: {severity: warning}}]}
+  - {alertname: OnlyFires, eval_time: 9m, exp_alerts: [{exp_labels: {severity: warning}}]}
+- alert_rule_test:
+  - {alertname: OnlyQuiet, eval_time: 1m}
+`)
+	problems, err := untested(tests, []string{"Both", "OnlyFires", "OnlyQuiet", "Never"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"no case where OnlyFires stays quiet", "no case where OnlyQuiet fires",
+		"no case where Never fires", "no case where Never stays quiet"}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %q, want %d", problems, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasSuffix(problems[i], w) {
+			t.Errorf("problem %d is %q, want one ending %q", i, problems[i], w)
+		}
+	}
+}
