@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/big"
@@ -17,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +113,32 @@ func TestMetricsCertificateMissingFailsTheStart(t *testing.T) {
 	_, _, err = metricsServer(metricsFlags{addr: ":0", secure: false, certPath: t.TempDir(), certName: "tls.crt", keyName: "tls.key"})
 	if err == nil || !strings.Contains(err.Error(), "--metrics-secure") {
 		t.Errorf("a certificate for plain http gave %v", err)
+	}
+}
+
+// The flag config/components/prometheus adds to the Deployment is one the manager parses, into
+// the directory the component mounts the Secret at.
+func TestPrometheusComponentsCertFlagParses(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "config", "components", "prometheus", "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg := regexp.MustCompile(`--metrics-cert-path=\S+`).FindString(string(raw))
+	if arg == "" {
+		t.Fatal("config/components/prometheus passes no --metrics-cert-path")
+	}
+	fs := flag.NewFlagSet("manager", flag.ContinueOnError)
+	var m metricsFlags
+	bindMetricsFlags(fs, &m)
+	if err := fs.Parse([]string{arg}); err != nil {
+		t.Fatal(err)
+	}
+	patch, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "config", "components", "prometheus", "manager_metrics_cert_patch.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(patch), "mountPath: "+m.certPath+"\n") || m.certName != "tls.crt" || m.keyName != "tls.key" {
+		t.Errorf("the manager reads %s/{%s,%s}, which the component's patch does not mount", m.certPath, m.certName, m.keyName)
 	}
 }
 
