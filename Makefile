@@ -228,10 +228,14 @@ fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP 
 # other name. hack/promql is a module of its own, built into bin/ once, so that the Prometheus
 # module stays out of the service's go.mod (docs/decisions.md); a change of its source tests and
 # rebuilds it.
+# Series served by others (Prometheus's up, cAdvisor, kube-state-metrics) are named in an explicit
+# allow-list, and every query of the dashboard's panels must select its cluster variable.
 PROMQL_CHECK = $(LOCALBIN)/promql-check
 METRICS_INVENTORY = $(LOCALBIN)/metrics-inventory.txt
+EXTERNAL_METRICS = hack/promql/external-metrics.txt
 DASHBOARD = config/grafana/transfer-intent-service.json
 ALERTS = config/prometheus/alerts.yaml
+ALERTS_TESTS = config/prometheus/alerts_test.yaml
 
 # promtool runs the alerts' unit tests (config/prometheus/alerts_test.yaml). Prometheus's Go module
 # v0.316.0 is Prometheus v3.16.0; it is installed once into a directory of its version (several
@@ -252,17 +256,17 @@ metrics-inventory: ## Write bin/metrics-inventory.txt: every metric the manager 
 	$(GO) test ./internal/observability/ -run '^TestDumpMetrics$$' -count=1 -args -metrics-out $(METRICS_INVENTORY)
 
 .PHONY: test-dashboard
-test-dashboard: $(PROMQL_CHECK) metrics-inventory ## Check that every query of the Grafana dashboard parses and names only registered metrics.
-	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -dashboard $(DASHBOARD)
+test-dashboard: $(PROMQL_CHECK) metrics-inventory ## Check that every query of the Grafana dashboard parses, names only registered (or allowed external) metrics and selects the cluster variable.
+	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -external $(EXTERNAL_METRICS) -require-label cluster -dashboard $(DASHBOARD)
 
 # promtool reads plain rule files: hack/promql writes the PrometheusRule's spec as one, next to a
 # copy of the tests (whose rule_files name it), in a temporary directory.
 .PHONY: test-alerts
-test-alerts: $(PROMQL_CHECK) $(PROMTOOL) metrics-inventory ## Check the alert rules' metrics, then run their unit tests with promtool.
-	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -rules $(ALERTS)
+test-alerts: $(PROMQL_CHECK) $(PROMTOOL) metrics-inventory ## Check the alert rules' metrics and that each alert has a firing and a quiet test case, then run the tests with promtool.
+	$(PROMQL_CHECK) check -metrics $(METRICS_INVENTORY) -external $(EXTERNAL_METRICS) -rules $(ALERTS) -tests $(ALERTS_TESTS)
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(PROMQL_CHECK) rules $(ALERTS) > "$$tmp/alerts.rules.yaml"; \
-	cp config/prometheus/alerts_test.yaml "$$tmp/"; \
+	cp $(ALERTS_TESTS) "$$tmp/"; \
 	$(PROMTOOL) check rules "$$tmp/alerts.rules.yaml"; \
 	$(PROMTOOL) test rules "$$tmp/alerts_test.yaml"
 

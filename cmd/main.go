@@ -9,7 +9,6 @@
 package main
 
 import (
-	"crypto/tls"
 	"flag"
 	"fmt"
 	"math"
@@ -20,12 +19,11 @@ import (
 	"github.com/KimMachineGun/automemlimit/memlimit"
 	clientfeatures "k8s.io/client-go/features"
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/transferintent/transfer-intent-service/internal/archiver"
 	"github.com/transferintent/transfer-intent-service/internal/service"
@@ -61,15 +59,13 @@ func main() {
 
 // config is everything the flags set.
 type config struct {
-	metricsAddr   string
-	metricsSecure bool
+	metrics       metricsFlags
 	probeAddr     string
 	pprofAddr     string
 	leaderElect   bool
 	leaseDuration time.Duration
 	renewDeadline time.Duration
 	retryPeriod   time.Duration
-	enableHTTP2   bool
 	// trustedProxies is --trusted-proxies as written; run parses it into service.Web.
 	trustedProxies string
 	service        service.Options
@@ -78,9 +74,7 @@ type config struct {
 
 func parseFlags() config {
 	c := config{service: service.DefaultOptions(), tracing: tracing.Options{SamplingRatio: tracing.DefaultSamplingRatio}}
-	flag.StringVar(&c.metricsAddr, "metrics-bind-address", "0",
-		"Address of the metrics endpoint, e.g. :8443 (https) or :8080 (http); 0 disables it.")
-	flag.BoolVar(&c.metricsSecure, "metrics-secure", true, "Serve metrics over https with authentication and authorization.")
+	bindMetricsFlags(flag.CommandLine, &c.metrics)
 	flag.StringVar(&c.probeAddr, "health-probe-bind-address", ":8081", "Address of the /healthz and /readyz probes.")
 	flag.StringVar(&c.pprofAddr, "pprof-bind-address", "",
 		"Address of Go's /debug/pprof profiles, e.g. 127.0.0.1:6060; empty disables them. Profiles show the process's code and data: bind to loopback.")
@@ -89,7 +83,6 @@ func parseFlags() config {
 		"How long a replica waits after the leader's last renewal before taking the lease (kill -9 of the leader costs this much).")
 	flag.DurationVar(&c.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it stops leading.")
 	flag.DurationVar(&c.retryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to take, and the leader to renew, the lease.")
-	flag.BoolVar(&c.enableHTTP2, "enable-http2", false, "Allow HTTP/2 on the metrics server (off: HTTP/2 rapid-reset and stream-cancel CVEs).")
 	flag.StringVar(&c.service.Namespace, "namespace", defaultNamespace(), "Namespace whose resources this instance serves.")
 	api := &c.service.API
 	flag.StringVar(&api.BindAddress, "api-bind-address", api.BindAddress, "Address of the HTTP API.")
@@ -168,7 +161,11 @@ func run() error {
 		return fmt.Errorf("tracing: %w", err)
 	}
 	defer stopTracing() // after the manager has stopped: the last requests' spans are flushed
-	mgr, err := newManager(c)
+	restConfig, err := ctrl.GetConfig()
+	if err != nil {
+		return fmt.Errorf("finding the cluster (KUBECONFIG or in-cluster): %w", err)
+	}
+	mgr, err := newManager(c, restConfig)
 	if err != nil {
 		return err
 	}
@@ -182,18 +179,12 @@ func run() error {
 	return mgr.Start(ctrl.SetupSignalHandler())
 }
 
-func newManager(c config) (ctrl.Manager, error) {
-	var tlsOpts []func(*tls.Config)
-	if !c.enableHTTP2 {
-		tlsOpts = append(tlsOpts, func(cfg *tls.Config) { cfg.NextProtos = []string{"http/1.1"} })
-	}
-	metricsOpts := metricsserver.Options{BindAddress: c.metricsAddr, SecureServing: c.metricsSecure, TLSOpts: tlsOpts}
-	if c.metricsSecure {
-		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
-	}
-	restConfig, err := ctrl.GetConfig()
+// newManager builds the manager of the flags, with its metrics server and, when given a
+// certificate directory, the watcher that reloads the metrics certificate.
+func newManager(c config, restConfig *rest.Config) (ctrl.Manager, error) {
+	metricsOpts, certWatcher, err := metricsServer(c.metrics)
 	if err != nil {
-		return nil, fmt.Errorf("finding the cluster (KUBECONFIG or in-cluster): %w", err)
+		return nil, fmt.Errorf("metrics certificate: %w", err)
 	}
 	opts := service.ManagerOptions(c.service.Namespace)
 	opts.Metrics = metricsOpts
@@ -201,7 +192,17 @@ func newManager(c config) (ctrl.Manager, error) {
 	opts.PprofBindAddress = c.pprofAddr
 	opts.LeaderElection = c.leaderElect
 	opts.LeaseDuration, opts.RenewDeadline, opts.RetryPeriod = &c.leaseDuration, &c.renewDeadline, &c.retryPeriod
-	return ctrl.NewManager(restConfig, opts)
+	mgr, err := ctrl.NewManager(restConfig, opts)
+	if err != nil {
+		return nil, err
+	}
+	if certWatcher != nil {
+		setupLog.Info("serving metrics with the certificate of --metrics-cert-path, reloaded when it changes", "path", c.metrics.certPath)
+		if err := mgr.Add(certWatcher); err != nil {
+			return nil, err
+		}
+	}
+	return mgr, nil
 }
 
 // chooseFirstSync keeps client-go's streamed watch-list for the informers' first sync when the

@@ -237,7 +237,7 @@ func valuesSchema() ([]byte, error) {
 			"trustedHosts": schema{"type": "object", "additionalProperties": schema{"type": "array", "items": tString}}}),
 		"tracing": object(schema{"otlpEndpoint": tString, "samplingRatio": schema{"type": "number", "minimum": 0, "maximum": 1},
 			"headersSecret": object(schema{"name": tString, "key": tString})}),
-		"metrics": object(schema{"enabled": tBool, "serviceMonitor": withLabels, "prometheusRule": withLabels}),
+		"metrics": object(schema{"enabled": tBool, "certSecret": tString, "serviceMonitor": withLabels, "prometheusRule": withLabels}),
 
 		"imagePullSecrets":          anyList,
 		"podAnnotations":            strMap,

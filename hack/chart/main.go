@@ -365,6 +365,17 @@ func (g *gen) edit(o *obj, v *values, redisParts, pgParts map[string]bool) error
 		c := get(get(get(get(o.doc, "spec"), "template"), "spec"), "containers").Content[0]
 		v.redisImage = scalar(c, "image")
 		set(c, "image", g.tpl(`{{ .Values.redis.trial.image | quote }}`))
+	case "ServiceMonitor/controller-manager-metrics-monitor":
+		// It verifies the certificate of metrics.certSecret, issued for the release's metrics
+		// Service (config/default's replacements wrote that DNS name for its own names).
+		tlsConfig := get(get(o.doc, "spec"), "endpoints").Content[0]
+		tlsConfig = get(tlsConfig, "tlsConfig")
+		secret := get(get(tlsConfig, "ca"), "secret")
+		if secret == nil || scalar(tlsConfig, "serverName") == "" {
+			return fmt.Errorf("no tlsConfig.ca.secret and serverName to verify the metrics certificate with")
+		}
+		set(secret, "name", g.tpl(`{{ .Values.metrics.certSecret | quote }}`))
+		set(tlsConfig, "serverName", g.tpl(g.printQuote(scalar(tlsConfig, "serverName"), g.nameSubs())))
 	}
 	return nil
 }
@@ -430,6 +441,9 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 	if !metrics {
 		return fmt.Errorf("no --metrics-bind-address in the manager's args")
 	}
+	if err := g.metricsCert(c, pod); err != nil {
+		return err
+	}
 	args.Content = append(args.Content, str(g.block(lines(
 		`{{- if .Values.attester.secretName }}`,
 		`- --attester-key-file=/etc/transfer-intent/attester/{{ .Values.attester.secretKey }}`,
@@ -493,8 +507,13 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 		return err
 	}
 
-	// The attester key: a Secret mounted read-only, named by --attester-key-file.
+	// The metrics certificate and the attester key: Secrets mounted read-only, named by
+	// --metrics-cert-path and --attester-key-file.
 	if err := g.appendIf(c, "volumeMounts",
+		part{".Values.metrics.certSecret", lines(
+			`- name: metrics-cert`,
+			`  mountPath: `+metricsCertDir,
+			`  readOnly: true`)},
 		part{".Values.attester.secretName", lines(
 			`- name: attester-key`,
 			`  mountPath: /etc/transfer-intent/attester`,
@@ -503,6 +522,15 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 		return err
 	}
 	return g.appendIf(pod, "volumes",
+		part{".Values.metrics.certSecret", lines(
+			`- name: metrics-cert`,
+			`  secret:`,
+			`    secretName: {{ .Values.metrics.certSecret | quote }}`,
+			`    items:`,
+			`    - key: tls.crt`,
+			`      path: tls.crt`,
+			`    - key: tls.key`,
+			`      path: tls.key`)},
 		part{".Values.attester.secretName", lines(
 			`- name: attester-key`,
 			`  secret:`,
@@ -511,6 +539,47 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 			`    - key: {{ .Values.attester.secretKey | quote }}`,
 			`      path: {{ .Values.attester.secretKey | quote }}`)},
 		yamlPart(".Values.extraVolumes"))
+}
+
+// metricsCertDir is where config/components/prometheus mounts the metrics certificate.
+const metricsCertDir = "/etc/transfer-intent/metrics-cert"
+
+// metricsCert takes out the metrics certificate's flag, mount and volume that
+// config/components/prometheus adds: in the chart they exist only while metrics.certSecret names
+// a Secret (the mounts are added back under that condition by editManager).
+func (g *gen) metricsCert(c, pod *yaml.Node) error {
+	args := get(c, "args")
+	want := "--metrics-cert-path=" + metricsCertDir
+	found := false
+	for i, a := range args.Content {
+		if a.Value == want {
+			args.Content[i] = str(g.block(lines(`{{- if .Values.metrics.certSecret }}`, `- `+want, `{{- end }}`)))
+			found = true
+		}
+	}
+	if !found || !removeNamed(c, "volumeMounts", "metrics-cert") || !removeNamed(pod, "volumes", "metrics-cert") {
+		return fmt.Errorf("config/components/prometheus no longer adds %s and the metrics-cert volume: update hack/chart", want)
+	}
+	return nil
+}
+
+// removeNamed removes the item called name from the list under key (and the key, if that empties
+// it), and says whether it was there.
+func removeNamed(m *yaml.Node, key, name string) bool {
+	l := get(m, key)
+	if l == nil {
+		return false
+	}
+	for i, item := range l.Content {
+		if scalar(item, "name") == name {
+			l.Content = append(l.Content[:i], l.Content[i+1:]...)
+			if len(l.Content) == 0 {
+				del(m, key)
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // podSettings adds the scheduling and pull settings of the manager's pod. The affinity of config/

@@ -130,8 +130,14 @@ tracing:
 metrics:
   # The HTTPS metrics endpoint on 8443 (--metrics-bind-address), its Service and NetworkPolicy.
   enabled: true
+  # An existing Secret whose certificate the endpoint serves, reloaded when it changes
+  # (--metrics-cert-path): type kubernetes.io/tls with ca.crt, as cert-manager writes it, for the
+  # DNS name <release>-controller-manager-metrics-service.<namespace>.svc. Empty: a self-signed
+  # certificate made at start, which no scraper can verify.
+  certSecret: ""
   serviceMonitor:
-    # The Prometheus Operator's ServiceMonitor; needs its CRDs in the cluster.
+    # The Prometheus Operator's ServiceMonitor; needs its CRDs in the cluster, and certSecret: it
+    # verifies the certificate against the Secret's ca.crt.
     enabled: false
     # Extra labels of the ServiceMonitor, for a Prometheus that selects monitors by label
     # (kube-prometheus-stack: release: <its release name>).
@@ -175,6 +181,9 @@ metrics:
 {{- end }}
 {{- if and .Values.postgresql.trial.enabled .Values.postgresql.external.secretName }}
 {{- fail "postgresql: set either trial.enabled or external.secretName, not both" }}
+{{- end }}
+{{- if and .Values.metrics.enabled .Values.metrics.serviceMonitor.enabled (not .Values.metrics.certSecret) }}
+{{- fail "metrics.serviceMonitor.enabled needs metrics.certSecret: the ServiceMonitor verifies the metrics certificate against the Secret's ca.crt" }}
 {{- end }}
 {{- if or (lt (float64 .Values.tracing.samplingRatio) 0.0) (gt (float64 .Values.tracing.samplingRatio) 1.0) }}
 {{- fail "tracing.samplingRatio must be between 0 and 1" }}

@@ -8,7 +8,13 @@
 //	promql rules config/prometheus/alerts.yaml > alerts.rules.yaml
 //
 // The inventory has a "name type" line per metric; `go test ./internal/observability -run
-// TestDumpMetrics -metrics-out FILE` writes it from the real registry.
+// TestDumpMetrics -metrics-out FILE` writes it from the real registry. A query may also name the
+// series recorded by the checked rule files, and those of an explicit allow-list (-external) of
+// series other programs serve: Prometheus's up, cAdvisor's and kube-state-metrics' (same format,
+// # comments allowed). -require-label makes every selector of a dashboard's panels match that
+// label with a variable (the dashboard's cluster), so no panel mixes clusters. -tests names the
+// promtool unit tests of the rules: every alert must have a case where it fires and one where it
+// does not.
 package main
 
 import (
@@ -51,7 +57,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: promql check -metrics FILE [-dashboard FILE]... [-rules FILE]...\n       promql rules PROMETHEUSRULE.yaml")
+	fmt.Fprintln(os.Stderr, "usage: promql check -metrics FILE [-external FILE] [-require-label NAME] [-dashboard FILE]... [-rules FILE]...\n       promql rules PROMETHEUSRULE.yaml")
 	os.Exit(2)
 }
 
@@ -63,6 +69,9 @@ func (f *files) Set(v string) error { *f = append(*f, v); return nil }
 func check(args []string) error {
 	fs := flag.NewFlagSet("check", flag.ExitOnError)
 	metricsFile := fs.String("metrics", "", `the inventory: a "name type" line per registered metric`)
+	externalFile := fs.String("external", "", `series served by others (Prometheus, cAdvisor, kube-state-metrics), "name type" lines`)
+	requireLabel := fs.String("require-label", "", "a label every selector of a dashboard panel must match with a variable")
+	testsFile := fs.String("tests", "", "promtool's unit tests of the -rules files: each alert needs a firing and a quiet case")
 	var dashboards, ruleFiles files
 	fs.Var(&dashboards, "dashboard", "a Grafana dashboard (JSON model); repeatable")
 	fs.Var(&ruleFiles, "rules", "a PrometheusRule or a plain rule file; repeatable")
@@ -74,38 +83,58 @@ func check(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *externalFile != "" {
+		if err := inv.addExternal(*externalFile); err != nil {
+			return err
+		}
+	}
 	var problems []string
-	n := 0
-	for _, d := range dashboards {
-		exprs, p, err := dashboardExprs(d)
+	var exprs []expr
+	var alerts []string
+	for _, r := range ruleFiles {
+		e, recorded, err := ruleExprs(r)
+		if err != nil {
+			return err
+		}
+		exprs = append(exprs, e...)
+		for _, name := range recorded {
+			inv[name] = "recorded"
+		}
+		a, err := alertNames(r)
+		if err != nil {
+			return err
+		}
+		alerts = append(alerts, a...)
+	}
+	if *testsFile != "" {
+		p, err := untested(*testsFile, alerts)
 		if err != nil {
 			return err
 		}
 		problems = append(problems, p...)
-		for _, e := range exprs {
-			problems = append(problems, inv.check(e)...)
-		}
-		n += len(exprs)
 	}
-	for _, r := range ruleFiles {
-		exprs, err := ruleExprs(r)
+	for _, d := range dashboards {
+		e, p, err := dashboardExprs(d, *requireLabel)
 		if err != nil {
 			return err
 		}
-		for _, e := range exprs {
-			problems = append(problems, inv.check(e)...)
-		}
-		n += len(exprs)
+		problems = append(problems, p...)
+		exprs = append(exprs, e...)
 	}
+	for _, e := range exprs {
+		problems = append(problems, inv.check(e)...)
+	}
+	n := len(exprs)
 	if len(problems) > 0 {
 		return fmt.Errorf("%d problem(s):\n  %s", len(problems), strings.Join(problems, "\n  "))
 	}
-	fmt.Printf("promql: %d expressions parse and name only the %d registered metrics of %s\n", n, len(inv), *metricsFile)
+	fmt.Printf("promql: %d expressions parse and name only the registered metrics of %s, the allowed external ones and the recorded ones\n", n, *metricsFile)
 	return nil
 }
 
-// expr is a query and where it was found.
-type expr struct{ where, query string }
+// expr is a query and where it was found; label, if set, must be matched by each of its selectors
+// with a variable.
+type expr struct{ where, query, label string }
 
 // inventory maps each registered metric to its type (counter, gauge, histogram, summary, ...).
 type inventory map[string]string
@@ -129,6 +158,30 @@ func readInventory(path string) (inventory, error) {
 		return nil, fmt.Errorf("%s lists no metrics", path)
 	}
 	return inv, s.Err()
+}
+
+// addExternal adds the series of the allow-list at path. A name the service registers itself is
+// refused: the list is for what others serve, and must not hide a metric the service dropped.
+func (inv inventory) addExternal(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 2 {
+			return fmt.Errorf("%s:%d: %q is not a \"name type\" line", path, i+1, line)
+		}
+		if _, ok := inv[f[0]]; ok {
+			return fmt.Errorf("%s:%d: %s is registered by the service itself; remove it from the list", path, i+1, f[0])
+		}
+		inv[f[0]] = f[1]
+	}
+	return nil
 }
 
 // resolve says whether name is a series the registry serves: a registered metric other than a
@@ -187,9 +240,23 @@ func (inv inventory) check(e expr) []string {
 		if err := inv.resolve(name); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", e.where, err))
 		}
+		if e.label != "" && !matchesVariable(vs, e.label) {
+			problems = append(problems, fmt.Sprintf("%s: %s does not match %s with a variable", e.where, vs, e.label))
+		}
 		return nil
 	})
 	return problems
+}
+
+// matchesVariable says whether the selector matches label against a Grafana variable (which
+// substitute turned into the value "var").
+func matchesVariable(vs *parser.VectorSelector, label string) bool {
+	for _, m := range vs.LabelMatchers {
+		if m.Name == label && m.Value == substituted && (m.Type == labels.MatchEqual || m.Type == labels.MatchRegexp) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -199,10 +266,13 @@ var (
 	templateVar = regexp.MustCompile(`\$\{[A-Za-z0-9_]+(:[A-Za-z0-9_]+)?\}|\$[A-Za-z_][A-Za-z0-9_]*|\[\[[A-Za-z0-9_]+\]\]`)
 )
 
+// substituted is what substitute puts in place of a label-value variable.
+const substituted = "var"
+
 // substitute replaces Grafana's template variables with values the parser accepts.
 func substitute(q string) string {
 	q = intervalVar.ReplaceAllString(q, "5m")
-	return templateVar.ReplaceAllString(q, "var")
+	return templateVar.ReplaceAllString(q, substituted)
 }
 
 // labelValues is Grafana's variable query label_values(selector, label).
@@ -232,8 +302,10 @@ type panel struct {
 }
 
 // dashboardExprs reads every target of every panel and every label_values variable; it also
-// reports a panel or target whose data source is not the ${datasource} variable.
-func dashboardExprs(path string) ([]expr, []string, error) {
+// reports a panel or target whose data source is not the ${datasource} variable. The panels'
+// queries must match requireLabel (if set) with a variable; the variables' own queries need not, as
+// the first variable has none to match.
+func dashboardExprs(path, requireLabel string) ([]expr, []string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
@@ -261,7 +333,7 @@ func dashboardExprs(path string) ([]expr, []string, error) {
 				if len(t.Datasource) > 0 && !usesVariable(t.Datasource) {
 					problems = append(problems, fmt.Sprintf("%s: panel %q, query %s: its datasource is not ${datasource}", path, p.Title, t.RefID))
 				}
-				exprs = append(exprs, expr{fmt.Sprintf("%s: panel %q, query %s", path, p.Title, t.RefID), t.Expr})
+				exprs = append(exprs, expr{fmt.Sprintf("%s: panel %q, query %s", path, p.Title, t.RefID), t.Expr, requireLabel})
 			}
 		}
 	}
@@ -275,7 +347,7 @@ func dashboardExprs(path string) ([]expr, []string, error) {
 			q, _ = m["query"].(string)
 		}
 		if sm := labelValues.FindStringSubmatch(q); sm != nil {
-			exprs = append(exprs, expr{fmt.Sprintf("%s: variable %s", path, v.Name), sm[1]})
+			exprs = append(exprs, expr{fmt.Sprintf("%s: variable %s", path, v.Name), sm[1], ""})
 		}
 	}
 	return exprs, problems, nil
@@ -304,7 +376,30 @@ type ruleGroups struct {
 	} `yaml:"groups"`
 }
 
-func ruleExprs(path string) ([]expr, error) {
+// ruleExprs returns the expressions of the rule file at path and the names its recording rules
+// record, which the file's (and the dashboards') queries may name.
+func ruleExprs(path string) (exprs []expr, recorded []string, err error) {
+	groups, err := groupsNode(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rg ruleGroups
+	if err := groups.Decode(&rg); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, g := range rg.Groups {
+		for _, r := range g.Rules {
+			name := r.Alert + r.Record
+			exprs = append(exprs, expr{fmt.Sprintf("%s: group %s, rule %s", path, g.Name, name), r.Expr, ""})
+			if r.Record != "" {
+				recorded = append(recorded, r.Record)
+			}
+		}
+	}
+	return exprs, recorded, nil
+}
+
+func alertNames(path string) ([]string, error) {
 	groups, err := groupsNode(path)
 	if err != nil {
 		return nil, err
@@ -313,14 +408,55 @@ func ruleExprs(path string) ([]expr, error) {
 	if err := groups.Decode(&rg); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	var exprs []expr
+	var names []string
 	for _, g := range rg.Groups {
 		for _, r := range g.Rules {
-			name := r.Alert + r.Record
-			exprs = append(exprs, expr{fmt.Sprintf("%s: group %s, rule %s", path, g.Name, name), r.Expr})
+			if r.Alert != "" {
+				names = append(names, r.Alert)
+			}
 		}
 	}
-	return exprs, nil
+	return names, nil
+}
+
+// untested lists the alerts that promtool's test file at path never expects to fire, or never
+// expects to stay quiet: a test of only one side passes for a rule that always, or never, fires.
+func untested(path string, alerts []string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var tf struct {
+		Tests []struct {
+			AlertRuleTest []struct {
+				Alertname string `yaml:"alertname"`
+				ExpAlerts []any  `yaml:"exp_alerts"`
+			} `yaml:"alert_rule_test"`
+		} `yaml:"tests"`
+	}
+	if err := yaml.Unmarshal(b, &tf); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fires, quiet := map[string]bool{}, map[string]bool{}
+	for _, t := range tf.Tests {
+		for _, c := range t.AlertRuleTest {
+			if len(c.ExpAlerts) > 0 {
+				fires[c.Alertname] = true
+			} else {
+				quiet[c.Alertname] = true
+			}
+		}
+	}
+	var problems []string
+	for _, a := range alerts {
+		if !fires[a] {
+			problems = append(problems, fmt.Sprintf("%s: no case where %s fires", path, a))
+		}
+		if !quiet[a] {
+			problems = append(problems, fmt.Sprintf("%s: no case where %s stays quiet", path, a))
+		}
+	}
+	return problems, nil
 }
 
 // groupsNode is the mapping holding `groups:` of a plain rule file, or the spec of a

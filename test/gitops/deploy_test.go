@@ -47,7 +47,70 @@ func TestDeployStoresEveryObject(t *testing.T) {
 			t.Errorf("with the component on, config/default renders %d ServiceMonitors and %d PrometheusRules, want 1 of each",
 				kinds["ServiceMonitor"], kinds["PrometheusRule"])
 		}
+		checkMetricsTLS(t, objects)
 	})
+}
+
+// checkMetricsTLS checks that the ServiceMonitor verifies what the manager serves: the CA of the
+// Secret the Deployment mounts at --metrics-cert-path, for the metrics Service's DNS name, and
+// never skips verification.
+func checkMetricsTLS(t *testing.T, objects []*unstructured.Unstructured) {
+	t.Helper()
+	var monitor, service, manager *unstructured.Unstructured
+	for _, o := range objects {
+		switch {
+		case o.GetKind() == "ServiceMonitor":
+			monitor = o
+		case o.GetKind() == "Service" && strings.HasSuffix(o.GetName(), "controller-manager-metrics-service"):
+			service = o
+		case o.GetKind() == "Deployment" && strings.HasSuffix(o.GetName(), "controller-manager"):
+			manager = o
+		}
+	}
+	if monitor == nil || service == nil || manager == nil {
+		t.Fatal("the render lacks the ServiceMonitor, the metrics Service or the manager's Deployment")
+	}
+	endpoints, _, _ := unstructured.NestedSlice(monitor.Object, "spec", "endpoints")
+	if len(endpoints) != 1 {
+		t.Fatalf("the ServiceMonitor has %d endpoints, want 1", len(endpoints))
+	}
+	tlsConfig, _, _ := unstructured.NestedMap(endpoints[0].(map[string]any), "tlsConfig")
+	if skip, found := tlsConfig["insecureSkipVerify"]; found {
+		t.Errorf("the ServiceMonitor sets insecureSkipVerify: %v", skip)
+	}
+	if want := service.GetName() + "." + service.GetNamespace() + ".svc"; tlsConfig["serverName"] != want {
+		t.Errorf("the ServiceMonitor verifies the name %v, want the metrics Service's %s", tlsConfig["serverName"], want)
+	}
+	caSecret, _, _ := unstructured.NestedString(tlsConfig, "ca", "secret", "name")
+
+	pod, _, _ := unstructured.NestedMap(manager.Object, "spec", "template", "spec")
+	containers, _, _ := unstructured.NestedSlice(pod, "containers")
+	container := containers[0].(map[string]any)
+	args, _, _ := unstructured.NestedStringSlice(container, "args")
+	var certPath string
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--metrics-cert-path="); ok {
+			certPath = v
+		}
+	}
+	mounts, _, _ := unstructured.NestedSlice(container, "volumeMounts")
+	volumes, _, _ := unstructured.NestedSlice(pod, "volumes")
+	var mounted string
+	for _, m := range mounts {
+		m := m.(map[string]any)
+		if m["mountPath"] != certPath {
+			continue
+		}
+		for _, v := range volumes {
+			if v := v.(map[string]any); v["name"] == m["name"] {
+				mounted, _, _ = unstructured.NestedString(v, "secret", "secretName")
+			}
+		}
+	}
+	if certPath == "" || mounted == "" || mounted != caSecret {
+		t.Errorf("the manager serves the Secret %q mounted at --metrics-cert-path=%q; the ServiceMonitor trusts the CA of %q",
+			mounted, certPath, caSecret)
+	}
 }
 
 // deploy renders root's config/default with hack/render-deploy.sh, applies it server-side and

@@ -29,6 +29,9 @@
 {{- if and .Values.postgresql.trial.enabled .Values.postgresql.external.secretName }}
 {{- fail "postgresql: set either trial.enabled or external.secretName, not both" }}
 {{- end }}
+{{- if and .Values.metrics.enabled .Values.metrics.serviceMonitor.enabled (not .Values.metrics.certSecret) }}
+{{- fail "metrics.serviceMonitor.enabled needs metrics.certSecret: the ServiceMonitor verifies the metrics certificate against the Secret's ca.crt" }}
+{{- end }}
 {{- if or (lt (float64 .Values.tracing.samplingRatio) 0.0) (gt (float64 .Values.tracing.samplingRatio) 1.0) }}
 {{- fail "tracing.samplingRatio must be between 0 and 1" }}
 {{- end }}
