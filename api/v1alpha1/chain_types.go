@@ -76,6 +76,15 @@ type ChainSpec struct {
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
 	SettlementAddress string `json:"settlementAddress,omitempty"`
 
+	// permit2Address is the 0x address of Uniswap's Permit2 on this chain, through which gasless
+	// orders pull their input (ERC-7683 openFor). Empty means Permit2's canonical address,
+	// 0x000000000022D473030F116dDEE9F6B43aC78BA3, where it is deployed on every public chain. The
+	// Chain controller checks, through rpc, that the address holds Permit2's code and that the
+	// settlement contract pulls through it (the Permit2 condition).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Permit2Address string `json:"permit2Address,omitempty"`
+
 	// bridgeMinConfirmations is the least depth, in blocks, at which a bridge's open or fill on this
 	// chain counts as final when the node does not serve the `finalized` block tag. A bridge waits for
 	// the larger of this and finalitySeconds in blocks, so finalitySeconds: 0 never means one block

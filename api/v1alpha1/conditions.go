@@ -30,6 +30,11 @@ const (
 	// service's attester. The chain is served either way; orders to an address without code are
 	// refused by the simulation itself.
 	ConditionSettlementContract = "SettlementContract"
+	// ConditionPermit2 tells, for a Chain whose settlement contract is verified, whether Permit2 is
+	// at spec.permit2Address (its canonical address when empty) and whether the settlement contract
+	// pulls gasless orders through it. Gasless orders from the chain are offered only when True;
+	// transactions are served either way.
+	ConditionPermit2 = "Permit2"
 	// ConditionRPCAgreement tells, for a Chain on which a bridge fill was checked before its
 	// attestation, whether the Chain's endpoints (spec.rpc and spec.witnessRpcs) agreed on the last
 	// fill checked. False means at least one endpoint answered something else than the others about
@@ -103,6 +108,20 @@ const (
 	// (--attestation-trusted-hosts) and spec.rpc is not on the list: its word cannot vouch for the
 	// contract users pay into, so the contract is not used.
 	ReasonUntrustedRPC = "UntrustedRPC"
+)
+
+// Reasons of the Permit2 condition.
+const (
+	// ReasonPermit2Verified: the address holds Permit2's code (compared byte for byte outside its
+	// immutables), and the settlement contract's permit2() is that address.
+	ReasonPermit2Verified = "Permit2Verified"
+	// ReasonNoPermit2Code: no code at the Permit2 address: Permit2 is not deployed on this chain.
+	ReasonNoPermit2Code = "NoPermit2Code"
+	// ReasonNotPermit2: the code at the Permit2 address is not Permit2's.
+	ReasonNotPermit2 = "NotPermit2"
+	// ReasonPermit2Mismatch: the settlement contract pulls through another address than the
+	// Chain's Permit2.
+	ReasonPermit2Mismatch = "Permit2Mismatch"
 )
 
 // Reasons of the RPCAgreement condition.

@@ -29,6 +29,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/caip"
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -76,7 +77,7 @@ type ChainReconciler struct {
 	ProbeInterval time.Duration
 	// ProbeSettlement asks a node about a settlement contract (jsonrpc.Client.ProbeSettlement); nil
 	// skips the check.
-	ProbeSettlement func(ctx context.Context, chain, url string, contract common.Address) (jsonrpc.Settlement, error)
+	ProbeSettlement func(ctx context.Context, chain, url string, contract, permit2 common.Address) (jsonrpc.Settlement, error)
 	// Attester is the address of the service's attester key; zero when the service has none.
 	Attester common.Address
 	// TrustedSources are the operator's trusted RPC hosts per chain: a chain on the list has its
@@ -107,10 +108,12 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 	if spec.PriceFeed != nil && spec.RPC == nil {
 		errs = append(errs, field.Invalid(p.Child("priceFeed"), spec.PriceFeed.Address, "a priceFeed needs rpc: the feed is read through the chain's node"))
 	}
-	if e := (fieldrule.String{Pattern: hexAddressPattern}).Validate(p.Child("settlementAddress"), spec.SettlementAddress); len(e) > 0 {
-		errs = append(errs, e...)
-	} else if spec.SettlementAddress != "" {
-		errs = append(errs, validateEIP55(p.Child("settlementAddress"), spec.SettlementAddress, spec.SettlementAddress)...)
+	for name, addr := range map[string]string{"settlementAddress": spec.SettlementAddress, "permit2Address": spec.Permit2Address} {
+		if e := (fieldrule.String{Pattern: hexAddressPattern}).Validate(p.Child(name), addr); len(e) > 0 {
+			errs = append(errs, e...)
+		} else if addr != "" {
+			errs = append(errs, validateEIP55(p.Child(name), addr, addr)...)
+		}
 	}
 	if spec.ExplorerURL != "" {
 		errs = append(errs, validateExplorerURL(p.Child("explorerUrl"), spec.ExplorerURL)...)
@@ -232,11 +235,15 @@ func (r *ChainReconciler) probe(ctx context.Context, chain *v1alpha1.Chain, row 
 // answer leaves the last word in place: RPCReachable already tells about the node.
 func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.Chain, row registry.Chain, o *outcome) {
 	if row.SettlementAddress == "" || r.ProbeSettlement == nil {
-		o.update(func() { meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionSettlementContract) })
+		o.update(func() {
+			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
+			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionPermit2)
+		})
 		return
 	}
-	contract := common.HexToAddress(row.SettlementAddress)
+	contract, permit2 := common.HexToAddress(row.SettlementAddress), common.HexToAddress(row.Permit2Address)
 	var cond metav1.Condition
+	var permit2Cond *metav1.Condition
 	if r.TrustedSources.Restricts(row.ID) && !r.TrustedSources.Trusts(row.ID, row.RPCURL) {
 		// Not asked: only a node on the operator's list may vouch for the contract, and a verdict
 		// of an earlier node is withdrawn (the URL may have changed in its Secret, which moves no
@@ -244,12 +251,25 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 		cond = metav1.Condition{Type: v1alpha1.ConditionSettlementContract, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonUntrustedRPC,
 			Message: fmt.Sprintf("spec.rpc is not on the manager's --attestation-trusted-hosts for %s: the settlement contract at %s is not checked on its word, and no swap or bridge uses it", row.ID, contract.Hex())}
 	} else {
-		s, err := r.ProbeSettlement(ctx, row.ID, row.RPCURL, contract)
+		s, err := r.ProbeSettlement(ctx, row.ID, row.RPCURL, contract, permit2)
 		if err != nil {
 			return
 		}
 		cond = settlementCondition(contract, s, r.Attester, r.refundDelayNeeded(row.Environment))
+		if s.SettlementCode {
+			// permit2() means something only when the code is our settlement contract's.
+			c := permit2Condition(permit2, s)
+			c.ObservedGeneration, c.LastTransitionTime = chain.Generation, r.now()
+			permit2Cond = &c
+		}
 	}
+	o.update(func() {
+		if permit2Cond == nil {
+			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionPermit2)
+		} else {
+			meta.SetStatusCondition(&chain.Status.Conditions, *permit2Cond)
+		}
+	})
 	cond.ObservedGeneration, cond.LastTransitionTime = chain.Generation, r.now()
 	if prev := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract); prev == nil || prev.Reason != cond.Reason {
 		eventType := corev1.EventTypeNormal
@@ -318,6 +338,27 @@ func settlementCondition(contract common.Address, s jsonrpc.Settlement, attester
 	return cond
 }
 
+// permit2Condition is the Permit2 condition of what the node said of the Chain's Permit2 address
+// and of the (verified) settlement contract's permit2().
+func permit2Condition(permit2 common.Address, s jsonrpc.Settlement) metav1.Condition {
+	cond := metav1.Condition{Type: v1alpha1.ConditionPermit2, Status: metav1.ConditionFalse}
+	switch {
+	case !s.Permit2HasCode:
+		cond.Reason = v1alpha1.ReasonNoPermit2Code
+		cond.Message = fmt.Sprintf("no contract at %s: Permit2 is not deployed on this chain, so its orders are transactions only (set spec.permit2Address if it lives elsewhere)", permit2.Hex())
+	case !s.Permit2Code:
+		cond.Reason = v1alpha1.ReasonNotPermit2
+		cond.Message = fmt.Sprintf("the code at %s is not Permit2's (compared byte for byte outside its immutables): no gasless orders on this chain", permit2.Hex())
+	case !s.Permit2Known || s.Permit2 != permit2:
+		cond.Reason = v1alpha1.ReasonPermit2Mismatch
+		cond.Message = fmt.Sprintf("the settlement contract pulls gasless orders through %s, not the chain's Permit2 %s: no gasless orders on this chain", s.Permit2.Hex(), permit2.Hex())
+	default:
+		cond.Status, cond.Reason = metav1.ConditionTrue, v1alpha1.ReasonPermit2Verified
+		cond.Message = fmt.Sprintf("Permit2 at %s, and the settlement contract pulls gasless orders through it", permit2.Hex())
+	}
+	return cond
+}
+
 // row builds the chain table row of a valid Chain. note explains an RPC URL that could not be
 // resolved: RPC is optional, so the chain is served without it.
 func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row registry.Chain, note string, err error) {
@@ -340,6 +381,10 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		row.NumericID, _ = new(big.Int).SetString(ref, 10)
 	}
 	row.DefaultGasPriceWei, _ = new(big.Int).SetString(spec.DefaultGasPriceWei, 10)
+	row.Permit2Address = contracts.CanonicalPermit2.Hex()
+	if spec.Permit2Address != "" {
+		row.Permit2Address = common.HexToAddress(spec.Permit2Address).Hex()
+	}
 	if spec.SettlementAddress != "" {
 		row.SettlementAddress = common.HexToAddress(spec.SettlementAddress).Hex()
 	}
@@ -382,6 +427,7 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		row.SettlementVerified = false
 		note += "; settlement contract not used: spec.rpc, whose word verifies it, is not on --attestation-trusted-hosts for this chain or does not answer"
 	}
+	row.Permit2Verified = row.SettlementVerified && permit2Verified(chain)
 	return row, note, nil
 }
 
@@ -447,6 +493,13 @@ func settlementVerified(chain *v1alpha1.Chain) bool {
 	return cond != nil && cond.Status == metav1.ConditionTrue && cond.ObservedGeneration == chain.Generation
 }
 
+// permit2Verified says whether the Chain's status holds a True Permit2 condition written for its
+// current spec.
+func permit2Verified(chain *v1alpha1.Chain) bool {
+	cond := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionPermit2)
+	return cond != nil && cond.Status == metav1.ConditionTrue && cond.ObservedGeneration == chain.Generation
+}
+
 // settlementVerificationChanged lets through the status update that verifies a Chain's settlement
 // contract or withdraws that verdict. The other For() predicates drop status-only updates, but
 // the verdict is written into the status by the leader's reconciler after it probes the node, and
@@ -464,7 +517,7 @@ var settlementVerificationChanged = predicate.Funcs{
 		before, ok := e.ObjectOld.(*v1alpha1.Chain)
 		after, ok2 := e.ObjectNew.(*v1alpha1.Chain)
 		return ok && ok2 && (settlementVerified(before) != settlementVerified(after) ||
-			reachable(before) != reachable(after))
+			permit2Verified(before) != permit2Verified(after) || reachable(before) != reachable(after))
 	},
 }
 

@@ -11,7 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -98,26 +101,34 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 		return row
 	}
 
-	settlementCondition := func(settlementAddress string) *metav1.Condition {
+	// conditionOf creates a Chain of the node with the settlement (and Permit2, if not empty)
+	// address, and returns its condition of the type once the controller wrote it.
+	conditionOf := func(conditionType, settlementAddress, permit2Address string) *metav1.Condition {
 		GinkgoHelper()
 		chain = newChain("eip155:31340")
 		chain.Spec.RPC = &v1alpha1.ChainRPC{URL: node.URL}
 		chain.Spec.SettlementAddress = settlementAddress
+		chain.Spec.Permit2Address = permit2Address
 		Expect(k8sClient.Create(ctx, chain)).To(Succeed())
+		created := chain
 		DeferCleanup(func() {
-			Expect(k8sClient.Delete(ctx, chain)).To(Succeed())
+			Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, created))).To(Succeed())
 			// One Chain per chain id: the next spec's Chain must not meet this one.
-			Eventually(func() bool { return apierrors.IsNotFound(k8sClient.Get(ctx, objKey(chain), chain)) }).
+			Eventually(func() bool { return apierrors.IsNotFound(k8sClient.Get(ctx, objKey(created), created)) }).
 				WithTimeout(10 * time.Second).Should(BeTrue())
 		})
 		var cond *metav1.Condition
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, objKey(chain), chain)).To(Succeed())
-			cond = meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
+			cond = meta.FindStatusCondition(chain.Status.Conditions, conditionType)
 			g.Expect(cond).NotTo(BeNil())
 		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
 		Expect(meta.IsStatusConditionTrue(chain.Status.Conditions, v1alpha1.ConditionReady)).To(BeTrue(), "the chain is served either way")
 		return cond
+	}
+	settlementCondition := func(settlementAddress string) *metav1.Condition {
+		GinkgoHelper()
+		return conditionOf(v1alpha1.ConditionSettlementContract, settlementAddress, "")
 	}
 	deploy := func(attester common.Address) string {
 		GinkgoHelper()
@@ -135,6 +146,39 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 		Eventually(func() bool { row, _ := models.Chains.Get(chain.Spec.ChainID); return row.SettlementVerified }).
 			WithTimeout(5*time.Second).WithPolling(20*time.Millisecond).Should(BeTrue(), "the verified contract is not published")
 		Expect(servedRow().SettlementAddress).To(Equal(chain.Spec.SettlementAddress))
+
+		// Permit2 is at its canonical address in the dev chain's genesis, and the contract pulls
+		// through it: gasless orders may be offered.
+		permit2 := meta.FindStatusCondition(chain.Status.Conditions, v1alpha1.ConditionPermit2)
+		Expect(permit2).NotTo(BeNil())
+		Expect(permit2.Reason).To(Equal(v1alpha1.ReasonPermit2Verified), permit2.Message)
+		Eventually(func() bool { row, _ := models.Chains.Get(chain.Spec.ChainID); return row.Permit2Verified }).
+			WithTimeout(5*time.Second).WithPolling(20*time.Millisecond).Should(BeTrue(), "the verified Permit2 is not published")
+		Expect(servedRow().Permit2Address).To(Equal(contracts.CanonicalPermit2.Hex()))
+	})
+
+	It("reports a Permit2 address without code, with other code, or not the one the contract pulls through", func() {
+		token := node.DeployTestToken(GinkgoTB(), "Test USD", "TUSD", 6).Hex()
+		nowhere := "0x000000000000000000000000000000000000dEaD"
+		for _, c := range []struct{ permit2, want string }{
+			{nowhere, v1alpha1.ReasonNoPermit2Code},
+			{token, v1alpha1.ReasonNotPermit2},
+		} {
+			cond := conditionOf(v1alpha1.ConditionPermit2, deploy(suiteAttester), c.permit2)
+			Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+			Expect(cond.Reason).To(Equal(c.want), cond.Message)
+			row := servedRow()
+			Expect(row.SettlementVerified).To(BeTrue(), "the settlement contract itself is fine")
+			Expect(row.Permit2Verified).To(BeFalse())
+			Expect(k8sClient.Delete(ctx, chain)).To(Succeed())
+			Eventually(func() bool { return apierrors.IsNotFound(k8sClient.Get(ctx, objKey(chain), chain)) }).
+				WithTimeout(10 * time.Second).Should(BeTrue())
+		}
+		elsewhere, err := node.DeploySettlementWithPermit2(suiteAttester, settlement.MinRefundDelay, common.HexToAddress(nowhere))
+		Expect(err).NotTo(HaveOccurred())
+		cond := conditionOf(v1alpha1.ConditionPermit2, elsewhere.Hex(), "")
+		Expect(cond.Reason).To(Equal(v1alpha1.ReasonPermit2Mismatch), cond.Message)
+		Expect(servedRow().Permit2Verified).To(BeFalse())
 	})
 
 	It("reports a settlement contract of another attester", func() {

@@ -149,7 +149,7 @@ var _ = Describe("The leader, on a node off the chain's trusted hosts", func() {
 		asked := false
 		leader := &ChainReconciler{writer: writer{Client: kube}, Chains: registry.NewChainTable(), TrustedSources: trusted,
 			Probe: func(context.Context, string, string) (*big.Int, uint64, error) { return big.NewInt(31337), 10, nil },
-			ProbeSettlement: func(context.Context, string, string, common.Address) (jsonrpc.Settlement, error) {
+			ProbeSettlement: func(context.Context, string, string, common.Address, common.Address) (jsonrpc.Settlement, error) {
 				asked = true
 				return jsonrpc.Settlement{}, nil
 			},

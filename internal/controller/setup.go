@@ -180,12 +180,12 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 				}
 				return node.Probe(ctx)
 			},
-			ProbeSettlement: func(ctx context.Context, chain, url string, contract common.Address) (jsonrpc.Settlement, error) {
+			ProbeSettlement: func(ctx context.Context, chain, url string, contract, permit2 common.Address) (jsonrpc.Settlement, error) {
 				node, err := probes.Client(ctx, chain, url)
 				if err != nil {
 					return jsonrpc.Settlement{}, err
 				}
-				return node.ProbeSettlement(ctx, contract)
+				return node.ProbeSettlement(ctx, contract, permit2)
 			},
 			Attester: o.attester, TrustedSources: o.trusted,
 		}

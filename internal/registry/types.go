@@ -54,6 +54,13 @@ type Chain struct {
 	// was seen on chain, answering attester(). The settlement address is used only then; an
 	// address nobody checked could hold no code, and an order opened there would lose its funds.
 	SettlementVerified bool
+	// Permit2Address is the EIP-55 address of Permit2 on this chain (spec.permit2Address, or its
+	// canonical address).
+	Permit2Address string
+	// Permit2Verified is set only when SettlementVerified is and the Chain's Permit2 condition is
+	// True for its current generation: Permit2's code is at Permit2Address and the settlement
+	// contract pulls through it. Gasless orders from the chain are offered only then.
+	Permit2Verified bool
 	// RPCURL is the JSON-RPC endpoint, empty when none is configured. It may carry a credential
 	// (when it came from a Secret): never log it or serve it.
 	RPCURL string

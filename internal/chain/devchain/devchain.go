@@ -193,9 +193,14 @@ const FeedGas = 100_000
 // genesis Permit2. The Funder is the contract's guardian (it may pause and allow early refunds): a
 // development key, like the Funder itself.
 func (c *Chain) DeploySettlement(attester common.Address, refundDelay uint64) (common.Address, error) {
+	return c.DeploySettlementWithPermit2(attester, refundDelay, contracts.CanonicalPermit2)
+}
+
+// DeploySettlementWithPermit2 is DeploySettlement pulling gasless orders through permit2 instead.
+func (c *Chain) DeploySettlementWithPermit2(attester common.Address, refundDelay uint64, permit2 common.Address) (common.Address, error) {
 	guardian := crypto.PubkeyToAddress(c.Funder.PublicKey)
 	return c.deploy("Settlement", contracts.SettlementMetaData.Bin,
-		contracts.NewSettlement().PackConstructor(attester, guardian, refundDelay, contracts.CanonicalPermit2))
+		contracts.NewSettlement().PackConstructor(attester, guardian, refundDelay, permit2))
 }
 
 // DeployForgingSettlement deploys the hostile look-alike contracts/src/ForgingSettlement.sol

@@ -46,15 +46,24 @@ type Settlement struct {
 	// its user may take the escrow back. RefundDelayKnown is false when the call failed.
 	RefundDelay      uint64
 	RefundDelayKnown bool
+	// Permit2 is the contract's permit2(), through which it pulls gasless orders; Permit2Known is
+	// false when the call failed.
+	Permit2      common.Address
+	Permit2Known bool
+	// Permit2HasCode and Permit2Code say what the Chain's Permit2 address holds: code at all, and
+	// Permit2's (contracts.IsPermit2Code).
+	Permit2HasCode bool
+	Permit2Code    bool
 }
 
 // settlementBinding is the settlement contract's ABI; its methods are safe for concurrent use.
 var settlementBinding = contracts.NewSettlement()
 
 // ProbeSettlement asks the node, in one batch, whether contract holds code, which attester it
-// accepts and how long its refund delay is: what the Chain controller reports in a Chain's status.
-func (c *Client) ProbeSettlement(ctx context.Context, contract common.Address) (Settlement, error) {
-	var code, out, delay hexutil.Bytes
+// accepts, how long its refund delay is, which Permit2 it pulls through, and whether permit2 holds
+// Permit2's code: what the Chain controller reports in a Chain's status.
+func (c *Client) ProbeSettlement(ctx context.Context, contract, permit2 common.Address) (Settlement, error) {
+	var code, out, delay, pulls, permit2Code hexutil.Bytes
 	call := func(data []byte) []any {
 		return []any{map[string]any{"to": contract, "data": hexutil.Bytes(data)}, "latest"}
 	}
@@ -62,6 +71,8 @@ func (c *Client) ProbeSettlement(ctx context.Context, contract common.Address) (
 		{Method: "eth_getCode", Args: []any{contract, "latest"}, Result: &code},
 		{Method: "eth_call", Args: call(settlementBinding.PackAttester()), Result: &out},
 		{Method: "eth_call", Args: call(settlementBinding.PackRefundDelay()), Result: &delay},
+		{Method: "eth_call", Args: call(settlementBinding.PackPermit2()), Result: &pulls},
+		{Method: "eth_getCode", Args: []any{permit2, "latest"}, Result: &permit2Code},
 	}
 	if err := c.Batch(ctx, batch, nil); err != nil {
 		return Settlement{}, err
@@ -79,6 +90,14 @@ func (c *Client) ProbeSettlement(ctx context.Context, contract common.Address) (
 		if d, err := settlementBinding.UnpackRefundDelay(delay); err == nil {
 			s.RefundDelay, s.RefundDelayKnown = d, true
 		}
+	}
+	if batch[3].Error == nil {
+		if p, err := settlementBinding.UnpackPermit2(pulls); err == nil {
+			s.Permit2, s.Permit2Known = p, true
+		}
+	}
+	if batch[4].Error == nil {
+		s.Permit2HasCode, s.Permit2Code = len(permit2Code) > 0, contracts.IsPermit2Code(permit2Code)
 	}
 	return s, nil
 }
