@@ -56,6 +56,7 @@ var levels = map[string]int{
 
 	// The domain, and what builds on the vocabulary alone.
 	"internal/apikey":              2,
+	"internal/chain/gasless":       2,
 	"internal/filler":              2,
 	"internal/intent":              2,
 	"internal/webhook/endpoint":    2,
@@ -102,6 +103,7 @@ var levels = map[string]int{
 	"test/archive":           9,
 	"test/archivebench":      9,
 	"test/browser":           9,
+	"test/chart":             9,
 	"test/e2e":               9,
 	"test/faults":            9,
 	"test/faults/long":       9,
