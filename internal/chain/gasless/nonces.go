@@ -60,7 +60,7 @@ type Nonces struct {
 // DefaultRedisTimeout bounds a Redis call of Nonces.
 const DefaultRedisTimeout = 500 * time.Millisecond
 
-// ErrNonceSpace: every nonce tried was already used (see maxNonceRounds).
+// ErrNonceSpace is returned when every nonce tried was already used (see maxNonceRounds).
 var ErrNonceSpace = errors.New("no unused Permit2 nonce found")
 
 // Next returns a Permit2 nonce of user on chain that is not in the user's nonceBitmap and that no
