@@ -27,8 +27,14 @@ mkdir -p "$BINDINGS"
 for abi in "$CONTRACTS"/build/*.abi; do
   name="$(basename "$abi" .abi)"
   lower="$(echo "$name" | tr '[:upper:]' '[:lower:]')"
+  # The bindings share one package, and abigen v2 names a method's result struct after the method
+  # alone: a second contract with eip712Domain() (ERC-5267) gets its own name for it.
+  aliases=()
+  if [ "$name" != Settlement ] && grep -q '"name": "eip712Domain"' "$abi"; then
+    aliases=(--alias "eip712Domain=${lower}Eip712Domain")
+  fi
   (cd "$ROOT/hack/tools" && GOWORK=off go tool abigen --v2 --abi "$abi" --bin "$CONTRACTS/build/$name.bin" \
-    --pkg contracts --type "$name" --out "$BINDINGS/$lower.go")
+    --pkg contracts --type "$name" "${aliases[@]}" --out "$BINDINGS/$lower.go")
   echo "contracts: $name -> internal/chain/contracts/$lower.go" >&2
 done
 # The settlement contract's deployed code, which the Chain controller compares a Chain's contract

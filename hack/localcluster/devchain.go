@@ -196,9 +196,11 @@ const resetHint = "`make run-reset` starts the local chains and the control plan
 // setUpTxs is the number of transactions that set up a local chain, all sent by the funder
 // (development account #0) in this order: the demo USDC (nonce 0), the settlement contract (1),
 // USDC and ether for the demo wallet (2, 3), and for the filler (4, 5), the ETH/USD and USDC/USD
-// price feeds (6, 7). Their addresses follow from the funder's nonces, which is why the samples can
-// name them. A chain kept from before the feeds (6 transactions) gets them on its next start.
-const setUpTxs = 8
+// price feeds (6, 7), then USDC for the gasless wallet and its EIP-2612 permit of Permit2 (8, 9).
+// Their addresses follow from the funder's nonces, which is why the samples can
+// name them. (A chain kept from before the gasless wallet, the last two, holds a settlement
+// contract without permit2(): checkChain refuses it with the reset hint.)
+const setUpTxs = 10
 
 // setUpProgress is how many of the set-up transactions a chain holds: the funder's nonce, capped.
 // A new chain holds none; a localcluster killed in its first seconds can leave a chain part way,
@@ -245,6 +247,10 @@ func setUpChain(c *devchain.Chain, done uint64, attester, fillerAddr common.Addr
 		deployed("the USDC/USD price feed", sampleUSDCFeed, func() (common.Address, error) {
 			return c.DeployPriceFeed(8, "USDC / USD", devUSDCPrice)
 		}),
+		// The gasless wallet: USDC, no ether, and its one approval of Permit2 as an EIP-2612
+		// permit it signs and the funder sends.
+		func() error { return c.MintTo(sampleUSDC, gaslessWallet(), devWalletUSDC) },
+		func() error { return c.Permit(sampleUSDC, gaslessWalletKey(), contracts.CanonicalPermit2, maxUint256) },
 	}
 	for i := done; i < setUpTxs; i++ {
 		if err := steps[i](); err != nil {
@@ -275,6 +281,11 @@ func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
 	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackMINREFUNDDELAY()}, nil)
 	if minDelay, unpackErr := binding.UnpackMINREFUNDDELAY(out); err != nil || unpackErr != nil || minDelay != settlement.MinRefundDelay {
 		return fmt.Errorf("the settlement contract kept in %s is an older version of contracts/src/Settlement.sol; %s", dataDir, resetHint)
+	}
+	// One from before gasless orders has no permit2().
+	out, err = client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackPermit2()}, nil)
+	if permit2, unpackErr := binding.UnpackPermit2(out); err != nil || unpackErr != nil || permit2 != contracts.CanonicalPermit2 {
+		return fmt.Errorf("the settlement contract kept in %s is older than gasless orders (no permit2()); %s", dataDir, resetHint)
 	}
 	out, err = client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackAttester()}, nil)
 	if err != nil {
@@ -362,6 +373,18 @@ func formatUSDC(v *big.Int) string {
 }
 
 // devWallet is the demo wallet's address: the well-known development account #1.
+// gaslessWalletKey is the well-known development account #2: make run's wallet with USDC and no
+// ether, whose orders are opened by the filler (gasless).
+func gaslessWalletKey() *ecdsa.PrivateKey {
+	key, _ := crypto.HexToECDSA(devchain.WellKnownGaslessWalletKey)
+	return key
+}
+
+func gaslessWallet() common.Address { return crypto.PubkeyToAddress(gaslessWalletKey().PublicKey) }
+
+// maxUint256 is an allowance that never runs out.
+var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+
 func devWallet() common.Address {
 	key, _ := crypto.HexToECDSA(devchain.WellKnownWalletKey)
 	return crypto.PubkeyToAddress(key.PublicKey)

@@ -214,6 +214,7 @@ func TestDataKeptAcrossRestarts(t *testing.T) {
 	if balance, err := usdc.UnpackBalanceOf(out); err != nil || balance.Cmp(devWalletUSDC) != 0 {
 		t.Errorf("demo wallet holds %v USDC base units (%v); want %s, minted once", balance, err, devWalletUSDC)
 	}
+	checkGaslessWallet(ctx, t, eth)
 	if got := crypto.PubkeyToAddress(second.chains.attester.PublicKey); got != attesterBefore {
 		t.Errorf("attester %s after restart, %s before", got.Hex(), attesterBefore.Hex())
 	}
@@ -808,5 +809,23 @@ func waitForManager(t *testing.T, pidFile string, n int, done <-chan int) int {
 			t.Fatalf("no manager number %d within 90 s", n)
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// checkGaslessWallet: the gasless wallet holds USDC and no ether, and Permit2 may pull its USDC
+// (the permit it signed, which the funder sent).
+func checkGaslessWallet(ctx context.Context, t *testing.T, eth *ethclient.Client) {
+	t.Helper()
+	usdc := contracts.NewTestToken()
+	if balance, err := eth.BalanceAt(ctx, gaslessWallet(), nil); err != nil || balance.Sign() != 0 {
+		t.Errorf("the gasless wallet holds %v wei (%v); want none", balance, err)
+	}
+	out, err := eth.CallContract(ctx, callMsg(sampleUSDC, usdc.PackBalanceOf(gaslessWallet())), nil)
+	if balance, unpackErr := usdc.UnpackBalanceOf(out); err != nil || unpackErr != nil || balance.Cmp(devWalletUSDC) != 0 {
+		t.Errorf("the gasless wallet holds %v USDC base units (%v, %v); want %s", balance, err, unpackErr, devWalletUSDC)
+	}
+	out, err = eth.CallContract(ctx, callMsg(sampleUSDC, usdc.PackAllowance(gaslessWallet(), contracts.CanonicalPermit2)), nil)
+	if allowance, unpackErr := usdc.UnpackAllowance(out); err != nil || unpackErr != nil || allowance.Cmp(maxUint256) != 0 {
+		t.Errorf("the gasless wallet allows Permit2 %v (%v, %v); want the most", allowance, err, unpackErr)
 	}
 }

@@ -36,6 +36,9 @@ const (
 	WellKnownFunderKey = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 	// WellKnownWalletKey is account #1, 0x70997970C51812dc3A010C7d01b50e0d17dc79C8.
 	WellKnownWalletKey = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+	// WellKnownGaslessWalletKey is account #2, 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC: make
+	// run's wallet that holds USDC and no ether, for gasless orders.
+	WellKnownGaslessWalletKey = "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
 )
 
 // FunderBalance is the Funder's balance at genesis: 1,000,000 ether.
