@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -71,7 +72,10 @@ func walletSign(t *testing.T, dir string, key *ecdsa.PrivateKey, typed ...json.R
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(t.Context(), "node", "sign.js")
+	// Loading both libraries and signing takes about a second; a stuck node must not hold the suite.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "sign.js")
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(in)
 	var out, stderr bytes.Buffer
