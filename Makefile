@@ -51,9 +51,11 @@ UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long 
 E2E_TEST = E2E_GO_BUILD_FLAGS="$(GO_TEST_FLAGS)" $(GO) test $(GO_TEST_FLAGS) ./test/e2e/ -v -ginkgo.v -timeout 20m
 
 # What the unit packages' tests need besides the control plane: a browser, Redis and PostgreSQL's
-# programs, and the npm webhook verifier (each script installs what is missing, once).
+# programs, the npm webhook verifier and the npm wallet libraries (each script installs what is
+# missing, once).
 WITH_TEST_SERVICES = export CHROMIUM_PATH="$$(hack/chromium.sh)"; export REDIS_SERVER="$$(hack/redis.sh)"; \
-	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; export WEBHOOKVERIFY_DIR="$$(hack/webhookverify.sh)";
+	export POSTGRES_BINDIR="$$(hack/postgres.sh)"; export WEBHOOKVERIFY_DIR="$$(hack/webhookverify.sh)"; \
+	export WALLETSIGN_DIR="$$(hack/walletsign.sh)";
 
 # Builds the control plane if needed and exports KUBEBUILDER_ASSETS for the rest of the recipe line.
 # A plain assignment, so that a failed build stops the recipe instead of running tests without it.

@@ -1,6 +1,7 @@
 package settlement
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -137,6 +138,37 @@ func orderMessage(o Order) map[string]any {
 		"destinationSettler": o.DestinationSettler.Hex(),
 	}
 }
+
+// TypedDataJSON is typed as the API answers it and as wallets take it (eth_signTypedData_v4's
+// JSON; viem's and ethers' signTypedData arguments): go-ethereum's encoding, except for the domain.
+// go-ethereum writes every domain field, the unused ones empty ("version": "", "salt": ""), and
+// ethers, which builds the domain's type from the fields present, then refuses the empty salt or,
+// without it, hashes the empty version in and signs another digest. So the domain carries only the
+// fields its EIP712Domain type names, and the chain id as a JSON number, as wallets expect it.
+func TypedDataJSON(typed apitypes.TypedData) ([]byte, error) {
+	present := typed.Domain.Map()
+	domain := make(map[string]any, len(typed.Types["EIP712Domain"]))
+	for _, field := range typed.Types["EIP712Domain"] {
+		v, ok := present[field.Name]
+		if !ok {
+			return nil, fmt.Errorf("the typed data's domain has no %s", field.Name)
+		}
+		domain[field.Name] = v
+	}
+	if _, ok := domain["chainId"]; ok {
+		id := (*big.Int)(typed.Domain.ChainId)
+		if id.Sign() < 0 || id.Cmp(big.NewInt(maxSafeInteger)) > 0 {
+			return nil, fmt.Errorf("chain id %s is not a number JavaScript holds exactly", id)
+		}
+		domain["chainId"] = json.Number(id.String())
+	}
+	return json.Marshal(map[string]any{
+		"types": typed.Types, "primaryType": typed.PrimaryType, "domain": domain, "message": typed.Message,
+	})
+}
+
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER, 2^53 - 1.
+const maxSafeInteger = 1<<53 - 1
 
 // PermitDigest is the EIP-712 digest of typed data (what an ECDSA signer signs, and what Permit2
 // passes to an EIP-1271 account's isValidSignature), computed by go-ethereum's encoder.
