@@ -14,7 +14,9 @@ import (
 type values struct {
 	deployment                bool
 	replicas                  string
-	imageRepository, imageTag string
+	version                   string // the release: the chart's version and appVersion
+	imageRepository           string
+	imageDigest               string
 	pullPolicy                string
 	resources                 string
 	baseURL, problemBaseURL   string
@@ -38,9 +40,9 @@ func writeStatic(out string, v *values) error {
 name: transfer-intent-service
 description: The Transfer Intent Service, an operator serving the /v2 API of transfer intents.
 type: application
-# The chart's own version; appVersion is the image tag of config/manager.
-version: 0.1.0
-appVersion: ` + fmt.Sprintf("%q", v.imageTag) + "\n"
+# Both are the release (the VERSION file, or make VERSION=...); appVersion is the default image tag.
+version: ` + v.version + `
+appVersion: ` + fmt.Sprintf("%q", v.version) + "\n"
 
 	vals := header + `# Every default below is read from config/ (config/default and what it includes), so that
 # helm install with these values and make deploy create the same objects, named after the release
@@ -53,9 +55,11 @@ replicas: ` + v.replicas + `
 
 image:
   repository: ` + v.imageRepository + `
-  tag: ` + fmt.Sprintf("%q", v.imageTag) + `
-  # Overrides tag when set, e.g. sha256:...
-  digest: ""
+  # Empty: the chart's appVersion, the release this chart was made with.
+  tag: ""
+  # Overrides tag when set, e.g. sha256:... (a chart pushed by make release-local pins the image
+  # it pushed with it).
+  digest: ` + fmt.Sprintf("%q", v.imageDigest) + `
   pullPolicy: ` + v.pullPolicy + `
 
 # Requests and limits of the manager (measured figures: README, "Deploy to a cluster"). Raise the
