@@ -142,9 +142,10 @@ FUZZTIME ?= 50000x
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module and hack/promql.
+lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module, hack/promql and hack/image.
 	$(GOLANGCI_LINT) run ./...
 	cd hack/promql && GOWORK=off $(GOLANGCI_LINT) run --config ../../.golangci.yml ./...
+	cd hack/image && GOWORK=off $(GOLANGCI_LINT) run --config ../../.golangci.yml ./...
 
 $(GOLANGCI_LINT): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
@@ -387,9 +388,11 @@ build-installer: manifests generate ## Write dist/install.yaml: CRDs, RBAC and t
 ##@ Release
 
 # make release-local VERSION=x.y.z: the manager cross-compiled (static, CGO_ENABLED=0) for each of
-# RELEASE_PLATFORMS, its image built by hack/image without a container engine (one layer on an
-# empty base) and pushed as an OCI index to REGISTRY/transfer-intent-service:VERSION, an SBOM
-# (CycloneDX, cyclonedx-gomod) of the manager, and the chart generated with that version and
+# RELEASE_PLATFORMS with a CycloneDX SBOM of each binary (cyclonedx-gomod bin: the modules linked
+# in, read from the binary; GOPROXY=off, as licences are read from the module cache and the
+# service's own module is on no proxy), its image built by hack/image without a container engine
+# (one layer on an empty base) and pushed as an OCI index to REGISTRY/transfer-intent-service:VERSION,
+# and the chart generated with that version and
 # image digest, packaged and pushed to oci://REGISTRY/charts. Outputs in RELEASE_DIR.
 # REGISTRY defaults to the loopback registry of make registry-start; a registry on 127.0.0.1 or
 # localhost is spoken to over plain HTTP (HELM_REGISTRY_FLAGS=--plain-http), others over HTTPS
@@ -427,13 +430,15 @@ release-local: $(HELM) $(IMAGE_BUILDER) $(CYCLONEDX_GOMOD) ## Build the multi-ar
 	@if [ -z "$(REGISTRY)" ]; then echo "no REGISTRY: start the loopback one with make registry-start, or pass REGISTRY=host[:port]" >&2; exit 1; fi
 	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
 	@for platform in $(RELEASE_PLATFORMS); do \
-		echo "==> manager for $$platform"; \
+		echo "==> manager and its SBOM for $$platform"; \
+		bin=$(RELEASE_DIR)/manager-$${platform/\//-}; \
 		CGO_ENABLED=0 GOOS=$${platform%/*} GOARCH=$${platform#*/} $(GO) build -trimpath \
-			-ldflags "-s -w $(VERSION_LDFLAGS)" -o $(RELEASE_DIR)/manager-$${platform/\//-} ./cmd; \
+			-ldflags "-s -w $(VERSION_LDFLAGS)" -o $$bin ./cmd; \
+		GOPROXY=off $(CYCLONEDX_GOMOD) bin -json -licenses -std -version $(VERSION) \
+			-output $(RELEASE_DIR)/sbom-$${platform/\//-}.cdx.json $$bin 2>$$bin.sbom.log || { cat $$bin.sbom.log; exit 1; }; rm $$bin.sbom.log; \
 	done
 	$(IMAGE_BUILDER) -image $(IMAGE_REPOSITORY):$(VERSION) -version $(VERSION) -commit $(COMMIT) -out $(RELEASE_DIR) \
 		$(foreach p,$(RELEASE_PLATFORMS),-binary $(p)=$(RELEASE_DIR)/manager-$(subst /,-,$(p)))
-	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(CYCLONEDX_GOMOD) app -json -licenses -main cmd -output $(RELEASE_DIR)/sbom.cdx.json .
 	KUSTOMIZE="$(KUSTOMIZE)" $(GO) run ./hack/chart -config config -out $(RELEASE_DIR)/chart -version $(VERSION) \
 		-image-repository $(IMAGE_REPOSITORY) -image-digest "$$(cat $(RELEASE_DIR)/image-digest)"
 	$(HELM) package $(RELEASE_DIR)/chart -d $(RELEASE_DIR)

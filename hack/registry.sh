@@ -36,8 +36,10 @@ storage:
 http:
   addr: 127.0.0.1:0
 CONFIG
+  # Created here: the background job's own redirection may come after the first read below.
+  : > "$dir/registry.log"
   # OTEL_TRACES_EXPORTER=none: the registry otherwise tries to export its traces to localhost:4318.
-  OTEL_TRACES_EXPORTER=none nohup "$registry" serve "$dir/config.yml" >"$dir/registry.log" 2>&1 &
+  OTEL_TRACES_EXPORTER=none nohup "$registry" serve "$dir/config.yml" >>"$dir/registry.log" 2>&1 &
   echo $! > "$dir/pid"
   # It binds within a second; 30 s allows for a loaded machine.
   local address="" deadline=$((SECONDS + 30))
