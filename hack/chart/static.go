@@ -12,18 +12,18 @@ import (
 
 // values are the defaults of values.yaml, read from the render of config/default.
 type values struct {
-	deployment                bool
-	replicas                  string
-	version                   string // the release: the chart's version and appVersion
-	imageRepository           string
-	imageDigest               string
-	pullPolicy                string
-	resources                 string
-	baseURL, problemBaseURL   string
-	redisImage                string
-	postgresImage             string
-	postgresPassword          string
-	postgresStorage           string
+	deployment              bool
+	replicas                string
+	version                 string // the release: the chart's version and appVersion
+	imageRepository         string
+	imageDigest             string
+	pullPolicy              string
+	resources               string
+	baseURL, problemBaseURL string
+	redisImage              string
+	postgresImage           string
+	postgresPassword        string
+	postgresStorage         string
 }
 
 func indent(s string, n int) string {
