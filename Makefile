@@ -51,7 +51,13 @@ GO_TEST_FLAGS ?= -race
 
 # Every package but the end-to-end suite, the slow part of the fault suite (test/faults/long) and
 # the archive's scale benchmark (test/archivebench), which have their own targets.
-UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench)
+UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench -e /test/release)
+
+# The release test (test/release): make release-local into a loopback registry, then helm install
+# from it. Its own run: cold, it cross-compiles the manager for two platforms, which takes longer
+# than go test's default 10 minutes on two cores; -count=1, as what it tests (the Makefile,
+# hack/image, hack/registry.sh) is outside what go test's cache sees.
+RELEASE_TEST = $(GO) test $(GO_TEST_FLAGS) ./test/release/ -count=1 -timeout 60m
 
 # The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
 # config/samples and waits for the controllers to mark them Ready.
@@ -201,11 +207,13 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart and check what it renders 
 	done
 
 .PHONY: test
-test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
+test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, the release, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
 	@$(MAKE) --no-print-directory test-chart
 	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
+	echo "==> the release: make release-local into a loopback registry, helm install from it"; \
+	$(RELEASE_TEST); \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \
 	$(MAKE) --no-print-directory fuzz; \
 	echo "==> the dashboard's and alerts' metrics, and the alerts' unit tests"; \
@@ -224,6 +232,10 @@ FLAKE_PACKAGES ?= $(UNIT_PACKAGES)
 flake-hunt: ## Run the unit packages FLAKE_ROUNDS (3) times under FLAKE_LOAD (2) busy loops and list every test that failed, with its rounds.
 	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) \
 	$(GO) run ./hack/flakehunt -rounds $(FLAKE_ROUNDS) -load $(FLAKE_LOAD) -- $(GO_TEST_FLAGS) $(FLAKE_PACKAGES)
+
+.PHONY: test-release
+test-release: ## Run only the release test: make release-local into a loopback registry, helm install of the chart from it into the local API server.
+	@$(WITH_ASSETS) $(RELEASE_TEST)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP handler (test/faults) for FUZZTIME each.

@@ -37,7 +37,7 @@ func TestReleaseInstallsFromRegistry(t *testing.T) {
 
 	// Cold (an empty build cache for both platforms) this takes many minutes on a loaded machine;
 	// warm, about a minute.
-	command(t, budget(t, 30*time.Minute), root, "make", "--no-print-directory", "release-local",
+	command(t, budget(t, 50*time.Minute), root, "make", "--no-print-directory", "release-local",
 		"VERSION="+version, "REGISTRY="+registry, "RELEASE_DIR="+releaseDir)
 	if out := command(t, 10*time.Second, root, filepath.Join(releaseDir, "manager-linux-amd64"), "--version"); !strings.Contains(out, " "+version+" (commit ") {
 		t.Errorf("manager --version printed %q, want version %s and a commit", out, version)
