@@ -417,14 +417,14 @@ RELEASE_DIR ?= $(LOCALBIN)/release/$(VERSION)
 IMAGE_REPOSITORY = $(REGISTRY)/transfer-intent-service
 
 # The image builder is a module of its own (hack/image), built into bin/ once; a change of its
-# source rebuilds it. cyclonedx-gomod is built by hack/gotool.sh like helm.
+# source tests and rebuilds it. cyclonedx-gomod is built by hack/gotool.sh like helm.
 IMAGE_BUILDER = $(LOCALBIN)/image-builder
 CYCLONEDX_GOMOD_VERSION ?= v1.10.0
 CYCLONEDX_GOMOD = $(LOCALBIN)/cyclonedx-gomod-$(CYCLONEDX_GOMOD_VERSION)
 
-$(IMAGE_BUILDER): hack/image/go.mod hack/image/go.sum hack/image/main.go
+$(IMAGE_BUILDER): hack/image/go.mod hack/image/go.sum hack/image/main.go hack/image/main_test.go
 	@mkdir -p $(LOCALBIN)
-	cd hack/image && GOWORK=off $(GO) build -o $(IMAGE_BUILDER) .
+	cd hack/image && GOWORK=off $(GO) test . && GOWORK=off $(GO) build -o $(IMAGE_BUILDER) .
 
 $(CYCLONEDX_GOMOD):
 	LOCALBIN=$(LOCALBIN) hack/gotool.sh github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod $(CYCLONEDX_GOMOD_VERSION) >/dev/null
