@@ -3,6 +3,10 @@
 FROM golang:1.26 AS builder
 ARG TARGETOS
 ARG TARGETARCH
+# The release (docker build --build-arg VERSION=$(cat VERSION) --build-arg COMMIT=$(git rev-parse HEAD)),
+# reported by manager --version and the tis_build_info metric.
+ARG VERSION=dev
+ARG COMMIT=unknown
 
 WORKDIR /workspace
 # Dependencies first, in their own layer: it is reused until go.mod or go.sum change.
@@ -18,7 +22,8 @@ COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 GOOS=${TARGETOS:-linux} GOARCH=${TARGETARCH} \
-    go build -trimpath -ldflags="-s -w" -o manager ./cmd
+    go build -trimpath -o manager ./cmd \
+      -ldflags="-s -w -X github.com/transferintent/transfer-intent-service/internal/version.version=${VERSION} -X github.com/transferintent/transfer-intent-service/internal/version.commit=${COMMIT}"
 
 # A minimal base with no shell or package manager, running as an unprivileged user.
 FROM gcr.io/distroless/static:nonroot

@@ -1,6 +1,14 @@
 # Image to build and deploy: make docker-build deploy IMG=registry.example.com/transfer-intent-service:v0.1.0
 IMG ?= transfer-intent-service:latest
 
+# The release, in one place: the VERSION file, or make VERSION=x.y.z. The chart's version and
+# appVersion (make chart), the image tag (make release-local) and what manager --version and the
+# tis_build_info metric report (make build, make release-local, the Dockerfile) all come from it.
+VERSION ?= $(shell cat $(CURDIR)/VERSION)
+COMMIT ?= $(shell git -C $(CURDIR) rev-parse HEAD 2>/dev/null || echo unknown)
+VERSION_LDFLAGS = -X github.com/transferintent/transfer-intent-service/internal/version.version=$(VERSION) \
+	-X github.com/transferintent/transfer-intent-service/internal/version.commit=$(COMMIT)
+
 # The container tool of docker-build and docker-push (docker or podman).
 CONTAINER_TOOL ?= docker
 
@@ -42,9 +50,15 @@ CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION)
 GO_TEST_FLAGS ?= -race
 
 # Every package but the end-to-end suite, the slow part of the fault suite (test/faults/long), the
-# archive's scale benchmark (test/archivebench) and the chart's install test (test/chart, run by
-# make test-chart with the pinned helm), which have their own targets.
-UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench -e /test/chart)
+# archive's scale benchmark (test/archivebench), the chart's install test (test/chart, run by make
+# test-chart with the pinned helm) and the release test (test/release), which have their own targets.
+UNIT_PACKAGES = $$($(GO) list ./... | grep -v -e /test/e2e -e /test/faults/long -e /test/archivebench -e /test/chart -e /test/release)
+
+# The release test (test/release): make release-local into a loopback registry, then helm install
+# from it. Its own run: cold, it cross-compiles the manager for two platforms, which takes longer
+# than go test's default 10 minutes on two cores; -count=1, as what it tests (the Makefile,
+# hack/image, hack/registry.sh) is outside what go test's cache sees.
+RELEASE_TEST = $(GO) test $(GO_TEST_FLAGS) ./test/release/ -count=1 -timeout 60m
 
 # The end-to-end suite: builds the manager from ./cmd itself, starts its own control plane, applies
 # config/samples and waits for the controllers to mark them Ready.
@@ -113,7 +127,7 @@ $(CRD_REF_DOCS): hack/tools/go.mod hack/tools/go.sum
 # so a change of config/ without make chart fails CI.
 .PHONY: chart
 chart: manifests ## Generate the Helm chart dist/chart from config/ (committed; make verify checks it).
-	KUSTOMIZE="$(KUSTOMIZE)" $(GO) run ./hack/chart -config config -out dist/chart
+	KUSTOMIZE="$(KUSTOMIZE)" $(GO) run ./hack/chart -config config -out dist/chart -version $(VERSION)
 
 .PHONY: fmt
 fmt: ## Run go fmt against the code.
@@ -137,9 +151,10 @@ FUZZTIME ?= 50000x
 GOLANGCI_LINT = $(LOCALBIN)/golangci-lint
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module and hack/promql.
+lint: $(GOLANGCI_LINT) ## Run golangci-lint with .golangci.yml over the whole module, hack/promql and hack/image.
 	$(GOLANGCI_LINT) run ./...
 	cd hack/promql && GOWORK=off $(GOLANGCI_LINT) run --config ../../.golangci.yml ./...
+	cd hack/image && GOWORK=off $(GOLANGCI_LINT) run --config ../../.golangci.yml ./...
 
 $(GOLANGCI_LINT): hack/tools/go.mod hack/tools/go.sum
 	@mkdir -p $(LOCALBIN)
@@ -158,6 +173,11 @@ KUBECONFORM = $(LOCALBIN)/kubeconform-$(KUBECONFORM_VERSION)
 
 $(HELM):
 	LOCALBIN=$(LOCALBIN) hack/gotool.sh helm.sh/helm/v3/cmd/helm $(HELM_VERSION) >/dev/null
+
+# The path of the pinned helm, built if needed: test/release runs it.
+.PHONY: print-helm
+print-helm: $(HELM)
+	@echo $(HELM)
 
 $(KUBECONFORM):
 	LOCALBIN=$(LOCALBIN) hack/gotool.sh github.com/yannh/kubeconform/cmd/kubeconform $(KUBECONFORM_VERSION) >/dev/null
@@ -191,11 +211,13 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart, check what it renders (de
 	@$(WITH_ASSETS) HELM="$(HELM)" $(GO) test ./test/chart/ -count=1 -timeout 5m
 
 .PHONY: test
-test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
+test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, the release, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
 	@$(MAKE) --no-print-directory test-chart
 	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	echo "==> unit, envtest and browser tests"; \
 	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
+	echo "==> the release: make release-local into a loopback registry, helm install from it"; \
+	$(RELEASE_TEST); \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \
 	$(MAKE) --no-print-directory fuzz; \
 	echo "==> the dashboard's and alerts' metrics, and the alerts' unit tests"; \
@@ -214,6 +236,10 @@ FLAKE_PACKAGES ?= $(UNIT_PACKAGES)
 flake-hunt: ## Run the unit packages FLAKE_ROUNDS (3) times under FLAKE_LOAD (2) busy loops and list every test that failed, with its rounds.
 	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) \
 	$(GO) run ./hack/flakehunt -rounds $(FLAKE_ROUNDS) -load $(FLAKE_LOAD) -- $(GO_TEST_FLAGS) $(FLAKE_PACKAGES)
+
+.PHONY: test-release
+test-release: ## Run only the release test: make release-local into a loopback registry, helm install of the chart from it into the local API server.
+	@$(WITH_ASSETS) $(RELEASE_TEST)
 
 .PHONY: fuzz
 fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP handler (test/faults) for FUZZTIME each.
@@ -344,7 +370,7 @@ envtest-assets: ## Build the local control plane (kube-apiserver, etcd) if neede
 
 .PHONY: build
 build: manifests generate fmt vet ## Build the manager binary, bin/manager.
-	$(GO) build -o $(LOCALBIN)/manager ./cmd
+	$(GO) build -ldflags "$(VERSION_LDFLAGS)" -o $(LOCALBIN)/manager ./cmd
 
 .PHONY: run
 run: build ## Run the service locally: control plane + CRDs + config/samples + local chains + PostgreSQL (the archive, 127.0.0.1:5433) + bin/manager (API on 127.0.0.1:8080); data kept in .local/. Ctrl-C stops all.
@@ -367,7 +393,7 @@ run-reset: ## Wipe what make run keeps in .local/ (every object, the local chain
 # Needs a Docker (or podman, CONTAINER_TOOL=podman) engine; there is none on the development VM.
 .PHONY: docker-build
 docker-build: ## Build the container image IMG (needs a Docker engine).
-	$(CONTAINER_TOOL) build -t $(IMG) .
+	$(CONTAINER_TOOL) build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) -t $(IMG) .
 
 .PHONY: docker-push
 docker-push: ## Push the container image IMG.
@@ -378,6 +404,66 @@ build-installer: manifests generate ## Write dist/install.yaml: CRDs, RBAC and t
 	@mkdir -p dist
 	KUSTOMIZE="$(KUSTOMIZE)" hack/render-deploy.sh "$(IMG)" > dist/install.yaml
 	@echo "wrote dist/install.yaml"
+
+##@ Release
+
+# make release-local VERSION=x.y.z: the manager cross-compiled (static, CGO_ENABLED=0) for each of
+# RELEASE_PLATFORMS with a CycloneDX SBOM of each binary (cyclonedx-gomod bin: the modules linked
+# in, read from the binary; GOPROXY=off, as licences are read from the module cache and the
+# service's own module is on no proxy), its image built by hack/image without a container engine
+# (one layer on an empty base) and pushed as an OCI index to REGISTRY/transfer-intent-service:VERSION,
+# and the chart generated with that version and
+# image digest, packaged and pushed to oci://REGISTRY/charts. Outputs in RELEASE_DIR.
+# REGISTRY defaults to the loopback registry of make registry-start; a registry on 127.0.0.1 or
+# localhost is spoken to over plain HTTP (HELM_REGISTRY_FLAGS=--plain-http), others over HTTPS
+# with the credentials of docker login / helm registry login (HELM_REGISTRY_FLAGS=).
+REGISTRY_DIR ?= $(CURDIR)/.local/registry
+REGISTRY ?= $(shell cat $(REGISTRY_DIR)/address 2>/dev/null)
+HELM_REGISTRY_FLAGS ?= $(if $(filter 127.0.0.1:% localhost:%,$(REGISTRY)),--plain-http)
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64
+RELEASE_DIR ?= $(LOCALBIN)/release/$(VERSION)
+IMAGE_REPOSITORY = $(REGISTRY)/transfer-intent-service
+
+# The image builder is a module of its own (hack/image), built into bin/ once; a change of its
+# source tests and rebuilds it. cyclonedx-gomod is built by hack/gotool.sh like helm.
+IMAGE_BUILDER = $(LOCALBIN)/image-builder
+CYCLONEDX_GOMOD_VERSION ?= v1.10.0
+CYCLONEDX_GOMOD = $(LOCALBIN)/cyclonedx-gomod-$(CYCLONEDX_GOMOD_VERSION)
+
+$(IMAGE_BUILDER): hack/image/go.mod hack/image/go.sum hack/image/main.go hack/image/main_test.go
+	@mkdir -p $(LOCALBIN)
+	cd hack/image && GOWORK=off $(GO) test . && GOWORK=off $(GO) build -o $(IMAGE_BUILDER) .
+
+$(CYCLONEDX_GOMOD):
+	LOCALBIN=$(LOCALBIN) hack/gotool.sh github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod $(CYCLONEDX_GOMOD_VERSION) >/dev/null
+
+.PHONY: registry-start
+registry-start: ## Start a throwaway OCI registry (CNCF Distribution) on a free port of 127.0.0.1 and print its address; make release-local pushes to it.
+	@hack/registry.sh start $(REGISTRY_DIR)
+
+.PHONY: registry-stop
+registry-stop: ## Stop the registry of make registry-start and delete what it stored.
+	@hack/registry.sh stop $(REGISTRY_DIR)
+
+.PHONY: release-local
+release-local: $(HELM) $(IMAGE_BUILDER) $(CYCLONEDX_GOMOD) ## Build the multi-arch image and SBOM of VERSION without Docker, push it and the chart to REGISTRY (default: make registry-start's).
+	@if [ -z "$(REGISTRY)" ]; then echo "no REGISTRY: start the loopback one with make registry-start, or pass REGISTRY=host[:port]" >&2; exit 1; fi
+	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
+	@for platform in $(RELEASE_PLATFORMS); do \
+		echo "==> manager and its SBOM for $$platform"; \
+		bin=$(RELEASE_DIR)/manager-$${platform/\//-}; \
+		CGO_ENABLED=0 GOOS=$${platform%/*} GOARCH=$${platform#*/} $(GO) build -trimpath \
+			-ldflags "-s -w $(VERSION_LDFLAGS)" -o $$bin ./cmd; \
+		GOPROXY=off $(CYCLONEDX_GOMOD) bin -json -licenses -std -version $(VERSION) \
+			-output $(RELEASE_DIR)/sbom-$${platform/\//-}.cdx.json $$bin 2>$$bin.sbom.log || { cat $$bin.sbom.log; exit 1; }; rm $$bin.sbom.log; \
+	done
+	$(IMAGE_BUILDER) -image $(IMAGE_REPOSITORY):$(VERSION) -version $(VERSION) -commit $(COMMIT) -out $(RELEASE_DIR) \
+		$(foreach p,$(RELEASE_PLATFORMS),-binary $(p)=$(RELEASE_DIR)/manager-$(subst /,-,$(p)))
+	KUSTOMIZE="$(KUSTOMIZE)" $(GO) run ./hack/chart -config config -out $(RELEASE_DIR)/chart -version $(VERSION) \
+		-image-repository $(IMAGE_REPOSITORY) -image-digest "$$(cat $(RELEASE_DIR)/image-digest)"
+	$(HELM) package $(RELEASE_DIR)/chart -d $(RELEASE_DIR)
+	$(HELM) push $(RELEASE_DIR)/transfer-intent-service-$(VERSION).tgz oci://$(REGISTRY)/charts $(HELM_REGISTRY_FLAGS)
+	@echo "released $(VERSION): helm install transfer-intent oci://$(REGISTRY)/charts/transfer-intent-service --version $(VERSION) $(HELM_REGISTRY_FLAGS)"
 
 ##@ Deployment
 

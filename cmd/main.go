@@ -28,6 +28,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/archiver"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
+	"github.com/transferintent/transfer-intent-service/internal/version"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
@@ -120,7 +121,13 @@ func parseFlags() config {
 	bindTracingFlags(flag.CommandLine, &c.tracing)
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
+	showVersion := flag.Bool("version", false, "Print the version and commit of this binary, and exit.")
 	flag.Parse()
+	if *showVersion {
+		// Like -help, answered before anything starts.
+		fmt.Println(version.String())
+		os.Exit(0)
+	}
 	if redisOpts.URL == "" {
 		redisOpts.URL = os.Getenv("REDIS_URL")
 	}
@@ -175,7 +182,7 @@ func run() error {
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
-	setupLog.Info("starting manager", "namespace", c.service.Namespace, "api", c.service.API.BindAddress)
+	setupLog.Info("starting manager", "version", version.Version(), "commit", version.Commit(), "namespace", c.service.Namespace, "api", c.service.API.BindAddress)
 	return mgr.Start(ctrl.SetupSignalHandler())
 }
 

@@ -36,17 +36,27 @@ func main() {
 	schemas := flag.String("schemas", "", "write kubeconform's JSON schemas into this directory instead of the chart")
 	crds := flag.String("crds", "", "with -schemas: comma-separated globs of CustomResourceDefinition files to convert")
 	core := flag.Bool("core", false, "with -schemas: the built-in kinds, from the OpenAPI of a local kube-apiserver (KUBEBUILDER_ASSETS)")
+	var rel release
+	flag.StringVar(&rel.version, "version", "", "the release: the chart's version and appVersion, and so the default image tag (make passes the VERSION file)")
+	flag.StringVar(&rel.imageRepository, "image-repository", "", "the image repository of values.yaml (default: the image of config/manager)")
+	flag.StringVar(&rel.imageDigest, "image-digest", "", "the image digest of values.yaml, which pins the image (make release-local passes the one it pushed)")
 	flag.Parse()
 	var err error
 	if *schemas != "" {
 		err = writeSchemas(*schemas, *crds, *core)
 	} else {
-		err = generate(*config, *out)
+		err = generate(*config, *out, rel)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chart:", err)
 		os.Exit(1)
 	}
+}
+
+// release is what make says about the release the chart is generated for; the rest comes from
+// config/.
+type release struct {
+	version, imageRepository, imageDigest string
 }
 
 // obj is one rendered object.
@@ -159,7 +169,10 @@ func (g *gen) wholeBlock(f func(indent int) string) string {
 	return k
 }
 
-func generate(configDir, out string) error {
+func generate(configDir, out string, rel release) error {
+	if rel.version == "" {
+		return fmt.Errorf("-version is required (make chart passes the VERSION file)")
+	}
 	prefix, namespace, err := kustomizationPrefix(filepath.Join(configDir, "default", "kustomization.yaml"))
 	if err != nil {
 		return err
@@ -204,7 +217,7 @@ func generate(configDir, out string) error {
 		return err
 	}
 
-	vals := &values{}
+	vals := &values{version: rel.version, imageRepository: rel.imageRepository, imageDigest: rel.imageDigest}
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}
@@ -417,7 +430,10 @@ func (g *gen) editManager(d *yaml.Node, v *values) error {
 	if i < 0 || strings.Contains(image[i:], "/") {
 		return fmt.Errorf("image %q has no tag", image)
 	}
-	v.imageRepository, v.imageTag = image[:i], image[i+1:]
+	// The tag of config/ is make deploy's; the chart's is its appVersion.
+	if v.imageRepository == "" {
+		v.imageRepository = image[:i]
+	}
 	v.pullPolicy = scalar(c, "imagePullPolicy")
 	set(c, "image", g.tpl(`{{ include "tis.image" . | quote }}`))
 	set(c, "imagePullPolicy", g.tpl(`{{ .Values.image.pullPolicy | quote }}`))

@@ -12,15 +12,17 @@ import (
 
 // values are the defaults of values.yaml, read from the render of config/default.
 type values struct {
-	deployment                bool
-	replicas                  string
-	imageRepository, imageTag string
-	pullPolicy                string
-	resources                 string
-	baseURL, problemBaseURL   string
-	redisImage                string
-	postgresImage             string
-	postgresStorage           string
+	deployment              bool
+	replicas                string
+	version                 string // the release: the chart's version and appVersion
+	imageRepository         string
+	imageDigest             string
+	pullPolicy              string
+	resources               string
+	baseURL, problemBaseURL string
+	redisImage              string
+	postgresImage           string
+	postgresStorage         string
 }
 
 func indent(s string, n int) string {
@@ -37,9 +39,9 @@ func writeStatic(out, configDir string, v *values) error {
 name: transfer-intent-service
 description: The Transfer Intent Service, an operator serving the /v2 API of transfer intents.
 type: application
-# The chart's own version; appVersion is the image tag of config/manager.
-version: 0.1.0
-appVersion: ` + fmt.Sprintf("%q", v.imageTag) + "\n"
+# Both are the release (the VERSION file, or make VERSION=...); appVersion is the default image tag.
+version: ` + v.version + `
+appVersion: ` + fmt.Sprintf("%q", v.version) + "\n"
 
 	vals := header + `# Every default below is read from config/ (config/default and what it includes), so that
 # helm install with these values and make deploy create the same objects, named after the release
@@ -55,9 +57,11 @@ replicas: ` + v.replicas + `
 
 image:
   repository: ` + v.imageRepository + `
-  tag: ` + fmt.Sprintf("%q", v.imageTag) + `
-  # Overrides tag when set, e.g. sha256:...
-  digest: ""
+  # Empty: the chart's appVersion, the release this chart was made with.
+  tag: ""
+  # Overrides tag when set, e.g. sha256:... (a chart pushed by make release-local pins the image
+  # it pushed with it).
+  digest: ` + fmt.Sprintf("%q", v.imageDigest) + `
   pullPolicy: ` + v.pullPolicy + `
 
 # Requests and limits of the manager (measured figures: README, "Deploy to a cluster"). Raise the

@@ -67,7 +67,7 @@ func TestDumpMetrics(t *testing.T) {
 	for _, want := range []string{
 		"tis_http_requests_total counter", "tis_http_request_duration_seconds histogram",
 		"tis_ratelimit_degraded gauge", "tis_chain_rpc_degraded gauge", "tis_chain_watch_head_block gauge",
-		"tis_archive_backlog gauge", "workqueue_depth gauge", "controller_runtime_reconcile_errors_total counter",
+		"tis_archive_backlog gauge", "tis_build_info gauge", "workqueue_depth gauge", "controller_runtime_reconcile_errors_total counter",
 	} {
 		if !slices.Contains(inventory, want) {
 			t.Errorf("the inventory lacks %q", want)

@@ -44,6 +44,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/quotestore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+	"github.com/transferintent/transfer-intent-service/internal/version"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
 
@@ -255,6 +256,11 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	attester, err := loadAttester(opts.Transfers.AttesterKeyFile, log)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Metrics != nil {
+		if err := opts.Metrics.Register(version.NewBuildInfo()); err != nil {
+			return nil, fmt.Errorf("registering tis_build_info: %w", err)
+		}
 	}
 	rpcMetrics, err := jsonrpc.NewMetrics(opts.Metrics)
 	if err != nil {
