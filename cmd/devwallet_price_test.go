@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,9 +47,12 @@ func TestDevwalletPriceMovesTheFeed(t *testing.T) {
 	}
 	c.SendValue(t, crypto.PubkeyToAddress(wellKnown.PublicKey), big.NewInt(1e18))
 	// The node mines only on Commit: the command waits for its receipt, so commit meanwhile.
+	// It is waited for before the chain closes (t.Cleanup runs after the deferred stop): a Commit
+	// still running when Close runs is a data race in the simulated node (make test saw it).
 	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
+	var committer sync.WaitGroup
+	defer func() { close(stop); committer.Wait() }()
+	committer.Go(func() {
 		for {
 			select {
 			case <-stop:
@@ -57,7 +61,7 @@ func TestDevwalletPriceMovesTheFeed(t *testing.T) {
 				c.Backend.Commit()
 			}
 		}
-	}()
+	})
 	run := func(args ...string) (int, string) {
 		var stdout, stderr bytes.Buffer
 		code := runDevwallet(append([]string{"price", "--rpc", c.URL, "--feed", feed.Hex()}, args...), &stdout, &stderr)

@@ -25,6 +25,7 @@ var goPatterns = map[string]*regexp.Regexp{
 	"Chain spec.rpc.urlSecretRef.key":           secretKeyPattern,
 	"Chain spec.witnessRpcs[].urlSecretRef.key": secretKeyPattern,
 	"Chain spec.settlementAddress":              hexAddressPattern,
+	"Chain spec.permit2Address":                 hexAddressPattern,
 	"Chain spec.priceFeed.address":              hexAddressPattern,
 	"TokenDefinition spec.priceFeed.address":    hexAddressPattern,
 	"TokenDefinition spec.address":              caip10Pattern,

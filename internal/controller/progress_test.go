@@ -54,6 +54,11 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonAttesterMismatch:      "",
 	v1alpha1.ReasonRefundDelayTooShort:   "",
 	v1alpha1.ReasonUntrustedRPC:          "",
+	// Permit2: never the Ready condition's reason (gasless orders are an option of a served chain).
+	v1alpha1.ReasonPermit2Verified: "",
+	v1alpha1.ReasonNoPermit2Code:   "",
+	v1alpha1.ReasonNotPermit2:      "",
+	v1alpha1.ReasonPermit2Mismatch: "",
 	// RPCAgreement's reasons, written by the chain watcher: the chain is served either way; a
 	// disagreement withholds attestations and says so in a Warning event.
 	v1alpha1.ReasonSourcesAgree:    "",
