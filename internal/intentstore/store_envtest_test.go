@@ -115,7 +115,9 @@ func intentsWithKey(account, key string) []v1alpha1.TransferIntent {
 
 var _ = Describe("Transfer intents through the API", func() {
 	It("creates an intent, lists it for its account only, and expires it at its deadline", func() {
-		deadline := time.Now().Add(4 * time.Second).UTC().Truncate(time.Second)
+		// Ten seconds: the create refuses a deadline sooner than the estimated settlement time (1 s),
+		// and under load (make test beside a flake hunt) the create came 3 s after this line.
+		deadline := time.Now().Add(10 * time.Second).UTC().Truncate(time.Second)
 		body := transferRequest("12.5")
 		body["deadline"] = deadline.Format(time.RFC3339)
 		created := call(replica1, http.MethodPost, "/v2/transfers", keyA, body)
@@ -165,7 +167,7 @@ var _ = Describe("Transfer intents through the API", func() {
 			got := call(replica1, http.MethodGet, "/v2/transfers/"+rec.ID, keyA, nil)
 			g.Expect(got.status).To(Equal(http.StatusOK))
 			g.Expect(decode[record](got).Status).To(Equal("expired"))
-		}).WithTimeout(15 * time.Second).WithPolling(100 * time.Millisecond).Should(Succeed())
+		}).WithTimeout(25 * time.Second).WithPolling(100 * time.Millisecond).Should(Succeed())
 		Expect(time.Now()).To(BeTemporally(">=", deadline))
 		var listed []record
 		Eventually(func() []record {
