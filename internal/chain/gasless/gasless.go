@@ -7,7 +7,6 @@ package gasless
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
@@ -172,13 +172,8 @@ func checkFunds(s Signed, o settlement.Order, bitmap, balance, allowance []byte,
 
 // revertReason names the settlement contract's or Permit2's custom error in a call's revert data.
 func revertReason(err error) string {
-	var de rpc.DataError
-	if !errors.As(err, &de) {
-		return err.Error()
-	}
-	hexData, _ := de.ErrorData().(string)
-	data, decodeErr := hexutil.Decode(hexData)
-	if decodeErr != nil || len(data) < 4 {
+	data, ok := jsonrpc.RevertData(err)
+	if !ok || len(data) < 4 {
 		return err.Error()
 	}
 	for _, a := range []abi.ABI{settleABI.GetABI(), permit2ABI.GetABI()} {

@@ -230,16 +230,11 @@ func (c *Client) RevertReason(ctx context.Context, from common.Address, tx *type
 	args := map[string]any{"from": from, "to": tx.To(), "gas": hexutil.Uint64(tx.Gas()), "value": (*hexutil.Big)(tx.Value()), "data": hexutil.Bytes(tx.Data())}
 	var out hexutil.Bytes
 	err := c.Call(ctx, &out, "eth_call", args, hexutil.Uint64(block-1))
-	var data rpc.DataError
-	if err == nil || !errors.As(err, &data) {
+	if err == nil {
 		return ""
 	}
-	revert, ok := data.ErrorData().(string)
+	raw, ok := RevertData(err)
 	if !ok {
-		return err.Error()
-	}
-	raw, decErr := hexutil.Decode(revert)
-	if decErr != nil {
 		return err.Error()
 	}
 	if reason, unpackErr := abi.UnpackRevert(raw); unpackErr == nil {
@@ -249,6 +244,21 @@ func (c *Client) RevertReason(ctx context.Context, from common.Address, tx *type
 		return fmt.Sprintf("custom error 0x%x", raw[:4])
 	}
 	return err.Error()
+}
+
+// RevertData is the revert data a node's answer to a call carries (a JSON-RPC error with data),
+// and whether there was any.
+func RevertData(err error) ([]byte, bool) {
+	var data rpc.DataError
+	if !errors.As(err, &data) {
+		return nil, false
+	}
+	revert, ok := data.ErrorData().(string)
+	if !ok {
+		return nil, false
+	}
+	raw, decErr := hexutil.Decode(revert)
+	return raw, decErr == nil
 }
 
 // LogsOfBlocks reads, in one batch, the logs of address with one of topics in each of the blocks
