@@ -75,7 +75,7 @@ func (s *Safe) Exec(to common.Address, calldata []byte) error {
 	if err != nil {
 		return err
 	}
-	sig, err := signHash(s.owner, hash[:])
+	sig, err := SignDigest(s.owner, hash[:])
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (s *Safe) Sign(digest common.Hash) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return signHash(s.owner, messageHash[:])
+	return SignDigest(s.owner, messageHash[:])
 }
 
 func safeView[T any](s *Safe, calldata []byte, unpack func([]byte) (T, error)) (T, error) {
@@ -119,8 +119,9 @@ func safeView[T any](s *Safe, calldata []byte, unpack func([]byte) (T, error)) (
 	return unpack(out)
 }
 
-// signHash is key's 65-byte r || s || v signature of hash, v in {27, 28}.
-func signHash(key *ecdsa.PrivateKey, hash []byte) ([]byte, error) {
+// SignDigest is key's 65-byte r || s || v signature of hash (a 32-byte digest), v in {27, 28}: what
+// Permit2, Safe and the settlement contract take.
+func SignDigest(key *ecdsa.PrivateKey, hash []byte) ([]byte, error) {
 	sig, err := crypto.Sign(hash, key)
 	if err != nil {
 		return nil, err

@@ -108,11 +108,10 @@ func (w *world) digest(g settlement.GaslessOrder) common.Hash {
 
 func sign(t *testing.T, key *ecdsa.PrivateKey, digest common.Hash) []byte {
 	t.Helper()
-	sig, err := crypto.Sign(digest[:], key)
+	sig, err := devchain.SignDigest(key, digest[:])
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig[64] += 27
 	return sig
 }
 
