@@ -53,7 +53,26 @@ type ApiKeySpec struct {
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=100000
 	RateLimitPerMinute int32 `json:"rateLimitPerMinute,omitempty"`
+
+	// role is what the key may do beyond its account's own intents: a filler key also reads the
+	// order book of signed gasless orders of every account in its environment (GET /v2/orders).
+	// Only an operator grants it, in the manifest: keys made by POST /auth/api-key/create are
+	// client keys.
+	// +optional
+	// +kubebuilder:default=client
+	Role ApiKeyRole `json:"role,omitempty"`
 }
+
+// ApiKeyRole is what a key may do beyond its own account's intents.
+// +kubebuilder:validation:Enum=client;filler
+type ApiKeyRole string
+
+const (
+	// ApiKeyRoleClient acts on its account's own intents only.
+	ApiKeyRoleClient ApiKeyRole = "client"
+	// ApiKeyRoleFiller also reads the order book (GET /v2/orders) of its environment.
+	ApiKeyRoleFiller ApiKeyRole = "filler"
+)
 
 // ApiKeyStatus reports whether the key is accepted.
 type ApiKeyStatus struct {
@@ -67,6 +86,7 @@ type ApiKeyStatus struct {
 // +kubebuilder:printcolumn:name="Env",type=string,JSONPath=`.spec.environment`
 // +kubebuilder:printcolumn:name="Prefix",type=string,JSONPath=`.spec.displayPrefix`
 // +kubebuilder:printcolumn:name="Key-Name",type=string,JSONPath=`.spec.displayName`,priority=1
+// +kubebuilder:printcolumn:name="Role",type=string,JSONPath=`.spec.role`
 // +kubebuilder:printcolumn:name="Expires",type=string,JSONPath=`.spec.expiresAt`
 // +kubebuilder:printcolumn:name="Disabled",type=boolean,JSONPath=`.spec.disabled`,priority=1
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`

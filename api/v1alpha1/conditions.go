@@ -72,6 +72,12 @@ const (
 	// Opened(orderId) event from the settlement contract it called: no escrow is held; the intent
 	// failed.
 	ReasonNotOpened = "NotOpened"
+	// ReasonSigned: the user's signature of a gasless order was checked on the origin chain; the
+	// order is offered to fillers until its open deadline.
+	ReasonSigned = "Signed"
+	// ReasonCancelled: the user cancelled the gasless order; it is no longer offered (the message
+	// says whether a filler could still open it).
+	ReasonCancelled = "Cancelled"
 )
 
 // Reasons of the RPCReachable condition.

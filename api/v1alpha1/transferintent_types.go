@@ -16,19 +16,51 @@ const (
 	IntentTypeBridge   IntentType = "bridge"
 )
 
-// IntentPhase is the lifecycle state of a transfer intent:
-// pending -> submitted -> confirmed | failed, and pending -> expired.
-// +kubebuilder:validation:Enum=pending;submitted;confirmed;failed;expired
+// IntentPhase is the lifecycle state of a transfer intent (internal/intent's table is the whole
+// lifecycle): a transaction intent is pending -> submitted -> confirmed | failed, or pending ->
+// expired; a gasless one is unsigned -> signed -> submitted -> ..., expired at its open deadline,
+// or cancelled (cancelling while a filler could still open what it was offered).
+// +kubebuilder:validation:Enum=pending;unsigned;signed;submitted;confirmed;failed;expired;cancelling;cancelled
 type IntentPhase string
 
 // The lifecycle phases, as the API names them (its status field).
 const (
-	IntentPhasePending   IntentPhase = "pending"
+	IntentPhasePending IntentPhase = "pending"
+	// IntentPhaseUnsigned: a gasless intent waiting for its user's signature.
+	IntentPhaseUnsigned IntentPhase = "unsigned"
+	// IntentPhaseSigned: a gasless intent signed and offered to fillers (GET /v2/orders).
+	IntentPhaseSigned    IntentPhase = "signed"
 	IntentPhaseSubmitted IntentPhase = "submitted"
 	IntentPhaseConfirmed IntentPhase = "confirmed"
 	IntentPhaseFailed    IntentPhase = "failed"
 	IntentPhaseExpired   IntentPhase = "expired"
+	// IntentPhaseCancelling: a signed gasless intent its user cancelled; no longer offered, but a
+	// filler that read it before can still open it until its open deadline or the hard cancel.
+	IntentPhaseCancelling IntentPhase = "cancelling"
+	// IntentPhaseCancelled: cancelled for good; nobody can open it any more.
+	IntentPhaseCancelled IntentPhase = "cancelled"
 )
+
+// Execution is who sends the transaction that opens an intent's order.
+// +kubebuilder:validation:Enum=transaction;gasless
+type Execution string
+
+const (
+	// ExecutionTransaction: the user sends the intent's tx and pays its gas (the default).
+	ExecutionTransaction Execution = "transaction"
+	// ExecutionGasless: the user signs a Permit2 witness transfer of an ERC-7683 gasless order and
+	// a filler opens it with openFor, paying the gas.
+	ExecutionGasless Execution = "gasless"
+)
+
+// InitialPhase is the phase of a new intent, implied while its status is not written: unsigned
+// for a gasless intent, pending otherwise.
+func (s *TransferIntentSpec) InitialPhase() IntentPhase {
+	if s.Gasless != nil {
+		return IntentPhaseUnsigned
+	}
+	return IntentPhasePending
+}
 
 // Labels set on every TransferIntent so that lists filter server-side and in the informer cache.
 const (
@@ -93,6 +125,27 @@ type TransferRequest struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=1000
 	SlippageBps *int32 `json:"slippageBps,omitempty"`
+	// execution is who opens the order: the user's transaction (transaction, when absent) or a
+	// filler with the user's signature (gasless).
+	// +optional
+	Execution Execution `json:"execution,omitempty"`
+}
+
+// GaslessTerms are the Permit2 terms of a gasless intent: with the order its tx encodes they make
+// the ERC-7683 GaslessCrossChainOrder the user signs.
+type GaslessTerms struct {
+	// permit2 is the Permit2 contract of the origin chain, the signature's EIP-712 domain.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Permit2 string `json:"permit2"`
+	// nonce is the Permit2 nonce, a decimal uint256; the order's nonce is the same number.
+	// +required
+	// +kubebuilder:validation:Pattern=`^[0-9]{1,78}$`
+	Nonce string `json:"nonce"`
+	// openDeadline is the Permit2 deadline: a filler must open the order before it, and the
+	// intent expires then if nobody did.
+	// +required
+	OpenDeadline metav1.Time `json:"openDeadline"`
 }
 
 // TransactionPayload is the transaction that executes the intent, ready for signing.
@@ -173,6 +226,9 @@ type TransferIntentSpec struct {
 	// tx is the transaction payload.
 	// +optional
 	Tx *TransactionPayload `json:"tx,omitempty"`
+	// gasless holds the Permit2 terms when the request's execution is gasless.
+	// +optional
+	Gasless *GaslessTerms `json:"gasless,omitempty"`
 	// quote is what a swap's or bridge's order promises, the figures its tx encodes: the
 	// simulation's when the intent was created with a simulationId (a firm quote).
 	// +optional
@@ -195,7 +251,8 @@ type TransferIntentSpec struct {
 // TransferIntentStatus is the lifecycle of the intent. A submitted intent goes back to pending
 // only when its transaction left the chain before confirmation (a reorg, or a reported
 // transaction the node dropped): see docs/decisions.md.
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed', 'pending'])",message="illegal lifecycle transition: pending -> submitted|expired, submitted -> confirmed|failed|pending"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'unsigned' && self.phase in ['signed', 'submitted', 'expired', 'cancelled']) || (oldSelf.phase == 'signed' && self.phase in ['submitted', 'expired', 'cancelling']) || (oldSelf.phase == 'cancelling' && self.phase in ['submitted', 'cancelled']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed', 'pending', 'signed'])",message="illegal lifecycle transition: pending -> submitted|expired, unsigned -> signed|submitted|expired|cancelled, signed -> submitted|expired|cancelling, cancelling -> submitted|cancelled, submitted -> confirmed|failed|pending|signed"
+// +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['signed', 'cancelling']) || has(self.signature)",message="a signed or cancelling intent has its user's signature"
 // +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['submitted', 'confirmed', 'failed']) || has(self.hash)",message="a submitted, confirmed or failed intent has its transaction hash"
 // +kubebuilder:validation:XValidation:rule="!has(self.blockNumber) || has(self.blockHash)",message="blockNumber and blockHash are set together"
 type TransferIntentStatus struct {
@@ -218,6 +275,14 @@ type TransferIntentStatus struct {
 	// fill is a swap's or bridge's fill on its destination chain, once the watcher saw it.
 	// +optional
 	Fill *FillStatus `json:"fill,omitempty"`
+	// signature is the user's signature of a gasless intent's Permit2 typed data (65 bytes of
+	// ECDSA, or what the contract account's EIP-1271 isValidSignature takes: at most 65 bytes for
+	// each of 32 owners), once accepted. It
+	// only authorises the order as signed: it is offered to fillers.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x([0-9a-f]{2})+$`
+	// +kubebuilder:validation:MaxLength=4162
+	Signature string `json:"signature,omitempty"`
 	// refundHash is the transaction that returned a swap's or bridge's escrow to its owner. The
 	// intent fails once it is final; until then it stays submitted, and the hash is cleared if the
 	// refund leaves the chain.
@@ -261,9 +326,9 @@ type FillStatus struct {
 	Attestation string `json:"attestation,omitempty"`
 }
 
-// The Status column reads the status label, which the intent store sets to pending at create and
-// the controller keeps equal to the phase: a new intent's status is not written (its pending is
-// implied), so .status.phase would print nothing for it. The status's own CEL rule checks the moves
+// The Status column reads the status label, which the intent store sets to the initial phase at
+// create and the controller keeps equal to the phase: a new intent's status is not written (its
+// pending, or unsigned, is implied), so .status.phase would print nothing for it. The status's own CEL rule checks the moves
 // between written phases; the object's rule below checks the first written phase, since a
 // transition rule on the status does not run while the intent has none.
 
@@ -280,7 +345,7 @@ type FillStatus struct {
 // +kubebuilder:printcolumn:name="To-Chain",type=string,JSONPath=`.spec.toChain`
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="(has(oldSelf.status) && has(oldSelf.status.phase)) || !has(self.status) || !has(self.status.phase) || self.status.phase in ['pending', 'submitted', 'expired']",message="illegal lifecycle transition: a new intent is pending, and moves to submitted or expired"
+// +kubebuilder:validation:XValidation:rule="(has(oldSelf.status) && has(oldSelf.status.phase)) || !has(self.status) || !has(self.status.phase) || self.status.phase in (has(self.spec.gasless) ? ['unsigned', 'signed', 'submitted', 'expired', 'cancelled'] : ['pending', 'submitted', 'expired'])",message="illegal lifecycle transition: a new intent is pending and moves to submitted or expired; a new gasless intent is unsigned and moves to signed, submitted, expired or cancelled"
 
 // TransferIntent is a stored transfer, swap or bridge intent.
 type TransferIntent struct {

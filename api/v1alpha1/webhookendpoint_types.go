@@ -6,13 +6,16 @@ import (
 
 // WebhookEventType is the type of an event a WebhookEndpoint can receive: a transfer intent that
 // was created or moved to a lifecycle state.
-// +kubebuilder:validation:Enum=transfer.created;transfer.submitted;transfer.confirmed;transfer.failed;transfer.expired
+// +kubebuilder:validation:Enum=transfer.created;transfer.signed;transfer.submitted;transfer.confirmed;transfer.failed;transfer.expired;transfer.cancelled
 type WebhookEventType string
 
 // The event types, one per lifecycle state of a transfer intent.
 const (
 	// WebhookEventTransferCreated: an intent was created (POST /v2/transfers); it is pending.
 	WebhookEventTransferCreated WebhookEventType = "transfer.created"
+	// WebhookEventTransferSigned: a gasless intent's signature was accepted; its order is offered
+	// to fillers.
+	WebhookEventTransferSigned WebhookEventType = "transfer.signed"
 	// WebhookEventTransferSubmitted: the intent's transaction was seen on its chain or reported.
 	WebhookEventTransferSubmitted WebhookEventType = "transfer.submitted"
 	// WebhookEventTransferConfirmed: the transaction (and, for a swap or bridge, its fill) is final.
@@ -21,6 +24,9 @@ const (
 	WebhookEventTransferFailed WebhookEventType = "transfer.failed"
 	// WebhookEventTransferExpired: the deadline passed before a transaction was seen.
 	WebhookEventTransferExpired WebhookEventType = "transfer.expired"
+	// WebhookEventTransferCancelled: a gasless intent's user cancelled it, and nobody can open it
+	// any more (at once for an unsigned one; for a signed one at its open deadline).
+	WebhookEventTransferCancelled WebhookEventType = "transfer.cancelled"
 )
 
 // WebhookEndpointSpec declares where one account's transfer events are delivered, signed as

@@ -189,6 +189,7 @@ func KeyFromApiKey(obj *v1alpha1.ApiKey) registry.Key {
 		DisplayName:        spec.DisplayName,
 		Disabled:           spec.Disabled,
 		RateLimitPerMinute: spec.RateLimitPerMinute,
+		Filler:             spec.Role == v1alpha1.ApiKeyRoleFiller,
 		CreatedAt:          obj.CreationTimestamp.Time,
 		UID:                string(obj.UID),
 		Generation:         obj.Generation,

@@ -24,7 +24,7 @@ import (
 // the order a problem lists them; createOnlyFields are the create's terms (OpenAPI
 // CreateTransferRequest), refused on a simulation.
 var (
-	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps"}
+	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution"}
 	createOnlyFields      = []string{"simulationId", "minAmountOut"}
 )
 
@@ -134,9 +134,9 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 	}
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData and slippageBps", name)
+			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps and execution", name)
 			if create {
-				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, simulationId and minAmountOut", name)
+				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, simulationId and minAmountOut", name)
 			} else if slices.Contains(createOnlyFields, name) {
 				detail = fmt.Sprintf("%s belongs to a create (POST /v2/transfers), not to a simulation", name)
 			}
@@ -144,7 +144,7 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 		}
 	}
 	strs := map[string]*string{"from": &req.From, "to": &req.To, "amount": &req.Amount,
-		"deadline": &req.Deadline, "callData": &req.CallData, "simulationId": &req.SimulationID, "minAmountOut": &req.MinAmountOut}
+		"deadline": &req.Deadline, "callData": &req.CallData, "simulationId": &req.SimulationID, "minAmountOut": &req.MinAmountOut, "execution": &req.Execution}
 	for _, name := range known {
 		raw, present := members[name]
 		if !present {

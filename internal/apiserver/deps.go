@@ -100,6 +100,10 @@ type Deps struct {
 	// Submissions checks and records the transaction hash a client reports for its intent
 	// (POST /v2/transfers/{id}/submission; *watcher.Submissions). Nil answers that route with 503.
 	Submissions SubmissionRecorder
+	// Gasless allocates Permit2 nonces of gasless creates, takes their signatures and cancels, and
+	// serves the order book (*orderbook.Book). Nil answers those routes with 503, and a gasless
+	// create gets a random nonce.
+	Gasless GaslessBook
 	// Webhooks sends test events (POST /v2/webhooks/{name}/test). Nil answers that route with 503.
 	Webhooks WebhookTester
 	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys

@@ -51,6 +51,9 @@ func TestEveryMethodOnEveryPathIsDocumented(t *testing.T) {
 		"/v2/transfers/simulate":           "/v2/transfers/simulate",
 		"/v2/transfers/{id}":               "/v2/transfers/" + id,
 		"/v2/transfers/{id}/submission":    "/v2/transfers/" + id + "/submission",
+		"/v2/transfers/{id}/signature":     "/v2/transfers/" + id + "/signature",
+		"/v2/transfers/{id}/cancel":        "/v2/transfers/" + id + "/cancel",
+		"/v2/orders":                       "/v2/orders",
 		"/v2/orders/{orderId}/attestation": "/v2/orders/" + orderID + "/attestation",
 		"/v2/webhooks/{name}/test":         "/v2/webhooks/hooks/test",
 	}

@@ -15,10 +15,7 @@ import (
 )
 
 // listStatuses are the values of the status filter, in lifecycle order.
-var listStatuses = []v1alpha1.IntentPhase{
-	v1alpha1.IntentPhasePending, v1alpha1.IntentPhaseSubmitted, v1alpha1.IntentPhaseConfirmed,
-	v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired,
-}
+var listStatuses = intent.StatusesAs[v1alpha1.IntentPhase]()
 
 // transferFilter reads the filters of GET /v2/transfers (type, status, hash, orderId, from,
 // createdAfter, createdBefore). Each may appear once; a bad value answers 400 naming the

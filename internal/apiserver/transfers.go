@@ -99,7 +99,7 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 // draftIntent plans the intent and builds its object. It runs inside Create, only when an intent
 // is to be created (not on an idempotent replay).
 func (s *Server) draftIntent(ctx context.Context, key registry.Key, parsed intent.Parsed) (*v1alpha1.TransferIntent, error) {
-	nonce, err := intent.NewNonce()
+	nonce, err := s.gaslessNonce(ctx, parsed)
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,11 @@ func ValidateApiKeySpec(spec *v1alpha1.ApiKeySpec) field.ErrorList {
 	if spec.RateLimitPerMinute != 0 { // 0: stored before the default existed
 		errs = append(errs, validateRange(p.Child("rateLimitPerMinute"), spec.RateLimitPerMinute, 1, 100000)...)
 	}
+	switch spec.Role {
+	case "", v1alpha1.ApiKeyRoleClient, v1alpha1.ApiKeyRoleFiller: // "": stored before the default existed
+	default:
+		errs = append(errs, field.NotSupported(p.Child("role"), spec.Role, []v1alpha1.ApiKeyRole{v1alpha1.ApiKeyRoleClient, v1alpha1.ApiKeyRoleFiller}))
+	}
 	return errs
 }
 

@@ -37,6 +37,8 @@ var goPatterns = map[string]*regexp.Regexp{
 	"TransferIntent spec.idempotencyKeyHash":    keyHashPattern,
 	"TransferIntent spec.orderId":               orderIDPattern,
 	"TransferIntent spec.requestHash":           keyHashPattern,
+	"TransferIntent spec.gasless.permit2":       hexAddressPattern,
+	"TransferIntent spec.gasless.nonce":         uint256DecimalPattern,
 	"WebhookEndpoint spec.secretRef.key":        secretKeyPattern,
 }
 

@@ -83,6 +83,10 @@ func ValidateTransferIntentSpec(spec *v1alpha1.TransferIntentSpec) field.ErrorLi
 	errs = append(errs, fieldrule.String{Required: true, Pattern: orderIDPattern}.Validate(p.Child("orderId"), spec.OrderID)...)
 	errs = append(errs, fieldrule.String{Pattern: keyHashPattern}.Validate(p.Child("idempotencyKeyHash"), spec.IdempotencyKeyHash)...)
 	errs = append(errs, fieldrule.String{Pattern: keyHashPattern}.Validate(p.Child("requestHash"), spec.RequestHash)...)
+	if g := spec.Gasless; g != nil {
+		errs = append(errs, fieldrule.String{Required: true, Pattern: hexAddressPattern}.Validate(p.Child("gasless", "permit2"), g.Permit2)...)
+		errs = append(errs, fieldrule.String{Required: true, Pattern: uint256DecimalPattern}.Validate(p.Child("gasless", "nonce"), g.Nonce)...)
+	}
 	return errs
 }
 
@@ -116,31 +120,32 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 	now := r.now()
 	phase, since := intentstatus.Phase(ti), intentstatus.PhaseEnteredAt(ti)
 	waitForWatcher := false
-	if phase == v1alpha1.IntentPhasePending && !now.Before(&ti.Spec.ExpiresAt) {
+	if intent.Takes(phase, intent.EventExpire) && !now.Before(&ti.Spec.ExpiresAt) {
 		if waitForWatcher = r.watcherBehind(ctx, ti, now); !waitForWatcher {
-			// The phase is pending (checked above), which the lifecycle table takes expire from.
+			// The phase takes expire (checked above); the status is written with the others.
 			o.update(func() { _ = intentstatus.Expire(ti, now) })
-			phase, since = v1alpha1.IntentPhaseExpired, now.Time
+			next, _ := intent.Transition(intent.Status(phase), intent.EventExpire)
+			phase, since = v1alpha1.IntentPhase(next), now.Time
 			o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
-				"the intent expired at %s before it was submitted", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+				"the intent is %s: nothing opened it before %s", phase, ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		}
 	}
 	if err := r.ensureLabels(ctx, ti, phase); err != nil {
 		return ctrl.Result{}, err
 	}
 	if waitForWatcher {
-		o.setReady(v1alpha1.ReasonActive, "the intent is pending past its expiry at %s, until the chain watcher has read the blocks up to then",
-			ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+		o.setReady(v1alpha1.ReasonActive, "the intent is %s past its expiry at %s, until the chain watcher has read the blocks up to then",
+			phase, ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		return ctrl.Result{RequeueAfter: watcherWait}, nil
 	}
 
 	if !intent.Finished(phase) {
-		if phase != v1alpha1.IntentPhasePending {
+		if !intent.Takes(phase, intent.EventExpire) {
 			o.setReady(v1alpha1.ReasonActive, "the intent is %s", phase)
 			return ctrl.Result{}, nil
 		}
 		if !impliedPending(ti) {
-			o.setReady(v1alpha1.ReasonActive, "the intent is pending until %s", ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+			o.setReady(v1alpha1.ReasonActive, "the intent is %s until %s", phase, ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
 		}
 		return ctrl.Result{RequeueAfter: ti.Spec.ExpiresAt.Sub(now.Time)}, nil
 	}
@@ -200,7 +205,7 @@ func (r *TransferIntentReconciler) retention() time.Duration {
 }
 
 // impliedPending reports whether the intent's status was never written: a new intent is pending
-// and Ready (Active) by implication, and writing that down would double the API server's writes
+// (or unsigned) and Ready (Active) by implication, and writing that down would double the API server's writes
 // of a create (docs/decisions.md, "A create costs the API server one write"). Its first real
 // transition (submitted, expired, an invalid spec) writes the status.
 func impliedPending(ti *v1alpha1.TransferIntent) bool {

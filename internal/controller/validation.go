@@ -41,6 +41,8 @@ var (
 	displayPrefixPattern = regexp.MustCompile(`^sk_(test|live)_[0-9A-Za-z]{1,8}$`)
 	intentIDPattern      = regexp.MustCompile(`^int_transfer_[0-9A-HJKMNP-TV-Z]{26}$`)
 	orderIDPattern       = regexp.MustCompile(`^0x[0-9a-f]{64}$`)
+	// uint256DecimalPattern: at most 78 digits, as many as 2^256 has.
+	uint256DecimalPattern = regexp.MustCompile(`^[0-9]{1,78}$`)
 )
 
 // maxUint256 bounds every on-chain integer.

@@ -198,7 +198,7 @@ var _ = Describe("CRD validation", func() {
 			before := intent.DeepCopy()
 			intent.Status.Phase, intent.Status.Hash = v1alpha1.IntentPhaseConfirmed, "0x"+strings.Repeat("ab", 32)
 			return k8sClient.Status().Patch(ctx, intent, client.MergeFrom(before))
-		}, "a new intent is pending, and moves to submitted or expired"),
+		}, "a new intent is pending and moves to submitted or expired"),
 		Entry("TransferIntent: submitted without its transaction hash", func() error {
 			intent := newIntent(uniqueName("acct"))
 			Expect(k8sClient.Create(ctx, intent)).To(Succeed())

@@ -9,8 +9,8 @@ import (
 // The lifecycle as documented in docs/decisions.md, written out here rather than read from the
 // package's own lists, so that a status or event added to or dropped from the code fails a test.
 var (
-	documentedStatuses = []Status{"pending", "submitted", "confirmed", "failed", "expired"}
-	documentedEvents   = []Event{"submit", "confirm", "fail", "expire", "drop"}
+	documentedStatuses = []Status{"pending", "unsigned", "signed", "submitted", "confirmed", "failed", "expired", "cancelling", "cancelled"}
+	documentedEvents   = []Event{"submit", "confirm", "fail", "expire", "drop", "sign", "cancel", "unopen"}
 )
 
 func TestStatusesAndEventsAreTheDocumentedOnes(t *testing.T) {
@@ -25,8 +25,11 @@ func TestStatusesAndEventsAreTheDocumentedOnes(t *testing.T) {
 // TestTransitionTable covers every (status, event) pair: the lifecycle has no implicit edges.
 func TestTransitionTable(t *testing.T) {
 	legal := map[Status]map[Event]Status{
-		"pending":   {"submit": "submitted", "expire": "expired"},
-		"submitted": {"confirm": "confirmed", "fail": "failed", "drop": "pending"},
+		"pending":    {"submit": "submitted", "expire": "expired"},
+		"unsigned":   {"sign": "signed", "submit": "submitted", "expire": "expired", "cancel": "cancelled"},
+		"signed":     {"submit": "submitted", "expire": "expired", "cancel": "cancelling"},
+		"cancelling": {"submit": "submitted", "expire": "cancelled"},
+		"submitted":  {"confirm": "confirmed", "fail": "failed", "drop": "pending", "unopen": "signed"},
 	}
 	for _, from := range documentedStatuses {
 		for _, ev := range documentedEvents {
@@ -43,7 +46,7 @@ func TestTransitionTable(t *testing.T) {
 }
 
 func TestTransitionRefusesUnknownValues(t *testing.T) {
-	if _, err := Transition("cancelled", EventSubmit); err == nil {
+	if _, err := Transition("refunded", EventSubmit); err == nil {
 		t.Error("unknown status accepted")
 	}
 	if _, err := Transition(StatusPending, "retry"); !errors.Is(err, ErrIllegalTransition) {
@@ -61,10 +64,14 @@ func TestFinished(t *testing.T) {
 		{"confirmed", true},
 		{"failed", true},
 		{"expired", true},
+		{"unsigned", false},
+		{"signed", false},
+		{"cancelling", false},
+		{"cancelled", true},
 		// Not statuses at all: an unwritten phase, another case, an unknown word.
 		{"", false},
 		{"Confirmed", false},
-		{"cancelled", false},
+		{"refunded", false},
 	} {
 		if got := Finished(tc.status); got != tc.want {
 			t.Errorf("Finished(%q) = %v, want %v", tc.status, got, tc.want)
@@ -85,7 +92,7 @@ func TestFinished(t *testing.T) {
 }
 
 func TestFinishedStatuses(t *testing.T) {
-	want := []Status{"confirmed", "failed", "expired"}
+	want := []Status{"confirmed", "failed", "expired", "cancelled"}
 	got := FinishedStatuses()
 	if !slices.Equal(got, want) {
 		t.Fatalf("FinishedStatuses() = %v, want %v (lifecycle order)", got, want)

@@ -12,15 +12,20 @@ import (
 // price reads the chain once (balances, fees, the estimate of the transaction), then fills
 // GasUnits and Fees, checks the balances it learnt, and adds the warnings of each step.
 func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []byte) error {
-	needs := balanceNeeds(r)
+	needs := balanceNeeds(r, plan.Gasless != nil)
 	assets := pricedAssets(r, s.fees.For(plan.ResolvedPath))
 	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx, Feeds: feedAddresses(assets)}
 	for _, n := range needs {
 		q.Tokens = append(q.Tokens, n.tok.Token)
 	}
-	// An order pulls an ERC-20 with transferFrom: the settlement contract needs an allowance.
+	// An order pulls an ERC-20 with transferFrom: the settlement contract needs an allowance, or
+	// Permit2 does for a gasless order. The user sends no transaction of a gasless order, so
+	// there is none to estimate: the filler's openFor gas is the default of its steps.
 	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil {
 		q.Allowance = &AllowanceQuery{Token: r.tokenIn.Token, Spender: common.HexToAddress(plan.Tx.To)}
+	}
+	if plan.Gasless != nil {
+		q.Allowance.Spender, q.Tx = plan.Gasless.Permit2, nil
 	}
 	if plan.Type != TypeTransfer && plan.Tx != nil {
 		settler := common.HexToAddress(plan.Tx.To)
@@ -56,6 +61,10 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 			if plan.Approval, err = approval(r, plan, q.Allowance.Spender, state.Allowance); err != nil {
 				return err
 			}
+		}
+		if plan.Approval != nil && plan.Gasless != nil {
+			plan.Approval.OneTime = true
+			plan.Approval.Tx.Data = hexutil.Encode(permit2ApprovalData(plan.Gasless.Permit2))
 		}
 	}
 	in := s.feeInputs(r, *plan, gasPrice, s.prices(plan, assets, state, readErr))
@@ -110,10 +119,11 @@ type balanceNeed struct {
 	field string
 }
 
-// balanceNeeds are the asset and, when the asset is an ERC-20, the native token that pays gas.
-func balanceNeeds(r resolved) []balanceNeed {
+// balanceNeeds are the asset and, when the asset is an ERC-20, the native token that pays gas
+// (unless a filler pays it: gasless).
+func balanceNeeds(r resolved, gasless bool) []balanceNeed {
 	needs := []balanceNeed{{tok: r.tokenIn, field: "amount"}}
-	if !r.tokenIn.native {
+	if !r.tokenIn.native && !gasless {
 		needs = append(needs, balanceNeed{tok: nativeToken(r.from), field: "from"})
 	}
 	return needs
@@ -211,8 +221,19 @@ func (s *Service) computeFees(r resolved, plan *Plan, in FeeInputs) Fees {
 	return ComputeFees(in)
 }
 
+// permit2ApprovalData approves Permit2 without limit, as Permit2 is meant to be approved: once,
+// after which each order's signature says what it may pull, and nothing else can pull through it.
+func permit2ApprovalData(permit2 common.Address) []byte {
+	data, err := ERC20ApproveData(permit2, maxUint256)
+	if err != nil {
+		panic(err) // maxUint256 is a uint256
+	}
+	return data
+}
+
 // approval is the approve transaction that lifts the holder's allowance toward spender to the
-// order's amount (exactly: no unlimited approvals on the user's behalf).
+// order's amount (exactly: no unlimited approvals on the user's behalf, except of Permit2 for
+// gasless orders, above).
 func approval(r resolved, plan *Plan, spender common.Address, current *big.Int) (*Approval, error) {
 	data, err := ERC20ApproveData(spender, plan.Amount)
 	if err != nil {

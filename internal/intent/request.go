@@ -33,7 +33,22 @@ type Request struct {
 	// MinAmountOut (creation only) is the least output, in display units of the output token,
 	// the client accepts: a create whose order would accept less is refused.
 	MinAmountOut string `json:"minAmountOut,omitempty"`
+	// Execution is who opens the order: "transaction" (the user, the default) or "gasless" (a
+	// filler, with the user's Permit2 signature).
+	Execution string `json:"execution,omitempty"`
 }
+
+// Execution is who opens an intent's order.
+type Execution string
+
+// The executions a request chooses from.
+const (
+	// ExecutionTransaction: the user sends the intent's tx and pays its gas.
+	ExecutionTransaction Execution = "transaction"
+	// ExecutionGasless: the user signs an ERC-7683 gasless order through Permit2 and a filler
+	// opens it with openFor, paying the gas.
+	ExecutionGasless Execution = "gasless"
+)
 
 // Asset is either one CAIP-10 token (ID) or a pair {in, out} (Pair non-nil). The zero value is
 // "absent", which ParseRequest refuses as a missing field.
@@ -133,6 +148,8 @@ type Parsed struct {
 	// idempotency hash holds them.
 	SimulationID string
 	MinAmountOut string
+	// Gasless is the request's execution "gasless"; false for a transaction (the default).
+	Gasless bool
 }
 
 // Slippage is the request's slippage tolerance, or DefaultSlippageBps.
@@ -177,6 +194,13 @@ func ParseRequest(r Request) (Parsed, error) {
 		return Parsed{}, badRequest("simulationId", "simulationId must be an id a simulation returned: sim_ followed by a ULID")
 	}
 	p.SimulationID, p.MinAmountOut = r.SimulationID, r.MinAmountOut
+	switch Execution(r.Execution) {
+	case "", ExecutionTransaction:
+	case ExecutionGasless:
+		p.Gasless = true
+	default:
+		return Parsed{}, badRequest("execution", "execution must be transaction or gasless")
+	}
 	return p, nil
 }
 
@@ -253,6 +277,9 @@ func (p Parsed) Request() Request {
 	if p.SlippageBps != nil {
 		v := *p.SlippageBps
 		r.SlippageBps = &v
+	}
+	if p.Gasless {
+		r.Execution = string(ExecutionGasless)
 	}
 	return r
 }

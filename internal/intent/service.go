@@ -167,7 +167,9 @@ type Plan struct {
 	Tx *Tx
 	// Approval is the ERC-20 approval the order needs first, when the chain reported a short
 	// allowance; nil otherwise.
-	Approval       *Approval
+	Approval *Approval
+	// Gasless holds the Permit2 terms of a gasless intent (nil: the user sends Tx).
+	Gasless        *GaslessPlan
 	allowanceKnown bool
 	GasUnits       uint64
 	Fees           Fees
@@ -202,10 +204,25 @@ type SimulationResult struct {
 	Prices []Price `json:"prices"`
 	// Limits are a swap's or bridge's least and most amount; absent for a transfer.
 	Limits *Limits `json:"limits,omitempty"`
+	// Execution is the request's: transaction, or gasless (then Tx is absent: the user signs,
+	// after the create, the typed data the created intent carries, and a filler pays the gas).
+	Execution Execution `json:"execution"`
+	// Gasless is a valid gasless simulation's Permit2 terms, less the nonce a create allocates.
+	Gasless *GaslessTerms `json:"gasless,omitempty"`
+}
+
+// GaslessTerms is the OpenAPI GaslessTerms of a simulation: where the signature will be made and
+// until when a filler can open the order.
+type GaslessTerms struct {
+	Permit2      string    `json:"permit2"`
+	OpenDeadline time.Time `json:"openDeadline"`
 }
 
 // Approval is an ERC-20 approval a swap or bridge order needs before it is submitted.
 type Approval struct {
+	// OneTime says the approval is of Permit2 without limit, once for all of the holder's gasless
+	// orders of the token: each order then spends only what its own signature allows.
+	OneTime bool `json:"oneTime,omitempty"`
 	// Token is the CAIP-10 address of the ERC-20 to approve.
 	Token string `json:"token"`
 	// Spender is the settlement contract that pulls the token, EIP-55.
@@ -256,6 +273,13 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 	}
 	if plan.Valid {
 		res.Tx, res.Approval = plan.Tx, plan.Approval
+	}
+	res.Execution = ExecutionTransaction
+	if p.Gasless {
+		res.Execution, res.Tx = ExecutionGasless, nil
+		if g := plan.Gasless; plan.Valid && g != nil {
+			res.Gasless = &GaslessTerms{Permit2: g.Permit2.Hex(), OpenDeadline: g.OpenDeadline.UTC()}
+		}
 	}
 	res.Quote = plan.Quote()
 	res.Limits = plan.Limits()
@@ -328,6 +352,9 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	}
 	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
 		return Plan{}, err
+	}
+	if p.Gasless {
+		planGasless(&plan, r, now)
 	}
 	if plan.Tx, err = r.buildTx(account, plan, p.CallData); err != nil {
 		return Plan{}, err
@@ -619,8 +646,12 @@ func addReasons(plan *Plan, p Parsed, r resolved, now time.Time) {
 	}
 	// When the chain reported the allowance, Approval says exactly what is missing (or nothing is).
 	if plan.Type != TypeTransfer && !r.tokenIn.native && plan.Tx != nil && !plan.allowanceKnown {
+		spender := "the settlement contract " + plan.Tx.To
+		if plan.Gasless != nil {
+			spender = "Permit2 " + plan.Gasless.Permit2.Hex()
+		}
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf(
-			"%s needs an ERC-20 allowance of at least %s for the settlement contract %s before the order is submitted",
-			r.tokenIn.Symbol, FormatAmount(plan.Amount, r.tokenIn.Decimals), plan.Tx.To))
+			"%s needs an ERC-20 allowance of at least %s for %s before the order is submitted",
+			r.tokenIn.Symbol, FormatAmount(plan.Amount, r.tokenIn.Decimals), spender))
 	}
 }

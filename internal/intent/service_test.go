@@ -139,7 +139,8 @@ func TestSimulateERC20Transfer(t *testing.T) {
 			Value:   "0",
 			ChainID: 1,
 		},
-		Prices: []Price{{Asset: "eip155:1:" + nativeAddress.Hex(), Symbol: "ETH", USD: "3150.25", Source: PriceSourceTyped}},
+		Prices:    []Price{{Asset: "eip155:1:" + nativeAddress.Hex(), Symbol: "ETH", USD: "3150.25", Source: PriceSourceTyped}},
+		Execution: ExecutionTransaction,
 	}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("result\n got %+v\nwant %+v", res, want)

@@ -12,15 +12,15 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
-// Phase is the intent's phase; an intent whose status was never written is pending (a new
-// intent's pending is implied, not written).
+// Phase is the intent's phase; an intent whose status was never written is in its initial phase
+// (a new intent's pending, or a gasless one's unsigned, is implied, not written).
 func Phase(ti *v1alpha1.TransferIntent) v1alpha1.IntentPhase {
-	return phaseOrPending(ti.Status.Phase)
+	return phaseOrInitial(ti, ti.Status.Phase)
 }
 
-func phaseOrPending(p v1alpha1.IntentPhase) v1alpha1.IntentPhase {
+func phaseOrInitial(ti *v1alpha1.TransferIntent, p v1alpha1.IntentPhase) v1alpha1.IntentPhase {
 	if p == "" {
-		return v1alpha1.IntentPhasePending
+		return ti.Spec.InitialPhase()
 	}
 	return p
 }
@@ -35,14 +35,47 @@ func PhaseEnteredAt(ti *v1alpha1.TransferIntent) time.Time {
 	return ti.CreationTimestamp.Time
 }
 
-// Expire moves a pending intent to expired at now. Whether its time has come is the caller's
-// decision (the controller's, which also waits for a lagging watcher); the error says the phase
-// does not take the event.
+// Expire moves an intent that was never submitted to expired (a cancelling one to cancelled) at
+// now. Whether its time has come is the caller's decision (the controller's, which also waits for
+// a lagging watcher); the error says the phase does not take the event.
 func Expire(ti *v1alpha1.TransferIntent, now metav1.Time) error {
 	if !transition(ti, Phase(ti), intent.EventExpire, now) {
 		return fmt.Errorf("%w: expire on %s", intent.ErrIllegalTransition, Phase(ti))
 	}
 	return nil
+}
+
+// Sign records a gasless intent's accepted signature (checked by the caller against the chain)
+// and makes it signed, offered to fillers; false when its phase does not take a signature.
+func Sign(ti *v1alpha1.TransferIntent, signature string, now metav1.Time) bool {
+	if ti.Spec.Gasless == nil || !transition(ti, Phase(ti), intent.EventSign, now) {
+		return false
+	}
+	ti.Status.Signature = signature
+	meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
+		Type: v1alpha1.ConditionTransaction, Status: metav1.ConditionTrue, Reason: v1alpha1.ReasonSigned,
+		Message:            "the user's signature was checked on the origin chain; the order is offered to fillers until " + ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339),
+		ObservedGeneration: ti.Generation, LastTransitionTime: now,
+	})
+	return true
+}
+
+// Cancel withdraws a gasless intent its user cancelled: cancelled when it was never offered,
+// cancelling when fillers may hold its signature; false when its phase does not take a cancel.
+func Cancel(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
+	if ti.Spec.Gasless == nil || !transition(ti, Phase(ti), intent.EventCancel, now) {
+		return false
+	}
+	msg := "cancelled by its user before it was signed"
+	if ti.Status.Phase == v1alpha1.IntentPhaseCancelling {
+		msg = "cancelled by its user and no longer offered; a filler that read it can still open it until " +
+			ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339) + ", unless the user sends the hard cancel first"
+	}
+	meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
+		Type: v1alpha1.ConditionTransaction, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonCancelled,
+		Message: msg, ObservedGeneration: ti.Generation, LastTransitionTime: now,
+	})
+	return true
 }
 
 // Observation is one thing learnt about an intent's transaction.
@@ -85,7 +118,7 @@ func Observe(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool
 	if obs.Event != intent.EventSubmit && (phase != v1alpha1.IntentPhaseSubmitted || ti.Status.Hash != hash) {
 		return false
 	}
-	if !transition(ti, phase, obs.Event, now) {
+	if !transition(ti, phase, eventFor(ti, obs.Event), now) {
 		return false
 	}
 	switch {
@@ -108,6 +141,15 @@ func Observe(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool
 	}
 	setTransactionCondition(ti, obs, now)
 	return true
+}
+
+// eventFor is the event an observation amounts to for ti: a dropped Open of a gasless order
+// offers the order again (unopen), where a transaction intent waits for its user (drop).
+func eventFor(ti *v1alpha1.TransferIntent, ev intent.Event) intent.Event {
+	if ev == intent.EventDrop && ti.Spec.Gasless != nil {
+		return intent.EventUnopen
+	}
+	return ev
 }
 
 // transition moves ti's phase by ev through the lifecycle's pure Transition (no event: no

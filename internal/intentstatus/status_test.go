@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,7 +50,8 @@ func statusValidator(t *testing.T) (*cel.Validator, *structuralschema.Structural
 // statusObject is a status in the phase as the API server sees it: with the transaction hash and
 // block the CEL rules ask of a phase that has a transaction.
 func statusObject(phase intent.Status) map[string]any {
-	return map[string]any{"phase": string(phase), "hash": "0x" + common.Hash{1}.Hex()[2:], "blockNumber": int64(1), "blockHash": common.Hash{2}.Hex()}
+	return map[string]any{"phase": string(phase), "hash": "0x" + common.Hash{1}.Hex()[2:], "blockNumber": int64(1), "blockHash": common.Hash{2}.Hex(),
+		"signature": "0x" + strings.Repeat("ab", 65)}
 }
 
 // The CRD's CEL rule on status.phase and the domain's transition table allow exactly the same
@@ -74,16 +76,23 @@ func TestCELRuleMatchesTheTransitionTable(t *testing.T) {
 	}
 }
 
-func TestExpireOnlyFromPending(t *testing.T) {
+// Expire ends what was never opened: pending, unsigned and signed intents expire; a cancelling
+// one is cancelled for good; nothing else takes it.
+func TestExpireOnlyWhatWasNeverOpened(t *testing.T) {
 	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
+	wantAfter := map[intent.Status]v1alpha1.IntentPhase{
+		intent.StatusPending: v1alpha1.IntentPhaseExpired, intent.StatusUnsigned: v1alpha1.IntentPhaseExpired,
+		intent.StatusSigned: v1alpha1.IntentPhaseExpired, intent.StatusCancelling: v1alpha1.IntentPhaseCancelled,
+	}
 	for _, phase := range intent.Statuses {
 		ti := &v1alpha1.TransferIntent{Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhase(phase)}}
 		err := Expire(ti, now)
-		if want := phase == intent.StatusPending; (err == nil) != want {
+		want, takes := wantAfter[phase]
+		if (err == nil) != takes {
 			t.Errorf("Expire from %s: err %v", phase, err)
 		}
-		if err == nil && ti.Status.Phase != v1alpha1.IntentPhaseExpired {
-			t.Errorf("Expire from %s wrote %s", phase, ti.Status.Phase)
+		if err == nil && ti.Status.Phase != want {
+			t.Errorf("Expire from %s wrote %s, want %s", phase, ti.Status.Phase, want)
 		}
 		if err != nil && ti.Status.Phase != v1alpha1.IntentPhase(phase) {
 			t.Errorf("a refused Expire from %s changed the phase to %s", phase, ti.Status.Phase)

@@ -54,15 +54,27 @@ var errStale = errors.New("the intent changed while it was written")
 // changes nothing or its event does not apply to the intent's phase any more: another writer got
 // there first), and whether it changed it.
 func (w *Writer) Apply(ctx context.Context, key client.ObjectKey, obs Observation) (*v1alpha1.TransferIntent, bool, error) {
+	ti, from, changed, err := w.Change(ctx, key, func(ti *v1alpha1.TransferIntent, now metav1.Time) bool { return Observe(ti, obs, now) })
+	if changed {
+		w.event(ti, from, obs)
+	}
+	return ti, changed, err
+}
+
+// Change applies change (Sign, Cancel, or an Observe) to the intent key with the optimistic lock,
+// retrying on a conflict with a fresh read; it returns the intent as written (or as found, when
+// change refused it or changed nothing), its phase before, and whether it wrote. It emits no event:
+// the intent's Transaction condition tells what happened.
+func (w *Writer) Change(ctx context.Context, key client.ObjectKey, change func(*v1alpha1.TransferIntent, metav1.Time) bool) (*v1alpha1.TransferIntent, v1alpha1.IntentPhase, bool, error) {
 	var reader client.Reader = w.Client
 	for range 3 {
 		ti := &v1alpha1.TransferIntent{}
 		if err := reader.Get(ctx, key, ti); err != nil {
-			return nil, false, err
+			return nil, "", false, err
 		}
 		before := ti.DeepCopy()
-		if !Observe(ti, obs, w.Now()) || equality.Semantic.DeepEqual(before.Status, ti.Status) {
-			return ti, false, nil
+		if !change(ti, w.Now()) || equality.Semantic.DeepEqual(before.Status, ti.Status) {
+			return ti, Phase(before), false, nil
 		}
 		err := w.Client.Status().Patch(ctx, ti, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 		if apierrors.IsConflict(err) {
@@ -70,15 +82,14 @@ func (w *Writer) Apply(ctx context.Context, key client.ObjectKey, obs Observatio
 			continue
 		}
 		if err != nil {
-			return nil, false, fmt.Errorf("writing the status of %s: %w", key.Name, err)
+			return nil, "", false, fmt.Errorf("writing the status of %s: %w", key.Name, err)
 		}
 		if w.Written != nil {
 			w.Written(ti)
 		}
-		w.event(ti, before.Status.Phase, obs)
-		return ti, true, nil
+		return ti, Phase(before), true, nil
 	}
-	return nil, false, errStale
+	return nil, "", false, errStale
 }
 
 // event notes the change on the intent: Warning for a revert or a drop.
@@ -94,7 +105,7 @@ func (w *Writer) event(ti *v1alpha1.TransferIntent, from v1alpha1.IntentPhase, o
 	if obs.Event != "" {
 		action = string(obs.Event)
 	}
-	w.Events.Eventf(ti, nil, eventType, obs.Reason, action, "%s -> %s: %s", phaseOrPending(from), ti.Status.Phase, obs.Message)
+	w.Events.Eventf(ti, nil, eventType, obs.Reason, action, "%s -> %s: %s", from, ti.Status.Phase, obs.Message)
 }
 
 // Now is the time the writer stamps: its Clock's, or the real one.

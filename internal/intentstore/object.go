@@ -72,6 +72,12 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		v := int32(*d.Parsed.SlippageBps) //nolint:gosec // ParseRequest bounds it to MaxSlippageBps
 		spec.Request.SlippageBps = &v
 	}
+	if g := d.Plan.Gasless; g != nil {
+		spec.Request.Execution = v1alpha1.ExecutionGasless
+		spec.Gasless = &v1alpha1.GaslessTerms{Permit2: g.Permit2.Hex(), Nonce: g.Nonce.String(), OpenDeadline: metav1.NewTime(g.OpenDeadline)}
+		// A gasless intent expires when its order can no longer be opened.
+		spec.ExpiresAt = spec.Gasless.OpenDeadline
+	}
 	if q := d.Plan.Quote(); q != nil {
 		spec.Quote = &v1alpha1.IntentQuote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut,
 			SlippageBps: int32(q.SlippageBps)} //nolint:gosec // at most MaxSlippageBps
@@ -80,7 +86,7 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
 	}
 	return &v1alpha1.TransferIntent{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type, v1alpha1.IntentPhasePending)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type, spec.InitialPhase())},
 		Spec:       spec,
 	}, nil
 }

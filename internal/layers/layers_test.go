@@ -75,6 +75,7 @@ var levels = map[string]int{
 	"internal/chain/chaindata": 4,
 	"internal/controller":      4,
 	"internal/intentstore":     4,
+	"internal/orderbook":       4,
 
 	// What follows intents on chain, and the HTTP API.
 	"internal/apiserver":        5,

@@ -287,6 +287,8 @@ func TestProblemTypesCatalogue(t *testing.T) {
 		"rate-limited": 429, "internal-error": 500, "transfer-service-failure": 500,
 		"service-unavailable": 503,
 		"quote-expired":       422, "quote-mismatch": 422, "min-amount-out": 422,
+		"signature-invalid": 422, "nonce-used": 422, "insufficient-balance": 422, "permit2-allowance-short": 422,
+		"open-would-revert": 422, "filler-key-required": 403,
 	}
 	got := map[string]ProblemType{}
 	for _, p := range types {
@@ -315,7 +317,7 @@ func TestProblemTypesCatalogue(t *testing.T) {
 			t.Errorf("Problem.type pattern refuses %s", name)
 		}
 	}
-	alternatives := regexp.MustCompile(`^/\(?([A-Za-z|-]+)\)?\$$`)
+	alternatives := regexp.MustCompile(`^/\(?([A-Za-z0-9|-]+)\)?\$$`)
 	for name, response := range doc.Components.Responses {
 		media := response.Value.Content.Get(problemMediaType)
 		if media == nil {

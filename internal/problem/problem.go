@@ -44,6 +44,15 @@ var (
 	QuoteExpired  = Type{"quote-expired", "Quote Expired", http.StatusUnprocessableEntity}
 	QuoteMismatch = Type{"quote-mismatch", "Quote Mismatch", http.StatusUnprocessableEntity}
 	MinAmountOut  = Type{"min-amount-out", "Minimum Output Not Met", http.StatusUnprocessableEntity}
+
+	// Gasless intents (issue 34): a signature the service will not offer to fillers, each for its
+	// own reason (internal/chain/gasless names them), and the order book's key.
+	SignatureInvalid      = Type{"signature-invalid", "Signature Invalid", http.StatusUnprocessableEntity}
+	NonceUsed             = Type{"nonce-used", "Permit2 Nonce Used", http.StatusUnprocessableEntity}
+	InsufficientBalance   = Type{"insufficient-balance", "Insufficient Balance", http.StatusUnprocessableEntity}
+	Permit2AllowanceShort = Type{"permit2-allowance-short", "Permit2 Allowance Short", http.StatusUnprocessableEntity}
+	OpenWouldRevert       = Type{"open-would-revert", "Open Would Revert", http.StatusUnprocessableEntity}
+	FillerKeyRequired     = Type{"filler-key-required", "Filler Key Required", http.StatusForbidden}
 )
 
 // Catalogue lists every Type, for documentation and for tests that compare it with the OpenAPI document.
@@ -52,6 +61,7 @@ var Catalogue = []Type{
 	CurrencyError, RateLimited, TransferServiceFailure, NotFound, MethodNotAllowed, PayloadTooLarge,
 	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
 	QuoteExpired, QuoteMismatch, MinAmountOut,
+	SignatureInvalid, NonceUsed, InsufficientBalance, Permit2AllowanceShort, OpenWouldRevert, FillerKeyRequired,
 }
 
 // bySlug indexes Catalogue by short name.

@@ -135,6 +135,8 @@ type Key struct {
 	Disabled bool
 	// RateLimitPerMinute is the number of requests allowed in any 60 seconds.
 	RateLimitPerMinute int32
+	// Filler keys also read the order book of their environment (GET /v2/orders).
+	Filler bool
 	// CreatedAt decides conflicts: of two keys with the same hash, the older is the one served.
 	CreatedAt time.Time
 	// UID and Generation identify the ApiKey object and the version of its spec this entry was

@@ -32,6 +32,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/archiver"
 	"github.com/transferintent/transfer-intent-service/internal/chain/chaindata"
+	"github.com/transferintent/transfer-intent-service/internal/chain/gasless"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/chain/watcher"
@@ -40,10 +41,12 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/openapi"
+	"github.com/transferintent/transfer-intent-service/internal/orderbook"
 	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 	"github.com/transferintent/transfer-intent-service/internal/quotestore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/version"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
@@ -296,6 +299,10 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
+	book, err := setupOrderBook(mgr, submissions.Writer, s.Models.Chains, shared, rpcMetrics)
+	if err != nil {
+		return nil, err
+	}
 	webhooks, err := s.setupWebhooks(mgr, opts, catalog, db, log)
 	if err != nil {
 		return nil, err
@@ -319,6 +326,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Transfers:   transfers,
 		Intents:     s.Intents,
 		Submissions: submissions,
+		Gasless:     book,
 		Webhooks:    webhooks,
 	}
 	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, database: db}, published, apiListener, log); err != nil {
@@ -547,6 +555,25 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 	return &watcher.Submissions{
 		Chains: s.Models.Chains, Writer: writer, Index: index, Timeout: opts.Transfers.SubmissionTimeout, RPCMetrics: rpcMetrics,
 	}, nil
+}
+
+// setupOrderBook adds the gasless intents' side on every replica: Permit2 nonces (shared in Redis
+// when there is one), signatures and cancels written through the watcher's writer, and the order
+// book fed by the TransferIntent informer.
+func setupOrderBook(mgr ctrl.Manager, writer *intentstatus.Writer, chains *registry.ChainTable, shared *ratelimit.RedisStore, rpcMetrics *jsonrpc.Metrics) (*orderbook.Book, error) {
+	nonces := &gasless.Nonces{}
+	if shared != nil {
+		nonces.Redis, nonces.Prefix = shared.Client, shared.Prefix+"permit2:"
+	}
+	book := &orderbook.Book{Chains: chains, Writer: writer, Nonces: nonces, RPCMetrics: rpcMetrics}
+	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
+	if err != nil {
+		return nil, fmt.Errorf("getting the TransferIntent informer: %w", err)
+	}
+	if _, err := inf.AddEventHandler(book.EventHandler()); err != nil {
+		return nil, fmt.Errorf("watching TransferIntents for the order book: %w", err)
+	}
+	return book, nil
 }
 
 // closeOnStop closes a client when the manager stops.

@@ -36,6 +36,9 @@ type Record struct {
 	// Quote is a swap's or bridge's quote as its order encodes it (the simulation's, for a
 	// create with simulationId).
 	Quote *intent.Quote `json:"quote,omitempty"`
+	// Execution is transaction or gasless; Gasless the order a filler opens, for a gasless one.
+	Execution intent.Execution `json:"execution"`
+	Gasless   *Gasless         `json:"gasless,omitempty"`
 }
 
 // Links is the OpenAPI TransferLinks: a block explorer's page of each of the intent's
@@ -115,6 +118,10 @@ func Of(obj *v1alpha1.TransferIntent, explorer Explorers) Record {
 		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
 	}
 	rec.Links = LinksOf(&sum, explorer)
+	rec.Execution = intent.ExecutionTransaction
+	if obj.Spec.Gasless != nil {
+		rec.Execution, rec.Gasless = intent.ExecutionGasless, gaslessOf(obj, sum.Status)
+	}
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
 		rec.StatusDetail = c.Message
 	}
@@ -146,8 +153,8 @@ type Summary struct {
 	RefundHash            string
 }
 
-// SummaryOf summarises an intent. A new intent has no phase: it is pending, by implication (its
-// status is written at its first transition).
+// SummaryOf summarises an intent. A new intent has no phase: it is pending (or unsigned), by
+// implication (its status is written at its first transition).
 func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 	created := intent.IDTime(obj.Spec.ID)
 	if created.IsZero() {
@@ -159,7 +166,7 @@ func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 	}
 	status := obj.Status.Phase
 	if status == "" {
-		status = v1alpha1.IntentPhasePending
+		status = obj.Spec.InitialPhase()
 	}
 	sum := Summary{
 		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: status, OrderID: obj.Spec.OrderID,
@@ -188,5 +195,6 @@ func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
 		v := int(*r.SlippageBps)
 		out.SlippageBps = &v
 	}
+	out.Execution = string(r.Execution)
 	return out
 }

@@ -29,10 +29,7 @@ type IntentReader interface {
 const intentsPageSize = 50
 
 // intentStatuses are the status filters of /intents, in lifecycle order ("" is all).
-var intentStatuses = []v1alpha1.IntentPhase{
-	v1alpha1.IntentPhasePending, v1alpha1.IntentPhaseSubmitted, v1alpha1.IntentPhaseConfirmed,
-	v1alpha1.IntentPhaseFailed, v1alpha1.IntentPhaseExpired,
-}
+var intentStatuses = intent.StatusesAs[v1alpha1.IntentPhase]()
 
 // environments are the environment switch of /intents; the first is the default.
 var environments = []v1alpha1.Environment{v1alpha1.EnvironmentTest, v1alpha1.EnvironmentLive}
@@ -251,7 +248,18 @@ func (h *Handler) intentPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, h.pages.intent, data)
 }
 
-// timeline is created → submitted → confirmed, failed or expired. The service records the time
+// gaslessFact says where a gasless intent's signature stands.
+func gaslessFact(status v1alpha1.IntentPhase, g *transferrecord.Gasless) fact {
+	switch {
+	case status == v1alpha1.IntentPhaseCancelling:
+		return fact{Label: "Gasless", Value: "cancelled by its user; a filler that read it can still open it until " + g.OpenDeadline}
+	case g.Signature != "":
+		return fact{Label: "Gasless", Value: "signed: a filler opens the order and pays its gas"}
+	}
+	return fact{Label: "Gasless", Value: "waiting for the user's signature (POST /v2/transfers/{id}/signature)"}
+}
+
+// timeline is created → submitted → confirmed, failed, expired or cancelled. The service records the time
 // of creation and of the latest change of status, so a step before the latest one that was done
 // shows no time.
 func timeline(rec *transferrecord.Record, sum *transferrecord.Summary) []timelineStep {
@@ -271,9 +279,13 @@ func timeline(rec *transferrecord.Record, sum *transferrecord.Summary) []timelin
 		}
 	}
 	final := timelineStep{Name: "Confirmed", State: "waiting"}
+	if g := rec.Gasless; g != nil {
+		created.Facts = append(created.Facts, gaslessFact(rec.Status, g))
+	}
+	if rec.Status == v1alpha1.IntentPhasePending || intent.Takes(rec.Status, intent.EventSign) {
+		created.State = "current" // waiting for the user's transaction, or signature
+	}
 	switch rec.Status {
-	case v1alpha1.IntentPhasePending:
-		created.State = "current"
 	case v1alpha1.IntentPhaseSubmitted:
 		submitted.State, submitted.Time = "current", updated
 	case v1alpha1.IntentPhaseConfirmed:
@@ -282,6 +294,8 @@ func timeline(rec *transferrecord.Record, sum *transferrecord.Summary) []timelin
 		final.Name, final.State, final.Time = "Failed", "failed", updated
 	case v1alpha1.IntentPhaseExpired:
 		final.Name, final.State, final.Time = "Expired", "failed", updated
+	case v1alpha1.IntentPhaseCancelled:
+		final.Name, final.State, final.Time = "Cancelled", "failed", updated
 	}
 	if intent.Finished(rec.Status) && submitted.State == "waiting" {
 		submitted.State = "skipped" // ended without a transaction

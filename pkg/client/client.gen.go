@@ -35,18 +35,44 @@ func (e Environment) Valid() bool {
 	}
 }
 
+// Defines values for Execution.
+const (
+	Gasless     Execution = "gasless"
+	Transaction Execution = "transaction"
+)
+
+// Valid indicates whether the value is a known member of the Execution enum.
+func (e Execution) Valid() bool {
+	switch e {
+	case Gasless:
+		return true
+	case Transaction:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IntentStatus.
 const (
-	Confirmed IntentStatus = "confirmed"
-	Expired   IntentStatus = "expired"
-	Failed    IntentStatus = "failed"
-	Pending   IntentStatus = "pending"
-	Submitted IntentStatus = "submitted"
+	Cancelled  IntentStatus = "cancelled"
+	Cancelling IntentStatus = "cancelling"
+	Confirmed  IntentStatus = "confirmed"
+	Expired    IntentStatus = "expired"
+	Failed     IntentStatus = "failed"
+	Pending    IntentStatus = "pending"
+	Signed     IntentStatus = "signed"
+	Submitted  IntentStatus = "submitted"
+	Unsigned   IntentStatus = "unsigned"
 )
 
 // Valid indicates whether the value is a known member of the IntentStatus enum.
 func (e IntentStatus) Valid() bool {
 	switch e {
+	case Cancelled:
+		return true
+	case Cancelling:
+		return true
 	case Confirmed:
 		return true
 	case Expired:
@@ -55,7 +81,11 @@ func (e IntentStatus) Valid() bool {
 		return true
 	case Pending:
 		return true
+	case Signed:
+		return true
 	case Submitted:
+		return true
+	case Unsigned:
 		return true
 	default:
 		return false
@@ -251,6 +281,21 @@ func (e TransferServiceFailureStatus) Valid() bool {
 	}
 }
 
+// Defines values for UnprocessableSignatureStatus.
+const (
+	UnprocessableSignatureStatusN422 UnprocessableSignatureStatus = 422
+)
+
+// Valid indicates whether the value is a known member of the UnprocessableSignatureStatus enum.
+func (e UnprocessableSignatureStatus) Valid() bool {
+	switch e {
+	case UnprocessableSignatureStatusN422:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UnprocessableTransferStatus.
 const (
 	UnprocessableTransferStatusN422 UnprocessableTransferStatus = 422
@@ -350,6 +395,96 @@ const (
 func (e GetV2OpenAPIDocument503ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
 	switch e {
 	case GetV2OpenAPIDocument503ApplicationProblemPlusJSONResponseBodyStatusN503:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrders400ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	ListOrders400ApplicationProblemPlusJSONResponseBodyStatusN400 ListOrders400ApplicationProblemPlusJSONResponseBodyStatus = 400
+)
+
+// Valid indicates whether the value is a known member of the ListOrders400ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e ListOrders400ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case ListOrders400ApplicationProblemPlusJSONResponseBodyStatusN400:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrders401ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	ListOrders401ApplicationProblemPlusJSONResponseBodyStatusN401 ListOrders401ApplicationProblemPlusJSONResponseBodyStatus = 401
+)
+
+// Valid indicates whether the value is a known member of the ListOrders401ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e ListOrders401ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case ListOrders401ApplicationProblemPlusJSONResponseBodyStatusN401:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrders403ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	ListOrders403ApplicationProblemPlusJSONResponseBodyStatusN403 ListOrders403ApplicationProblemPlusJSONResponseBodyStatus = 403
+)
+
+// Valid indicates whether the value is a known member of the ListOrders403ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e ListOrders403ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case ListOrders403ApplicationProblemPlusJSONResponseBodyStatusN403:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrders429ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	ListOrders429ApplicationProblemPlusJSONResponseBodyStatusN429 ListOrders429ApplicationProblemPlusJSONResponseBodyStatus = 429
+)
+
+// Valid indicates whether the value is a known member of the ListOrders429ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e ListOrders429ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case ListOrders429ApplicationProblemPlusJSONResponseBodyStatusN429:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrders500ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	ListOrders500ApplicationProblemPlusJSONResponseBodyStatusN500 ListOrders500ApplicationProblemPlusJSONResponseBodyStatus = 500
+)
+
+// Valid indicates whether the value is a known member of the ListOrders500ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e ListOrders500ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case ListOrders500ApplicationProblemPlusJSONResponseBodyStatusN500:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrders503ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	ListOrders503ApplicationProblemPlusJSONResponseBodyStatusN503 ListOrders503ApplicationProblemPlusJSONResponseBodyStatus = 503
+)
+
+// Valid indicates whether the value is a known member of the ListOrders503ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e ListOrders503ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case ListOrders503ApplicationProblemPlusJSONResponseBodyStatusN503:
 		return true
 	default:
 		return false
@@ -1016,6 +1151,291 @@ func (e GetTransfer503ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool
 	}
 }
 
+// Defines values for CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatusN400 CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatus = 400
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatusN400:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatusN401 CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatus = 401
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatusN401:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatusN403 CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatus = 403
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatusN403:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatusN404 CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus = 404
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatusN404:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatusN409 CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus = 409
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatusN409:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatusN429 CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus = 429
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatusN429:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatusN500 CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatus = 500
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatusN500:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatusN503 CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatus = 503
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatusN503:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer400ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer400ApplicationProblemPlusJSONResponseBodyStatusN400 SignTransfer400ApplicationProblemPlusJSONResponseBodyStatus = 400
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer400ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer400ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer400ApplicationProblemPlusJSONResponseBodyStatusN400:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer401ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer401ApplicationProblemPlusJSONResponseBodyStatusN401 SignTransfer401ApplicationProblemPlusJSONResponseBodyStatus = 401
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer401ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer401ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer401ApplicationProblemPlusJSONResponseBodyStatusN401:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer403ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer403ApplicationProblemPlusJSONResponseBodyStatusN403 SignTransfer403ApplicationProblemPlusJSONResponseBodyStatus = 403
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer403ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer403ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer403ApplicationProblemPlusJSONResponseBodyStatusN403:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer404ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer404ApplicationProblemPlusJSONResponseBodyStatusN404 SignTransfer404ApplicationProblemPlusJSONResponseBodyStatus = 404
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer404ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer404ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer404ApplicationProblemPlusJSONResponseBodyStatusN404:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer409ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer409ApplicationProblemPlusJSONResponseBodyStatusN409 SignTransfer409ApplicationProblemPlusJSONResponseBodyStatus = 409
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer409ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer409ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer409ApplicationProblemPlusJSONResponseBodyStatusN409:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer413ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer413ApplicationProblemPlusJSONResponseBodyStatusN413 SignTransfer413ApplicationProblemPlusJSONResponseBodyStatus = 413
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer413ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer413ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer413ApplicationProblemPlusJSONResponseBodyStatusN413:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer415ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer415ApplicationProblemPlusJSONResponseBodyStatusN415 SignTransfer415ApplicationProblemPlusJSONResponseBodyStatus = 415
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer415ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer415ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer415ApplicationProblemPlusJSONResponseBodyStatusN415:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer422ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer422ApplicationProblemPlusJSONResponseBodyStatusN422 SignTransfer422ApplicationProblemPlusJSONResponseBodyStatus = 422
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer422ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer422ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer422ApplicationProblemPlusJSONResponseBodyStatusN422:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer429ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer429ApplicationProblemPlusJSONResponseBodyStatusN429 SignTransfer429ApplicationProblemPlusJSONResponseBodyStatus = 429
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer429ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer429ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer429ApplicationProblemPlusJSONResponseBodyStatusN429:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer500ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer500ApplicationProblemPlusJSONResponseBodyStatusN500 SignTransfer500ApplicationProblemPlusJSONResponseBodyStatus = 500
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer500ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer500ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer500ApplicationProblemPlusJSONResponseBodyStatusN500:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SignTransfer503ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	SignTransfer503ApplicationProblemPlusJSONResponseBodyStatusN503 SignTransfer503ApplicationProblemPlusJSONResponseBodyStatus = 503
+)
+
+// Valid indicates whether the value is a known member of the SignTransfer503ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e SignTransfer503ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case SignTransfer503ApplicationProblemPlusJSONResponseBodyStatusN503:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SubmitTransfer400ApplicationProblemPlusJSONResponseBodyStatus.
 const (
 	SubmitTransfer400ApplicationProblemPlusJSONResponseBodyStatusN400 SubmitTransfer400ApplicationProblemPlusJSONResponseBodyStatus = 400
@@ -1294,6 +1714,9 @@ type Approval struct {
 	// Amount The allowance the order needs, in the token's display units.
 	Amount string `json:"amount"`
 
+	// OneTime Gasless orders: the approval is of Permit2 (`spender`), without limit, once per token for all of the user's gasless orders; each order then spends only what its own signature allows, and nothing else can pull through Permit2 without one.
+	OneTime *bool `json:"oneTime,omitempty"`
+
 	// Spender 0x-prefixed 20-byte hex address.
 	Spender EvmAddress `json:"spender"`
 
@@ -1327,6 +1750,9 @@ type CreateTransferRequest struct {
 
 	// Deadline An RFC 3339 (ISO 8601) date-time.
 	Deadline *Timestamp `json:"deadline,omitempty"`
+
+	// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
+	Execution *Execution `json:"execution,omitempty"`
 
 	// From CAIP-10 account identifier: `<CAIP-2>:<address>`.
 	//
@@ -1381,6 +1807,9 @@ type EstimatedFees struct {
 // EvmAddress 0x-prefixed 20-byte hex address.
 type EvmAddress = string
 
+// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
+type Execution string
+
 // Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
 type Fill struct {
 	// AmountOut What the recipient received, in the output token's base units.
@@ -1416,6 +1845,50 @@ type FillAttestation struct {
 	Tx TransactionPayload `json:"tx"`
 }
 
+// GaslessCrossChainOrder ERC-7683's `GaslessCrossChainOrder`; uint256 fields as decimal strings, the uint32 deadlines as numbers (unix seconds), bytes as 0x hex. `orderData` is the settlement contract's ABI-encoded `Order`.
+type GaslessCrossChainOrder struct {
+	FillDeadline int    `json:"fillDeadline"`
+	Nonce        string `json:"nonce"`
+	OpenDeadline int    `json:"openDeadline"`
+
+	// OrderData 0x-prefixed hex bytes.
+	OrderData HexData `json:"orderData"`
+
+	// OrderDataType 0x-prefixed hex bytes.
+	OrderDataType HexData `json:"orderDataType"`
+	OriginChainId string  `json:"originChainId"`
+
+	// OriginSettler 0x-prefixed 20-byte hex address.
+	OriginSettler EvmAddress `json:"originSettler"`
+
+	// User 0x-prefixed 20-byte hex address.
+	User EvmAddress `json:"user"`
+}
+
+// GaslessOrder A gasless intent's order. The user signs `typedData` (EIP-712, `eth_signTypedData_v4`: Permit2's `PermitWitnessTransferFrom` of the input to the settlement contract, with the whole `GaslessCrossChainOrder` as witness) and posts the signature to POST /v2/transfers/{id}/signature; a filler then opens `order` with `openFor`. The intent's `tx` is the same order's `open`, should the user rather send it themselves.
+type GaslessOrder struct {
+	// Cancel While the order can still be opened, the hard cancel: Permit2's `invalidateUnorderedNonces` of the order's nonce, for the user to send on the origin chain. POST /v2/transfers/{id}/cancel only stops the service offering the order.
+	Cancel *TransactionPayload `json:"cancel,omitempty"`
+
+	// Nonce The Permit2 nonce (unordered, `nonceBitmap`), a decimal uint256; also the order's nonce.
+	Nonce string `json:"nonce"`
+
+	// OpenDeadline The Permit2 deadline; the intent expires then if nobody opened the order.
+	OpenDeadline Timestamp `json:"openDeadline"`
+
+	// Order ERC-7683's `GaslessCrossChainOrder`; uint256 fields as decimal strings, the uint32 deadlines as numbers (unix seconds), bytes as 0x hex. `orderData` is the settlement contract's ABI-encoded `Order`.
+	Order GaslessCrossChainOrder `json:"order"`
+
+	// Permit2 0x-prefixed 20-byte hex address.
+	Permit2 EvmAddress `json:"permit2"`
+
+	// Signature The accepted signature, once `signed`.
+	Signature *HexData `json:"signature,omitempty"`
+
+	// TypedData While `unsigned`, the EIP-712 typed data to sign, as wallets take it (`types`, `primaryType`, `domain`, `message`).
+	TypedData *map[string]interface{} `json:"typedData,omitempty"`
+}
+
 // HexData 0x-prefixed hex bytes.
 type HexData = string
 
@@ -1435,7 +1908,7 @@ type IntentMetadata struct {
 	Hash *string `json:"hash,omitempty"`
 }
 
-// IntentStatus Lifecycle status: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. `confirmed`, `failed` and `expired` are terminal. A `submitted` intent goes back to `pending` only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
+// IntentStatus Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 type IntentStatus string
 
 // Limits Extension, swaps and bridges only (a transfer has none). The least and the most amount the route takes, in display units of the asset given up, like the request's `amount`. `minAmount` is where the fees (gas of the transaction, valued in the asset, plus the protocol and solver basis points) would take the service's fee share of the amount (all of it unless the operator sets `--fee-share-bps`), computed from the same gas and prices as `estimatedFees`: it moves with the gas price, and is at least one base unit. `maxAmount` is what the asset's fillers declare (its TokenDefinition's `spec.limits.maxAmount`); absent, there is no maximum. An amount outside them is refused with 422 `validation-failed` carrying both in `details`; a create naming a simulation keeps that simulation's `minAmount` while its quote holds.
@@ -1458,6 +1931,45 @@ type Limits struct {
 type OpenAPIDocument struct {
 	Info    map[string]interface{} `json:"info"`
 	Openapi string                 `json:"openapi"`
+}
+
+// OrderBookEntry An entry of the order book - a signed gasless order, ready for a filler to open with `openFor`. It names no account.
+type OrderBookEntry struct {
+	// CreatedAt An RFC 3339 (ISO 8601) date-time.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// DestinationChainId CAIP-2 chain identifier: `<namespace>:<chain_reference>`.
+	//
+	// Examples: eip155:1, eip155:11155111
+	DestinationChainId Caip2ChainId `json:"destinationChainId"`
+
+	// IntentId Transfer intent ID: `int_transfer_` followed by a ULID.
+	//
+	// Examples: int_transfer_01J9Z3Q0S4M8V6X2T7K5N1R3PB
+	IntentId IntentId `json:"intentId"`
+
+	// OpenFor `openFor(order, signature, "")` on the origin settlement contract, for the filler to send (and check against `order` and `signature`: it encodes nothing else).
+	OpenFor TransactionPayload `json:"openFor"`
+
+	// Order ERC-7683's `GaslessCrossChainOrder`; uint256 fields as decimal strings, the uint32 deadlines as numbers (unix seconds), bytes as 0x hex. `orderData` is the settlement contract's ABI-encoded `Order`.
+	Order GaslessCrossChainOrder `json:"order"`
+
+	// OrderId Deterministic on-chain order identifier (bytes32 hex).
+	OrderId OrderId `json:"orderId"`
+
+	// OriginChainId CAIP-2 chain identifier: `<namespace>:<chain_reference>`.
+	//
+	// Examples: eip155:1, eip155:11155111
+	OriginChainId Caip2ChainId `json:"originChainId"`
+
+	// Signature 0x-prefixed hex bytes.
+	Signature HexData `json:"signature"`
+
+	// Status `signed` (offered) or `submitted` (opened, not settled yet).
+	Status IntentStatus `json:"status"`
+
+	// Type Inferred operation type: different chains make a `bridge`; an `asset` object whose `in` and `out` differ makes a `swap`; anything else is a `transfer`.
+	Type TransferType `json:"type"`
 }
 
 // OrderId Deterministic on-chain order identifier (bytes32 hex).
@@ -1537,8 +2049,20 @@ type SimulationResult struct {
 	// EstimatedTimeS Expected settlement time in seconds.
 	EstimatedTimeS float32 `json:"estimatedTimeS"`
 
+	// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
+	Execution *Execution `json:"execution,omitempty"`
+
 	// ExpiresAt Time after which the quoted fees may no longer be accurate.
 	ExpiresAt Timestamp `json:"expiresAt"`
+
+	// Gasless A valid gasless simulation's Permit2 terms. The user sends no transaction (no `tx`); the created intent carries the typed data to sign, with the Permit2 nonce the create allocates.
+	Gasless *struct {
+		// OpenDeadline A filler must open the order before it; the intent expires then.
+		OpenDeadline Timestamp `json:"openDeadline"`
+
+		// Permit2 0x-prefixed 20-byte hex address.
+		Permit2 EvmAddress `json:"permit2"`
+	} `json:"gasless,omitempty"`
 
 	// Limits Extension, swaps and bridges only (a transfer has none). The least and the most amount the route takes, in display units of the asset given up, like the request's `amount`. `minAmount` is where the fees (gas of the transaction, valued in the asset, plus the protocol and solver basis points) would take the service's fee share of the amount (all of it unless the operator sets `--fee-share-bps`), computed from the same gas and prices as `estimatedFees`: it moves with the gas price, and is at least one base unit. `maxAmount` is what the asset's fillers declare (its TokenDefinition's `spec.limits.maxAmount`); absent, there is no maximum. An amount outside them is refused with 422 `validation-failed` carrying both in `details`; a create naming a simulation keeps that simulation's `minAmount` while its quote holds.
 	Limits *Limits `json:"limits,omitempty"`
@@ -1634,11 +2158,17 @@ type TransferIntent struct {
 	// Environment Environment of an API key: `test` (testnets) or `live` (mainnets).
 	Environment Environment `json:"environment"`
 
+	// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
+	Execution *Execution `json:"execution,omitempty"`
+
 	// ExpiresAt When a pending intent expires (status `expired`); the request's deadline, or the creation time plus the default time to live. Whole seconds.
 	ExpiresAt Timestamp `json:"expiresAt"`
 
 	// Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
 	Fill *Fill `json:"fill,omitempty"`
+
+	// Gasless A gasless intent's order. The user signs `typedData` (EIP-712, `eth_signTypedData_v4`: Permit2's `PermitWitnessTransferFrom` of the input to the settlement contract, with the whole `GaslessCrossChainOrder` as witness) and posts the signature to POST /v2/transfers/{id}/signature; a filler then opens `order` with `openFor`. The intent's `tx` is the same order's `open`, should the user rather send it themselves.
+	Gasless *GaslessOrder `json:"gasless,omitempty"`
 
 	// Id Transfer intent ID: `int_transfer_` followed by a ULID.
 	//
@@ -1666,7 +2196,7 @@ type TransferIntent struct {
 	// ResolvedPath Ordered primitive operations, as the simulation reported them, for example `["swap", "bridge"]`.
 	ResolvedPath []TransferType `json:"resolvedPath"`
 
-	// Status Lifecycle status: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. `confirmed`, `failed` and `expired` are terminal. A `submitted` intent goes back to `pending` only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
+	// Status Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 	Status IntentStatus `json:"status"`
 
 	// StatusDetail Why the intent has its status, when the chain said so, for example the revert reason of a `failed` intent or the reorg that sent a `submitted` one back to `pending`.
@@ -1708,6 +2238,9 @@ type TransferRequest struct {
 	// Deadline Latest execution time.
 	Deadline *Timestamp `json:"deadline,omitempty"`
 
+	// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
+	Execution *Execution `json:"execution,omitempty"`
+
 	// From Source account and chain (CAIP-10).
 	From Caip10AccountId `json:"from"`
 
@@ -1721,6 +2254,12 @@ type TransferRequest struct {
 // TransferRequest_Asset The token to move (CAIP-10 address of its contract); the object form is used for swaps.
 type TransferRequest_Asset struct {
 	union json.RawMessage
+}
+
+// TransferSignature The user's signature of a gasless intent's `gasless.typedData`.
+type TransferSignature struct {
+	// Signature 65 bytes r, s, v of an ECDSA key, or what the user's contract account checks with EIP-1271 (a Safe's owners' signatures).
+	Signature HexData `json:"signature"`
 }
 
 // TransferSubmission The transaction a client sent for its intent.
@@ -1748,7 +2287,7 @@ type TransferSummary struct {
 	// OrderId Deterministic on-chain order identifier (bytes32 hex).
 	OrderId OrderId `json:"orderId"`
 
-	// Status Lifecycle status: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. `confirmed`, `failed` and `expired` are terminal. A `submitted` intent goes back to `pending` only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
+	// Status Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 	Status IntentStatus `json:"status"`
 
 	// Type Inferred operation type: different chains make a `bridge`; an `asset` object whose `in` and `out` differ makes a `swap`; anything else is a `transfer`.
@@ -2041,6 +2580,29 @@ type UnprocessableCreate struct {
 	Type  interface{} `json:"type"`
 }
 
+// UnprocessableSignature defines model for UnprocessableSignature.
+type UnprocessableSignature struct {
+	// CorrelationId A ULID (26 characters of Crockford base 32).
+	CorrelationId Ulid `json:"correlationId"`
+
+	// Detail Explanation of this occurrence.
+	Detail string `json:"detail"`
+
+	// Details Extra data of the problem.
+	Details *map[string]interface{} `json:"details,omitempty"`
+
+	// Instance The request URL under the base URL.
+	Instance string                       `json:"instance"`
+	Status   UnprocessableSignatureStatus `json:"status"`
+
+	// Title Title of the problem type, as in `x-problem-types`.
+	Title string `json:"title"`
+	Type  string `json:"type"`
+}
+
+// UnprocessableSignatureStatus defines model for UnprocessableSignature.Status.
+type UnprocessableSignatureStatus int
+
 // UnprocessableTransfer defines model for UnprocessableTransfer.
 type UnprocessableTransfer struct {
 	// CorrelationId A ULID (26 characters of Crockford base 32).
@@ -2121,6 +2683,42 @@ type GetV2OpenAPIDocument500ApplicationProblemPlusJSONResponseBodyStatus int
 
 // GetV2OpenAPIDocument503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for GetV2OpenAPIDocument.
 type GetV2OpenAPIDocument503ApplicationProblemPlusJSONResponseBodyStatus int
+
+// ListOrdersParams defines parameters for ListOrders.
+type ListOrdersParams struct {
+	// Status `signed` (the default: orders to open) or `submitted` (opened, not settled).
+	Status *string `form:"status,omitempty" json:"status,omitempty"`
+
+	// ChainId Only orders opened on this chain (CAIP-2).
+	ChainId *Caip2ChainId `form:"chainId,omitempty" json:"chainId,omitempty"`
+
+	// Token Only orders whose input is this token (CAIP-10).
+	Token *Caip10AccountId `form:"token,omitempty" json:"token,omitempty"`
+
+	// Limit Maximum number of items in the page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position in the list, taken from the `Link` header of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ListOrders400ApplicationProblemPlusJSONResponseBodyStatus defines parameters for ListOrders.
+type ListOrders400ApplicationProblemPlusJSONResponseBodyStatus int
+
+// ListOrders401ApplicationProblemPlusJSONResponseBodyStatus defines parameters for ListOrders.
+type ListOrders401ApplicationProblemPlusJSONResponseBodyStatus int
+
+// ListOrders403ApplicationProblemPlusJSONResponseBodyStatus defines parameters for ListOrders.
+type ListOrders403ApplicationProblemPlusJSONResponseBodyStatus int
+
+// ListOrders429ApplicationProblemPlusJSONResponseBodyStatus defines parameters for ListOrders.
+type ListOrders429ApplicationProblemPlusJSONResponseBodyStatus int
+
+// ListOrders500ApplicationProblemPlusJSONResponseBodyStatus defines parameters for ListOrders.
+type ListOrders500ApplicationProblemPlusJSONResponseBodyStatus int
+
+// ListOrders503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for ListOrders.
+type ListOrders503ApplicationProblemPlusJSONResponseBodyStatus int
 
 // GetFillAttestation400ApplicationProblemPlusJSONResponseBodyStatus defines parameters for GetFillAttestation.
 type GetFillAttestation400ApplicationProblemPlusJSONResponseBodyStatus int
@@ -2304,6 +2902,63 @@ type GetTransfer500ApplicationProblemPlusJSONResponseBodyStatus int
 // GetTransfer503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for GetTransfer.
 type GetTransfer503ApplicationProblemPlusJSONResponseBodyStatus int
 
+// CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer400ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer401ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer403ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer500ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer503ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer400ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer400ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer401ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer401ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer403ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer403ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer404ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer404ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer409ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer409ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer413ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer413ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer415ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer415ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer422ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer422ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer429ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer429ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer500ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer500ApplicationProblemPlusJSONResponseBodyStatus int
+
+// SignTransfer503ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SignTransfer.
+type SignTransfer503ApplicationProblemPlusJSONResponseBodyStatus int
+
 // SubmitTransfer400ApplicationProblemPlusJSONResponseBodyStatus defines parameters for SubmitTransfer.
 type SubmitTransfer400ApplicationProblemPlusJSONResponseBodyStatus int
 
@@ -2363,6 +3018,9 @@ type CreateTransferJSONRequestBody = CreateTransferRequest
 
 // SimulateTransferJSONRequestBody defines body for SimulateTransfer for application/json ContentType.
 type SimulateTransferJSONRequestBody = TransferRequest
+
+// SignTransferJSONRequestBody defines body for SignTransfer for application/json ContentType.
+type SignTransferJSONRequestBody = TransferSignature
 
 // SubmitTransferJSONRequestBody defines body for SubmitTransfer for application/json ContentType.
 type SubmitTransferJSONRequestBody = TransferSubmission
@@ -2572,6 +3230,20 @@ type ClientInterface interface {
 	// Corresponds with GET /v2/openapi.json (the `GetV2OpenAPIDocument` operationId).
 	GetV2OpenAPIDocument(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListOrders The order book of signed gasless orders (for fillers)
+	//
+	// Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
+	// account in the key's environment, newest first, each with its signature and the `openFor`
+	// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
+	// `filler`, which only the operator grants (in the manifest; keys made by
+	// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
+	// chains and the intent id; it never sees the account, the key or the intent's other
+	// records, and it can change nothing. Orders leave the book when they settle, expire or are
+	// cancelled.
+	//
+	// Corresponds with GET /v2/orders (the `ListOrders` operationId).
+	ListOrders(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFillAttestation Get the attestation of a bridge fill (for fillers)
 	//
 	// Extension, for fillers. Once a bridge order's fill is final on its destination chain, the
@@ -2743,6 +3415,61 @@ type ClientInterface interface {
 	// Corresponds with GET /v2/transfers/{id} (the `GetTransfer` operationId).
 	GetTransfer(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CancelTransfer Cancel a gasless intent
+	//
+	// The soft cancel of a gasless intent: the service stops offering its order at once. An
+	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+	// since a filler that read it may still open it. To make that impossible on chain, the user
+	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+	// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
+	// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
+	// an opened order's escrow is refunded after its deadline.
+	//
+	// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+	CancelTransfer(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SignTransferWithBody Post the user's signature of a gasless intent
+	//
+	// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+	// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+	// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+	// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+	// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+	// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+	// (GET /v2/orders).
+	//
+	// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+	// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+	// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+	// `details.status`); a refused signature (422, one type per reason); the node did not answer
+	// in time (503 with `Retry-After`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+	SignTransferWithBody(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SignTransfer Post the user's signature of a gasless intent
+	//
+	// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+	// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+	// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+	// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+	// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+	// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+	// (GET /v2/orders).
+	//
+	// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+	// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+	// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+	// `details.status`); a refused signature (422, one type per reason); the node did not answer
+	// in time (503 with `Retry-After`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+	SignTransfer(ctx context.Context, id IntentId, body SignTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SubmitTransferWithBody Report the transaction sent for an intent
 	//
 	// The client reports the hash of the transaction it signed and sent for its intent (the
@@ -2820,6 +3547,30 @@ type ClientInterface interface {
 // Corresponds with GET /v2/openapi.json (the `GetV2OpenAPIDocument` operationId).
 func (c *Client) GetV2OpenAPIDocument(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetV2OpenAPIDocumentRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOrders The order book of signed gasless orders (for fillers)
+//
+// Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
+// account in the key's environment, newest first, each with its signature and the `openFor`
+// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
+// `filler`, which only the operator grants (in the manifest; keys made by
+// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
+// chains and the intent id; it never sees the account, the key or the intent's other
+// records, and it can change nothing. Orders leave the book when they settle, expire or are
+// cancelled.
+//
+// Corresponds with GET /v2/orders (the `ListOrders` operationId).
+func (c *Client) ListOrders(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOrdersRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3081,6 +3832,91 @@ func (c *Client) GetTransfer(ctx context.Context, id IntentId, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
+// CancelTransfer Cancel a gasless intent
+//
+// The soft cancel of a gasless intent: the service stops offering its order at once. An
+// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+// since a filler that read it may still open it. To make that impossible on chain, the user
+// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
+// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
+// an opened order's escrow is refunded after its deadline.
+//
+// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+func (c *Client) CancelTransfer(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTransferRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SignTransferWithBody Post the user's signature of a gasless intent
+//
+// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+// (GET /v2/orders).
+//
+// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+// `details.status`); a refused signature (422, one type per reason); the node did not answer
+// in time (503 with `Retry-After`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+func (c *Client) SignTransferWithBody(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSignTransferRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SignTransfer Post the user's signature of a gasless intent
+//
+// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+// (GET /v2/orders).
+//
+// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+// `details.status`); a refused signature (422, one type per reason); the node did not answer
+// in time (503 with `Retry-After`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+func (c *Client) SignTransfer(ctx context.Context, id IntentId, body SignTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSignTransferRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SubmitTransferWithBody Report the transaction sent for an intent
 //
 // The client reports the hash of the transaction it signed and sent for its intent (the
@@ -3197,6 +4033,108 @@ func NewGetV2OpenAPIDocumentRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListOrdersRequest constructs an http.Request for the ListOrders method
+func NewListOrdersRequest(server string, params *ListOrdersParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/orders")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ChainId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "chainId", *params.ChainId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Token != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -3598,6 +4536,87 @@ func NewGetTransferRequest(server string, id IntentId) (*http.Request, error) {
 	return req, nil
 }
 
+// NewCancelTransferRequest constructs an http.Request for the CancelTransfer method
+func NewCancelTransferRequest(server string, id IntentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/transfers/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSignTransferRequest calls the generic SignTransfer builder with application/json body
+func NewSignTransferRequest(server string, id IntentId, body SignTransferJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSignTransferRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewSignTransferRequestWithBody constructs an http.Request for the SignTransfer method, with any body, and a specified content type
+func NewSignTransferRequestWithBody(server string, id IntentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v2/transfers/%s/signature", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewSubmitTransferRequest calls the generic SubmitTransfer builder with application/json body
 func NewSubmitTransferRequest(server string, id IntentId, body SubmitTransferJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3731,6 +4750,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v2/openapi.json (the `GetV2OpenAPIDocument` operationId).
 	GetV2OpenAPIDocumentWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetV2OpenAPIDocumentResponse, error)
+
+	// ListOrdersWithResponse The order book of signed gasless orders (for fillers)
+	//
+	// Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
+	// account in the key's environment, newest first, each with its signature and the `openFor`
+	// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
+	// `filler`, which only the operator grants (in the manifest; keys made by
+	// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
+	// chains and the intent id; it never sees the account, the key or the intent's other
+	// records, and it can change nothing. Orders leave the book when they settle, expire or are
+	// cancelled.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v2/orders (the `ListOrders` operationId).
+	ListOrdersWithResponse(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*ListOrdersResponse, error)
 
 	// GetFillAttestationWithResponse Get the attestation of a bridge fill (for fillers)
 	//
@@ -3910,6 +4945,63 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v2/transfers/{id} (the `GetTransfer` operationId).
 	GetTransferWithResponse(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
+
+	// CancelTransferWithResponse Cancel a gasless intent
+	//
+	// The soft cancel of a gasless intent: the service stops offering its order at once. An
+	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+	// since a filler that read it may still open it. To make that impossible on chain, the user
+	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+	// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
+	// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
+	// an opened order's escrow is refunded after its deadline.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+	CancelTransferWithResponse(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error)
+
+	// SignTransferWithBodyWithResponse Post the user's signature of a gasless intent
+	//
+	// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+	// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+	// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+	// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+	// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+	// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+	// (GET /v2/orders).
+	//
+	// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+	// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+	// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+	// `details.status`); a refused signature (422, one type per reason); the node did not answer
+	// in time (503 with `Retry-After`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+	SignTransferWithBodyWithResponse(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SignTransferResponse, error)
+
+	// SignTransferWithResponse Post the user's signature of a gasless intent
+	//
+	// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+	// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+	// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+	// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+	// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+	// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+	// (GET /v2/orders).
+	//
+	// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+	// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+	// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+	// `details.status`); a refused signature (422, one type per reason); the node did not answer
+	// in time (503 with `Retry-After`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+	SignTransferWithResponse(ctx context.Context, id IntentId, body SignTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*SignTransferResponse, error)
 
 	// SubmitTransferWithBodyWithResponse Report the transaction sent for an intent
 	//
@@ -4110,6 +5202,156 @@ func (r GetV2OpenAPIDocumentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetV2OpenAPIDocumentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListOrdersResponse200Headers the declared response headers of an HTTP 200 response for ListOrders
+type ListOrdersResponse200Headers struct {
+	Link            *string
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// ListOrdersResponse400Headers the declared response headers of an HTTP 400 response for ListOrders
+type ListOrdersResponse400Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// ListOrdersResponse401Headers the declared response headers of an HTTP 401 response for ListOrders
+type ListOrdersResponse401Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	WWWAuthenticate string
+	XCorrelationId  Ulid
+}
+
+// ListOrdersResponse403Headers the declared response headers of an HTTP 403 response for ListOrders
+type ListOrdersResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// ListOrdersResponse429Headers the declared response headers of an HTTP 429 response for ListOrders
+type ListOrdersResponse429Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	RetryAfter      int
+	XCorrelationId  Ulid
+}
+
+// ListOrdersResponse500Headers the declared response headers of an HTTP 500 response for ListOrders
+type ListOrdersResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// ListOrdersResponse503Headers the declared response headers of an HTTP 503 response for ListOrders
+type ListOrdersResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+	XCorrelationId  Ulid
+}
+
+type ListOrdersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *[]OrderBookEntry
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *MissingApiKey
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiKeyForbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *RateLimited
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOrdersResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListOrdersResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListOrdersResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListOrdersResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListOrdersResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListOrdersResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOrdersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOrdersResponse) GetJSON200() *[]OrderBookEntry {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListOrdersResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListOrdersResponse) GetApplicationproblemJSON401() *MissingApiKey {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListOrdersResponse) GetApplicationproblemJSON403() *ApiKeyForbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListOrdersResponse) GetApplicationproblemJSON429() *RateLimited {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListOrdersResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListOrdersResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOrdersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOrdersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOrdersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOrdersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5175,6 +6417,418 @@ func (r GetTransferResponse) ContentType() string {
 	return ""
 }
 
+// CancelTransferResponse200Headers the declared response headers of an HTTP 200 response for CancelTransfer
+type CancelTransferResponse200Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse400Headers the declared response headers of an HTTP 400 response for CancelTransfer
+type CancelTransferResponse400Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse401Headers the declared response headers of an HTTP 401 response for CancelTransfer
+type CancelTransferResponse401Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	WWWAuthenticate string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse403Headers the declared response headers of an HTTP 403 response for CancelTransfer
+type CancelTransferResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse404Headers the declared response headers of an HTTP 404 response for CancelTransfer
+type CancelTransferResponse404Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse409Headers the declared response headers of an HTTP 409 response for CancelTransfer
+type CancelTransferResponse409Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	RetryAfter      *int
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse429Headers the declared response headers of an HTTP 429 response for CancelTransfer
+type CancelTransferResponse429Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	RetryAfter      int
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse500Headers the declared response headers of an HTTP 500 response for CancelTransfer
+type CancelTransferResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse503Headers the declared response headers of an HTTP 503 response for CancelTransfer
+type CancelTransferResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+	XCorrelationId  Ulid
+}
+
+type CancelTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransferIntent
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *MissingApiKey
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiKeyForbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *RateLimited
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *TransferServiceFailure
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CancelTransferResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CancelTransferResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CancelTransferResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CancelTransferResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CancelTransferResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelTransferResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CancelTransferResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CancelTransferResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelTransferResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelTransferResponse) GetJSON200() *TransferIntent {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON401() *MissingApiKey {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON403() *ApiKeyForbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON429() *RateLimited {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON500() *TransferServiceFailure {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelTransferResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SignTransferResponse200Headers the declared response headers of an HTTP 200 response for SignTransfer
+type SignTransferResponse200Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse400Headers the declared response headers of an HTTP 400 response for SignTransfer
+type SignTransferResponse400Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse401Headers the declared response headers of an HTTP 401 response for SignTransfer
+type SignTransferResponse401Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	WWWAuthenticate string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse403Headers the declared response headers of an HTTP 403 response for SignTransfer
+type SignTransferResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse404Headers the declared response headers of an HTTP 404 response for SignTransfer
+type SignTransferResponse404Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse409Headers the declared response headers of an HTTP 409 response for SignTransfer
+type SignTransferResponse409Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	RetryAfter      *int
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse413Headers the declared response headers of an HTTP 413 response for SignTransfer
+type SignTransferResponse413Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse415Headers the declared response headers of an HTTP 415 response for SignTransfer
+type SignTransferResponse415Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse422Headers the declared response headers of an HTTP 422 response for SignTransfer
+type SignTransferResponse422Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse429Headers the declared response headers of an HTTP 429 response for SignTransfer
+type SignTransferResponse429Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	RetryAfter      int
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse500Headers the declared response headers of an HTTP 500 response for SignTransfer
+type SignTransferResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	XCorrelationId  Ulid
+}
+
+// SignTransferResponse503Headers the declared response headers of an HTTP 503 response for SignTransfer
+type SignTransferResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+	XCorrelationId  Ulid
+}
+
+type SignTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransferIntent
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *MissingApiKey
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiKeyForbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableSignature
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *RateLimited
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *TransferServiceFailure
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SignTransferResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *SignTransferResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SignTransferResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SignTransferResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SignTransferResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SignTransferResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SignTransferResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *SignTransferResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SignTransferResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SignTransferResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *SignTransferResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SignTransferResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SignTransferResponse) GetJSON200() *TransferIntent {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON401() *MissingApiKey {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON403() *ApiKeyForbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON422() *UnprocessableSignature {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON429() *RateLimited {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON500() *TransferServiceFailure {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SignTransferResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SignTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SignTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SignTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SignTransferResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SubmitTransferResponse200Headers the declared response headers of an HTTP 200 response for SubmitTransfer
 type SubmitTransferResponse200Headers struct {
 	RateLimit       string
@@ -5601,6 +7255,28 @@ func (c *ClientWithResponses) GetV2OpenAPIDocumentWithResponse(ctx context.Conte
 	return ParseGetV2OpenAPIDocumentResponse(rsp)
 }
 
+// ListOrdersWithResponse The order book of signed gasless orders (for fillers)
+//
+// Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
+// account in the key's environment, newest first, each with its signature and the `openFor`
+// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
+// `filler`, which only the operator grants (in the manifest; keys made by
+// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
+// chains and the intent id; it never sees the account, the key or the intent's other
+// records, and it can change nothing. Orders leave the book when they settle, expire or are
+// cancelled.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v2/orders (the `ListOrders` operationId).
+func (c *ClientWithResponses) ListOrdersWithResponse(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*ListOrdersResponse, error) {
+	rsp, err := c.ListOrders(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOrdersResponse(rsp)
+}
+
 // GetFillAttestationWithResponse Get the attestation of a bridge fill (for fillers)
 //
 // Extension, for fillers. Once a bridge order's fill is final on its destination chain, the
@@ -5826,6 +7502,81 @@ func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id In
 		return nil, err
 	}
 	return ParseGetTransferResponse(rsp)
+}
+
+// CancelTransferWithResponse Cancel a gasless intent
+//
+// The soft cancel of a gasless intent: the service stops offering its order at once. An
+// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+// since a filler that read it may still open it. To make that impossible on chain, the user
+// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
+// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
+// an opened order's escrow is refunded after its deadline.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+func (c *ClientWithResponses) CancelTransferWithResponse(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error) {
+	rsp, err := c.CancelTransfer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelTransferResponse(rsp)
+}
+
+// SignTransferWithBodyWithResponse Post the user's signature of a gasless intent
+//
+// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+// (GET /v2/orders).
+//
+// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+// `details.status`); a refused signature (422, one type per reason); the node did not answer
+// in time (503 with `Retry-After`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+func (c *ClientWithResponses) SignTransferWithBodyWithResponse(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SignTransferResponse, error) {
+	rsp, err := c.SignTransferWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSignTransferResponse(rsp)
+}
+
+// SignTransferWithResponse Post the user's signature of a gasless intent
+//
+// The user's signature of the intent's `gasless.typedData` (`eth_signTypedData_v4`, or a
+// contract account's EIP-1271 signature). Before it accepts it, the service asks the origin
+// chain's node, in one round trip: that the signer is the order's user (ECDSA recovery, or
+// `isValidSignature` of the user's contract), that the Permit2 nonce is unused, that the
+// user's balance and allowance to Permit2 cover the input, and that an `eth_call` of
+// `openFor` with it succeeds. The intent is then `signed` and its order offered to fillers
+// (GET /v2/orders).
+//
+// Idempotent: the signature the intent already holds answers 200. Failures, in order: 415,
+// 413, a body that is not exactly `{"signature": "0x..."}` or a malformed id (400); an unknown
+// intent (404); an intent that is not gasless or not `unsigned` (409 `conflict`,
+// `details.status`); a refused signature (422, one type per reason); the node did not answer
+// in time (503 with `Retry-After`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/transfers/{id}/signature (the `SignTransfer` operationId).
+func (c *ClientWithResponses) SignTransferWithResponse(ctx context.Context, id IntentId, body SignTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*SignTransferResponse, error) {
+	rsp, err := c.SignTransfer(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSignTransferResponse(rsp)
 }
 
 // SubmitTransferWithBodyWithResponse Report the transaction sent for an intent
@@ -6112,6 +7863,273 @@ func ParseGetV2OpenAPIDocumentResponse(rsp *http.Response) (*GetV2OpenAPIDocumen
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetV2OpenAPIDocumentResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListOrdersResponse parses an HTTP response from a ListOrdersWithResponse call
+func ParseListOrdersResponse(rsp *http.Response) (*ListOrdersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOrdersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest []OrderBookEntry
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest MissingApiKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiKeyForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOrdersResponse200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListOrdersResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListOrdersResponse401Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListOrdersResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListOrdersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListOrdersResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListOrdersResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8017,6 +10035,757 @@ func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) 
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetTransferResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelTransferResponse parses an HTTP response from a CancelTransferWithResponse call
+func ParseCancelTransferResponse(rsp *http.Response) (*CancelTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransferIntent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest MissingApiKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiKeyForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest TransferServiceFailure
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CancelTransferResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers CancelTransferResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CancelTransferResponse401Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CancelTransferResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CancelTransferResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CancelTransferResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers CancelTransferResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers CancelTransferResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelTransferResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSignTransferResponse parses an HTTP response from a SignTransferWithResponse call
+func ParseSignTransferResponse(rsp *http.Response) (*SignTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SignTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransferIntent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest MissingApiKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiKeyForbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableSignature
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest TransferServiceFailure
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SignTransferResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers SignTransferResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers SignTransferResponse401Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SignTransferResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SignTransferResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers SignTransferResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SignTransferResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers SignTransferResponse415Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers SignTransferResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers SignTransferResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers SignTransferResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers SignTransferResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

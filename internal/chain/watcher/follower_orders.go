@@ -76,7 +76,7 @@ func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []type
 		}
 		var obs intentstatus.Observation
 		switch {
-		case ev.Kind == settlement.EventOpened && ref.Origin == f.chainID && l.Address == ref.Domain.Contract && ref.Phase == v1alpha1.IntentPhasePending:
+		case ev.Kind == settlement.EventOpened && ref.Origin == f.chainID && l.Address == ref.Domain.Contract && intent.Takes(ref.Phase, intent.EventSubmit):
 			obs = f.opened(l, b)
 		case ev.Kind == settlement.EventFilled && ref.Dest == f.chainID && l.Address == ref.DestSettler && (ref.Fill == nil || ref.Fill.Hash != l.TxHash):
 			obs = f.filled(ev, b)
@@ -101,7 +101,8 @@ func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []type
 }
 
 // opened: the order was opened by a transaction the service did not write (a smart account's
-// call, say): the contract checked that its user sent it, so it is the intent's transaction.
+// call, or a filler's openFor of a gasless order): the contract checked that its user sent it or
+// signed it through Permit2, so it is the intent's transaction.
 func (f *follower) opened(l types.Log, b jsonrpc.Block) intentstatus.Observation {
 	return intentstatus.Observation{
 		Event: intent.EventSubmit, Hash: l.TxHash, Block: b.Number, BlockHash: b.Hash, Reason: v1alpha1.ReasonIncluded,

@@ -26,11 +26,13 @@ import (
 
 // Sequence numbers of the events of one intent: fixed by type, so that whichever replica records
 // an event gives it the same number, and a receiver orders what it got (an intent that expired was
-// never submitted: its events are 1 and 3).
+// never submitted: its events are 1 and 4). Only their order is promised: signed came after the
+// others were first numbered, and they moved up one.
 const (
 	sequenceCreated   = 1
-	sequenceSubmitted = 2
-	sequenceFinal     = 3
+	sequenceSigned    = 2
+	sequenceSubmitted = 3
+	sequenceFinal     = 4
 )
 
 // Emitter records the events of TransferIntents' transitions. It is level-based: each reconcile
@@ -66,6 +68,9 @@ func eventsOf(obj *v1alpha1.TransferIntent) []event {
 	sum := transferrecord.SummaryOf(obj)
 	out := []event{{v1alpha1.WebhookEventTransferCreated, sequenceCreated, sum.CreatedAt}}
 	phase := intentstatus.Phase(obj)
+	if obj.Status.Signature != "" {
+		out = append(out, event{v1alpha1.WebhookEventTransferSigned, sequenceSigned, sum.UpdatedAt})
+	}
 	if sum.Hash != "" || phase == v1alpha1.IntentPhaseSubmitted {
 		out = append(out, event{v1alpha1.WebhookEventTransferSubmitted, sequenceSubmitted, sum.UpdatedAt})
 	}
@@ -76,6 +81,10 @@ func eventsOf(obj *v1alpha1.TransferIntent) []event {
 		out = append(out, event{v1alpha1.WebhookEventTransferFailed, sequenceFinal, sum.UpdatedAt})
 	case v1alpha1.IntentPhaseExpired:
 		out = append(out, event{v1alpha1.WebhookEventTransferExpired, sequenceFinal, sum.UpdatedAt})
+	case v1alpha1.IntentPhaseCancelled:
+		// Not at cancelling: a filler may still open the order then, and its submitted would
+		// come after a cancelled that ranks above it.
+		out = append(out, event{v1alpha1.WebhookEventTransferCancelled, sequenceFinal, sum.UpdatedAt})
 	}
 	return out
 }

@@ -64,9 +64,9 @@ func validateURL(path *field.Path, value string, env v1alpha1.Environment) field
 }
 
 var eventTypes = map[v1alpha1.WebhookEventType]bool{
-	v1alpha1.WebhookEventTransferCreated: true, v1alpha1.WebhookEventTransferSubmitted: true,
+	v1alpha1.WebhookEventTransferCreated: true, v1alpha1.WebhookEventTransferSigned: true, v1alpha1.WebhookEventTransferSubmitted: true,
 	v1alpha1.WebhookEventTransferConfirmed: true, v1alpha1.WebhookEventTransferFailed: true,
-	v1alpha1.WebhookEventTransferExpired: true,
+	v1alpha1.WebhookEventTransferExpired: true, v1alpha1.WebhookEventTransferCancelled: true,
 }
 
 func validateEventTypes(path *field.Path, types []v1alpha1.WebhookEventType) field.ErrorList {
@@ -79,7 +79,7 @@ func validateEventTypes(path *field.Path, types []v1alpha1.WebhookEventType) fie
 		switch {
 		case !eventTypes[t]:
 			errs = append(errs, field.NotSupported(path.Index(i), t, []string{
-				"transfer.created", "transfer.submitted", "transfer.confirmed", "transfer.failed", "transfer.expired"}))
+				"transfer.created", "transfer.signed", "transfer.submitted", "transfer.confirmed", "transfer.failed", "transfer.expired", "transfer.cancelled"}))
 		case seen[t]:
 			errs = append(errs, field.Duplicate(path.Index(i), t))
 		}

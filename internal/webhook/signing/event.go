@@ -13,10 +13,12 @@ import (
 // Types of the events a WebhookEndpoint can subscribe to (the enum of spec.eventTypes).
 const (
 	EventTransferCreated   = "transfer.created"
+	EventTransferSigned    = "transfer.signed"
 	EventTransferSubmitted = "transfer.submitted"
 	EventTransferConfirmed = "transfer.confirmed"
 	EventTransferFailed    = "transfer.failed"
 	EventTransferExpired   = "transfer.expired"
+	EventTransferCancelled = "transfer.cancelled"
 )
 
 // EventIDPrefix starts every event id; the webhook-id header carries the id, so that a receiver
