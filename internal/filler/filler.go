@@ -72,8 +72,11 @@ type Filler struct {
 	Quote  Quote
 	// API and APIKey reach the service's attestation endpoint, to claim bridge escrows.
 	API, APIKey string
-	HTTP        *http.Client
-	Log         logr.Logger
+	// OrdersKey is a filler key of the API (an ApiKey of role filler): with it, each step first
+	// opens the signed gasless orders of GET /v2/orders it would fill. Empty: no order book.
+	OrdersKey string
+	HTTP      *http.Client
+	Log       logr.Logger
 
 	// Sent lists the transactions the filler sent, oldest first.
 	Sent []*types.Transaction
@@ -82,6 +85,7 @@ type Filler struct {
 	claims  map[common.Hash]claim            // bridge orders filled, by orderId
 	retry   map[common.Hash]settlement.Order // orders whose fill failed for a passing reason
 	done    map[common.Hash]bool             // orders filled or skipped
+	book    map[common.Hash]bool             // gasless orders of the book opened or refused for good
 	started bool
 }
 
@@ -132,14 +136,22 @@ func (f *Filler) Run(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Step reads the new Opened events of every chain, fills what it can, and claims the escrows of
-// its final bridge fills. It sends transactions and does not wait for them.
+// Step opens the new orders of the order book (with an OrdersKey), reads the new Opened events of
+// every chain, fills what it can, and claims the escrows of its final bridge fills. It sends
+// transactions and does not wait for them: an order it opens is filled at a later step, once its
+// Opened event is in a block.
 func (f *Filler) Step(ctx context.Context) error {
 	if !f.started {
 		f.cursor, f.claims, f.retry, f.done = map[uint64]uint64{}, map[common.Hash]claim{}, map[common.Hash]settlement.Order{}, map[common.Hash]bool{}
+		f.book = map[common.Hash]bool{}
 		f.started = true
 	}
 	var errs []error
+	if f.API != "" && f.OrdersKey != "" {
+		if err := f.openBook(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("order book: %w", err))
+		}
+	}
 	for id, o := range f.retry {
 		delete(f.retry, id)
 		f.try(ctx, id, o)
