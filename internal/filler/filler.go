@@ -1,6 +1,7 @@
 // Package filler is a reference filler for local chains: it watches the settlement contracts'
 // Opened events, fills the orders it can from its own inventory at a configured price, and claims
-// the escrow of its bridge fills with the service's attestation. It is what the tests and the
+// the escrow of its bridge fills with the service's attestation; with a filler key it also opens
+// the signed gasless orders of the service's order book (gasless.go). It is what the tests and the
 // `make run` demo use to settle orders; it is a demo, not a production solver: it takes no risk
 // management, no competition and no gas pricing into account.
 package filler
