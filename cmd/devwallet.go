@@ -42,6 +42,7 @@ whose key is public, and only on a local chain (chain id 1337, 1338 or 31337): n
   export TIS_API_KEY=sk_test_...        # the key that created the intent
   manager devwallet send int_transfer_01...
 
+manager devwallet sign INTENT_ID signs a gasless intent's typed data and posts the signature (see its -h).
 manager devwallet price --feed ADDRESS --price USD moves a local price feed (see its -h).
 `
 
@@ -55,6 +56,9 @@ var localRPC = map[int64]string{1337: "http://127.0.0.1:8545", 1338: "http://127
 func runDevwallet(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "price" {
 		return runDevwalletPrice(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "sign" {
+		return runDevwalletSign(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "send" {
 		fmt.Fprint(stderr, devwalletUsage)

@@ -28,9 +28,11 @@ const fillerUsage = `Usage: manager filler [flags] --chain ID,RPC_URL,SETTLEMENT
 Runs the reference filler: it watches the settlement contracts of the given chains for Opened
 events, fills each order it can pay from its own inventory (the key's tokens on the order's
 destination chain) and, for a bridge, claims the escrow on the origin chain with the service's
-attestation (GET /v2/orders/{orderId}/attestation). It is a demo for local chains, not a
-production solver: it prices every order at its own minimum plus --premium-bps, takes no risk
-into account, and skips for good an order it cannot fill when it first sees it.
+attestation (GET /v2/orders/{orderId}/attestation). With --orders-key (a filler key of the API) it
+also opens the signed gasless orders of GET /v2/orders with openFor, paying their gas, and then
+fills them the same way. It is a demo for local chains, not a production solver: it prices every
+order at its own minimum plus --premium-bps, takes no risk into account, and skips for good an
+order it cannot fill when it first sees it.
 
   manager filler --key-file filler.key --api-key "$TIS_API_KEY" \
     --chain 1337,http://127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 \
@@ -40,6 +42,7 @@ into account, and skips for good an order it cannot fill when it first sees it.
 // fillerSettings is what the filler subcommand's flags set.
 type fillerSettings struct {
 	api, apiKey, keyFile string
+	ordersKey            string
 	chains               []fillerChain
 	interval             time.Duration
 	premiumBps           uint
@@ -85,6 +88,7 @@ func runFiller(args []string, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, fillerUsage); fs.PrintDefaults() }
 	fs.StringVar(&s.api, "api", "http://127.0.0.1:8080", "Base URL of the Transfer Intent Service API (for attestations).")
 	fs.StringVar(&s.apiKey, "api-key", os.Getenv("TIS_API_KEY"), "An API key of the orders' environment (default $TIS_API_KEY).")
+	fs.StringVar(&s.ordersKey, "orders-key", os.Getenv("TIS_FILLER_KEY"), "A filler key of the API (an ApiKey of role filler), to open the signed gasless orders of GET /v2/orders (default $TIS_FILLER_KEY; empty: none).")
 	fs.StringVar(&s.keyFile, "key-file", "", "File holding the filler's hex private key; it pays gas and delivers the tokens.")
 	fs.Var(chainFlags{&s.chains}, "chain", "A chain to fill on: ID,RPC_URL,SETTLEMENT (repeat for each chain).")
 	fs.DurationVar(&s.interval, "interval", time.Second, "How often to look for new orders and attestations.")
@@ -116,7 +120,7 @@ func newFiller(ctx context.Context, s fillerSettings, stderr io.Writer) (*filler
 	}
 	f := &filler.Filler{
 		Key: key, Chains: map[uint64]*filler.Chain{}, Quote: premium(s.premiumBps),
-		API: strings.TrimSuffix(s.api, "/"), APIKey: s.apiKey,
+		API: strings.TrimSuffix(s.api, "/"), APIKey: s.apiKey, OrdersKey: s.ordersKey,
 		Log: funcr.New(func(prefix, args string) { fmt.Fprintln(stderr, prefix, args) }, funcr.Options{}).WithName("filler"),
 	}
 	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -4,6 +4,7 @@
 //	manager [flags]                 run the operator
 //	manager keygen --env test ...   print a new API key once, then an ApiKey manifest holding its hash
 //	manager devwallet send ID       sign and send an intent's tx with a development wallet (local chains)
+//	manager devwallet sign ID       sign a gasless intent's typed data and post the signature (local chains)
 //	manager devwallet price ...     move a local TestPriceFeed (make run's ETH/USD and USDC/USD)
 //	manager filler --chain ...      run the reference filler of swaps and bridges (local chains)
 package main

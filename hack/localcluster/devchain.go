@@ -44,6 +44,10 @@ const (
 	// demoAPIKey is the public demo key of config/samples (README: never outside make run); the
 	// reference filler uses it to fetch attestations.
 	demoAPIKey = "sk_test_mVsphOaVGPhcbEOVc2v47gmRCBTSZXBU56XcQobdo66SADUeMmrStQJ5ByKQ19ns"
+	// demoFillerKey is the public filler key of config/samples (ApiKey demo-filler-key, role
+	// filler, of the Account demo-filler; never outside make run): the reference filler reads the
+	// signed gasless orders of GET /v2/orders with it, and opens them.
+	demoFillerKey = "sk_test_COzRsCK61aJDrOGAPXbUqIQ8e2qyu3wOKvz1dsbkGHqBB0MPP1IF0VojLOPifZu4"
 )
 
 // The addresses the samples record.
@@ -329,12 +333,12 @@ func refreshPrices(c *devchain.Chain) error {
 	return nil
 }
 
-// runFiller runs the reference filler on every local chain until ctx ends, claiming bridge
-// escrows with attestations from the API at apiURL.
+// runFiller runs the reference filler on every local chain until ctx ends: it opens the signed
+// gasless orders of the API at apiURL and claims bridge escrows with its attestations.
 func (d *devChains) runFiller(ctx context.Context, apiURL string) error {
 	f := &filler.Filler{
 		Key: d.filler, Chains: map[uint64]*filler.Chain{}, Quote: filler.AtMinimum,
-		API: apiURL, APIKey: demoAPIKey,
+		API: apiURL, APIKey: demoAPIKey, OrdersKey: demoFillerKey,
 		Log: funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{}).WithName("filler"),
 	}
 	closeClients := func() {

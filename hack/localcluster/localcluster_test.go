@@ -19,6 +19,8 @@ package main
 import (
 	"context"
 	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -489,6 +491,27 @@ func TestSamplesNameTheLocalPriceFeeds(t *testing.T) {
 		}
 		if n := strings.Count(string(data), `address: "`+addr.Hex()+`"`); n != 2 {
 			t.Errorf("%s names the feed %s %d times; want twice (eip155:1337 and eip155:1338)", file, addr.Hex(), n)
+		}
+	}
+}
+
+// The samples' ApiKeys hold the hashes of the public keys make run uses, and the filler's is a
+// filler key.
+func TestSamplesHoldTheDemoKeys(t *testing.T) {
+	for file, key := range map[string]string{
+		"../../config/samples/intents_v1alpha1_apikey.yaml":        demoAPIKey,
+		"../../config/samples/intents_v1alpha1_apikey_filler.yaml": demoFillerKey,
+	} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hash := sha256.Sum256([]byte(key))
+		if !strings.Contains(string(data), `keyHash: "sha256:`+hex.EncodeToString(hash[:])+`"`) {
+			t.Errorf("%s does not hold the hash of the key %s...", file, key[:12])
+		}
+		if filler := strings.Contains(string(data), "\n  role: filler\n"); filler != (key == demoFillerKey) {
+			t.Errorf("%s: role filler %v; want it only on the filler's key", file, filler)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // Package filler is a reference filler for local chains: it watches the settlement contracts'
 // Opened events, fills the orders it can from its own inventory at a configured price, and claims
-// the escrow of its bridge fills with the service's attestation. It is what the tests and the
+// the escrow of its bridge fills with the service's attestation; with a filler key it also opens
+// the signed gasless orders of the service's order book (gasless.go). It is what the tests and the
 // `make run` demo use to settle orders; it is a demo, not a production solver: it takes no risk
 // management, no competition and no gas pricing into account.
 package filler
@@ -72,8 +73,11 @@ type Filler struct {
 	Quote  Quote
 	// API and APIKey reach the service's attestation endpoint, to claim bridge escrows.
 	API, APIKey string
-	HTTP        *http.Client
-	Log         logr.Logger
+	// OrdersKey is a filler key of the API (an ApiKey of role filler): with it, each step first
+	// opens the signed gasless orders of GET /v2/orders it would fill. Empty: no order book.
+	OrdersKey string
+	HTTP      *http.Client
+	Log       logr.Logger
 
 	// Sent lists the transactions the filler sent, oldest first.
 	Sent []*types.Transaction
@@ -82,6 +86,7 @@ type Filler struct {
 	claims  map[common.Hash]claim            // bridge orders filled, by orderId
 	retry   map[common.Hash]settlement.Order // orders whose fill failed for a passing reason
 	done    map[common.Hash]bool             // orders filled or skipped
+	book    map[common.Hash]bool             // gasless orders of the book opened or refused for good
 	started bool
 }
 
@@ -132,14 +137,22 @@ func (f *Filler) Run(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Step reads the new Opened events of every chain, fills what it can, and claims the escrows of
-// its final bridge fills. It sends transactions and does not wait for them.
+// Step opens the new orders of the order book (with an OrdersKey), reads the new Opened events of
+// every chain, fills what it can, and claims the escrows of its final bridge fills. It sends
+// transactions and does not wait for them: an order it opens is filled at a later step, once its
+// Opened event is in a block.
 func (f *Filler) Step(ctx context.Context) error {
 	if !f.started {
 		f.cursor, f.claims, f.retry, f.done = map[uint64]uint64{}, map[common.Hash]claim{}, map[common.Hash]settlement.Order{}, map[common.Hash]bool{}
+		f.book = map[common.Hash]bool{}
 		f.started = true
 	}
 	var errs []error
+	if f.API != "" && f.OrdersKey != "" {
+		if err := f.openBook(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("order book: %w", err))
+		}
+	}
 	for id, o := range f.retry {
 		delete(f.retry, id)
 		f.try(ctx, id, o)
@@ -204,18 +217,8 @@ func (f *Filler) try(ctx context.Context, id common.Hash, o settlement.Order) {
 
 // fill delivers the order on its destination chain, approving the settlement contract first.
 func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) error {
-	dest, ok := f.Chains[o.DestinationChainId.Uint64()]
-	if !ok || dest.Settlement != o.DestinationSettler {
-		return skip{fmt.Errorf("no inventory on chain %s", o.DestinationChainId)}
-	}
-	if time.Now().Unix() >= int64(o.Deadline) { //nolint:gosec // deadlines are far below 2^63
-		return skip{errors.New("past its deadline")}
-	}
-	amount, ok := f.Quote(o)
-	if !ok || amount.Cmp(o.MinAmountOut) < 0 {
-		return skip{fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)}
-	}
-	if err := f.holds(ctx, dest, o.TokenOut, amount); err != nil {
+	dest, amount, err := f.worth(ctx, o)
+	if err != nil {
 		return err
 	}
 	value := new(big.Int)
@@ -240,6 +243,28 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 	}
 	f.Log.Info("filled", "orderId", id.Hex(), "amountOut", amount, "tx", tx.Hash().Hex())
 	return nil
+}
+
+// worth is the chain the filler would fill o on and the amount it would deliver there, or why it
+// would not: not on its chains, past its deadline, below its price or beyond its inventory (a
+// skip), or a read that failed. A gasless order is checked the same way before the filler pays
+// for its openFor.
+func (f *Filler) worth(ctx context.Context, o settlement.Order) (*Chain, *big.Int, error) {
+	dest, ok := f.Chains[o.DestinationChainId.Uint64()]
+	if !ok || dest.Settlement != o.DestinationSettler {
+		return nil, nil, skip{fmt.Errorf("no inventory on chain %s", o.DestinationChainId)}
+	}
+	if time.Now().Unix() >= int64(o.Deadline) { //nolint:gosec // deadlines are far below 2^63
+		return nil, nil, skip{errors.New("past its deadline")}
+	}
+	amount, ok := f.Quote(o)
+	if !ok || amount.Cmp(o.MinAmountOut) < 0 {
+		return nil, nil, skip{fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)}
+	}
+	if err := f.holds(ctx, dest, o.TokenOut, amount); err != nil {
+		return nil, nil, err
+	}
+	return dest, amount, nil
 }
 
 // holds checks the filler's inventory of token on c: a fill it cannot pay would only revert
@@ -345,32 +370,16 @@ func (f *Filler) claimOne(ctx context.Context, id common.Hash, c claim) error {
 }
 
 func (f *Filler) attestation(ctx context.Context, id common.Hash) (attestationAnswer, bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.API+"/v2/orders/"+id.Hex()+"/attestation", nil)
+	status, _, body, err := f.get(ctx, f.API+"/v2/orders/"+id.Hex()+"/attestation", f.APIKey)
 	if err != nil {
 		return attestationAnswer{}, false, err
 	}
-	req.Header.Set("api-key", f.APIKey)
-	client := f.HTTP
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return attestationAnswer{}, false, err
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return attestationAnswer{}, false, err
-	}
-	switch resp.StatusCode {
+	switch status {
 	case http.StatusOK:
 	case http.StatusNotFound:
 		return attestationAnswer{}, false, nil
 	default:
-		return attestationAnswer{}, false, fmt.Errorf("attestation of %s: HTTP %d", id.Hex(), resp.StatusCode)
+		return attestationAnswer{}, false, fmt.Errorf("attestation of %s: HTTP %d", id.Hex(), status)
 	}
 	var a attestationAnswer
 	if err := json.Unmarshal(body, &a); err != nil {
@@ -380,4 +389,32 @@ func (f *Filler) attestation(ctx context.Context, id common.Hash) (attestationAn
 		return attestationAnswer{}, false, fmt.Errorf("attestation of %s names filler %s, not this filler", id.Hex(), a.Filler)
 	}
 	return a, true, nil
+}
+
+// apiTimeout bounds one request to the API, so that a slow API leaves the step time for its chains.
+const apiTimeout = 10 * time.Second
+
+// get is a GET of the API with an API key: the status, the headers and up to 1 MiB of the body.
+func (f *Filler) get(ctx context.Context, url, key string) (int, http.Header, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header.Set("api-key", key)
+	client := f.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return resp.StatusCode, resp.Header, body, nil
 }
