@@ -11,8 +11,13 @@
 local hs = { status = "Progressing", message = "Waiting for the operator to report on this object" }
 if obj.status == nil or obj.status.conditions == nil then
   if obj.kind == "TransferIntent" then
-    -- A new intent's status is not written: pending (and Ready) are implied until it moves.
-    hs.message = "The intent is pending (its status is written at its first transition)"
+    -- A new intent's status is not written: pending (unsigned, if gasless) and Ready are implied
+    -- until it moves.
+    local phase = "pending"
+    if obj.spec ~= nil and obj.spec.gasless ~= nil then
+      phase = "unsigned"
+    end
+    hs.message = "The intent is " .. phase .. " (its status is written at its first transition)"
   end
   return hs
 end

@@ -15,6 +15,7 @@ import (
 var queryParameters = map[string][]string{
 	"GET /v2/tokens":    {"chain-id", "limit", "cursor"},
 	"GET /v2/transfers": {"type", "status", "hash", "orderId", "from", "createdAfter", "createdBefore", "limit", "cursor"},
+	"GET /v2/orders":    {"status", "chainId", "token", "limit", "cursor"},
 }
 
 // maxEchoedName bounds how much of a parameter name a problem quotes.

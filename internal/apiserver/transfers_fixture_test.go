@@ -112,6 +112,8 @@ type transferConfig struct {
 	store     func(*intentstore.Options)
 	// quotes, when set, is the service's store of simulations, given the default one.
 	quotes func(local intent.QuoteStore) intent.QuoteStore
+	// gasless, when set, is the gasless intents' book.
+	gasless GaslessBook
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -184,7 +186,7 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	}
 	h.srv = New(opts, Deps{
 		Keys: h.keys, Tokens: h.tokens, Clock: h.clock, OpenAPI: full, OpenAPIV2: v2,
-		Catalog: h.catalog, Transfers: transfers, Intents: h.store,
+		Catalog: h.catalog, Transfers: transfers, Intents: h.store, Gasless: cfg.gasless,
 	}, logr.Discard())
 	h.srv.MarkReady()
 	h.http = httptest.NewServer(h.srv.Handler())

@@ -32,7 +32,6 @@ type Order struct {
 	CreatedAt          time.Time                `json:"createdAt"`
 	environment        v1alpha1.Environment
 	token              string // the input token, CAIP-10, for the token filter
-	resourceVersion    string
 }
 
 // Filter selects orders; zero fields select all.
@@ -47,11 +46,14 @@ func (f Filter) matches(o *Order) bool {
 		(f.Token == "" || strings.EqualFold(o.token, f.Token))
 }
 
-// index holds the listed gasless orders of every environment, newest first (by intent id).
+// index holds the listed gasless orders of every environment, newest first (by intent id), and
+// the resourceVersion last seen of every gasless intent, listed or not, so that an older version
+// (the watch's, behind the book's own write) never brings back an order that left the book.
 type index struct {
 	mu     sync.RWMutex
 	byName map[string]*Order
 	sorted map[v1alpha1.Environment][]*Order
+	seen   map[string]string
 }
 
 // EventHandler feeds the book from the TransferIntent informer.
@@ -105,20 +107,24 @@ func (b *Book) List(env v1alpha1.Environment, f Filter, after string, limit int)
 // upsert places ti when it is a listed gasless order and removes it otherwise; an object older
 // than the one placed is ignored, so that the book can take its own writes ahead of the watch.
 func (x *index) upsert(ti *v1alpha1.TransferIntent) {
+	if ti.Spec.Gasless == nil {
+		return // never in the book
+	}
 	o, listed := orderOf(ti)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if prev, ok := x.byName[ti.Name]; ok && prev.resourceVersion != "" && ti.ResourceVersion != "" {
-		if c, err := resourceversion.CompareResourceVersion(ti.ResourceVersion, prev.resourceVersion); err == nil && c < 0 {
+	if x.byName == nil {
+		x.byName, x.sorted, x.seen = map[string]*Order{}, map[v1alpha1.Environment][]*Order{}, map[string]string{}
+	}
+	if prev := x.seen[ti.Name]; prev != "" && ti.ResourceVersion != "" {
+		if c, err := resourceversion.CompareResourceVersion(ti.ResourceVersion, prev); err == nil && c < 0 {
 			return
 		}
 	}
+	x.seen[ti.Name] = ti.ResourceVersion
 	x.removeLocked(ti.Name)
 	if !listed {
 		return
-	}
-	if x.byName == nil {
-		x.byName, x.sorted = map[string]*Order{}, map[v1alpha1.Environment][]*Order{}
 	}
 	x.byName[ti.Name] = o
 	list := x.sorted[o.environment]
@@ -130,6 +136,7 @@ func (x *index) remove(name string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.removeLocked(name)
+	delete(x.seen, name)
 }
 
 func (x *index) removeLocked(name string) {
@@ -175,6 +182,5 @@ func orderOf(ti *v1alpha1.TransferIntent) (*Order, bool) {
 		Order: transferrecord.OrderJSONOf(g), Signature: ti.Status.Signature,
 		OpenFor:   transferrecord.Tx{To: g.OriginSettler.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: ti.Spec.Tx.ChainID},
 		CreatedAt: intent.IDTime(ti.Spec.ID).UTC(), environment: ti.Spec.Environment, token: ti.Spec.Request.Asset.In,
-		resourceVersion: ti.ResourceVersion,
 	}, true
 }

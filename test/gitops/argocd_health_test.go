@@ -130,6 +130,11 @@ func TestArgoCDHealth(t *testing.T) {
 			TypeMeta:   metav1.TypeMeta{Kind: "TransferIntent", APIVersion: v1alpha1.GroupVersion.String()},
 			ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-02", Generation: 1},
 		}, "Progressing", "pending"},
+		{"a new gasless intent's unsigned is implied by no status", &v1alpha1.TransferIntent{
+			TypeMeta:   metav1.TypeMeta{Kind: "TransferIntent", APIVersion: v1alpha1.GroupVersion.String()},
+			ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-03", Generation: 1},
+			Spec:       v1alpha1.TransferIntentSpec{Gasless: &v1alpha1.GaslessTerms{Permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3", Nonce: "1"}},
+		}, "Progressing", "The intent is unsigned"},
 		{"a terminal intent is served", &v1alpha1.TransferIntent{
 			ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-01", Generation: 1},
 			Status: v1alpha1.TransferIntentStatus{CommonStatus: v1alpha1.CommonStatus{ObservedGeneration: 1, Conditions: []metav1.Condition{
