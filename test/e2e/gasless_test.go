@@ -204,9 +204,47 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		status, out, err := api(http.MethodPost, "/v2/transfers/"+rec.ID+"/cancel", key, "")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(status).To(Equal(http.StatusOK), out)
-		Expect(read(rec.ID).Status).To(Equal("cancelled"))
+		Expect(out).To(ContainSubstring(`"status":"cancelled"`))
+		Eventually(func() string { return read(rec.ID).Status }).WithTimeout(10 * time.Second).Should(Equal("cancelled"))
 		status, out = post(rec.ID, signTyped(wallet, typed))
 		Expect(status).To(Equal(http.StatusConflict), out)
+	})
+
+	It("accepts a Safe's EIP-1271 signature and confirms its bridge, opened by the filler", func() {
+		owner := mustKey()
+		safe, err := origin.dev.DeploySafe(owner)
+		Expect(err).NotTo(HaveOccurred())
+		origin.dev.Mint(GinkgoTB(), origin.tusd, safe.Address, big.NewInt(100_000_000))
+		unlimited := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+		Expect(safe.Exec(origin.tusd, contracts.NewTestToken().PackApprove(contracts.CanonicalPermit2, unlimited))).To(Succeed(),
+			"the Safe's one approval of Permit2")
+		rec := create(safe.Address)
+
+		By("the owner's bare ECDSA signature: not the Safe's, refused")
+		typed := typedDataOf(rec.Gasless.TypedData)
+		status, out := post(rec.ID, signTyped(owner, typed))
+		Expect(status).To(Equal(http.StatusUnprocessableEntity), out)
+		Expect(out).To(ContainSubstring("/signature-invalid"))
+
+		By("the Safe's signature (its owner's, of the Safe's message hash of the digest)")
+		digest, _, err := apitypes.TypedDataAndHash(typed)
+		Expect(err).NotTo(HaveOccurred())
+		sig, err := safe.Sign(common.BytesToHash(digest))
+		Expect(err).NotTo(HaveOccurred())
+		status, out = post(rec.ID, hexutil.Encode(sig))
+		Expect(status).To(Equal(http.StatusOK), out)
+
+		var done gaslessRecord
+		Eventually(func() string {
+			for range 4 {
+				origin.dev.Backend.Commit()
+				dest.dev.Backend.Commit()
+			}
+			done = read(rec.ID)
+			return done.Status
+		}).WithTimeout(60*time.Second).WithPolling(400*time.Millisecond).Should(Equal("confirmed"), func() string { return done.StatusDetail })
+		Expect(done.Fill).NotTo(BeNil())
+		Expect(dest.balance(dest.tusd, safe.Address).String()).To(Equal(done.Fill.AmountOut), "the Safe received the fill on the other chain")
 	})
 
 	It("bridges from a wallet without ether through openFor by the reference filler, confirmed", func() {
