@@ -45,10 +45,11 @@ const (
 // +kubebuilder:validation:Enum=transaction;gasless
 type Execution string
 
+// The executions, as the API names them.
 const (
-	// ExecutionTransaction: the user sends the intent's tx and pays its gas (the default).
+	// ExecutionTransaction is the default: the user sends the intent's tx and pays its gas.
 	ExecutionTransaction Execution = "transaction"
-	// ExecutionGasless: the user signs a Permit2 witness transfer of an ERC-7683 gasless order and
+	// ExecutionGasless is a filler's open: the user signs a Permit2 witness transfer of an ERC-7683 gasless order and
 	// a filler opens it with openFor, paying the gas.
 	ExecutionGasless Execution = "gasless"
 )

@@ -121,23 +121,11 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, ok := s.parsePage(w, r, q, 1)
+	after, limit, ok := s.intentPage(w, r, q)
 	if !ok {
 		return
 	}
-	var after string
-	if p.cursor != nil {
-		after = p.cursor[0]
-		if _, err := intent.ObjectNameFromID(after); err != nil {
-			s.problems.Write(w, r, problem.BadRequest, "Query parameter cursor is not a cursor this service issued; "+
-				"take it from the Link header of the previous page.", problem.Details{"parameter": "cursor"})
-			return
-		}
-	}
-	if p.limit == 0 {
-		p.limit = defaultPageLimit
-	}
-	orders, more := s.deps.Gasless.List(v1alpha1.Environment(key.Environment), f, after, p.limit)
+	orders, more := s.deps.Gasless.List(v1alpha1.Environment(key.Environment), f, after, limit)
 	if more && len(orders) > 0 {
 		s.setNextLink(w, r, encodeCursor(orders[len(orders)-1].IntentID))
 	}

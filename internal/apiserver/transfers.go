@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -194,23 +195,11 @@ func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, ok := s.parsePage(w, r, q, 1)
+	after, limit, ok := s.intentPage(w, r, q)
 	if !ok {
 		return
 	}
-	var after string
-	if p.cursor != nil {
-		after = p.cursor[0]
-		if _, err := intent.ObjectNameFromID(after); err != nil {
-			s.problems.Write(w, r, problem.BadRequest, "Query parameter cursor is not a cursor this service issued; "+
-				"take it from the Link header of the previous page.", problem.Details{"parameter": "cursor"})
-			return
-		}
-	}
-	if p.limit == 0 {
-		p.limit = defaultPageLimit
-	}
-	items, more, err := s.deps.Intents.List(r.Context(), ownerOf(key), filter, after, p.limit)
+	items, more, err := s.deps.Intents.List(r.Context(), ownerOf(key), filter, after, limit)
 	if err != nil {
 		s.writeStoreUnavailable(w, r, err)
 		return
@@ -219,6 +208,28 @@ func (s *Server) listTransfers(w http.ResponseWriter, r *http.Request) {
 		s.setNextLink(w, r, encodeCursor(items[len(items)-1].ID))
 	}
 	writeJSONBytes(w, http.StatusOK, appendSummaries(make([]byte, 0, 256*len(items)+2), items, s.explorerOf))
+}
+
+// intentPage reads the limit and cursor of a list ordered by intent id (the transfers, the order
+// book): the id the page starts after ("" for the first) and the page size. It answers a bad value
+// with a 400 itself.
+func (s *Server) intentPage(w http.ResponseWriter, r *http.Request, q url.Values) (after string, limit int, ok bool) {
+	p, ok := s.parsePage(w, r, q, 1)
+	if !ok {
+		return "", 0, false
+	}
+	if p.cursor != nil {
+		after = p.cursor[0]
+		if _, err := intent.ObjectNameFromID(after); err != nil {
+			s.problems.Write(w, r, problem.BadRequest, "Query parameter cursor is not a cursor this service issued; "+
+				"take it from the Link header of the previous page.", problem.Details{"parameter": "cursor"})
+			return "", 0, false
+		}
+	}
+	if p.limit == 0 {
+		p.limit = defaultPageLimit
+	}
+	return after, p.limit, true
 }
 
 // idempotencyKey reads the optional Idempotency-Key header; a malformed one is a 400.

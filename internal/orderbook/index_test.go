@@ -1,6 +1,7 @@
 package orderbook
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -162,6 +163,6 @@ func TestSignAndCancelRefuseTheWrongPhase(t *testing.T) {
 }
 
 func isConflict(err error) bool {
-	p, ok := err.(*intent.Problem)
-	return ok && p.Kind == intent.KindConflict
+	var p *intent.Problem
+	return errors.As(err, &p) && p.Kind == intent.KindConflict
 }

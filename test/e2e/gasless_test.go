@@ -133,6 +133,21 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		Expect(rec.Gasless.TypedData).NotTo(BeEmpty())
 		return rec
 	}
+	// confirm makes blocks on both chains until the intent is confirmed (a bridge is final in the
+	// node's finalized block, every 32nd block on a simulated node).
+	confirm := func(id string) gaslessRecord {
+		GinkgoHelper()
+		var done gaslessRecord
+		Eventually(func() string {
+			for range 4 {
+				origin.dev.Backend.Commit()
+				dest.dev.Backend.Commit()
+			}
+			done = read(id)
+			return done.Status
+		}).WithTimeout(60*time.Second).WithPolling(400*time.Millisecond).Should(Equal("confirmed"), func() string { return done.StatusDetail })
+		return done
+	}
 	post := func(id, sig string) (int, string) {
 		GinkgoHelper()
 		status, out, err := api(http.MethodPost, "/v2/transfers/"+id+"/signature", key, fmt.Sprintf(`{"signature":%q}`, sig))
@@ -234,15 +249,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		status, out = post(rec.ID, hexutil.Encode(sig))
 		Expect(status).To(Equal(http.StatusOK), out)
 
-		var done gaslessRecord
-		Eventually(func() string {
-			for range 4 {
-				origin.dev.Backend.Commit()
-				dest.dev.Backend.Commit()
-			}
-			done = read(rec.ID)
-			return done.Status
-		}).WithTimeout(60*time.Second).WithPolling(400*time.Millisecond).Should(Equal("confirmed"), func() string { return done.StatusDetail })
+		done := confirm(rec.ID)
 		Expect(done.Fill).NotTo(BeNil())
 		Expect(dest.balance(dest.tusd, safe.Address).String()).To(Equal(done.Fill.AmountOut), "the Safe received the fill on the other chain")
 	})
@@ -282,15 +289,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		fmt.Fprintf(GinkgoWriter, "gasless: openFor used %d gas (the filler's); signature -> Open mined in %s\n", openReceipt.GasUsed, openLatency.Round(time.Millisecond))
 
 		By("confirming once the fill is final, the recipient holding at least the quoted minimum")
-		var done gaslessRecord
-		Eventually(func() string {
-			for range 4 {
-				origin.dev.Backend.Commit()
-				dest.dev.Backend.Commit()
-			}
-			done = read(rec.ID)
-			return done.Status
-		}).WithTimeout(45*time.Second).WithPolling(400*time.Millisecond).Should(Equal("confirmed"), func() string { return done.StatusDetail })
+		done := confirm(rec.ID)
 		var quoted struct {
 			Quote struct {
 				MinAmountOut string `json:"minAmountOut"`
