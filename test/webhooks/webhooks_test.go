@@ -196,8 +196,9 @@ func TestTransitionsReachTheEndpointSignedAndInSequence(t *testing.T) {
 
 	got := recv.succeeded()
 	checkEvent(t, got[0], secret, signing.EventTransferCreated, 1, ti.Spec.ID)
-	checkEvent(t, got[1], secret, signing.EventTransferSubmitted, 2, ti.Spec.ID)
-	checkEvent(t, got[2], secret, signing.EventTransferConfirmed, 3, ti.Spec.ID)
+	// A transaction intent is never signed: its events skip sequence 2.
+	checkEvent(t, got[1], secret, signing.EventTransferSubmitted, 3, ti.Spec.ID)
+	checkEvent(t, got[2], secret, signing.EventTransferConfirmed, 4, ti.Spec.ID)
 	var data struct{ Status string }
 	if err := json.Unmarshal(got[2].event.Data, &data); err != nil || data.Status != "confirmed" {
 		t.Errorf("transfer.confirmed carries status %q; want confirmed", data.Status)
@@ -218,7 +219,7 @@ func TestTransitionsReachTheEndpointSignedAndInSequence(t *testing.T) {
 		t.Errorf("the endpoint was written during deliveries (resourceVersion %s, then %s): want no write within a minute of the last", version, ep.ResourceVersion)
 	}
 	last := recv.succeeded()[5]
-	checkEvent(t, last, secret, signing.EventTransferFailed, 3, other.Spec.ID)
+	checkEvent(t, last, secret, signing.EventTransferFailed, 4, other.Spec.ID)
 	t.Logf("6 deliveries, %d requests in all, 1 status write of the endpoint", len(recv.deliveries()))
 }
 
