@@ -49,7 +49,9 @@ type gaslessRecord struct {
 	} `json:"gasless"`
 }
 
-// A wallet with USDC-like tokens and no ether bridges from 1337 to 1338: it signs the service's
+// A wallet with USDC-like tokens and no ether bridges between two local chains (31403 to 31404:
+// the samples this suite applies hold make run's 1337 and 1338, whose walk-through the README
+// gives): it signs the service's
 // typed data (with `manager devwallet sign`, as a wallet would), and the reference filler reads
 // the order book with its filler key, opens the order with openFor (paying the gas), fills it on
 // the other chain and claims the escrow. The API refuses each forged or replayed signature.
@@ -67,7 +69,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 	)
 
 	BeforeAll(func() {
-		origin, dest = newOrderChain(1337), newOrderChain(1338)
+		origin, dest = newOrderChain(31403), newOrderChain(31404)
 		unlimited := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 		for _, k := range []*ecdsa.PrivateKey{wallet, spender} {
 			origin.dev.Mint(GinkgoTB(), origin.tusd, crypto.PubkeyToAddress(k.PublicKey), big.NewInt(1_000_000_000))
@@ -88,7 +90,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		By("waiting for Permit2 to be verified on the origin chain")
 		Eventually(func(g Gomega) {
 			var c v1alpha1.Chain
-			g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "e2e-orders-1337"}, &c)).To(Succeed())
+			g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "e2e-orders-31403"}, &c)).To(Succeed())
 			cond := meta.FindStatusCondition(c.Status.Conditions, v1alpha1.ConditionPermit2)
 			g.Expect(cond).NotTo(BeNil())
 			g.Expect(string(cond.Status)).To(Equal("True"), cond.Message)
@@ -190,7 +192,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 
 		By("a signature of the same order for another chain")
 		forOtherChain := typedDataOf(rec.Gasless.TypedData)
-		forOtherChain.Domain.ChainId = (*math.HexOrDecimal256)(big.NewInt(1338))
+		forOtherChain.Domain.ChainId = (*math.HexOrDecimal256)(big.NewInt(31404))
 		status, out = post(rec.ID, signTyped(wallet, forOtherChain))
 		Expect(status).To(Equal(http.StatusUnprocessableEntity), out)
 		Expect(out).To(ContainSubstring("/signature-invalid"))
