@@ -63,6 +63,15 @@ func (s *TransferIntentSpec) InitialPhase() IntentPhase {
 	return IntentPhasePending
 }
 
+// Phase is the intent's phase: status.phase, or its initial phase while the status is not
+// written (a new intent's phase is implied). internal/intentstatus.Phase is the name callers use.
+func (ti *TransferIntent) Phase() IntentPhase {
+	if ti.Status.Phase == "" {
+		return ti.Spec.InitialPhase()
+	}
+	return ti.Status.Phase
+}
+
 // Labels set on every TransferIntent so that lists filter server-side and in the informer cache.
 const (
 	LabelAccount = "intents.transferintent.io/account"

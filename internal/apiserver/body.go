@@ -181,27 +181,39 @@ func asProblem(err error) *intent.Problem {
 
 // decodeSubmission is the schema check of a submission body: exactly {"hash": "0x<64 hex>"}.
 func decodeSubmission(body []byte) (common.Hash, *intent.Problem) {
-	var members map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&members); err != nil || members == nil {
-		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Detail: `the request body must be a JSON object {"hash": "0x..."}`}
+	hex, ok, perr := oneStringMember(body, "hash", "a submission")
+	if perr != nil {
+		return common.Hash{}, perr
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
-	}
-	for name := range members {
-		if name != "hash" {
-			return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Field: name,
-				Detail: fmt.Sprintf("unknown field %q: a submission has only hash", name)}
-		}
-	}
-	var hex string
-	raw, ok := members["hash"]
-	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &hex) != nil || !isTxHash(hex) {
+	if !ok || !isTxHash(hex) {
 		return common.Hash{}, &intent.Problem{Kind: intent.KindBadRequest, Field: "hash",
 			Detail: "must be a transaction hash: 0x followed by 64 hex digits"}
 	}
 	return common.HexToHash(hex), nil
+}
+
+// oneStringMember reads a body that is exactly one JSON object whose only member is name (what
+// names the body in the problem of an unknown member): the member's string, and false when it is
+// absent or not a string, which the caller refuses in its own words.
+func oneStringMember(body []byte, name, what string) (string, bool, *intent.Problem) {
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return "", false, &intent.Problem{Kind: intent.KindBadRequest, Detail: fmt.Sprintf(`the request body must be a JSON object {%q: "0x..."}`, name)}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
+	}
+	for member := range members {
+		if member != name {
+			return "", false, &intent.Problem{Kind: intent.KindBadRequest, Field: member,
+				Detail: fmt.Sprintf("unknown field %q: %s has only %s", member, what, name)}
+		}
+	}
+	var value string
+	raw, present := members[name]
+	isString := present && len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &value) == nil
+	return value, isString, nil
 }
 
 // isTxHash reports whether s is 0x and 64 hex digits.

@@ -1,9 +1,7 @@
 package apiserver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -170,23 +168,11 @@ func (s *Server) orderFilter(w http.ResponseWriter, r *http.Request, q url.Value
 
 // decodeSignature is the schema check of a signature body: exactly {"signature": "0x<hex>"}.
 func decodeSignature(body []byte) ([]byte, *intent.Problem) {
-	var members map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&members); err != nil || members == nil {
-		return nil, &intent.Problem{Kind: intent.KindBadRequest, Detail: `the request body must be a JSON object {"signature": "0x..."}`}
+	hex, ok, perr := oneStringMember(body, "signature", "a signature body")
+	if perr != nil {
+		return nil, perr
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
-	}
-	for name := range members {
-		if name != "signature" {
-			return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: name,
-				Detail: fmt.Sprintf("unknown field %q: a signature body has only signature", name)}
-		}
-	}
-	var hex string
-	raw, ok := members["signature"]
-	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &hex) != nil {
+	if !ok {
 		return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "signature", Detail: "signature is required: 0x-prefixed hex"}
 	}
 	sig, err := hexutil.Decode(hex)

@@ -59,7 +59,7 @@ func sampleOrder(fill, n string) orderbook.Order {
 		Order: transferrecord.OrderJSON{OriginSettler: addr, User: addr, Nonce: "7", OriginChainID: "1337", OpenDeadline: 1_900_000_000,
 			FillDeadline: 1_900_000_100, OrderDataType: "0x" + strings.Repeat("ab", 32), OrderData: "0x00"},
 		Signature: "0x" + strings.Repeat("11", 65),
-		OpenFor:   transferrecord.Tx{To: addr, Data: "0x1234", Value: "0", ChainID: 1337},
+		OpenFor:   v1alpha1.TransactionPayload{To: addr, Data: "0x1234", Value: "0", ChainID: 1337},
 		CreatedAt: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
 	}
 }

@@ -62,10 +62,6 @@ func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []
 				return err
 			}
 		}
-		if plan.Approval != nil && plan.Gasless != nil {
-			plan.Approval.OneTime = true
-			plan.Approval.Tx.Data = hexutil.Encode(permit2ApprovalData(plan.Gasless.Permit2))
-		}
 	}
 	in := s.feeInputs(r, *plan, gasPrice, s.prices(plan, assets, state, readErr))
 	plan.Fees = s.computeFees(r, plan, in)
@@ -221,25 +217,21 @@ func (s *Service) computeFees(r resolved, plan *Plan, in FeeInputs) Fees {
 	return ComputeFees(in)
 }
 
-// permit2ApprovalData approves Permit2 without limit, as Permit2 is meant to be approved: once,
-// after which each order's signature says what it may pull, and nothing else can pull through it.
-func permit2ApprovalData(permit2 common.Address) []byte {
-	data, err := ERC20ApproveData(permit2, maxUint256)
-	if err != nil {
-		panic(err) // maxUint256 is a uint256
-	}
-	return data
-}
-
 // approval is the approve transaction that lifts the holder's allowance toward spender to the
-// order's amount (exactly: no unlimited approvals on the user's behalf, except of Permit2 for
-// gasless orders, above).
+// order's amount: exactly, no unlimited approvals on the user's behalf, except of Permit2 for a
+// gasless order (OneTime). Permit2 is meant to be approved so, once per token: each order's
+// signature then says what it may pull, and nothing else can pull through it.
 func approval(r resolved, plan *Plan, spender common.Address, current *big.Int) (*Approval, error) {
-	data, err := ERC20ApproveData(spender, plan.Amount)
+	approve := plan.Amount
+	if plan.Gasless != nil {
+		approve = maxUint256
+	}
+	data, err := ERC20ApproveData(spender, approve)
 	if err != nil {
 		return nil, err
 	}
 	return &Approval{
+		OneTime:   plan.Gasless != nil,
 		Token:     r.tokenIn.Address,
 		Spender:   spender.Hex(),
 		Amount:    FormatAmount(plan.Amount, r.tokenIn.Decimals),

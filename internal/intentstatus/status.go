@@ -15,14 +15,7 @@ import (
 // Phase is the intent's phase; an intent whose status was never written is in its initial phase
 // (a new intent's pending, or a gasless one's unsigned, is implied, not written).
 func Phase(ti *v1alpha1.TransferIntent) v1alpha1.IntentPhase {
-	return phaseOrInitial(ti, ti.Status.Phase)
-}
-
-func phaseOrInitial(ti *v1alpha1.TransferIntent, p v1alpha1.IntentPhase) v1alpha1.IntentPhase {
-	if p == "" {
-		return ti.Spec.InitialPhase()
-	}
-	return p
+	return ti.Phase()
 }
 
 // PhaseEnteredAt is when the intent entered its phase: every transition stamps status.updatedAt

@@ -20,16 +20,16 @@ import (
 // Order is one entry of the order book (OpenAPI Order): what a filler needs to open a signed
 // gasless order with openFor, and nothing of the account that owns it.
 type Order struct {
-	OrderID            string                   `json:"orderId"`
-	IntentID           string                   `json:"intentId"`
-	Status             v1alpha1.IntentPhase     `json:"status"`
-	Type               v1alpha1.IntentType      `json:"type"`
-	OriginChainID      string                   `json:"originChainId"`
-	DestinationChainID string                   `json:"destinationChainId"`
-	Order              transferrecord.OrderJSON `json:"order"`
-	Signature          string                   `json:"signature"`
-	OpenFor            transferrecord.Tx        `json:"openFor"`
-	CreatedAt          time.Time                `json:"createdAt"`
+	OrderID            string                      `json:"orderId"`
+	IntentID           string                      `json:"intentId"`
+	Status             v1alpha1.IntentPhase        `json:"status"`
+	Type               v1alpha1.IntentType         `json:"type"`
+	OriginChainID      string                      `json:"originChainId"`
+	DestinationChainID string                      `json:"destinationChainId"`
+	Order              transferrecord.OrderJSON    `json:"order"`
+	Signature          string                      `json:"signature"`
+	OpenFor            v1alpha1.TransactionPayload `json:"openFor"`
+	CreatedAt          time.Time                   `json:"createdAt"`
 	environment        v1alpha1.Environment
 	token              string // the input token, CAIP-10, for the token filter
 }
@@ -180,7 +180,7 @@ func orderOf(ti *v1alpha1.TransferIntent) (*Order, bool) {
 		OrderID: ti.Spec.OrderID, IntentID: ti.Spec.ID, Status: phase, Type: ti.Spec.Type,
 		OriginChainID: ti.Spec.FromChain, DestinationChainID: ti.Spec.ToChain,
 		Order: transferrecord.OrderJSONOf(g), Signature: ti.Status.Signature,
-		OpenFor:   transferrecord.Tx{To: g.OriginSettler.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: ti.Spec.Tx.ChainID},
+		OpenFor:   v1alpha1.TransactionPayload{To: g.OriginSettler.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: ti.Spec.Tx.ChainID},
 		CreatedAt: intent.IDTime(ti.Spec.ID).UTC(), environment: ti.Spec.Environment, token: ti.Spec.Request.Asset.In,
 	}, true
 }

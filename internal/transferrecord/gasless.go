@@ -18,13 +18,13 @@ import (
 // Permit2 typed data its user signs (while it waits for a signature), the signature once accepted,
 // and the hard cancel, a transaction the user sends to make the order impossible to open.
 type Gasless struct {
-	Permit2      string          `json:"permit2"`
-	Nonce        string          `json:"nonce"`
-	OpenDeadline string          `json:"openDeadline"`
-	Order        OrderJSON       `json:"order"`
-	TypedData    json.RawMessage `json:"typedData,omitempty"`
-	Signature    string          `json:"signature,omitempty"`
-	Cancel       *Tx             `json:"cancel,omitempty"`
+	Permit2      string                       `json:"permit2"`
+	Nonce        string                       `json:"nonce"`
+	OpenDeadline string                       `json:"openDeadline"`
+	Order        OrderJSON                    `json:"order"`
+	TypedData    json.RawMessage              `json:"typedData,omitempty"`
+	Signature    string                       `json:"signature,omitempty"`
+	Cancel       *v1alpha1.TransactionPayload `json:"cancel,omitempty"`
 }
 
 // OrderJSON is ERC-7683's GaslessCrossChainOrder as JSON (OpenAPI GaslessCrossChainOrder):
@@ -38,14 +38,6 @@ type OrderJSON struct {
 	FillDeadline  uint32 `json:"fillDeadline"`
 	OrderDataType string `json:"orderDataType"`
 	OrderData     string `json:"orderData"`
-}
-
-// Tx is a transaction for someone to send (OpenAPI Transaction).
-type Tx struct {
-	To      string `json:"to"`
-	Data    string `json:"data"`
-	Value   string `json:"value"`
-	ChainID int64  `json:"chainId"`
 }
 
 // GaslessOrderOf rebuilds the gasless order an intent's user signs from what the intent stores:
@@ -103,7 +95,7 @@ func gaslessOf(obj *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) *Gasles
 	}
 	if intent.Takes(phase, intent.EventSubmit) { // still possible to open
 
-		out.Cancel = &Tx{To: permit2.Hex(), Data: hexutil.Encode(settlement.CancelData(order.Nonce)), Value: "0", ChainID: obj.Spec.Tx.ChainID}
+		out.Cancel = &v1alpha1.TransactionPayload{To: permit2.Hex(), Data: hexutil.Encode(settlement.CancelData(order.Nonce)), Value: "0", ChainID: obj.Spec.Tx.ChainID}
 	}
 	return out
 }

@@ -164,12 +164,8 @@ func SummaryOf(obj *v1alpha1.TransferIntent) Summary {
 	if u := obj.Status.UpdatedAt; u != nil && u.After(created) {
 		updated = u.UTC()
 	}
-	status := obj.Status.Phase
-	if status == "" {
-		status = obj.Spec.InitialPhase()
-	}
 	sum := Summary{
-		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: status, OrderID: obj.Spec.OrderID,
+		ID: obj.Spec.ID, Type: obj.Spec.Type, Status: obj.Phase(), OrderID: obj.Spec.OrderID,
 		CreatedAt: created, UpdatedAt: updated, ChainID: obj.Spec.FromChain, Hash: obj.Status.Hash,
 		RefundHash: obj.Status.RefundHash,
 	}
