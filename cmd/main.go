@@ -31,6 +31,8 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/tracing"
 	"github.com/transferintent/transfer-intent-service/internal/version"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 )
@@ -114,7 +116,11 @@ func parseFlags() config {
 	flag.DurationVar(&c.service.Webhooks.FirstRetry, "webhook-first-retry", policy.Default.FirstRetry,
 		"Wait after a webhook delivery's first failed attempt; each later wait is 6 times the one before (8 attempts, about 3 days with the default).")
 	flag.DurationVar(&c.service.Webhooks.AttemptTimeout, "webhook-attempt-timeout", sender.DefaultTimeout,
-		"Deadline of one webhook delivery attempt; a delivery whose deliverer died mid-attempt is taken again after 4 times this plus 5s.")
+		"Deadline of one webhook delivery attempt; a delivery whose deliverer died mid-attempt is taken again after twice this plus 5s. Also the most one account's backlog delays another account's events.")
+	flag.DurationVar(&c.service.Webhooks.EventRetention, "event-retention", delivery.DefaultEventRetention,
+		"How long GET /v2/events lists an event (and replays can send it again); ended deliveries leave the database after it.")
+	flag.IntVar(&c.service.Webhooks.EndpointsPerAccount, "webhook-endpoints-per-account", endpoint.DefaultLimit,
+		"Most WebhookEndpoints of one account that receive deliveries; newer ones beyond it are Stalled (EndpointLimitExceeded) and the /webhooks page creates none. -1: no limit.")
 	flag.BoolVar(&c.service.Webhooks.AllowLoopback, "webhook-allow-loopback", false,
 		"Let test-environment WebhookEndpoints receive on loopback addresses (http://127.0.0.1:…), for development (make run sets it). Never in a cluster: the pod's loopback serves pprof, probes and sidecars.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)

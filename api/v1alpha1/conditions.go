@@ -159,6 +159,10 @@ const (
 	// ReasonDeliveriesFailing: a WebhookEndpoint whose deliveries failed for three days; the
 	// deliverer stopped them until the spec changes.
 	ReasonDeliveriesFailing = "DeliveriesFailing"
+	// ReasonEndpointLimitExceeded: the WebhookEndpoint's Account has more endpoints than the
+	// service's limit per account and this is one of the newest; nothing is delivered to it until
+	// an older one is deleted.
+	ReasonEndpointLimitExceeded = "EndpointLimitExceeded"
 	// ReasonOwnerMissing: the API key's Account does not exist (or is being deleted); the key is refused.
 	ReasonOwnerMissing = "OwnerMissing"
 	// ReasonOwnerDisabled: the API key's Account is disabled; the key is refused.

@@ -106,6 +106,9 @@ type Deps struct {
 	Gasless GaslessBook
 	// Webhooks sends test events (POST /v2/webhooks/{name}/test). Nil answers that route with 503.
 	Webhooks WebhookTester
+	// Events lists accounts' events and replays them (GET /v2/events, POST
+	// /v2/webhooks/{name}/replay). Nil (no database) answers those routes with 503.
+	Events EventLog
 	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys
 	// and GET /sign-in. It is outside the /v2 auth gate: a session never replaces an API key.
 	// Nil leaves those paths unserved.

@@ -16,6 +16,7 @@ var queryParameters = map[string][]string{
 	"GET /v2/tokens":    {"chain-id", "limit", "cursor"},
 	"GET /v2/transfers": {"type", "status", "hash", "orderId", "from", "createdAfter", "createdBefore", "limit", "cursor"},
 	"GET /v2/orders":    {"status", "chainId", "token", "limit", "cursor"},
+	"GET /v2/events":    {"type", "transferId", "createdAfter", "createdBefore", "limit", "cursor"},
 }
 
 // maxEchoedName bounds how much of a parameter name a problem quotes.

@@ -18,6 +18,8 @@ func (s *Server) routes() http.Handler {
 	s.handle(v2, "GET /v2/openapi.json", openapi.Handler(s.deps.OpenAPIV2))
 	s.handle(v2, "GET /v2/tokens", s.strictQuery("GET /v2/tokens", http.HandlerFunc(s.listTokens)))
 	s.handle(v2, "POST /v2/webhooks/{name}/test", s.strictQuery("POST /v2/webhooks/{name}/test", http.HandlerFunc(s.testWebhook)))
+	s.handle(v2, "POST /v2/webhooks/{name}/replay", s.strictQuery("POST /v2/webhooks/{name}/replay", http.HandlerFunc(s.replayWebhook)))
+	s.handle(v2, "GET /v2/events", s.strictQuery("GET /v2/events", http.HandlerFunc(s.listEvents)))
 	for pattern, h := range s.transferRoutes() {
 		s.handle(v2, pattern, s.strictQuery(pattern, h))
 	}

@@ -34,17 +34,19 @@ var endpointNamePattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9
 
 // testWebhook is POST /v2/webhooks/{name}/test: a signed test event to the caller's endpoint,
 // once, and how it went. A receiver that fails is still a 200: the test ran, and the answer says
-// what the receiver did.
+// what the receiver did, in words that tell nothing of the network (sender.Describe). The account
+// has testSendsPerMinute of them, whatever its keys' limits.
 func (s *Server) testWebhook(w http.ResponseWriter, r *http.Request) {
 	if s.deps.Webhooks == nil {
 		s.problems.Write(w, r, problem.ServiceUnavailable, "Webhooks are not served by this instance.", nil)
 		return
 	}
 	key, _ := KeyFrom(r)
-	name := r.PathValue("name")
-	if !endpointNamePattern.MatchString(name) {
-		s.problems.Write(w, r, problem.BadRequest, "Path parameter name must be a WebhookEndpoint's name (lower-case letters, digits, '-' and '.').",
-			problem.Details{"parameter": "name"})
+	name, ok := s.endpointName(w, r)
+	if !ok {
+		return
+	}
+	if !s.accountAllows(w, r, "webhook-test", key.Account, testSendsPerMinute, "test sends") {
 		return
 	}
 	res, err := s.deps.Webhooks.TestWebhook(r.Context(), key.Account, string(key.Environment), name)

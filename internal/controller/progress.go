@@ -19,15 +19,16 @@ import (
 // rather than quietly Current because it is refused; Argo CD's health check shows it as Suspended.
 // Ready=True (Valid, and an intent's Active and Terminal) raises neither, and both are removed.
 var progressOf = map[string]string{
-	v1alpha1.ReasonInvalidSpec:       v1alpha1.ConditionStalled,
-	v1alpha1.ReasonConflict:          v1alpha1.ConditionStalled,
-	v1alpha1.ReasonDisabled:          v1alpha1.ConditionStalled,
-	v1alpha1.ReasonOwnerDisabled:     v1alpha1.ConditionStalled,
-	v1alpha1.ReasonExpired:           v1alpha1.ConditionStalled,
-	v1alpha1.ReasonDeliveriesFailing: v1alpha1.ConditionStalled,
-	v1alpha1.ReasonUnknownChain:      v1alpha1.ConditionReconciling,
-	v1alpha1.ReasonOwnerMissing:      v1alpha1.ConditionReconciling,
-	v1alpha1.ReasonSecretMissing:     v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonInvalidSpec:           v1alpha1.ConditionStalled,
+	v1alpha1.ReasonConflict:              v1alpha1.ConditionStalled,
+	v1alpha1.ReasonDisabled:              v1alpha1.ConditionStalled,
+	v1alpha1.ReasonOwnerDisabled:         v1alpha1.ConditionStalled,
+	v1alpha1.ReasonExpired:               v1alpha1.ConditionStalled,
+	v1alpha1.ReasonDeliveriesFailing:     v1alpha1.ConditionStalled,
+	v1alpha1.ReasonEndpointLimitExceeded: v1alpha1.ConditionStalled,
+	v1alpha1.ReasonUnknownChain:          v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonOwnerMissing:          v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonSecretMissing:         v1alpha1.ConditionReconciling,
 	// Reasons of a Chain's RPCReachable, which can need attention while the chain is served.
 	v1alpha1.ReasonChainIDMismatch: v1alpha1.ConditionStalled,
 	v1alpha1.ReasonUnreachable:     v1alpha1.ConditionReconciling,

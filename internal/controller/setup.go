@@ -100,6 +100,7 @@ type Option func(*options)
 
 type options struct {
 	intentRetention time.Duration
+	endpointLimit   int
 	probeInterval   time.Duration
 	probeTimeout    time.Duration
 	attester        common.Address
@@ -132,6 +133,13 @@ func WithAttester(addr common.Address) Option {
 // its node, which verifies the contract, is on it.
 func WithTrustedSources(t registry.TrustedSources) Option {
 	return func(o *options) { o.trusted = t }
+}
+
+// WithWebhookEndpointLimit sets the most WebhookEndpoints of one account that are served
+// (endpoint.Admitted); the newer ones beyond it are Stalled with EndpointLimitExceeded. Below 1:
+// no limit (the default).
+func WithWebhookEndpointLimit(n int) Option {
+	return func(o *options) { o.endpointLimit = n }
 }
 
 // WithIntentRetention sets how long terminal transfer intents are kept before they are deleted
@@ -199,7 +207,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 		setup func(ctrl.Manager) error
 	}{
 		{"TransferIntent", (&TransferIntentReconciler{writer: w, Retention: o.intentRetention}).SetupWithManager},
-		{"WebhookEndpoint", (&WebhookEndpointReconciler{writer: w}).SetupWithManager},
+		{"WebhookEndpoint", (&WebhookEndpointReconciler{writer: w, Limit: o.endpointLimit}).SetupWithManager},
 	}
 	for _, w := range []writer{projection, w} {
 		controllers = append(controllers, []struct {

@@ -49,6 +49,8 @@ var warningReasons = map[string]bool{
 	v1alpha1.ReasonConflict:      true,
 	v1alpha1.ReasonSecretMissing: true,
 	v1alpha1.ReasonOwnerMissing:  true,
+	// The operator acts: raise the limit or delete an endpoint.
+	v1alpha1.ReasonEndpointLimitExceeded: true,
 }
 
 // outcome collects what one reconcile decided about an object's status and writes it once, in a

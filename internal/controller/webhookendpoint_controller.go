@@ -15,7 +15,9 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
@@ -55,6 +57,9 @@ func webhookSecretRef(ep *v1alpha1.WebhookEndpoint) v1alpha1.SecretKeyReference 
 // The secret is never logged, put in an event or in the status: they name the Secret only.
 type WebhookEndpointReconciler struct {
 	writer
+	// Limit is the most endpoints of one account that are served (endpoint.Admitted); below 1,
+	// no limit.
+	Limit int
 }
 
 // Reconcile checks one WebhookEndpoint and keeps its signing secret.
@@ -81,6 +86,10 @@ func (r *WebhookEndpointReconciler) publish(ctx context.Context, ep *v1alpha1.We
 		}
 	}
 
+	admitted, err := r.admitted(ctx, ep)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	ref := webhookSecretRef(ep)
 	secretProblem, previousUntil, err := r.keepSecret(ctx, ep, ref)
 	if err != nil {
@@ -107,6 +116,10 @@ func (r *WebhookEndpointReconciler) publish(ctx context.Context, ep *v1alpha1.We
 			ep.Status.DisabledAt.UTC().Format(time.RFC3339), policy.DisableAfter, ep.Status.LastError)
 	case account.Spec.Disabled:
 		o.setNotReady(v1alpha1.ReasonOwnerDisabled, "Account %s is disabled: nothing is delivered", spec.AccountRef.Name)
+	case !admitted:
+		o.setNotReady(v1alpha1.ReasonEndpointLimitExceeded, "Account %s has more WebhookEndpoints than the limit of %d per account "+
+			"(--webhook-endpoints-per-account) and this is one of the newest: nothing is delivered to it until an older one is deleted",
+			spec.AccountRef.Name, r.Limit)
 	default:
 		o.setReady(v1alpha1.ReasonValid, "%d event types go to the endpoint, signed with the secret in Secret %s (key %s)",
 			len(spec.EventTypes), ref.Name, ref.Key)
@@ -117,6 +130,18 @@ func (r *WebhookEndpointReconciler) publish(ctx context.Context, ep *v1alpha1.We
 		result.RequeueAfter = previousUntil.Sub(r.now().Time) + expiryGrace
 	}
 	return result, nil
+}
+
+// admitted reports whether the endpoint is within its account's limit (endpoint.Admitted).
+func (r *WebhookEndpointReconciler) admitted(ctx context.Context, ep *v1alpha1.WebhookEndpoint) (bool, error) {
+	if r.Limit < 1 {
+		return true, nil
+	}
+	var siblings v1alpha1.WebhookEndpointList
+	if err := r.List(ctx, &siblings, client.InNamespace(ep.Namespace), client.MatchingFields{endpoint.AccountField: ep.Spec.AccountRef.Name}); err != nil {
+		return false, err
+	}
+	return endpoint.Admitted(ep, siblings.Items, r.Limit), nil
 }
 
 // secretProblem is what keeps an endpoint's signing secret from being usable (empty: nothing).
@@ -205,6 +230,15 @@ func (r *WebhookEndpointReconciler) regenerate(ctx context.Context, secret *core
 	return nil
 }
 
+// comesOrGoes passes the events that change which endpoints of an account count: a create, a
+// delete, and the start of a deletion.
+var comesOrGoes = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero()
+	},
+	GenericFunc: func(event.GenericEvent) bool { return false },
+}
+
 // ensureOwnedBy makes the Account an owner of the endpoint (not its controller), so that deleting
 // the Account garbage-collects its endpoints, as it does its keys.
 func (r *WebhookEndpointReconciler) ensureOwnedBy(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account *v1alpha1.Account) error {
@@ -222,10 +256,15 @@ func (r *WebhookEndpointReconciler) ensureOwnedBy(ctx context.Context, ep *v1alp
 }
 
 // SetupWithManager registers the controller: a change of an Account or of a signing Secret
-// re-evaluates the endpoints that depend on it.
+// re-evaluates the endpoints that depend on it, and an endpoint that comes or goes its account's
+// others (their places within the limit).
 func (r *WebhookEndpointReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.WebhookEndpoint{}).
+		Watches(&v1alpha1.WebhookEndpoint{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.WebhookEndpointList{}, endpoint.AccountField,
+				[]string{obj.(*v1alpha1.WebhookEndpoint).Spec.AccountRef.Name}, client.InNamespace(obj.GetNamespace()))
+		}), builder.WithPredicates(comesOrGoes)).
 		Watches(&v1alpha1.Account{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
 			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.WebhookEndpointList{}, endpoint.AccountField, []string{obj.GetName()},
 				client.InNamespace(obj.GetNamespace()))

@@ -303,7 +303,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	webhooks, err := s.setupWebhooks(mgr, opts, catalog, db, log)
+	webhooks, events, err := s.setupWebhooks(mgr, opts, catalog, db, log)
 	if err != nil {
 		return nil, err
 	}
@@ -328,6 +328,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Submissions: submissions,
 		Gasless:     book,
 		Webhooks:    webhooks,
+		Events:      events,
 	}
 	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, database: db}, published, apiListener, log); err != nil {
 		return nil, err
@@ -373,7 +374,8 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 	controllerOpts := []controller.Option{
 		controller.WithIntentRetention(opts.Transfers.Retention), controller.WithPublished(published), controller.WithRPCMetrics(rpcMetrics),
 	}
-	controllerOpts = append(controllerOpts, controller.WithTrustedSources(opts.Transfers.Watch.TrustedSources))
+	controllerOpts = append(controllerOpts, controller.WithTrustedSources(opts.Transfers.Watch.TrustedSources),
+		controller.WithWebhookEndpointLimit(opts.Webhooks.endpointLimit()))
 	if attester != nil {
 		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/delivery"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 )
@@ -36,36 +37,78 @@ type WebhookOptions struct {
 	// StatusInterval is the least time between two status writes of an endpoint
 	// (delivery.DefaultStatusInterval when zero).
 	StatusInterval time.Duration
+	// EventRetention is how long GET /v2/events serves an event, and its ended deliveries stay
+	// (delivery.DefaultEventRetention when zero).
+	EventRetention time.Duration
+	// EndpointsPerAccount is the most WebhookEndpoints of one account that receive deliveries
+	// (endpoint.DefaultLimit when zero; below zero, no limit).
+	EndpointsPerAccount int
+}
+
+// endpointLimit is the limit the emitter, the deliverer, the controller and the page share.
+func (o WebhookOptions) endpointLimit() int {
+	switch {
+	case o.EndpointsPerAccount == 0:
+		return endpoint.DefaultLimit
+	case o.EndpointsPerAccount < 0:
+		return 0
+	}
+	return o.EndpointsPerAccount
 }
 
 // setupWebhooks adds the webhook emitter and deliverer (leader only) when there is a database:
-// the outbox is in it. Every replica gets a tester for POST /v2/webhooks/{name}/test.
-func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, db *postgres.DB, log logr.Logger) (apiserver.WebhookTester, error) {
-	send := sender.New(sender.Options{Timeout: opts.Webhooks.AttemptTimeout, AllowLoopback: opts.Webhooks.AllowLoopback})
+// the outbox is in it. Every replica gets a tester for POST /v2/webhooks/{name}/test, and, with
+// the database, the event log of GET /v2/events and replays.
+func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, db *postgres.DB, log logr.Logger) (apiserver.WebhookTester, apiserver.EventLog, error) {
+	w := opts.Webhooks
+	send := sender.New(sender.Options{Timeout: w.AttemptTimeout, AllowLoopback: w.AllowLoopback})
 	tester := webhookTester{&delivery.Tester{Cache: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
 	if db == nil {
-		log.Info("no --archive-url: no webhook is delivered (the delivery log lives in the archive's PostgreSQL)")
-		return tester, nil
+		log.Info("no --archive-url: no webhook is delivered and no event listed (the delivery log lives in the archive's PostgreSQL)")
+		return tester, nil, nil
 	}
 	box := outbox.New(db)
 	deliverer := &delivery.Deliverer{
 		Client: mgr.GetClient(), Outbox: box, Sender: send, Metrics: delivery.NewMetrics(opts.Metrics),
 		Events: mgr.GetEventRecorder(controller.EventReporter), Log: log.WithName("webhooks"),
-		Options: delivery.Options{AttemptTimeout: opts.Webhooks.AttemptTimeout, FirstRetry: opts.Webhooks.FirstRetry, Poll: opts.Webhooks.Poll, StatusInterval: opts.Webhooks.StatusInterval,
-			DisableAfter: opts.Webhooks.DisableAfter},
+		Options: delivery.Options{AttemptTimeout: w.AttemptTimeout, FirstRetry: w.FirstRetry, Poll: w.Poll, StatusInterval: w.StatusInterval,
+			DisableAfter: w.DisableAfter, EventRetention: w.EventRetention, EndpointLimit: w.endpointLimit()},
 	}
 	if err := mgr.Add(deliverer); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	emitter := &delivery.Emitter{
 		Cache: mgr.GetClient(), Outbox: box, Notify: deliverer.Notify,
-		Explorer: catalog.ExplorerURL,
+		Explorer: catalog.ExplorerURL, EndpointLimit: w.endpointLimit(),
 	}
 	if s.Archiver != nil {
 		// No intent leaves the API server before its events are recorded.
 		s.Archiver.BeforeArchive = emitter.Ensure
 	}
-	return tester, emitter.SetupWithManager(mgr)
+	events := eventLog{&delivery.Log{Cache: mgr.GetClient(), Outbox: box, Namespace: opts.Namespace,
+		Retention: w.EventRetention, EndpointLimit: w.endpointLimit(), Clock: clock.RealClock{}}}
+	return tester, events, emitter.SetupWithManager(mgr)
+}
+
+// eventLog adapts delivery.Log to the API's EventLog.
+type eventLog struct{ l *delivery.Log }
+
+func (e eventLog) Events(ctx context.Context, account, env string, f outbox.EventFilter, after *outbox.Cursor, limit int) ([]outbox.ListedEvent, bool, error) {
+	return e.l.Events(ctx, account, env, f, after, limit)
+}
+
+func (e eventLog) Replay(ctx context.Context, account, env, name string, r apiserver.EventReplay) (outbox.Replayed, error) {
+	res, err := e.l.Replay(ctx, account, env, name, delivery.ReplayRequest{
+		IDs: r.IDs, Filter: outbox.EventFilter{After: r.After, Before: r.Before}, Cursor: r.Cursor,
+	})
+	var unserved *delivery.UnservedError
+	switch {
+	case errors.Is(err, delivery.ErrEndpointNotFound):
+		return res, apiserver.ErrWebhookNotFound
+	case errors.As(err, &unserved):
+		return res, &apiserver.WebhookUnservedError{Reason: unserved.Reason}
+	}
+	return res, err
 }
 
 // webhookTester adapts delivery.Tester to the API's WebhookTester.

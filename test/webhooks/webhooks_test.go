@@ -35,6 +35,7 @@ import (
 // delivery is one request a receiver got.
 type delivery struct {
 	header http.Header
+	path   string
 	body   []byte
 	event  signing.Event
 	at     time.Time
@@ -58,7 +59,7 @@ func newReceiver(t testing.TB, status func(attempt int) int) *receiver {
 		r.mu.Lock()
 		r.attempts[req.Header.Get(signing.HeaderID)]++
 		n := r.attempts[req.Header.Get(signing.HeaderID)]
-		r.got = append(r.got, delivery{header: req.Header.Clone(), body: body, event: ev, at: time.Now()})
+		r.got = append(r.got, delivery{header: req.Header.Clone(), path: req.URL.Path, body: body, event: ev, at: time.Now()})
 		r.mu.Unlock()
 		code := http.StatusNoContent
 		if r.status != nil {

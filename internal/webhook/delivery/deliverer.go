@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/policy"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
@@ -30,11 +32,12 @@ const (
 	DefaultPoll = time.Second
 	// DefaultStatusInterval is the least time between two status writes of one endpoint.
 	DefaultStatusInterval = time.Minute
-	// claimBatch bounds the deliveries taken at once, perEndpointClaim those of one endpoint (one
-	// endpoint's backlog never fills a claim), and maxEndpointWorkers the endpoints sent to at
-	// once.
-	claimBatch         = 64
-	perEndpointClaim   = 4
+	// DefaultEventRetention is how long GET /v2/events serves an event, and its ended deliveries
+	// stay in the outbox (--event-retention).
+	DefaultEventRetention = 30 * 24 * time.Hour
+	// maxEndpointWorkers bounds the endpoints sent to at once. A worker makes one attempt and
+	// hands its place back, so that a waiting account's delivery takes the next free one: one
+	// account's backlog delays another's events by one attempt's timeout at most.
 	maxEndpointWorkers = 32
 )
 
@@ -51,6 +54,11 @@ type Options struct {
 	// DisableAfter is how long an endpoint may fail without a success before its deliveries
 	// stop; policy.DisableAfter when zero.
 	DisableAfter time.Duration
+	// EventRetention is how long ended deliveries stay (DefaultEventRetention when zero).
+	EventRetention time.Duration
+	// EndpointLimit is the most endpoints of an account that receive deliveries
+	// (endpoint.Admitted); below 1, no limit.
+	EndpointLimit int
 }
 
 func (o *Options) defaults() {
@@ -72,17 +80,19 @@ func (o *Options) defaults() {
 	if o.DisableAfter <= 0 {
 		o.DisableAfter = policy.DisableAfter
 	}
+	if o.EventRetention <= 0 {
+		o.EventRetention = DefaultEventRetention
+	}
 }
 
 func (o *Options) schedule() policy.Schedule {
 	return policy.Schedule{FirstRetry: o.FirstRetry, Attempts: o.MaxAttempts}
 }
 
-// lease is how long claimed deliveries are left alone before another deliverer may take them: well
-// over what the attempts of one claim can last, one after the other (a deliverer killed
-// mid-attempt delays the event by this much).
+// lease is how long a claimed delivery is left alone before another deliverer may take it: well
+// over what its attempt can last (a deliverer killed mid-attempt delays the event by this much).
 func (d *Deliverer) lease() time.Duration {
-	return time.Duration(perEndpointClaim)*d.Options.AttemptTimeout + 5*time.Second
+	return 2*d.Options.AttemptTimeout + 5*time.Second
 }
 
 // Deliverer sends the due deliveries of the outbox. It is a leader-only Runnable.
@@ -102,13 +112,13 @@ type Deliverer struct {
 	health  healthWriter
 	workers sync.WaitGroup
 	mu      sync.Mutex
-	busy    map[string]bool // endpoints a worker is sending to, by UID
+	busy    map[string]string // the account (outbox.AccountKey) of each endpoint a worker sends to, by UID
 }
 
 func (d *Deliverer) init() {
 	d.once.Do(func() {
 		d.wake = make(chan struct{}, 1)
-		d.busy = map[string]bool{}
+		d.busy = map[string]string{}
 		d.Options.defaults()
 		if d.Clock == nil {
 			d.Clock = clock.RealClock{}
@@ -141,13 +151,13 @@ func (d *Deliverer) Start(ctx context.Context) error {
 			pruned = now
 			d.prune(ctx, now)
 		}
-		n, err := d.pass(ctx)
+		more, err := d.pass(ctx)
 		if err != nil && ctx.Err() == nil {
 			d.Log.V(1).Info("webhook outbox not readable; retrying", "error", err.Error())
 		}
 		d.health.flush(ctx, false)
-		if n == claimBatch {
-			continue // more are due
+		if more {
+			continue
 		}
 		select {
 		case <-ctx.Done():
@@ -162,104 +172,98 @@ func (d *Deliverer) Start(ctx context.Context) error {
 	}
 }
 
-// EventRetention is how long an event whose deliveries all ended stays in the outbox. Longer
-// than an intent can stay a TransferIntent (its deadline, 30 days at most, plus --archive-after):
-// the event's row is what makes recording it again a no-op, so pruning it while the emitter can
-// still see the intent would send the event again under a new id.
-const EventRetention = 40 * 24 * time.Hour
+// MinEventLifetime is the least time an event's row stays in the outbox, whatever the retention:
+// longer than an intent can stay a TransferIntent (its deadline, 30 days at most, plus
+// --archive-after). The row is what makes recording the event again a no-op, so pruning it while
+// the emitter can still see the intent would send the event again under a new id. Its
+// deliveries go at the retention.
+const MinEventLifetime = 40 * 24 * time.Hour
 
-// prune deletes ended events older than EventRetention, a batch at a time.
+// prune deletes the ended deliveries of events older than the retention, and the events older
+// than that and MinEventLifetime, a batch at a time.
 func (d *Deliverer) prune(ctx context.Context, now time.Time) {
+	deliveries := now.Add(-d.Options.EventRetention)
+	events := now.Add(-max(d.Options.EventRetention, MinEventLifetime))
 	for {
-		n, err := d.Outbox.Prune(ctx, now.Add(-EventRetention), 1000)
-		if err != nil || n < 1000 {
+		n, err := d.Outbox.Prune(ctx, deliveries, events, 1000)
+		if err != nil || n == 0 {
 			return
 		}
 	}
 }
 
-// pass claims due deliveries of the endpoints that no worker is sending to, a few of each, and
-// starts a worker per endpoint that sends its deliveries one after the other, in the order they
-// fell due. It does not wait for them: an endpoint that takes the whole timeout on every attempt
-// delays only its own deliveries, never another endpoint's.
-func (d *Deliverer) pass(ctx context.Context) (int, error) {
-	busy := d.busyEndpoints()
-	if len(busy) >= maxEndpointWorkers {
-		return 0, nil
+// pass claims a due delivery of as many endpoints as there are free workers, shared between
+// accounts first (outbox.Claim), and starts a worker per delivery. It does not wait for them: an
+// endpoint that takes the whole timeout on every attempt delays only its own deliveries. It
+// reports whether it filled every free worker (more may be due).
+func (d *Deliverer) pass(ctx context.Context) (bool, error) {
+	busy, held := d.busyEndpoints()
+	free := maxEndpointWorkers - len(busy)
+	if free <= 0 {
+		return false, nil
 	}
-	due, err := d.Outbox.Claim(ctx, claimBatch, perEndpointClaim, d.lease(), busy)
+	due, err := d.Outbox.Claim(ctx, outbox.Claim{Limit: free, Lease: d.lease(), Busy: busy, Held: held})
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	byEndpoint := map[string][]outbox.Delivery{}
 	for _, dl := range due {
-		byEndpoint[dl.EndpointUID] = append(byEndpoint[dl.EndpointUID], dl)
-	}
-	for uid, deliveries := range byEndpoint {
-		d.setBusy(uid, true)
+		d.setBusy(dl, true)
 		d.workers.Go(func() {
 			defer func() {
-				d.setBusy(uid, false)
-				d.Notify() // its next deliveries may be due
+				d.setBusy(dl, false)
+				d.Notify() // its next delivery may be due, and another account's may wait
 			}()
-			for _, dl := range deliveries {
-				if !d.attempt(ctx, dl) {
-					return
-				}
-			}
+			d.attempt(ctx, dl)
 		})
 	}
-	return len(due), nil
+	return len(due) == free, nil
 }
 
-func (d *Deliverer) busyEndpoints() []string {
+// busyEndpoints lists the endpoints a worker sends to, and counts the workers of each account.
+func (d *Deliverer) busyEndpoints() ([]string, map[string]int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]string, 0, len(d.busy))
-	for uid := range d.busy {
-		out = append(out, uid)
+	uids, held := make([]string, 0, len(d.busy)), make(map[string]int, len(d.busy))
+	for uid, account := range d.busy {
+		uids = append(uids, uid)
+		held[account]++
 	}
-	return out
+	return uids, held
 }
 
-func (d *Deliverer) setBusy(uid string, busy bool) {
+func (d *Deliverer) setBusy(dl outbox.Delivery, busy bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if busy {
-		d.busy[uid] = true
+		d.busy[dl.EndpointUID] = outbox.AccountKey(dl.Namespace, dl.Account)
 	} else {
-		delete(d.busy, uid)
+		delete(d.busy, dl.EndpointUID)
 	}
 }
 
-// attempt makes one attempt at a delivery and writes its outcome. It reports whether the
-// endpoint's other deliveries may follow: not once it was stopped or is gone.
-func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
+// attempt makes one attempt at a delivery and writes its outcome, or drops it when its endpoint
+// is no longer served (endpoint.Unserved).
+func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) {
 	log := d.Log.WithValues("webhookEndpoint", dl.Namespace+"/"+dl.Endpoint, "event", dl.EventID, "attempt", dl.Attempts+1)
-	var ep v1alpha1.WebhookEndpoint
-	err := d.Client.Get(ctx, types.NamespacedName{Namespace: dl.Namespace, Name: dl.Endpoint}, &ep)
-	gone := apierrors.IsNotFound(err) || (err == nil && (string(ep.UID) != dl.EndpointUID || !ep.DeletionTimestamp.IsZero()))
+	ep, stop, err := d.served(ctx, dl)
 	switch {
-	case gone:
-		d.drop(ctx, dl, "endpoint deleted")
-		return true // each of its deliveries is dropped in turn
 	case err != nil:
-		return false // the lease runs out and the delivery is taken again
-	case ep.Spec.Disabled || ep.DeliveriesStopped():
-		d.drop(ctx, dl, "endpoint disabled")
-		return true
+		return // the lease runs out and the delivery is taken again
+	case stop != "":
+		d.drop(ctx, dl, stop)
+		return
 	}
 	now := d.Clock.Now()
-	res, outcome := d.deliver(ctx, &ep, dl, now)
+	res, outcome := d.deliver(ctx, ep, dl, now)
 	h, err := d.Outbox.Settle(ctx, dl, outcome)
 	if errors.Is(err, outbox.ErrNotHeld) {
 		log.Info("the delivery ended or was taken again while this attempt ran; its outcome is not counted")
-		return true
+		return
 	}
 	if err != nil {
 		// Not written: the lease runs out and the event is sent again (same webhook-id).
 		log.Error(err, "recording a delivery attempt")
-		return false
+		return
 	}
 	if h.DisabledGeneration != 0 && h.DisabledGeneration != ep.Generation {
 		// Disabled at an older spec: the change resumed deliveries, and failures count afresh.
@@ -276,12 +280,26 @@ func (d *Deliverer) attempt(ctx context.Context, dl outbox.Delivery) bool {
 	} else {
 		log.Info("delivery failed", "error", outcome.Error, "retryIn", outcome.RetryIn, "gaveUp", outcome.GiveUp)
 	}
-	d.health.record(&ep, h)
+	d.health.record(ep, h)
 	if !res.OK() && !h.FailingSince.IsZero() && now.Sub(h.FailingSince) >= d.Options.DisableAfter {
-		d.disable(ctx, &ep, h)
-		return false // the rest was dropped with it
+		d.disable(ctx, ep, h) // its other pending deliveries are dropped with it
 	}
-	return true
+}
+
+// served reads a delivery's endpoint from the cache and says why it is no longer served
+// (endpoint.Unserved), or "" when the attempt goes ahead. An endpoint deleted, or replaced by
+// another of the same name, is not served.
+func (d *Deliverer) served(ctx context.Context, dl outbox.Delivery) (*v1alpha1.WebhookEndpoint, string, error) {
+	var ep v1alpha1.WebhookEndpoint
+	err := d.Client.Get(ctx, types.NamespacedName{Namespace: dl.Namespace, Name: dl.Endpoint}, &ep)
+	if apierrors.IsNotFound(err) || (err == nil && string(ep.UID) != dl.EndpointUID) {
+		return nil, endpoint.StopDeleted, nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	stop, err := unservedBecause(ctx, d.Client, &ep, d.Options.EndpointLimit)
+	return &ep, stop, err
 }
 
 // deliver makes one attempt at dl and decides its outcome; with tracing on, the attempt is a span.
@@ -299,7 +317,7 @@ func (d *Deliverer) outcome(dl outbox.Delivery, res sender.Result) outbox.Outcom
 	if res.OK() {
 		return outbox.Outcome{Delivered: true}
 	}
-	outcome := outbox.Outcome{Error: truncate(res.Err.Error(), 1024)}
+	outcome := outbox.Outcome{Error: truncate(d.describe(res), 1024)}
 	schedule, attempt := d.Options.schedule(), dl.Attempts+1
 	if schedule.GivesUp(attempt) {
 		outcome.GiveUp = true
@@ -336,12 +354,13 @@ func SecretsOf(ctx context.Context, c client.Reader, ep *v1alpha1.WebhookEndpoin
 	return signing.ActiveSecrets(secret.Data, ref.Key, now), nil
 }
 
+// drop ends a delivery whose endpoint is not served, for reason (an endpoint.Stop reason).
 func (d *Deliverer) drop(ctx context.Context, dl outbox.Delivery, reason string) {
-	if err := d.Outbox.Drop(ctx, dl, reason); err != nil {
+	if err := d.Outbox.Drop(ctx, dl, strings.ReplaceAll(reason, "_", " ")); err != nil {
 		d.Log.Error(err, "dropping a delivery", "event", dl.EventID)
 		return
 	}
-	d.Metrics.dropped()
+	d.Metrics.dropped(reason)
 }
 
 // disable stops deliveries to an endpoint that failed for too long: the outbox drops its pending
@@ -362,6 +381,16 @@ func (d *Deliverer) disable(ctx context.Context, ep *v1alpha1.WebhookEndpoint, h
 			"deliveries failed for %s since %s (last error: %s): stopped until the spec changes",
 			d.Options.DisableAfter, h.FailingSince.Format(time.RFC3339), h.LastError)
 	}
+}
+
+// describe is an attempt's failure as its endpoint's owner may read it (status.lastError, the
+// /webhooks page, GET /v2/events): sender.Describe, or what is wrong with the endpoint's Secret.
+func (d *Deliverer) describe(res sender.Result) string {
+	var secret secretError
+	if errors.As(res.Err, &secret) {
+		return secret.Error()
+	}
+	return sender.Describe(res, d.Options.AttemptTimeout)
 }
 
 func truncate(s string, n int) string {

@@ -20,6 +20,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
@@ -47,6 +48,9 @@ type Emitter struct {
 	Explorer transferrecord.Explorers
 	// Notify wakes the Deliverer after events were recorded; may be nil.
 	Notify func()
+	// EndpointLimit is the most endpoints of an account that receive deliveries
+	// (endpoint.Admitted); below 1, no limit.
+	EndpointLimit int
 	Clock  clock.PassiveClock
 
 	mu sync.Mutex
@@ -90,20 +94,46 @@ func eventsOf(obj *v1alpha1.TransferIntent) []event {
 }
 
 // subscribed lists the endpoints that hear of an event: the intent's account and environment,
-// the event's type, not disabled, and created no later than the event happened (an endpoint
-// hears of what happens after it exists).
-func subscribed(endpoints []v1alpha1.WebhookEndpoint, obj *v1alpha1.TransferIntent, ev event) []outbox.Target {
+// the event's type, served (endpoint.Unserved), and created no later than the event happened (an
+// endpoint hears of what happens after it exists).
+func (e *Emitter) subscribed(to recipients, obj *v1alpha1.TransferIntent, ev event) []outbox.Target {
 	var out []outbox.Target
-	for i := range endpoints {
-		ep := &endpoints[i]
+	account := to.accounts[obj.Spec.AccountRef.Name]
+	for i := range to.endpoints {
+		ep := &to.endpoints[i]
 		if ep.Spec.AccountRef.Name != obj.Spec.AccountRef.Name || ep.Spec.Environment != obj.Spec.Environment ||
-			!slices.Contains(ep.Spec.EventTypes, ev.typ) || ep.Spec.Disabled || ep.DeliveriesStopped() ||
-			!ep.DeletionTimestamp.IsZero() || ep.CreationTimestamp.After(ev.at) {
+			!slices.Contains(ep.Spec.EventTypes, ev.typ) || ep.CreationTimestamp.After(ev.at) ||
+			endpoint.Unserved(ep, account, to.endpoints, e.EndpointLimit) != "" {
 			continue
 		}
-		out = append(out, outbox.Target{UID: string(ep.UID), Namespace: ep.Namespace, Name: ep.Name})
+		out = append(out, outbox.Target{UID: string(ep.UID), Namespace: ep.Namespace, Name: ep.Name, Account: ep.Spec.AccountRef.Name})
 	}
 	return out
+}
+
+// recipients are the endpoints of a namespace and their accounts, by name.
+type recipients struct {
+	endpoints []v1alpha1.WebhookEndpoint
+	accounts  map[string]*v1alpha1.Account
+}
+
+func (e *Emitter) recipientsIn(ctx context.Context, namespace string) (recipients, error) {
+	var endpoints v1alpha1.WebhookEndpointList
+	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(namespace)); err != nil {
+		return recipients{}, err
+	}
+	to := recipients{endpoints: endpoints.Items, accounts: map[string]*v1alpha1.Account{}}
+	if len(endpoints.Items) == 0 {
+		return to, nil
+	}
+	var accounts v1alpha1.AccountList
+	if err := e.Cache.List(ctx, &accounts, client.InNamespace(namespace)); err != nil {
+		return recipients{}, err
+	}
+	for i := range accounts.Items {
+		to.accounts[accounts.Items[i].Name] = &accounts.Items[i]
+	}
+	return to, nil
 }
 
 // Reconcile records the intent's events that are due.
@@ -119,21 +149,20 @@ func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result,
 	if e.known(req.String()) >= len(due) {
 		return ctrl.Result{}, nil
 	}
-	var endpoints v1alpha1.WebhookEndpointList
-	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(obj.Namespace)); err != nil {
+	to, err := e.recipientsIn(ctx, obj.Namespace)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := e.record(ctx, &obj, due, endpoints.Items); err != nil {
+	if err := e.record(ctx, &obj, due, to); err != nil {
 		return ctrl.Result{}, err
 	}
 	e.remember(req.String(), len(due))
 	return ctrl.Result{}, nil
 }
 
-// record writes the events of due that endpoints subscribe to, and wakes the deliverer when any
-// was new.
-func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due []event, endpoints []v1alpha1.WebhookEndpoint) error {
-	events, targets, err := e.build(obj, due, endpoints)
+// record writes the events of due with their deliveries, and wakes the deliverer when any was new.
+func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due []event, to recipients) error {
+	events, targets, err := e.build(obj, due, to)
 	if err != nil || len(events) == 0 {
 		return err
 	}
@@ -141,7 +170,7 @@ func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due 
 	if err != nil {
 		return err
 	}
-	if len(written) > 0 && e.Notify != nil {
+	if len(written) > 0 && e.Notify != nil && hasTargets(targets) {
 		e.Notify()
 	}
 	return nil
@@ -155,40 +184,29 @@ func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent
 	if len(intents) == 0 {
 		return nil
 	}
-	var endpoints v1alpha1.WebhookEndpointList
-	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(intents[0].Namespace)); err != nil {
+	to, err := e.recipientsIn(ctx, intents[0].Namespace)
+	if err != nil {
 		return err
 	}
-	if len(endpoints.Items) == 0 {
-		return nil
-	}
 	for _, obj := range intents {
-		if err := e.record(ctx, obj, eventsOf(obj), endpoints.Items); err != nil {
+		if err := e.record(ctx, obj, eventsOf(obj), to); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// build makes the outbox events of due that have subscribers; the body's data is the intent's
-// record as it is now, which every event of this reconcile shares.
-func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, endpoints []v1alpha1.WebhookEndpoint) ([]outbox.Event, [][]outbox.Target, error) {
-	var (
-		events  []outbox.Event
-		targets [][]outbox.Target
-		data    json.RawMessage
-	)
+// build makes the outbox events of due, each with its subscribers (an event without any is
+// recorded too: GET /v2/events lists it); the body's data is the intent's record as it is now,
+// which every event of this reconcile shares.
+func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, to recipients) ([]outbox.Event, [][]outbox.Target, error) {
+	data, err := json.Marshal(transferrecord.Of(obj, e.Explorer))
+	if err != nil {
+		return nil, nil, err
+	}
+	events := make([]outbox.Event, 0, len(due))
+	targets := make([][]outbox.Target, 0, len(due))
 	for _, ev := range due {
-		to := subscribed(endpoints, obj, ev)
-		if len(to) == 0 {
-			continue
-		}
-		if data == nil {
-			var err error
-			if data, err = json.Marshal(transferrecord.Of(obj, e.Explorer)); err != nil {
-				return nil, nil, err
-			}
-		}
 		id := signing.NewEventID(e.Clock.Now())
 		body, err := json.Marshal(signing.Event{
 			ID: id, Type: string(ev.typ), CreatedAt: ev.at, Environment: string(obj.Spec.Environment),
@@ -198,12 +216,21 @@ func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, endpoints []v
 			return nil, nil, err
 		}
 		events = append(events, outbox.Event{
-			ID: id, Namespace: obj.Namespace, IntentID: obj.Spec.ID, Type: string(ev.typ),
-			Sequence: ev.sequence, CreatedAt: ev.at, Body: body,
+			ID: id, Namespace: obj.Namespace, Account: obj.Spec.AccountRef.Name, Environment: string(obj.Spec.Environment),
+			IntentID: obj.Spec.ID, Type: string(ev.typ), Sequence: ev.sequence, CreatedAt: ev.at, Body: body,
 		})
-		targets = append(targets, to)
+		targets = append(targets, e.subscribed(to, obj, ev))
 	}
 	return events, targets, nil
+}
+
+func hasTargets(targets [][]outbox.Target) bool {
+	for _, t := range targets {
+		if len(t) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Emitter) known(key string) int {

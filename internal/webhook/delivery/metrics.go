@@ -7,6 +7,7 @@ import (
 	"github.com/oklog/ulid/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/outbox"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/sender"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
@@ -21,6 +22,9 @@ type Metrics struct {
 	Latency *prometheus.HistogramVec
 	// AttemptDuration is one attempt's round trip.
 	AttemptDuration prometheus.Histogram
+	// Dropped counts deliveries ended unsent, by reason (endpoint.Stop...): the endpoint was
+	// deleted, disabled or beyond its account's limit, or its account was disabled.
+	Dropped *prometheus.CounterVec
 }
 
 // NewMetrics registers the deliverer's metrics with reg.
@@ -40,6 +44,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "Round trip of one webhook delivery attempt.",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}),
+		Dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tis_webhook_deliveries_dropped_total",
+			Help: "Webhook deliveries ended unsent, by reason: endpoint_deleted, endpoint_disabled, endpoint_limit (beyond its account's --webhook-endpoints-per-account), account_disabled.",
+		}, []string{"reason"}),
+	}
+	for _, r := range []string{endpoint.StopDeleted, endpoint.StopDisabled, endpoint.StopLimit, endpoint.StopAccountDisabled} {
+		m.Dropped.WithLabelValues(r)
 	}
 	for _, r := range []string{"delivered", "failed", "gave_up", "dropped"} {
 		m.Attempts.WithLabelValues(r)
@@ -49,7 +60,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.Latency.WithLabelValues(typ)
 	}
 	if reg != nil {
-		reg.MustRegister(m.Attempts, m.Latency, m.AttemptDuration)
+		reg.MustRegister(m.Attempts, m.Latency, m.AttemptDuration, m.Dropped)
 	}
 	return m
 }
@@ -82,9 +93,10 @@ func recordedAt(eventID string) (time.Time, bool) {
 	return ulid.Time(id.Time()), true
 }
 
-func (m *Metrics) dropped() {
+func (m *Metrics) dropped(reason string) {
 	if m == nil {
 		return
 	}
 	m.Attempts.WithLabelValues("dropped").Inc()
+	m.Dropped.WithLabelValues(reason).Inc()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -95,15 +94,8 @@ func (t *Tester) send(ctx context.Context, ep *v1alpha1.WebhookEndpoint, account
 	res := t.Sender.Send(ctx, sender.Attempt{
 		URL: ep.Spec.URL, Live: ep.Spec.Environment == v1alpha1.EnvironmentLive, EventID: id, Body: body, Secrets: secrets,
 	}, now)
-	if res.Err != nil && res.Status == 0 && isRefused(res.Err) {
-		// Not the resolved address: the answer would map the cluster's names to its addresses.
-		return TestResult{}, "refused", fmt.Errorf("%w: the URL's host resolves to an address deliveries may not reach (loopback, private, link-local or reserved)", ssrf.ErrRefused)
-	}
-	out = TestResult{EventID: id, Delivered: res.OK(), Status: res.Status, Duration: res.Duration}
-	if res.Err != nil {
-		out.Error = res.Err.Error()
-	}
+	// A host that resolves to a refused address is answered like one that does not resolve, or
+	// does not accept connections (sender.Describe): the answer tells nothing of the network.
+	out = TestResult{EventID: id, Delivered: res.OK(), Status: res.Status, Duration: res.Duration, Error: t.Sender.Describe(res)}
 	return out, res.ErrorType(), nil
 }
-
-func isRefused(err error) bool { return errors.Is(err, ssrf.ErrRefused) }

@@ -69,6 +69,10 @@ var eventTypes = map[v1alpha1.WebhookEventType]bool{
 	v1alpha1.WebhookEventTransferExpired: true, v1alpha1.WebhookEventTransferCancelled: true,
 }
 
+// IsEventType reports whether t is an event type an endpoint can subscribe to (and GET /v2/events
+// filters by).
+func IsEventType(t string) bool { return eventTypes[v1alpha1.WebhookEventType(t)] }
+
 func validateEventTypes(path *field.Path, types []v1alpha1.WebhookEventType) field.ErrorList {
 	if len(types) == 0 {
 		return field.ErrorList{field.Required(path, "at least one event type")}

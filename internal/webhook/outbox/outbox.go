@@ -34,11 +34,15 @@ const (
 type Event struct {
 	ID        string // evt_<ULID>
 	Namespace string
-	IntentID  string
-	Type      string
-	Sequence  int
-	CreatedAt time.Time
-	Body      []byte
+	// Account and Environment are the intent's: GET /v2/events lists an account's events of one
+	// environment.
+	Account     string
+	Environment string
+	IntentID    string
+	Type        string
+	Sequence    int
+	CreatedAt   time.Time
+	Body        []byte
 }
 
 // Target is a WebhookEndpoint an event is delivered to.
@@ -46,6 +50,8 @@ type Target struct {
 	UID       string
 	Namespace string
 	Name      string
+	// Account owns the endpoint: the deliverer shares its workers fairly between accounts.
+	Account string
 }
 
 // Delivery is an attempt to make: an event and the endpoint it goes to.
@@ -54,6 +60,7 @@ type Delivery struct {
 	EndpointUID string
 	Namespace   string
 	Endpoint    string
+	Account     string
 	// Attempts is the number of attempts made before this one.
 	Attempts       int
 	Type           string
@@ -82,10 +89,10 @@ type Store struct {
 // New returns the outbox in db.
 func New(db *postgres.DB) *Store { return &Store{db: db} }
 
-// Record writes events, each with a delivery to each of its targets, in one transaction. An event
-// of a type already recorded for its intent is left out with its deliveries, whoever recorded it:
-// recording is idempotent, so the emitter may record again whatever it is unsure of. It returns
-// the events written now.
+// Record writes events, each with a delivery to each of its targets (none is fine: the event is
+// still listed by GET /v2/events), in one transaction. An event of a type already recorded for its
+// intent is left out with its deliveries, whoever recorded it: recording is idempotent, so the
+// emitter may record again whatever it is unsure of. It returns the events written now.
 func (s *Store) Record(ctx context.Context, events []Event, targets [][]Target) ([]Event, error) {
 	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
@@ -96,9 +103,9 @@ func (s *Store) Record(ctx context.Context, events []Event, targets [][]Target) 
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		written = written[:0]
 		for i, ev := range events {
-			tag, err := tx.Exec(ctx, `INSERT INTO webhook_events (id, namespace, intent_id, type, sequence, created_at, body)
-VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (namespace, intent_id, type) DO NOTHING`,
-				ev.ID, ev.Namespace, ev.IntentID, ev.Type, ev.Sequence, ev.CreatedAt, ev.Body)
+			tag, err := tx.Exec(ctx, `INSERT INTO webhook_events (id, namespace, account, environment, intent_id, type, sequence, created_at, body)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (namespace, intent_id, type) DO NOTHING`,
+				ev.ID, ev.Namespace, ev.Account, ev.Environment, ev.IntentID, ev.Type, ev.Sequence, ev.CreatedAt, ev.Body)
 			if err != nil {
 				return err
 			}
@@ -107,8 +114,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (namespace, intent_id, type) DO 
 			}
 			written = append(written, ev)
 			for _, t := range targets[i] {
-				if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (event_id, endpoint_uid, namespace, endpoint, next_attempt_at)
-VALUES ($1, $2, $3, $4, now()) ON CONFLICT DO NOTHING`, ev.ID, t.UID, t.Namespace, t.Name); err != nil {
+				if _, err := tx.Exec(ctx, `INSERT INTO webhook_deliveries (event_id, endpoint_uid, namespace, endpoint, account, next_attempt_at)
+VALUES ($1, $2, $3, $4, $5, now()) ON CONFLICT DO NOTHING`, ev.ID, t.UID, t.Namespace, t.Name, t.Account); err != nil {
 					return err
 				}
 			}
@@ -119,54 +126,6 @@ VALUES ($1, $2, $3, $4, now()) ON CONFLICT DO NOTHING`, ev.ID, t.UID, t.Namespac
 		return nil, fmt.Errorf("outbox: recording events: %w", err)
 	}
 	return written, nil
-}
-
-// claimSQL takes the due deliveries, oldest first, at most $4 of each endpoint and none of the
-// endpoints in $3 (those whose earlier deliveries are still being sent), and moves their next
-// attempt to the end of the lease: another deliverer (or this one after a restart) takes them
-// again only if the attempt's outcome was never written. SKIP LOCKED lets two deliverers (two
-// leaders for a moment) split the work instead of waiting on each other.
-const claimSQL = `WITH ranked AS (
-	SELECT event_id, endpoint_uid, next_attempt_at,
-		row_number() OVER (PARTITION BY endpoint_uid ORDER BY next_attempt_at, event_id) AS rank
-	FROM webhook_deliveries
-	WHERE state = 'pending' AND next_attempt_at <= now() AND NOT (endpoint_uid = ANY($3::text[]))),
-due AS (
-	SELECT d.event_id, d.endpoint_uid FROM webhook_deliveries d
-	JOIN ranked r ON r.event_id = d.event_id AND r.endpoint_uid = d.endpoint_uid
-	WHERE r.rank <= $4 AND d.state = 'pending' AND d.next_attempt_at <= now()
-	ORDER BY r.next_attempt_at, r.event_id
-	LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
-UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $2)
-FROM due, webhook_events e
-WHERE d.event_id = due.event_id AND d.endpoint_uid = due.endpoint_uid AND e.id = d.event_id
-RETURNING d.event_id, d.endpoint_uid, d.namespace, d.endpoint, d.attempts, e.type, e.sequence, e.created_at, e.body`
-
-// Claim takes up to limit due deliveries for lease, at most perEndpoint of each endpoint and none
-// of the endpoints in busy, ordered by when they fell due and then by event id (the ids of one
-// intent's events sort in the order they were recorded).
-func (s *Store) Claim(ctx context.Context, limit, perEndpoint int, lease time.Duration, busy []string) ([]Delivery, error) {
-	ctx, cancel, pool, err := s.db.Call(ctx)
-	defer cancel()
-	if err != nil {
-		return nil, err
-	}
-	if busy == nil {
-		busy = []string{}
-	}
-	rows, err := pool.Query(ctx, claimSQL, limit, lease.Seconds(), busy, perEndpoint)
-	if err != nil {
-		return nil, fmt.Errorf("outbox: claiming deliveries: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Delivery, error) {
-		var d Delivery
-		err := row.Scan(&d.EventID, &d.EndpointUID, &d.Namespace, &d.Endpoint, &d.Attempts, &d.Type, &d.Sequence, &d.EventCreatedAt, &d.Body)
-		return d, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("outbox: claiming deliveries: %w", err)
-	}
-	return out, nil
 }
 
 // Outcome is what an attempt came to.
@@ -336,22 +295,32 @@ WHERE event_id = $1 AND endpoint_uid = $2 AND state = 'pending'`, d.EventID, d.E
 	return nil
 }
 
-// Prune deletes the events recorded before t that have no pending delivery left, with their
-// deliveries, at most batch of them; it returns how many.
-func (s *Store) Prune(ctx context.Context, t time.Time, batch int) (int, error) {
+// Prune deletes, at most batch of each at a time, the ended deliveries of the events recorded
+// before deliveriesBefore (the events' retention), and the events recorded before eventsBefore
+// that have no pending delivery left, with their deliveries; it returns how many rows went. An
+// event outlives its deliveries when the intent it is about may still be in the API server: its
+// row is what keeps the emitter from recording it again under a new id.
+func (s *Store) Prune(ctx context.Context, deliveriesBefore, eventsBefore time.Time, batch int) (int, error) {
 	ctx, cancel, pool, err := s.db.Call(ctx)
 	defer cancel()
 	if err != nil {
 		return 0, err
 	}
-	tag, err := pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
+	deliveries, err := pool.Exec(ctx, `DELETE FROM webhook_deliveries d USING (
+	SELECT d.event_id, d.endpoint_uid FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id
+	WHERE e.created_at < $1 AND d.state <> 'pending' LIMIT $2) old
+WHERE d.event_id = old.event_id AND d.endpoint_uid = old.endpoint_uid`, deliveriesBefore, batch)
+	if err != nil {
+		return 0, fmt.Errorf("outbox: pruning deliveries: %w", err)
+	}
+	events, err := pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
 	SELECT e.id FROM webhook_events e WHERE e.created_at < $1
 	AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
-	LIMIT $2)`, t, batch)
+	LIMIT $2)`, eventsBefore, batch)
 	if err != nil {
-		return 0, fmt.Errorf("outbox: pruning: %w", err)
+		return 0, fmt.Errorf("outbox: pruning events: %w", err)
 	}
-	return int(tag.RowsAffected()), nil
+	return int(deliveries.RowsAffected() + events.RowsAffected()), nil
 }
 
 // Deliveries lists an event's deliveries' states by endpoint name (for tests and diagnosis).

@@ -47,12 +47,12 @@ func TestRecordClaimSettle(t *testing.T) {
 		t.Fatalf("Record again: %v, %d written; want none", err, len(written))
 	}
 
-	due, err := s.Claim(ctx, 10, 10, time.Minute, nil)
+	due, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute})
 	if err != nil || len(due) != 2 {
 		t.Fatalf("Claim: %v, %d due; want the event's 2 deliveries", err, len(due))
 	}
 	// Claimed deliveries are leased: a second deliverer gets none of them.
-	if again, err := s.Claim(ctx, 10, 10, time.Minute, nil); err != nil || len(again) != 0 {
+	if again, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute}); err != nil || len(again) != 0 {
 		t.Fatalf("a second Claim: %v, %d; want none while the lease lasts", err, len(again))
 	}
 
@@ -60,7 +60,7 @@ func TestRecordClaimSettle(t *testing.T) {
 	if err != nil || h.ConsecutiveFailures != 1 || h.FailingSince.IsZero() || h.LastError != "HTTP 500" {
 		t.Fatalf("Settle a failure: %v, %+v", err, h)
 	}
-	retry, err := s.Claim(ctx, 10, 10, time.Minute, nil)
+	retry, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute})
 	if err != nil || len(retry) != 1 || retry[0].Attempts != 1 || retry[0].EventID != "evt_1" {
 		t.Fatalf("the failed delivery is due again with 1 attempt made: %v, %+v", err, retry)
 	}
@@ -90,7 +90,7 @@ func TestPruneKeepsWhatIsPendingOrRecent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	due, err := s.Claim(ctx, 10, 10, time.Hour, nil)
+	due, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,57 +101,121 @@ func TestPruneKeepsWhatIsPendingOrRecent(t *testing.T) {
 			}
 		}
 	}
-	n, err := s.Prune(ctx, time.Now().Add(-7*24*time.Hour), 100)
+	// The retention is 7 days, the events' least lifetime 40: the old ended delivery goes, its
+	// event stays (it keeps the emitter from recording it again).
+	week, forty := time.Now().Add(-7*24*time.Hour), time.Now().Add(-40*24*time.Hour)
+	n, err := s.Prune(ctx, week, forty, 100)
 	if err != nil || n != 1 {
-		t.Fatalf("Prune: %v, %d; want the old delivered event only", err, n)
+		t.Fatalf("Prune: %v, %d; want the old delivered delivery only", err, n)
 	}
 	for id, want := range map[string]int{"evt_old_done": 0, "evt_old_pending": 1, "evt_new_done": 1} {
 		if states, err := s.Deliveries(ctx, id); err != nil || len(states) != want {
 			t.Errorf("%s after Prune: %v, %v", id, err, states)
 		}
 	}
+	page, _, err := s.Events(ctx, outbox.Scope{Namespace: "ns"}, outbox.EventFilter{}, nil, 10)
+	if err != nil || len(page) != 3 {
+		t.Fatalf("events after pruning deliveries: %v, %d; want all 3", err, len(page))
+	}
+	// Past its lifetime the event goes too, unless a delivery is pending.
+	if n, err := s.Prune(ctx, week, week, 100); err != nil || n != 1 {
+		t.Fatalf("Prune past the lifetime: %v, %d; want the old ended event", err, n)
+	}
+	page, _, err = s.Events(ctx, outbox.Scope{Namespace: "ns"}, outbox.EventFilter{}, nil, 10)
+	if err != nil || len(page) != 2 {
+		t.Fatalf("events after pruning: %v, %d; want the pending and the new one", err, len(page))
+	}
 }
 
-// A claim leaves out busy endpoints and takes at most perEndpoint of each, so that one endpoint's
-// backlog never fills a batch; a settle of a delivery no longer held writes nothing.
-func TestClaimSharesOutEndpointsAndSettleNeedsTheLease(t *testing.T) {
+// A claim takes one delivery of each endpoint (its oldest) and leaves out busy endpoints; a
+// settle of a delivery no longer held writes nothing.
+func TestClaimTakesEachEndpointsOldestAndSettleNeedsTheLease(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	var events []outbox.Event
 	var targets [][]outbox.Target
+	start := time.Now()
 	for i := range 5 {
-		events = append(events, event("evt_a"+string(rune('0'+i)), "int_a"+string(rune('0'+i)), "transfer.created", time.Now()))
-		targets = append(targets, []outbox.Target{{UID: "slow", Namespace: "ns", Name: "slow"}})
+		events = append(events, event(fmt.Sprintf("evt_a%d", i), fmt.Sprintf("int_a%d", i), "transfer.created", start))
+		targets = append(targets, []outbox.Target{{UID: "slow", Namespace: "ns", Name: "slow", Account: "a"}})
 	}
 	events = append(events, event("evt_b", "int_b", "transfer.created", time.Now()))
-	targets = append(targets, []outbox.Target{{UID: "fast", Namespace: "ns", Name: "fast"}})
+	targets = append(targets, []outbox.Target{{UID: "fast", Namespace: "ns", Name: "fast", Account: "a"}})
 	if _, err := s.Record(ctx, events, targets); err != nil {
 		t.Fatal(err)
 	}
-	due, err := s.Claim(ctx, 3, 2, time.Minute, nil)
-	if err != nil || len(due) != 3 {
-		t.Fatalf("Claim: %v, %d", err, len(due))
+	due, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute})
+	if err != nil || len(due) != 2 {
+		t.Fatalf("Claim: %v, %d; want one of each endpoint", err, len(due))
 	}
-	per := map[string]int{}
+	got := map[string]string{}
 	for _, d := range due {
-		per[d.EndpointUID]++
+		got[d.EndpointUID] = d.EventID
 	}
-	if per["slow"] != 2 || per["fast"] != 1 {
-		t.Fatalf("claimed by endpoint: %v; want 2 of slow (the cap) and fast's 1", per)
+	if got["slow"] != "evt_a0" || got["fast"] != "evt_b" {
+		t.Fatalf("claimed %v; want slow's oldest (evt_a0) and fast's", got)
 	}
-	if more, err := s.Claim(ctx, 10, 10, time.Minute, []string{"slow"}); err != nil || len(more) != 0 {
-		t.Fatalf("a claim with slow busy: %v, %d; want none", err, len(more))
-	}
-
-	// Another deliverer settled the first attempt: this one's settle is refused, nothing counted.
 	if _, err := s.Settle(ctx, due[0], outbox.Outcome{Delivered: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Settle(ctx, due[0], outbox.Outcome{Error: "HTTP 500", GiveUp: true}); !errors.Is(err, outbox.ErrNotHeld) {
+	if _, err := s.Settle(ctx, due[1], outbox.Outcome{Delivered: true}); err != nil {
+		t.Fatal(err)
+	}
+	if more, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute, Busy: []string{"slow"}}); err != nil || len(more) != 0 {
+		t.Fatalf("a claim with slow busy: %v, %d; want none", err, len(more))
+	}
+	next, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute})
+	if err != nil || len(next) != 1 || next[0].EventID != "evt_a1" {
+		t.Fatalf("the next claim: %v, %+v; want slow's next, evt_a1", err, next)
+	}
+
+	// Another deliverer settled the attempt: this one's settle is refused, nothing counted.
+	if _, err := s.Settle(ctx, next[0], outbox.Outcome{Delivered: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Settle(ctx, next[0], outbox.Outcome{Error: "HTTP 500", GiveUp: true}); !errors.Is(err, outbox.ErrNotHeld) {
 		t.Fatalf("a second settle: %v; want ErrNotHeld", err)
 	}
-	if states, _ := s.Deliveries(ctx, due[0].EventID); states[due[0].Endpoint] != outbox.StateDelivered {
+	if states, _ := s.Deliveries(ctx, next[0].EventID); states[next[0].Endpoint] != outbox.StateDelivered {
 		t.Fatalf("the delivered delivery became %v", states)
+	}
+}
+
+// The free workers go to accounts before endpoints: an account with one waiting endpoint is
+// served before the flood of another, however much older the flood's deliveries are, and an
+// account's place counts the workers it holds already.
+func TestClaimSharesWorkersBetweenAccountsFirst(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	var events []outbox.Event
+	var targets [][]outbox.Target
+	for i := range 20 {
+		events = append(events, event(fmt.Sprintf("evt_flood%02d", i), fmt.Sprintf("int_flood%02d", i), "transfer.created", time.Now()))
+		targets = append(targets, []outbox.Target{{UID: fmt.Sprintf("flood-%02d", i), Namespace: "ns", Name: fmt.Sprintf("flood-%02d", i), Account: "flooder"}})
+	}
+	if _, err := s.Record(ctx, events, targets); err != nil {
+		t.Fatal(err)
+	}
+	// The flood's deliveries fell due before the quiet account's.
+	if _, err := s.Record(ctx, []outbox.Event{event("evt_quiet", "int_quiet", "transfer.created", time.Now())},
+		[][]outbox.Target{{{UID: "quiet", Namespace: "ns", Name: "quiet", Account: "quiet"}}}); err != nil {
+		t.Fatal(err)
+	}
+	// The flooder holds 5 workers: the quiet account's first turn (1) beats its next (6).
+	held := map[string]int{outbox.AccountKey("ns", "flooder"): 5}
+	due, err := s.Claim(ctx, outbox.Claim{Limit: 1, Lease: time.Minute, Held: held})
+	if err != nil || len(due) != 1 || due[0].EndpointUID != "quiet" {
+		t.Fatalf("one free worker: %v, %+v; want the quiet account's endpoint", err, due)
+	}
+	// With the quiet account served, the flood fills what is free.
+	rest, err := s.Claim(ctx, outbox.Claim{Limit: 8, Lease: time.Minute, Held: held})
+	if err != nil || len(rest) != 8 {
+		t.Fatalf("eight free workers: %v, %d", err, len(rest))
+	}
+	for _, d := range rest {
+		if d.Account != "flooder" {
+			t.Fatalf("claimed %+v; want the flood's", d)
+		}
 	}
 }
 
@@ -177,7 +241,7 @@ func TestAFailureAfterTheGapStartsANewRun(t *testing.T) {
 			[][]outbox.Target{{{UID: "u1", Namespace: "ns", Name: "a"}}}); err != nil {
 			t.Fatal(err)
 		}
-		due, err := s.Claim(ctx, 10, 10, time.Minute, nil)
+		due, err := s.Claim(ctx, outbox.Claim{Limit: 10, Lease: time.Minute})
 		if err != nil || len(due) != 1 {
 			t.Fatalf("Claim: %v, %d due", err, len(due))
 		}

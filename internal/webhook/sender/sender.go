@@ -149,6 +149,38 @@ func (r Result) ErrorType() string {
 // errSigning marks a failure to sign (a malformed secret): no request was made.
 var errSigning = errors.New("signing")
 
+// urlError is a URL the rules refuse before anything is resolved (ssrf.CheckURL): its message is
+// about the URL as written, which its owner knows.
+type urlError struct{ err error }
+
+func (e urlError) Error() string { return e.err.Error() }
+func (e urlError) Unwrap() error { return e.err }
+
+// Describe says what an attempt came to in words that are safe to show to the endpoint's owner
+// (its status, the /webhooks page, the answer of a test send): the receiver's status code, or a
+// refusal of the URL as written, and otherwise one sentence for every failure before an HTTP
+// answer. Not the address a host resolved to, not the resolver, and not which of DNS, the
+// connection, TLS or the timeout failed: those would map the cluster's names to its addresses,
+// tell its existing internal names from missing ones, and make test sends a port prober.
+// Traces and metrics keep the kind of failure (ErrorType). "" for a delivered attempt.
+func (s *Sender) Describe(r Result) string { return Describe(r, s.timeout) }
+
+// Describe is Sender.Describe for a sender whose attempts time out after timeout.
+func Describe(r Result, timeout time.Duration) string {
+	switch {
+	case r.Err == nil:
+		return ""
+	case r.Status != 0 || errors.As(r.Err, new(urlError)):
+		return r.Err.Error()
+	case errors.Is(r.Err, errSigning):
+		return "the endpoint's signing secret could not sign the event"
+	case errors.Is(r.Err, context.Canceled):
+		return "the attempt was canceled (the service is stopping)"
+	}
+	return fmt.Sprintf("no HTTP answer: the receiver could not be reached within %s "+
+		"(its host must resolve to a public address and accept HTTPS connections)", timeout)
+}
+
 // Send makes one attempt, signed at now.
 func (s *Sender) Send(ctx context.Context, a Attempt, now time.Time) Result {
 	start := time.Now()
@@ -159,7 +191,7 @@ func (s *Sender) Send(ctx context.Context, a Attempt, now time.Time) Result {
 
 func (s *Sender) send(ctx context.Context, a Attempt, now time.Time) Result {
 	if err := ssrf.CheckURL(a.URL, s.AllowsLoopback(a.Live)); err != nil {
-		return Result{Err: err}
+		return Result{Err: urlError{err}}
 	}
 	header, err := signing.Sign(a.EventID, now, a.Body, a.Secrets...)
 	if err != nil {
