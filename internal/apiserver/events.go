@@ -43,7 +43,9 @@ type EventReplay struct {
 // of endpoint.Stop...
 type WebhookUnservedError struct{ Reason string }
 
-func (e *WebhookUnservedError) Error() string { return "the webhook endpoint receives nothing: " + e.Reason }
+func (e *WebhookUnservedError) Error() string {
+	return "the webhook endpoint receives nothing: " + e.Reason
+}
 
 // Per-account bounds of the webhook operations, besides the key's own rate limit: a test send
 // and a replay each make the service send to the account's receivers, and a replay queues up to

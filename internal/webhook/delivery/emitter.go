@@ -51,7 +51,7 @@ type Emitter struct {
 	// EndpointLimit is the most endpoints of an account that receive deliveries
 	// (endpoint.Admitted); below 1, no limit.
 	EndpointLimit int
-	Clock  clock.PassiveClock
+	Clock         clock.PassiveClock
 
 	mu sync.Mutex
 	// recorded counts, by intent (namespace/name), the events known to be recorded or not wanted, so that a

@@ -26,7 +26,7 @@ var ErrEndpointUnserved = errors.New("the webhook endpoint receives no delivery"
 // UnservedError says why an endpoint receives nothing (an endpoint.Stop reason).
 type UnservedError struct{ Reason string }
 
-func (e *UnservedError) Error() string { return ErrEndpointUnserved.Error() + ": " + e.Reason }
+func (e *UnservedError) Error() string        { return ErrEndpointUnserved.Error() + ": " + e.Reason }
 func (e *UnservedError) Is(target error) bool { return target == ErrEndpointUnserved }
 
 // Log is the outbox seen as accounts' event logs: GET /v2/events lists them and a replay sends
