@@ -275,6 +275,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	}
 	catalog := intent.RegistryCatalog{Chains: s.Models.Chains, Tokens: s.Models.Tokens}
 	opts.API.Site, opts.Web.Site = opts.Site, opts.Site
+	opts.Web.WebhookEndpointLimit = opts.Webhooks.endpointLimit()
 	shared, err := sharedStore(opts.Redis, opts.Namespace, opts.Metrics, log)
 	if err != nil {
 		return nil, err

@@ -83,6 +83,10 @@ type Options struct {
 	// TrustedProxies are the addresses of reverse proxies whose X-Forwarded-For is believed when
 	// finding the client address (--trusted-proxies). Empty: the peer address is the client.
 	TrustedProxies []netip.Prefix
+	// WebhookEndpointLimit is the most WebhookEndpoints of an account that are served
+	// (--webhook-endpoints-per-account): the /webhooks page creates none beyond it. Below 1, no
+	// limit.
+	WebhookEndpointLimit int
 }
 
 // DefaultOptions are the defaults of the flags.

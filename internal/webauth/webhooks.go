@@ -146,6 +146,25 @@ func webhookRowOf(ep *v1alpha1.WebhookEndpoint) webhookRow {
 	return row
 }
 
+// atEndpointLimit reports whether the account has as many endpoints as the limit (from the cache:
+// two creates at once may both pass, and the controller then stalls the newer one).
+func (h *Handler) atEndpointLimit(ctx context.Context, account string) (bool, error) {
+	if h.opts.WebhookEndpointLimit < 1 {
+		return false, nil
+	}
+	var list v1alpha1.WebhookEndpointList
+	if err := h.deps.Cache.List(ctx, &list, client.InNamespace(h.deps.Namespace), client.MatchingFields{endpoint.AccountField: account}); err != nil {
+		return false, err
+	}
+	n := 0
+	for i := range list.Items {
+		if list.Items[i].DeletionTimestamp.IsZero() {
+			n++
+		}
+	}
+	return n >= h.opts.WebhookEndpointLimit, nil
+}
+
 // createWebhook is POST /webhooks: it creates an endpoint of the signed-in account with a new
 // signing secret, and answers the page with the secret, this once.
 func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
@@ -211,6 +230,14 @@ func (h *Handler) createWebhook(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	owner, ok := h.liveAccount(ctx, w, r, account)
 	if !ok {
+		return
+	}
+	if full, err := h.atEndpointLimit(ctx, account.Name); err != nil {
+		h.writeFailed(w, r, "listing WebhookEndpoints", err, "account", account.Name)
+		return
+	} else if full {
+		invalid(http.StatusConflict, "name", fmt.Sprintf("Your account has %d WebhookEndpoints, the most this service serves per account: "+
+			"delete one before you create another.", h.opts.WebhookEndpointLimit))
 		return
 	}
 	secret, err := signing.NewSecret(nil)

@@ -333,3 +333,24 @@ func TestWebhooksStalledAPIServerIs503(t *testing.T) {
 		}
 	}
 }
+
+// The page creates no endpoint beyond the account's limit: the form answers 409 and says why;
+// another account's endpoints do not count.
+func TestCreateWebhookStopsAtTheAccountsLimit(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.WebhookEndpointLimit = 2 })
+	alice := h.addAccount("alice")
+	h.addAccount("bob")
+	h.addWebhook("alice", "one")
+	h.addWebhook("bob", "bobs")
+	cookie := h.signIn(alice)
+	if resp, body := h.do(webhookFormPost(cookie, "two", "test", "https://hooks.example.com/two", "transfer.confirmed")); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("the second endpoint: %d %s", resp.StatusCode, body)
+	}
+	resp, body := h.do(webhookFormPost(cookie, "three", "test", "https://hooks.example.com/three", "transfer.confirmed"))
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(string(body), "the most this service serves per account") {
+		t.Fatalf("the third endpoint: %d\n%s", resp.StatusCode, body)
+	}
+	if _, ok := h.endpoint("three"); ok {
+		t.Fatal("the third endpoint was created")
+	}
+}
