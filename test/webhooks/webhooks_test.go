@@ -313,6 +313,18 @@ func TestTestEventsAndRefusedURLs(t *testing.T) {
 			t.Errorf("a test of %s: %d %s; want 422 validation-failed on spec.url", url, status, body)
 		}
 	}
+
+	// Test sends have their own limit per account, whatever the key's: 10 a minute (five were
+	// made above).
+	var limited int
+	for range 8 {
+		if status, _ := post(t, stack.URL+"/v2/webhooks/"+ep.Name+"/test", key); status == http.StatusTooManyRequests {
+			limited++
+		}
+	}
+	if limited != 3 {
+		t.Errorf("%d of 8 more test sends were refused 429; want the 3 past 10 a minute", limited)
+	}
 }
 
 // unlimited lifts a key's rate limit: the benchmark sends a test event per intent.

@@ -3,9 +3,11 @@ package sender
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -115,5 +117,52 @@ func TestErrorType(t *testing.T) {
 	}
 	if got := (Result{Err: &net.DNSError{Err: "no such host", Name: "h", IsNotFound: true}}).ErrorType(); got != "dns" {
 		t.Errorf("a DNS failure: ErrorType() = %q", got)
+	}
+}
+
+// What the endpoint's owner reads of a failure names no address, resolver or port state: a host
+// that resolves to a private address, one that does not resolve, a closed port and a receiver that
+// does not answer in time all read the same; a status code and a refused URL read as themselves.
+func TestDescribeTellsNothingOfTheNetwork(t *testing.T) {
+	s := New(Options{AllowLoopback: true, Timeout: 200 * time.Millisecond})
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedURL := "http://" + closed.Addr().String() + "/hooks"
+	_ = closed.Close()
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // past the attempt's timeout (Close waits for the handler)
+		case <-r.Context().Done():
+		case <-time.After(time.Second):
+		}
+	}))
+	defer slow.Close()
+
+	private := fmt.Errorf("hooks.internal resolves to a refused address: %w", ssrf.Check(netip.MustParseAddr("10.0.0.5"), false))
+	missing := fmt.Errorf("resolving hooks.internal: %w", &net.DNSError{Err: "no such host", Name: "hooks.internal", Server: "10.96.0.10:53", IsNotFound: true})
+	results := map[string]Result{
+		"resolves to a private address": {Err: private},
+		"does not resolve":              {Err: missing},
+		"closed port":                   s.Send(context.Background(), attempt(closedURL), time.Now()),
+		"no answer in time":             s.Send(context.Background(), attempt(slow.URL+"/hooks"), time.Now()),
+	}
+	want := s.Describe(results["does not resolve"])
+	for name, res := range results {
+		got := s.Describe(res)
+		if got != want {
+			t.Errorf("%s reads %q; want the same as a name that does not resolve, %q", name, got, want)
+		}
+		for _, leak := range []string{"10.0.0.5", "10.96.0.10", "127.0.0.1", "refused", "no such host", "timeout", "private"} {
+			if strings.Contains(got, leak) {
+				t.Errorf("%s reads %q: it names %q", name, got, leak)
+			}
+		}
+	}
+	if got := s.Describe(Result{Status: 503, Err: errors.New("HTTP 503")}); got != "HTTP 503" {
+		t.Errorf("a 503 reads %q", got)
+	}
+	if got := s.Describe(s.Send(context.Background(), attempt("https://10.0.0.7/hooks"), time.Now())); !strings.Contains(got, "10.0.0.7 is a private address") {
+		t.Errorf("a URL that is a private address as written reads %q; want the URL's own refusal", got)
 	}
 }
