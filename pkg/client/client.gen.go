@@ -2314,7 +2314,9 @@ type WebhookTestResult struct {
 	// DurationMs The attempt's round trip in milliseconds.
 	DurationMs int `json:"durationMs"`
 
-	// Error Why the attempt failed (status code, or network error); absent when delivered.
+	// Error Why the attempt failed: the receiver's status code, a refusal of the URL as written,
+	// or one sentence for every failure before an HTTP answer. It names no address, resolver
+	// or port state: a test send tells nothing of the network. Absent when delivered.
 	Error *string `json:"error,omitempty"`
 
 	// EventId The event's id, sent as `webhook-id`.
@@ -3526,7 +3528,8 @@ type ClientInterface interface {
 	// resource of the key's account and environment; another account's is 404), at once, and
 	// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 	// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
-	// test ran. The test event is not recorded and not retried. No body is needed.
+	// test ran. The test event is not recorded and not retried. No body is needed. An account
+	// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
 	//
 	// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 	// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -3993,7 +3996,8 @@ func (c *Client) SubmitTransfer(ctx context.Context, id IntentId, body SubmitTra
 // resource of the key's account and environment; another account's is 404), at once, and
 // answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 // 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
-// test ran. The test event is not recorded and not retried. No body is needed.
+// test ran. The test event is not recorded and not retried. No body is needed. An account
+// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
 //
 // Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 // `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -5059,7 +5063,8 @@ type ClientWithResponsesInterface interface {
 	// resource of the key's account and environment; another account's is 404), at once, and
 	// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 	// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
-	// test ran. The test event is not recorded and not retried. No body is needed.
+	// test ran. The test event is not recorded and not retried. No body is needed. An account
+	// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
 	//
 	// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 	// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -7647,7 +7652,8 @@ func (c *ClientWithResponses) SubmitTransferWithResponse(ctx context.Context, id
 // resource of the key's account and environment; another account's is 404), at once, and
 // answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 // 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
-// test ran. The test event is not recorded and not retried. No body is needed.
+// test ran. The test event is not recorded and not retried. No body is needed. An account
+// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
 //
 // Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 // `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
