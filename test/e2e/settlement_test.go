@@ -459,5 +459,7 @@ spec:
 			phases.delay(v1alpha1.IntentPhaseConfirmed, got[2].at))
 		_, _ = fmt.Fprintf(GinkgoWriter, "webhook delivery latency:\n%s", report)
 		AddReportEntry("webhook delivery latency", report)
+
+		replayWhatTheReceiverMissed(recv, key, endpoint, body, posted.Add(-2*time.Second))
 	})
 })

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -46,19 +48,23 @@ func restartManager(logName string, extra ...string) {
 	})
 }
 
-// hookDelivery is one request the loopback receiver got, with the time it arrived.
+// hookDelivery is one request the loopback receiver got, with the time it arrived and the status
+// it answered.
 type hookDelivery struct {
 	header http.Header
 	body   []byte
 	event  signing.Event
 	at     time.Time
+	status int
 }
 
-// hookReceiver is a webhook receiver on loopback that answers 204 and records every delivery.
+// hookReceiver is a webhook receiver on loopback that answers 204 (503 while down) and records
+// every delivery.
 type hookReceiver struct {
 	*httptest.Server
-	mu  sync.Mutex
-	got []hookDelivery
+	down atomic.Bool
+	mu   sync.Mutex
+	got  []hookDelivery
 }
 
 func newHookReceiver() *hookReceiver {
@@ -68,10 +74,14 @@ func newHookReceiver() *hookReceiver {
 		body, _ := io.ReadAll(req.Body)
 		var ev signing.Event
 		_ = json.Unmarshal(body, &ev)
+		status := http.StatusNoContent
+		if r.down.Load() {
+			status = http.StatusServiceUnavailable
+		}
 		r.mu.Lock()
-		r.got = append(r.got, hookDelivery{header: req.Header.Clone(), body: body, event: ev, at: at})
+		r.got = append(r.got, hookDelivery{header: req.Header.Clone(), body: body, event: ev, at: at, status: status})
 		r.mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
+		w.WriteHeader(status)
 	}))
 	DeferCleanup(r.Close)
 	return r
@@ -152,4 +162,76 @@ func (w *phaseWatch) delay(phase v1alpha1.IntentPhase, arrived time.Time) string
 		return "n/a (the change was not observed)"
 	}
 	return fmt.Sprintf("%d..%d ms", max(0, arrived.Sub(win.by).Milliseconds()), arrived.Sub(win.after).Milliseconds())
+}
+
+// delivered counts the 2xx deliveries of the event id that arrived after since.
+func (r *hookReceiver) delivered(id string, since time.Time) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, d := range r.got {
+		if d.header.Get(signing.HeaderID) == id && d.status < 300 && d.at.After(since) {
+			n++
+		}
+	}
+	return n
+}
+
+// listedEvent is an event as GET /v2/events lists it.
+type listedEvent struct {
+	ID, Type, TransferID string
+	Deliveries           []struct {
+		Endpoint, State, LastError string
+		Attempts                   int
+	}
+}
+
+func listEvents(key string, q url.Values) []listedEvent {
+	GinkgoHelper()
+	status, out, err := api(http.MethodGet, "/v2/events?"+q.Encode(), key, "")
+	Expect(err).NotTo(HaveOccurred())
+	Expect(status).To(Equal(http.StatusOK), out)
+	var events []listedEvent
+	Expect(json.Unmarshal([]byte(out), &events)).To(Succeed())
+	return events
+}
+
+// replayWhatTheReceiverMissed takes the receiver down, creates another intent with createBody
+// (its transfer.created fails at the receiver and waits for its retry), lists the account's events
+// since since with GET /v2/events, brings the receiver back and replays them: each arrives once
+// more under its original webhook-id.
+func replayWhatTheReceiverMissed(recv *hookReceiver, key, endpoint, createBody string, since time.Time) {
+	GinkgoHelper()
+	By("taking the receiver down, and creating another intent meanwhile")
+	recv.down.Store(true)
+	status, out, err := api(http.MethodPost, "/v2/transfers", key, createBody)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(status).To(Equal(http.StatusCreated), out)
+	var missed struct{ ID string }
+	Expect(json.Unmarshal([]byte(out), &missed)).To(Succeed())
+	Eventually(func(g Gomega) {
+		events := listEvents(key, url.Values{"transferId": {missed.ID}})
+		g.Expect(events).To(HaveLen(1))
+		g.Expect(events[0].Deliveries).To(HaveLen(1))
+		d := events[0].Deliveries[0]
+		g.Expect(d.Endpoint).To(Equal(endpoint))
+		g.Expect(d.Attempts).To(BeNumerically(">=", 1))
+		g.Expect(d.LastError).To(Equal("HTTP 503"))
+	}).WithTimeout(30*time.Second).Should(Succeed(), "the missed event's failed delivery, listed")
+
+	By("listing what the receiver missed with GET /v2/events and replaying it")
+	events := listEvents(key, url.Values{"createdAfter": {since.UTC().Format(time.RFC3339)}, "type": {"transfer.*"}})
+	Expect(len(events)).To(BeNumerically(">=", 4), "the bridge's three events and the missed one")
+	Expect(events[0].TransferID).To(Equal(missed.ID), "newest first")
+	recv.down.Store(false)
+	replayed := time.Now()
+	status, out, err = api(http.MethodPost, "/v2/webhooks/"+endpoint+"/replay", key, fmt.Sprintf(`{"createdAfter":%q,"createdBefore":%q}`,
+		since.UTC().Format(time.RFC3339), time.Now().Add(time.Minute).UTC().Format(time.RFC3339)))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(status).To(Equal(http.StatusAccepted), out)
+	Expect(out).To(ContainSubstring(fmt.Sprintf(`"replayed":%d`, len(events))))
+	for _, ev := range events {
+		Eventually(func() int { return recv.delivered(ev.ID, replayed) }).WithTimeout(30*time.Second).
+			Should(Equal(1), "%s of %s, once more under its webhook-id", ev.Type, ev.TransferID)
+	}
 }
