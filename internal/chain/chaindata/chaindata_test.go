@@ -80,6 +80,7 @@ func newReader(t testing.TB, opts Options) *Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(r.Close)
 	return r
 }
 

@@ -18,12 +18,18 @@ import (
 // and tokens.
 func (w *world) service(t testing.TB, opts Options) *intent.Service {
 	t.Helper()
+	return w.serviceOf(t, newReader(t, opts))
+}
+
+// serviceOf is the transfer domain over reader.
+func (w *world) serviceOf(t testing.TB, reader *Reader) *intent.Service {
+	t.Helper()
 	chains := registry.NewChainTable()
 	chains.Upsert("dev", w.row)
 	tokens := registry.NewTokenRegistry()
 	tokens.Upsert(w.token)
 	tokens.Upsert(w.other)
-	svc, err := intent.NewService(intent.Config{Catalog: intent.RegistryCatalog{Chains: chains, Tokens: tokens}, ChainData: newReader(t, opts)})
+	svc, err := intent.NewService(intent.Config{Catalog: intent.RegistryCatalog{Chains: chains, Tokens: tokens}, ChainData: reader})
 	if err != nil {
 		t.Fatal(err)
 	}
