@@ -189,6 +189,23 @@ func TestChainView(t *testing.T) {
 		}
 	})
 
+	t.Run("the chain watcher's heads refresh the view", func(t *testing.T) {
+		reader := w.reader(t, Options{})
+		svc := w.serviceOf(t, reader)
+		simulate(t, svc, w.swap(t))
+		w.chain.Backend.Commit()
+		before := viewOf(reader, w.row.ID).head
+		reader.ObserveHead(w.row.ID, before+1)
+		testenv.WaitFor(t, 10*time.Second, "the view at the watcher's head", func() bool { return viewOf(reader, w.row.ID).head == before+1 })
+		w.rec.reset()
+		simulate(t, svc, w.swap(t))
+		for _, trip := range w.rec.reset() {
+			if len(shared(trip)) != 0 {
+				t.Fatalf("round trip %q; want the refreshed view used, without shared questions", trip)
+			}
+		}
+	})
+
 	t.Run("a node that hangs during the refresh gives the static answer within the deadline", func(t *testing.T) {
 		svc := w.serviceOf(t, w.reader(t, Options{CallTimeout: 200 * time.Millisecond}))
 		simulate(t, svc, w.swap(t))
