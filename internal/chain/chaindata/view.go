@@ -99,24 +99,36 @@ func (r *Reader) readWithView(ctx context.Context, v *view, node *jsonrpc.Client
 		return intent.ChainState{}, err
 	}
 	v.checked(node)
-	if head == 0 { // the node did not say where it is: nothing proves the view current
+	if snap, err = v.atHead(ctx, snap, head, q); err != nil {
+		return intent.ChainState{}, err
+	}
+	if snap == nil {
 		state, _, err := r.readAll(ctx, node, chain, q, false)
 		return state, err
 	}
-	if head > snap.head {
-		if snap, err = v.refresh(ctx, head, q); err != nil {
-			return intent.ChainState{}, err
-		}
-		if snap.head < head || !snap.covers(q) {
-			// A load-balanced node answered the refresh from behind the head it answered at, or
-			// the refresh began before q's feeds were wanted.
-			state, _, err := r.readAll(ctx, node, chain, q, false)
-			return state, err
-		}
-	}
-	v.seen(head, r.opts.Clock.Now())
 	snap.fill(&state, q)
 	return state, nil
+}
+
+// atHead is a snapshot of head or newer that covers q: snap itself, or else the chain's refresh.
+// It is nil when there is none to trust: the node did not say its head (0), the refresh was
+// answered from behind it (a load-balanced provider), or began before q's feeds were wanted.
+func (v *view) atHead(ctx context.Context, snap *snapshot, head uint64, q intent.ChainQuery) (*snapshot, error) {
+	if head == 0 {
+		return nil, nil
+	}
+	if head > snap.head {
+		fresh, err := v.refresh(ctx, head, q)
+		if err != nil {
+			return nil, err
+		}
+		if fresh.head < head || !fresh.covers(q) {
+			return nil, nil
+		}
+		snap = fresh
+	}
+	v.seen(head, v.vs.opts.Clock.Now())
+	return snap, nil
 }
 
 // blockTime is how old a view may be: one block of the chain.
