@@ -157,15 +157,15 @@ func (r *Reader) readAll(ctx context.Context, node *jsonrpc.Client, chain regist
 func (r *Reader) readRequest(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery, checkID bool) (intent.ChainState, uint64, error) {
 	state := intent.ChainState{Balances: map[string]*big.Int{}}
 	var head hexutil.Uint64
-	var headErr error
+	headKnown := false
 	calls := append([]call{{
 		elem:  rpc.BatchElem{Method: "eth_blockNumber", Result: &head},
-		apply: func(err error) { headErr = err },
+		apply: func(err error) { headKnown = err == nil },
 	}}, r.requestCalls(&state, q)...)
 	if err := send(ctx, node, chain, calls, checkID); err != nil {
 		return intent.ChainState{}, 0, err
 	}
-	if headErr != nil {
+	if !headKnown {
 		return state, 0, nil
 	}
 	return state, uint64(head), nil
