@@ -341,7 +341,7 @@ bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p
 # The chains' views (issue 37): calls per simulation, p50 and throughput of live simulations with
 # and without the view, against one dev chain node on loopback, in one run.
 .PHONY: bench-chainview
-bench-chainview: ## Print calls/simulation, p50 and simulations/s of transfer, swap and bridge simulations on a dev chain node, with the chain view and without (about a minute).
+bench-chainview: ## Print calls/simulation, p50 and simulations/s of transfer, swap and bridge simulations on a dev chain node, with the chain view and without (about two minutes).
 	$(GO) test ./internal/chain/chaindata -run '^$$' -bench ChainView -benchtime 1x -timeout 10m
 
 .PHONY: verify

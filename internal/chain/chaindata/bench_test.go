@@ -109,7 +109,7 @@ func BenchmarkSimulateFeedsVsNone(b *testing.B) {
 // a swap and a bridge, the node's calls per simulation (every batch element through a counting
 // proxy, the view's polls and refreshes included), the p50 of one client simulating in a loop,
 // and the simulations per second and p50 of 8 clients at once. The two are measured in turns,
-// three rounds in alternating order, and each figure is the median of its three: the machine is
+// five rounds in alternating order, and each figure is the median of its five: the machine is
 // shared, and a turn of either may meet someone else's build.
 //
 //	make bench-chainview   (go test ./internal/chain/chaindata -run '^$' -bench ChainView -benchtime 1x)
@@ -130,7 +130,7 @@ func BenchmarkChainView(b *testing.B) {
 			}
 		}
 	}()
-	const phase, rounds = time.Second, 3
+	const phase, rounds = time.Second, 5
 	for range b.N {
 		fmt.Printf("\n%-9s %-5s %10s %12s %14s %12s\n", "path", "view", "calls/sim", "p50 1 client", "sims/s 8 cl.", "p50 8 cl.")
 		for _, p := range paths {
