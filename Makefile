@@ -338,6 +338,12 @@ bench-scale: build ## Scale harness (not in `make test`): N intents (default 100
 bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p99 of its reads against a bare round trip (not in make test; a few minutes).
 	@export POSTGRES_BINDIR="$$(hack/postgres.sh)"; $(GO) test ./test/archivebench/ -run '^$$' -bench ArchiveReads -benchtime 1x -timeout 60m
 
+# The chains' views (issue 37): calls per simulation, p50 and throughput of live simulations with
+# and without the view, against one dev chain node on loopback, in one run.
+.PHONY: bench-chainview
+bench-chainview: ## Print calls/simulation, p50 and simulations/s of transfer, swap and bridge simulations on a dev chain node, with the chain view and without (about two minutes).
+	$(GO) test ./internal/chain/chaindata -run '^$$' -bench ChainView -benchtime 1x -timeout 10m
+
 .PHONY: verify
 verify: manifests generate fmt docs chart ## Regenerate code, manifests, the API reference and the Helm chart and fail if that changed any file (run by CI).
 	@$(GO) mod tidy -diff >/dev/null 2>&1 || { \

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/transferintent/transfer-intent-service/internal/chain/chaindata"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 )
@@ -34,6 +35,10 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		})
 	fs.DurationVar(&o.ChainRPC.Cooldown, "chain-rpc-cooldown", o.ChainRPC.Cooldown,
 		"How long a degraded chain's node is skipped before it is tried again.")
+	fs.Var((*chainViewFlag)(&o.ChainRPC.DisableView), "chain-view",
+		"Read what every simulation on a chain asks alike (fees, price feeds, the settlement contract's code) once per block into the chain's view, and the chain id once per connection; a simulation then asks the node only its head and what depends on the request (default true; false: every simulation reads everything itself).")
+	fs.DurationVar(&o.ChainRPC.ViewPoll, "chain-view-poll", o.ChainRPC.ViewPoll,
+		fmt.Sprintf("How often a chain with simulations in the last %s is asked for its head to keep its view current (0: half the chain's block time, 250ms to 5s; negative: never, heads then come from simulations and the chain watcher).", chaindata.DefaultViewIdle))
 	fs.DurationVar(&o.Watch.PollInterval, "chain-watch-poll", o.Watch.PollInterval,
 		"How often the chain watcher asks each chain's node for new blocks (0: half the chain's block time, 250ms to 5s).")
 	fs.DurationVar(&o.Watch.Lookback, "chain-watch-lookback", o.Watch.Lookback,
@@ -54,6 +59,23 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		"Each swap and bridge route's minimum amount is where its fees (gas, protocol and solver) would take this share of it, in basis points; smaller amounts are refused (422). At most 10000 (the fees take it all), and above the basis points of every path.")
 	fs.Var((*feeScheduleFlag)(&o.Fees), "fees", "Fee schedule in basis points, kind=protocol+solver for transfer, swap and bridge, e.g. transfer=0+0,swap=30+5,bridge=10+10.")
 }
+
+// chainViewFlag is --chain-view over chaindata.Options.DisableView, its negation: the view is on
+// unless the flag says false.
+type chainViewFlag bool
+
+func (f *chainViewFlag) String() string { return strconv.FormatBool(f == nil || !bool(*f)) }
+
+func (f *chainViewFlag) Set(v string) error {
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	*f = chainViewFlag(!on)
+	return nil
+}
+
+func (f *chainViewFlag) IsBoolFlag() bool { return true }
 
 // feeScheduleFlag is intent.FeeSchedule as a flag value.
 type feeScheduleFlag intent.FeeSchedule

@@ -50,3 +50,21 @@ func TestAttestationTrustedHostsFlag(t *testing.T) {
 		t.Error("an entry without its chain was accepted")
 	}
 }
+
+// --chain-view is on by default and turns the chains' views off when false.
+func TestChainViewFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		disable bool
+	}{{nil, false}, {[]string{"--chain-view"}, false}, {[]string{"--chain-view=false"}, true}} {
+		fs := flag.NewFlagSet("manager", flag.ContinueOnError)
+		var o service.TransferOptions
+		bindTransferFlags(fs, &o)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		if o.ChainRPC.DisableView != tt.disable {
+			t.Errorf("%q: DisableView %v, want %v", tt.args, o.ChainRPC.DisableView, tt.disable)
+		}
+	}
+}

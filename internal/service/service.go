@@ -25,6 +25,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	intentsv1alpha1 "github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/apihealth"
@@ -280,8 +281,16 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	transfers, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log))
+	transfers, chainData, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log))
 	if err != nil {
+		return nil, err
+	}
+	// The chains' views follow heads until the manager stops.
+	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+		<-ctx.Done()
+		chainData.Close()
+		return nil
+	})); err != nil {
 		return nil, err
 	}
 	db, err := setupDatabase(mgr, opts.Archive, log)
@@ -296,7 +305,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if s.Intents, err = intentstore.SetupWithManager(mgr, storeOpts); err != nil {
 		return nil, err
 	}
-	submissions, err := s.setupWatcher(mgr, opts, attester, rpcMetrics, log)
+	submissions, err := s.setupWatcher(mgr, opts, attester, rpcMetrics, chainData.ObserveHead, log)
 	if err != nil {
 		return nil, err
 	}
@@ -389,20 +398,21 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 // newTransfers builds the transfer domain (simulation and creation) over the read models and the
 // chains' nodes.
 func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics,
-	quotes intent.QuoteStore) (*intent.Service, error) {
+	quotes intent.QuoteStore) (*intent.Service, *chaindata.Reader, error) {
 	rpcOpts := opts.ChainRPC
 	rpcOpts.Metrics = rpcMetrics
 	chainData, err := chaindata.New(rpcOpts)
 	if err != nil {
-		return nil, fmt.Errorf("setting up chain RPC: %w", err)
+		return nil, nil, fmt.Errorf("setting up chain RPC: %w", err)
 	}
 	fees := opts.Fees
-	return intent.NewService(intent.Config{
+	svc, err := intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, TrustedSources: opts.Watch.TrustedSources,
 		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps),
 	})
+	return svc, chainData, err
 }
 
 // feeShare bounds the flag's value: NewService refuses anything above 100% (and zero is the
@@ -527,7 +537,8 @@ func bridgesUnavailable(attester *settlement.Attester) string {
 // setupWatcher adds the chain watcher (leader only) with its index of pending and submitted
 // intents, fed from the TransferIntent informer, and returns the submission checker, which shares
 // the watcher's status writer.
-func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics, log logr.Logger) (*watcher.Submissions, error) {
+func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics,
+	heads func(chain string, head uint64), log logr.Logger) (*watcher.Submissions, error) {
 	index := watcher.NewIndex()
 	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
 	if err != nil {
@@ -545,6 +556,7 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 	watchOpts.Metrics = opts.Metrics
 	watchOpts.Attester = attester
 	watchOpts.RPCMetrics = rpcMetrics
+	watchOpts.Heads = heads
 	s.Watcher, err = watcher.New(watcher.Watcher{
 		Namespace: opts.Namespace, Chains: s.Models.Chains, Index: index, Synced: reg.HasSynced,
 		Writer: writer, Cache: mgr.GetClient(), Options: watchOpts, Log: log.WithName("chain-watcher"),

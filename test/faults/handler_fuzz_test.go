@@ -247,6 +247,7 @@ func newFuzzStack(tb testing.TB) *fuzzStack {
 	fees := opts.Transfers.Fees
 	chainData, err := chaindata.New(opts.Transfers.ChainRPC)
 	must(tb, err)
+	tb.Cleanup(chainData.Close)
 	catalog := intent.RegistryCatalog{Chains: models.Chains, Tokens: models.Tokens}
 	transfers, err := intent.NewService(intent.Config{
 		Catalog: catalog, Fees: &fees, QuoteTTL: opts.Transfers.QuoteTTL, IntentTTL: opts.Transfers.IntentTTL,

@@ -2,8 +2,10 @@ package chaindata
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,5 +100,185 @@ func BenchmarkSimulateFeedsVsNone(b *testing.B) {
 		b.ReportMetric(float64((with[n/2] - none[n/2]).Microseconds()), "p50-extra-µs")
 		b.ReportMetric(float64((with[n*99/100] - none[n*99/100]).Microseconds()), "p99-extra-µs")
 		b.ReportMetric(0, "ns/op")
+	}
+}
+
+// BenchmarkChainView measures the chain's view against the same simulations without it (every
+// simulation reading everything itself), in one run against one dev chain node on loopback
+// making a block every second (each new head costs the view a refresh): for an ERC-20 transfer,
+// a swap and a bridge, the node's calls per simulation (every batch element through a counting
+// proxy, the view's polls and refreshes included), the p50 of one client simulating in a loop,
+// and the simulations per second and p50 of 8 clients at once. The two are measured in turns,
+// five rounds in alternating order, and each figure is the median of its five: the machine is
+// shared, and a turn of either may meet someone else's build.
+//
+//	make bench-chainview   (go test ./internal/chain/chaindata -run '^$' -bench ChainView -benchtime 1x)
+func BenchmarkChainView(b *testing.B) {
+	w := newFeedWorld(b)
+	paths := w.benchPaths(b)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // a block a second, as the Chain declares
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				w.chain.Backend.Commit()
+			}
+		}
+	}()
+	const phase, rounds = time.Second, 5
+	for range b.N {
+		fmt.Printf("\n%-9s %-5s %10s %12s %14s %12s\n", "path", "view", "calls/sim", "p50 1 client", "sims/s 8 cl.", "p50 8 cl.")
+		for _, p := range paths {
+			var runs [2][]viewFigures // off, on
+			for round := range rounds {
+				for turn := range 2 {
+					on := (round+turn)%2 == 1
+					f := viewFigures{
+						calls: w.callsPerSimulation(b, Options{DisableView: !on}, p.req, phase),
+						p50:   w.load(b, Options{DisableView: !on}, p.req, 1, phase).p50,
+						load:  w.load(b, Options{DisableView: !on}, p.req, 8, phase),
+					}
+					runs[boolIndex(on)] = append(runs[boolIndex(on)], f)
+				}
+			}
+			base, view := medianFigures(runs[0]), medianFigures(runs[1])
+			for _, row := range []struct {
+				name string
+				f    viewFigures
+			}{{"off", base}, {"on", view}} {
+				fmt.Printf("%-9s %-5s %10.2f %12s %14.0f %12s\n", p.name, row.name,
+					row.f.calls, row.f.p50.Round(time.Microsecond), row.f.load.rate, row.f.load.p50.Round(time.Microsecond))
+			}
+			fmt.Printf("%-9s %-5s %9.2fx %11.2fx %13.2fx %11.2fx\n", p.name, "ratio", base.calls/view.calls,
+				float64(base.p50)/float64(view.p50), view.load.rate/base.load.rate, float64(base.load.p50)/float64(view.load.p50))
+			b.ReportMetric(view.calls, p.name+"-calls/sim")
+			b.ReportMetric(base.calls, p.name+"-calls/sim-base")
+			b.ReportMetric(view.load.rate/base.load.rate, p.name+"-throughput-x")
+			b.ReportMetric(float64(base.p50)/float64(view.p50), p.name+"-p50-faster-x")
+		}
+		b.ReportMetric(0, "ns/op")
+	}
+}
+
+func boolIndex(on bool) int {
+	if on {
+		return 1
+	}
+	return 0
+}
+
+type viewFigures struct {
+	calls float64
+	p50   time.Duration
+	load  loadFigures
+}
+
+// medianFigures is each figure's median over runs, taken figure by figure.
+func medianFigures(runs []viewFigures) viewFigures {
+	median := func(get func(viewFigures) float64) float64 {
+		vals := make([]float64, len(runs))
+		for i, r := range runs {
+			vals[i] = get(r)
+		}
+		slices.Sort(vals)
+		return vals[len(vals)/2]
+	}
+	return viewFigures{
+		calls: median(func(f viewFigures) float64 { return f.calls }),
+		p50:   time.Duration(median(func(f viewFigures) float64 { return float64(f.p50) })),
+		load: loadFigures{
+			rate: median(func(f viewFigures) float64 { return f.load.rate }),
+			p50:  time.Duration(median(func(f viewFigures) float64 { return float64(f.load.p50) })),
+		},
+	}
+}
+
+type benchPath struct {
+	name string
+	req  intent.Parsed
+}
+
+// benchPaths are an ERC-20 transfer, a swap and a bridge to a second chain (without a node of
+// its own: a bridge reads its origin chain only) from the world's funded holder.
+func (w *feedWorld) benchPaths(b *testing.B) []benchPath {
+	b.Helper()
+	dest := w.row
+	dest.ID, dest.NumericID, dest.RPCURL, dest.DisplayName = "eip155:31338", big.NewInt(31338), "", "dev 2"
+	w.extraChains = append(w.extraChains, dest)
+	_, tokenAddr, _ := registry.SplitCAIP10(w.token.Address)
+	destToken := w.token
+	destToken.Name, destToken.ChainID, destToken.Address, destToken.PriceFeed = "tusd-2", dest.ID, dest.ID+":"+tokenAddr, nil
+	w.extraTokens = append(w.extraTokens, destToken)
+	bridge, err := intent.ParseRequest(intent.Request{
+		From: w.row.ID + ":" + w.holderAddr().Hex(), To: dest.ID + ":" + w.holderAddr().Hex(),
+		Asset: intent.Asset{ID: w.token.Address}, Amount: "25",
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []benchPath{{"transfer", w.tokenTransfer(b, "1")}, {"swap", w.swap(b)}, {"bridge", bridge}}
+}
+
+// callsPerSimulation simulates req in a loop for d through a counting proxy and divides every
+// element the node was asked in that time by the simulations.
+func (w *feedWorld) callsPerSimulation(b *testing.B, opts Options, req intent.Parsed, d time.Duration) float64 {
+	b.Helper()
+	rec := newRecorder(b, w.chain.URL)
+	counted := *w.world
+	counted.row.RPCURL = rec.URL
+	reader := newReader(b, opts)
+	defer reader.Close()
+	svc := counted.serviceOf(b, reader)
+	n := 0
+	for start := time.Now(); time.Since(start) < d; n++ {
+		benchSimulate(b, svc, req)
+	}
+	calls := 0
+	for _, trip := range rec.reset() {
+		calls += len(trip)
+	}
+	return float64(calls) / float64(n)
+}
+
+type loadFigures struct {
+	rate float64 // simulations a second
+	p50  time.Duration
+}
+
+// load runs clients simulating req in a loop against the node for d.
+func (w *feedWorld) load(b *testing.B, opts Options, req intent.Parsed, clients int, d time.Duration) loadFigures {
+	b.Helper()
+	reader := newReader(b, opts)
+	defer reader.Close()
+	svc := w.serviceOf(b, reader)
+	benchSimulate(b, svc, req) // connects, and fills the view
+	lat := make([][]time.Duration, clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range clients {
+		wg.Go(func() {
+			for time.Since(start) < d {
+				t0 := time.Now()
+				benchSimulate(b, svc, req)
+				lat[i] = append(lat[i], time.Since(t0))
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	all := slices.Concat(lat...)
+	slices.Sort(all)
+	return loadFigures{rate: float64(len(all)) / took.Seconds(), p50: all[len(all)/2]}
+}
+
+func benchSimulate(b *testing.B, svc *intent.Service, req intent.Parsed) {
+	res, err := svc.Simulate(context.Background(), "acme", req)
+	if err != nil || !res.Valid || len(res.Warnings) != 0 {
+		b.Errorf("err %v valid %v warnings %q errors %q", err, res.Valid, res.Warnings, res.Errors)
 	}
 }

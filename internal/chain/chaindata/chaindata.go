@@ -2,6 +2,12 @@
 // fee data and the gas estimate of the exact transaction the service returns, in one batched
 // round trip per simulation (intent.ChainData), through the chain's jsonrpc client.
 //
+// What every simulation on a chain asks alike at a block (the fees, the price feeds' rounds, the
+// settlement contract's code) is read once per block into the chain's view (view.go), and the
+// chain id once per connection; a simulation's batch then holds its head, its balances, its
+// allowance and its estimate. It never uses a view older than the head its batch was answered at,
+// nor one not confirmed current within one block time: then it reads everything itself.
+//
 // A node is never on the request path without a bound: every batch has a deadline
 // (Options.CallTimeout), and after Options.Failures failed batches in a row a chain's circuit
 // breaker opens for Options.Cooldown, during which reads fail at once instead of paying the
@@ -20,6 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/sony/gobreaker/v2"
+	"k8s.io/utils/clock"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
@@ -34,6 +41,7 @@ const (
 	DefaultFailures         = 3
 	DefaultCooldown         = 30 * time.Second
 	DefaultGasMarginPercent = 20
+	DefaultViewIdle         = 10 * time.Second
 )
 
 // Options are the reader's settings; zero values take the defaults.
@@ -49,6 +57,18 @@ type Options struct {
 	GasMarginPercent uint64
 	// Metrics receives the per-chain round trips; nil records none.
 	Metrics *jsonrpc.Metrics
+	// DisableView makes every simulation read everything itself, the shared answers included,
+	// as before the chains' views (the baseline BenchmarkChainView compares with).
+	DisableView bool
+	// ViewPoll is how often a chain in demand is asked for its head (eth_blockNumber) to keep its
+	// view current; by default half its block time, between 250ms and 5s. Negative: never; the
+	// view then learns of new heads from simulations and ObserveHead only.
+	ViewPoll time.Duration
+	// ViewIdle is how long after its last simulation a chain's view keeps following the head,
+	// and a feed or contract no simulation asked about stays in its refreshes.
+	ViewIdle time.Duration
+	// Clock tells a view's age; the real clock when nil.
+	Clock clock.PassiveClock
 }
 
 // ErrWrongChain is returned when a node reports another chain id than its Chain declares.
@@ -64,21 +84,38 @@ type Reader struct {
 	nodes *jsonrpc.Pool
 	token *contracts.TestToken     // the ERC-20 ABI: balanceOf and allowance are standard
 	feed  *contracts.TestPriceFeed // the AggregatorV3 ABI: latestRoundData is standard
+	views *views                   // nil with Options.DisableView
 }
 
-// New returns a reader with opts.
+// New returns a reader with opts. Close it to stop following the heads of its chains.
 func New(opts Options) (*Reader, error) {
 	defaults.Positive(&opts.CallTimeout, DefaultCallTimeout)
 	defaults.Positive(&opts.Failures, DefaultFailures)
 	defaults.Positive(&opts.Cooldown, DefaultCooldown)
 	defaults.Positive(&opts.GasMarginPercent, DefaultGasMarginPercent)
+	defaults.Positive(&opts.ViewIdle, DefaultViewIdle)
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
 	nodes := jsonrpc.NewPool(jsonrpc.Options{
 		Caller: Caller, Timeout: opts.CallTimeout, Failures: opts.Failures, Cooldown: opts.Cooldown, Metrics: opts.Metrics,
 	})
-	return &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken(), feed: contracts.NewTestPriceFeed()}, nil
+	r := &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken(), feed: contracts.NewTestPriceFeed()}
+	if !opts.DisableView {
+		r.views = newViews(opts, r.readShared)
+	}
+	return r, nil
 }
 
-// Read implements intent.ChainData: one batch to the chain's node, through its breaker.
+// Close stops following heads; reads still work, each reading everything itself.
+func (r *Reader) Close() {
+	if r.views != nil {
+		r.views.close()
+	}
+}
+
+// Read implements intent.ChainData: one batch to the chain's node, through its breaker. With the
+// chain's view fresh, the batch holds only what depends on q.
 func (r *Reader) Read(ctx context.Context, chain registry.Chain, q intent.ChainQuery) (intent.ChainState, error) {
 	if chain.RPCURL == "" {
 		return intent.ChainState{GasPrice: chain.DefaultGasPriceWei}, nil
@@ -87,91 +124,177 @@ func (r *Reader) Read(ctx context.Context, chain registry.Chain, q intent.ChainQ
 	if err != nil {
 		return intent.ChainState{}, fmt.Errorf("connecting to the node of %s: %w", chain.ID, err)
 	}
-	return r.read(ctx, node, chain, q)
+	if r.views == nil || r.views.closed() {
+		state, _, err := r.readAll(ctx, node, chain, q, true)
+		return state, err
+	}
+	return r.readWithView(ctx, r.views.use(chain, node, q), node, chain, q)
 }
 
 // call is one element of the batch and where its answer goes.
 type call struct {
 	elem  rpc.BatchElem
-	apply func(*intent.ChainState, error)
+	apply func(error)
 }
 
-// read sends every question of q, and the chain id, in one batch: balances, allowance, code, the
-// estimate and each price feed's latestRoundData() are elements of the same round trip.
-func (r *Reader) read(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery) (intent.ChainState, error) {
-	var (
-		chainID hexutil.Big
-		head    struct {
-			BaseFee *hexutil.Big `json:"baseFeePerGas"`
-		}
-		tip      hexutil.Big
-		legacy   hexutil.Big
-		estimate hexutil.Uint64
-	)
-	calls := []call{
-		{elem: rpc.BatchElem{Method: "eth_chainId", Result: &chainID}},
-		{elem: rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}},
-		{elem: rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip}},
-		{elem: rpc.BatchElem{Method: "eth_gasPrice", Result: &legacy}},
-	}
+// readAll sends every question of q in one batch, the chain id first when checkID: balances,
+// allowance, code, the estimate, the fees and each price feed's latestRoundData() are elements of
+// the same round trip. The shared part of the answer comes back as a snapshot too.
+func (r *Reader) readAll(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery, checkID bool) (intent.ChainState, *snapshot, error) {
 	state := intent.ChainState{Balances: map[string]*big.Int{}}
-	if len(q.Feeds) > 0 {
-		state.Feeds = make(map[common.Address]intent.FeedRound, len(q.Feeds))
-		state.FeedErrors = map[common.Address]error{}
+	shared, finish := r.sharedCalls(q.Feeds, contractsOf(q))
+	calls := append(shared, r.requestCalls(&state, q)...)
+	if err := send(ctx, node, chain, calls, checkID); err != nil {
+		return intent.ChainState{}, nil, err
 	}
-	for _, tok := range q.Tokens {
-		calls = append(calls, r.balanceCall(tok, q.Holder))
+	snap := finish()
+	snap.fill(&state, q)
+	return state, snap, nil
+}
+
+// readRequest sends only what depends on q, and the number of the head the node answers it at.
+// head is 0 when the node did not say.
+func (r *Reader) readRequest(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery, checkID bool) (intent.ChainState, uint64, error) {
+	state := intent.ChainState{Balances: map[string]*big.Int{}}
+	var head hexutil.Uint64
+	headKnown := false
+	calls := append([]call{{
+		elem:  rpc.BatchElem{Method: "eth_blockNumber", Result: &head},
+		apply: func(err error) { headKnown = err == nil },
+	}}, r.requestCalls(&state, q)...)
+	if err := send(ctx, node, chain, calls, checkID); err != nil {
+		return intent.ChainState{}, 0, err
 	}
-	if a := q.Allowance; a != nil {
-		calls = append(calls, r.allowanceCall(a.Token, q.Holder, a.Spender))
+	if !headKnown {
+		return state, 0, nil
 	}
-	if q.Contract != nil {
-		calls = append(calls, codeCall(*q.Contract))
+	return state, uint64(head), nil
+}
+
+// readShared reads what every simulation on the chain asks alike: the view's refresh.
+func (r *Reader) readShared(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, feeds, contracts []common.Address, checkID bool) (*snapshot, error) {
+	shared, finish := r.sharedCalls(feeds, contracts)
+	if err := send(ctx, node, chain, shared, checkID); err != nil {
+		return nil, err
 	}
-	if q.Tx != nil {
-		calls = append(calls, call{
-			elem: rpc.BatchElem{Method: "eth_estimateGas", Args: []any{txArgs(q.Holder, *q.Tx)}, Result: &estimate},
-			apply: func(st *intent.ChainState, err error) {
-				if err != nil {
-					st.EstimateError = err
-					return
-				}
-				st.GasUnits = uint64(estimate) * (100 + r.opts.GasMarginPercent) / 100
-			},
-		})
+	snap := finish()
+	if !snap.headKnown {
+		return nil, fmt.Errorf("the node of %s did not report its latest block", chain.ID)
 	}
-	for _, feed := range q.Feeds {
-		calls = append(calls, r.feedCall(feed))
+	return snap, nil
+}
+
+// send sends calls in one batch through node's breaker and applies each answer; with checkID the
+// chain id is asked first and judged inside the round trip, so that a node of another chain
+// counts against the breaker like one that does not answer.
+func send(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, calls []call, checkID bool) error {
+	var chainID hexutil.Big
+	if checkID {
+		calls = append([]call{{elem: rpc.BatchElem{Method: "eth_chainId", Result: &chainID}}}, calls...)
 	}
 	elems := make([]rpc.BatchElem, len(calls))
 	for i := range calls {
 		elems[i] = calls[i].elem
 	}
-	// The chain id is judged inside the round trip, so that a node of another chain counts
-	// against the breaker like one that does not answer.
 	var refused error
 	err := node.Batch(ctx, elems, func() error {
-		switch {
-		case elems[0].Error != nil:
-			refused = fmt.Errorf("the node of %s did not report its chain id: %w", chain.ID, elems[0].Error)
-		case chain.NumericID == nil || chainID.ToInt().Cmp(chain.NumericID) != 0:
-			refused = fmt.Errorf("%w: %s declares chain id %v, its node reports %v", ErrWrongChain, chain.ID, chain.NumericID, chainID.ToInt())
+		if checkID {
+			refused = judgeChainID(chain, elems[0].Error, chainID.ToInt())
 		}
 		return refused
 	})
 	switch {
 	case refused != nil:
-		return intent.ChainState{}, refused
+		return refused
 	case errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests):
-		return intent.ChainState{}, err // the simulation's warning quotes it as it was
+		return err // the simulation's warning quotes it as it was
 	case err != nil:
-		return intent.ChainState{}, fmt.Errorf("the node of %s did not answer: %w", chain.ID, err)
+		return fmt.Errorf("the node of %s did not answer: %w", chain.ID, err)
 	}
-	state.GasPrice = gasPrice(elems[1].Error, head.BaseFee, elems[2].Error, &tip, elems[3].Error, &legacy)
-	for i := 4; i < len(calls); i++ {
-		calls[i].apply(&state, elems[i].Error)
+	for i := range calls {
+		if calls[i].apply != nil {
+			calls[i].apply(elems[i].Error)
+		}
 	}
-	return state, nil
+	return nil
+}
+
+// judgeChainID refuses a node that did not say its chain id or serves another chain.
+func judgeChainID(chain registry.Chain, err error, reported *big.Int) error {
+	switch {
+	case err != nil:
+		return fmt.Errorf("the node of %s did not report its chain id: %w", chain.ID, err)
+	case chain.NumericID == nil || reported.Cmp(chain.NumericID) != 0:
+		return fmt.Errorf("%w: %s declares chain id %v, its node reports %v", ErrWrongChain, chain.ID, chain.NumericID, reported)
+	}
+	return nil
+}
+
+// requestCalls are the questions that depend on the request: the holder's balances and
+// allowance, and the estimate of its transaction.
+func (r *Reader) requestCalls(state *intent.ChainState, q intent.ChainQuery) []call {
+	var calls []call
+	for _, tok := range q.Tokens {
+		calls = append(calls, r.balanceCall(state, tok, q.Holder))
+	}
+	if a := q.Allowance; a != nil {
+		calls = append(calls, r.allowanceCall(state, a.Token, q.Holder, a.Spender))
+	}
+	if q.Tx != nil {
+		var estimate hexutil.Uint64
+		calls = append(calls, call{
+			elem: rpc.BatchElem{Method: "eth_estimateGas", Args: []any{txArgs(q.Holder, *q.Tx)}, Result: &estimate},
+			apply: func(err error) {
+				if err != nil {
+					state.EstimateError = err
+					return
+				}
+				state.GasUnits = uint64(estimate) * (100 + r.opts.GasMarginPercent) / 100
+			},
+		})
+	}
+	return calls
+}
+
+// sharedCalls are the questions every simulation on the chain asks alike at a block: the latest
+// block (its number and base fee), the priority fee, the legacy gas price, the feeds' rounds and
+// whether the contracts hold code. finish turns the answers into a snapshot.
+func (r *Reader) sharedCalls(feeds, contracts []common.Address) ([]call, func() *snapshot) {
+	var (
+		head struct {
+			Number  *hexutil.Uint64 `json:"number"`
+			BaseFee *hexutil.Big    `json:"baseFeePerGas"`
+		}
+		tip, legacy                hexutil.Big
+		headErr, tipErr, legacyErr error
+	)
+	snap := &snapshot{feeds: make(map[common.Address]feedAnswer, len(feeds)), missing: make(map[common.Address]bool, len(contracts))}
+	calls := []call{
+		{elem: rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}, apply: func(err error) { headErr = err }},
+		{elem: rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip}, apply: func(err error) { tipErr = err }},
+		{elem: rpc.BatchElem{Method: "eth_gasPrice", Result: &legacy}, apply: func(err error) { legacyErr = err }},
+	}
+	for _, feed := range feeds {
+		calls = append(calls, r.feedCall(snap, feed))
+	}
+	for _, addr := range contracts {
+		calls = append(calls, codeCall(snap, addr))
+	}
+	return calls, func() *snapshot {
+		snap.gasPrice = gasPrice(headErr, head.BaseFee, tipErr, &tip, legacyErr, &legacy)
+		if headErr == nil && head.Number != nil {
+			snap.head, snap.headKnown = uint64(*head.Number), true
+		}
+		return snap
+	}
+}
+
+// contractsOf are the contracts q asks about.
+func contractsOf(q intent.ChainQuery) []common.Address {
+	if q.Contract == nil {
+		return nil
+	}
+	return []common.Address{*q.Contract}
 }
 
 // gasPrice is what a transaction sent now pays per gas: on an EIP-1559 chain the latest base fee
@@ -188,13 +311,13 @@ func gasPrice(headErr error, baseFee *hexutil.Big, tipErr error, tip *hexutil.Bi
 
 // balanceCall reads holder's balance of tok: eth_getBalance for the native token, ERC-20
 // balanceOf otherwise. A failed element leaves the balance unknown.
-func (r *Reader) balanceCall(tok registry.Token, holder common.Address) call {
+func (r *Reader) balanceCall(st *intent.ChainState, tok registry.Token, holder common.Address) call {
 	_, address, _ := registry.SplitCAIP10(tok.Address)
 	if common.HexToAddress(address) == common.HexToAddress(registry.NativeTokenAddress) {
 		var balance hexutil.Big
 		return call{
 			elem: rpc.BatchElem{Method: "eth_getBalance", Args: []any{holder, "latest"}, Result: &balance},
-			apply: func(st *intent.ChainState, err error) {
+			apply: func(err error) {
 				if err == nil {
 					st.Balances[tok.Address] = balance.ToInt()
 				}
@@ -205,7 +328,7 @@ func (r *Reader) balanceCall(tok registry.Token, holder common.Address) call {
 	to := common.HexToAddress(address)
 	return call{
 		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": to, "data": hexutil.Bytes(r.token.PackBalanceOf(holder))}, "latest"}, Result: &out},
-		apply: func(st *intent.ChainState, err error) {
+		apply: func(err error) {
 			if err != nil {
 				return
 			}
@@ -218,14 +341,14 @@ func (r *Reader) balanceCall(tok registry.Token, holder common.Address) call {
 
 // allowanceCall reads holder's ERC-20 allowance of tok toward spender; a failed element leaves it
 // unknown.
-func (r *Reader) allowanceCall(tok registry.Token, holder, spender common.Address) call {
+func (r *Reader) allowanceCall(st *intent.ChainState, tok registry.Token, holder, spender common.Address) call {
 	_, address, _ := registry.SplitCAIP10(tok.Address)
 	var out hexutil.Bytes
 	return call{
 		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{
 			"to": common.HexToAddress(address), "data": hexutil.Bytes(r.token.PackAllowance(holder, spender)),
 		}, "latest"}, Result: &out},
-		apply: func(st *intent.ChainState, err error) {
+		apply: func(err error) {
 			if err != nil {
 				return
 			}
@@ -237,38 +360,38 @@ func (r *Reader) allowanceCall(tok registry.Token, holder, spender common.Addres
 }
 
 // feedCall reads an AggregatorV3's latestRoundData(); a failed element records why.
-func (r *Reader) feedCall(feed common.Address) call {
+func (r *Reader) feedCall(snap *snapshot, feed common.Address) call {
 	var out hexutil.Bytes
 	return call{
 		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{
 			"to": feed, "data": hexutil.Bytes(r.feed.PackLatestRoundData()),
 		}, "latest"}, Result: &out},
-		apply: func(st *intent.ChainState, err error) {
+		apply: func(err error) {
 			if err != nil {
-				st.FeedErrors[feed] = fmt.Errorf("latestRoundData() failed: %w", err)
+				snap.feeds[feed] = feedAnswer{err: fmt.Errorf("latestRoundData() failed: %w", err)}
 				return
 			}
 			round, err := r.feed.UnpackLatestRoundData(out)
 			if err != nil {
-				st.FeedErrors[feed] = fmt.Errorf("latestRoundData() answered %d bytes, not a round (is %s a price feed?)", len(out), feed.Hex())
+				snap.feeds[feed] = feedAnswer{err: fmt.Errorf("latestRoundData() answered %d bytes, not a round (is %s a price feed?)", len(out), feed.Hex())}
 				return
 			}
 			var updated time.Time
 			if round.UpdatedAt.IsInt64() {
 				updated = time.Unix(round.UpdatedAt.Int64(), 0)
 			}
-			st.Feeds[feed] = intent.FeedRound{Answer: round.Answer, UpdatedAt: updated}
+			snap.feeds[feed] = feedAnswer{round: intent.FeedRound{Answer: round.Answer, UpdatedAt: updated}}
 		},
 	}
 }
 
 // codeCall asks whether addr holds code; a failed element leaves it unknown (not missing).
-func codeCall(addr common.Address) call {
+func codeCall(snap *snapshot, addr common.Address) call {
 	var code hexutil.Bytes
 	return call{
 		elem: rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, "latest"}, Result: &code},
-		apply: func(st *intent.ChainState, err error) {
-			st.ContractMissing = err == nil && len(code) == 0
+		apply: func(err error) {
+			snap.missing[addr] = err == nil && len(code) == 0
 		},
 	}
 }

@@ -33,6 +33,9 @@ type world struct {
 	token  registry.Token
 	other  registry.Token // a second ERC-20, for swaps
 	holder *ecdsa.PrivateKey
+	// extraChains and extraTokens join the catalog: a bridge's destination.
+	extraChains []registry.Chain
+	extraTokens []registry.Token
 }
 
 func newWorld(t testing.TB) *world {
@@ -80,6 +83,7 @@ func newReader(t testing.TB, opts Options) *Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(r.Close)
 	return r
 }
 

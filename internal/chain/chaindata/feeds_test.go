@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -214,6 +215,9 @@ type recorder struct {
 	URL  string
 	mu   sync.Mutex
 	trip [][]string
+	// stall, when it says so of a request's methods, makes the node not answer it: the client
+	// meets its deadline, as with a node that hangs.
+	stall atomic.Pointer[func(methods []string) bool]
 }
 
 func newRecorder(t testing.TB, node string) *recorder {
@@ -246,6 +250,10 @@ func newRecorder(t testing.TB, node string) *recorder {
 		rec.mu.Lock()
 		rec.trip = append(rec.trip, methods)
 		rec.mu.Unlock()
+		if stall := rec.stall.Load(); stall != nil && (*stall)(methods) {
+			<-r.Context().Done()
+			return
+		}
 		resp, err := http.Post(node, "application/json", bytes.NewReader(body)) //nolint:noctx // the test's loopback node
 		if err != nil {
 			http.Error(rw, err.Error(), http.StatusBadGateway)
@@ -272,11 +280,12 @@ var latestRoundDataSelector = contracts.NewTestPriceFeed().PackLatestRoundData()
 
 // The feeds cost no round trip of their own: a simulation with two feeds is one HTTP request to
 // the node, whose batch holds both latestRoundData() calls beside the balances and the estimate.
+// (Without the view, where every simulation reads everything; with it, view_test.go.)
 func TestFeedsRideInTheSimulationsOneBatch(t *testing.T) {
 	w := newFeedWorld(t)
 	rec := newRecorder(t, w.chain.URL)
 	w.row.RPCURL = rec.URL
-	svc := w.service(t, Options{})
+	svc := w.service(t, Options{DisableView: true})
 	simulate(t, svc, w.swap(t)) // connects: the pool may probe the node first
 	rec.reset()
 

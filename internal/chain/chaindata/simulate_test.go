@@ -18,12 +18,25 @@ import (
 // and tokens.
 func (w *world) service(t testing.TB, opts Options) *intent.Service {
 	t.Helper()
+	return w.serviceOf(t, newReader(t, opts))
+}
+
+// serviceOf is the transfer domain over reader.
+func (w *world) serviceOf(t testing.TB, reader *Reader) *intent.Service {
+	t.Helper()
 	chains := registry.NewChainTable()
 	chains.Upsert("dev", w.row)
+	for _, c := range w.extraChains {
+		chains.Upsert(c.DisplayName, c)
+	}
 	tokens := registry.NewTokenRegistry()
 	tokens.Upsert(w.token)
 	tokens.Upsert(w.other)
-	svc, err := intent.NewService(intent.Config{Catalog: intent.RegistryCatalog{Chains: chains, Tokens: tokens}, ChainData: newReader(t, opts)})
+	for _, tok := range w.extraTokens {
+		tokens.Upsert(tok)
+	}
+	svc, err := intent.NewService(intent.Config{Catalog: intent.RegistryCatalog{Chains: chains, Tokens: tokens}, ChainData: reader,
+		SingleSourceAttestation: true}) // a bridge to a chain without witnessRpcs (the benchmark's)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,6 +111,9 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	if f.opts.Heads != nil {
+		f.opts.Heads(f.chain.ID, head)
+	}
 	f.finality = finalityView{}
 	if !f.placed {
 		f.start(head, nil)

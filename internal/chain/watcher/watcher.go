@@ -81,6 +81,10 @@ type Options struct {
 	// escrow (--attestation-trusted-hosts): for a chain on it, a fill is attested only when two of
 	// its endpoints on the list agree. Empty: the Chain's own endpoints.
 	TrustedSources registry.TrustedSources
+	// Heads, when set, is told each head the watcher reads of a chain (by its CAIP-2 id): the
+	// simulation's chain view follows heads without asking the node again (chaindata.ObserveHead).
+	// It must not block.
+	Heads func(chain string, head uint64)
 }
 
 func (o Options) withDefaults() Options {
