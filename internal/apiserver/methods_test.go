@@ -56,6 +56,7 @@ func TestEveryMethodOnEveryPathIsDocumented(t *testing.T) {
 		"/v2/orders":                       "/v2/orders",
 		"/v2/orders/{orderId}/attestation": "/v2/orders/" + orderID + "/attestation",
 		"/v2/webhooks/{name}/test":         "/v2/webhooks/hooks/test",
+		"/v2/transfers/{id}/events":        "/v2/transfers/" + id + "/events",
 	}
 	validator := openapitest.NewValidator(t)
 	served := func(template string) bool { return !servedByWeb(template) }
