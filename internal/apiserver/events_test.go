@@ -1,9 +1,9 @@
 package apiserver
 
 import (
-	"bufio"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -22,6 +22,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/ssetest"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
 
@@ -122,16 +123,15 @@ func (h *streamHarness) record(t *testing.T, id string, status v1alpha1.IntentPh
 	return string(body)
 }
 
-// sseItem is one thing a stream carried: an event (id, type, data), a retry field or a comment.
-type sseItem struct {
-	id, event, data, retry, comment string
+// sseStream is a stream as the tests read it: ssetest's reader, failing the test on a wait that
+// times out.
+type sseStream struct {
+	*ssetest.Stream
+	resp *http.Response
 }
 
-// sseStream reads a stream's items as they arrive; items is closed when the stream ends.
-type sseStream struct {
-	resp  *http.Response
-	items chan sseItem
-}
+// sseItem is one thing a stream carried.
+type sseItem = ssetest.Item
 
 // openStream opens GET /v2/transfers/{id}/events with key and extra header pairs. A 200 is
 // read as a stream; any other answer is returned whole, checked against the OpenAPI document.
@@ -143,8 +143,7 @@ func (h *transferHarness) openStream(t *testing.T, id, key string, header ...str
 // openStreamAt is openStream on the server at baseURL.
 func openStreamAt(t *testing.T, baseURL string, c *http.Client, id, key string, header ...string) (*sseStream, *http.Response, []byte) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+transfersPath+"/"+id+"/events", nil)
+	req, err := http.NewRequest(http.MethodGet, baseURL+transfersPath+"/"+id+"/events", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,105 +156,51 @@ func openStreamAt(t *testing.T, baseURL string, c *http.Client, id, key string, 
 		t.Fatal(err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		defer cancel()
 		defer func() { _ = resp.Body.Close() }()
-		var body strings.Builder
-		if _, err := bufio.NewReader(resp.Body).WriteTo(&body); err != nil {
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
 			t.Fatal(err)
 		}
-		validateAgainstOpenAPI(t, req, resp, []byte(body.String()))
-		return nil, resp, []byte(body.String())
+		validateAgainstOpenAPI(t, req, resp, body)
+		return nil, resp, body
 	}
 	validateAgainstOpenAPI(t, req, resp, []byte{}) // the status and headers; the body streams on
-	s := &sseStream{resp: resp, items: make(chan sseItem, 64)}
-	t.Cleanup(func() { s.close() })
-	t.Cleanup(cancel)
-	go s.read()
+	s := &sseStream{Stream: ssetest.Read(resp), resp: resp}
+	t.Cleanup(s.Close)
 	return s, resp, nil
 }
 
-func (s *sseStream) close() { _ = s.resp.Body.Close() }
-
-// read parses the stream (the SSE format as the service writes it: one data line per event).
-func (s *sseStream) read() {
-	defer close(s.items)
-	lines := bufio.NewScanner(s.resp.Body)
-	lines.Buffer(make([]byte, 64<<10), 1<<20)
-	var it sseItem
-	for lines.Scan() {
-		line := lines.Text()
-		if comment, ok := strings.CutPrefix(line, ":"); ok {
-			it.comment = strings.TrimPrefix(comment, " ")
-			continue
-		}
-		field, value, _ := strings.Cut(line, ": ")
-		switch field {
-		case "":
-			if it != (sseItem{}) {
-				s.items <- it
-			}
-			it = sseItem{}
-		case "id":
-			it.id = value
-		case "event":
-			it.event = value
-		case "data":
-			it.data = value
-		case "retry":
-			it.retry = value
-		}
-	}
-}
-
-// next returns the next item the stream carries, failing t when none comes in time or the
-// stream ends.
 func (s *sseStream) next(t *testing.T) sseItem {
 	t.Helper()
-	select {
-	case it, ok := <-s.items:
-		if !ok {
-			t.Fatal("the stream ended")
-		}
-		return it
-	case <-time.After(streamWait):
-		t.Fatalf("nothing on the stream within %s", streamWait)
+	it, err := s.Next(streamWait)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return sseItem{}
+	return it
 }
 
-// nextEvent skips retry fields and heartbeats to the next event.
 func (s *sseStream) nextEvent(t *testing.T) sseItem {
 	t.Helper()
-	for {
-		if it := s.next(t); it.event != "" {
-			return it
-		}
+	it, err := s.NextEvent(streamWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
+func (s *sseStream) ends(t *testing.T) {
+	t.Helper()
+	if err := s.Ends(streamWait); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// ends waits for the server to end the stream, failing t if an event comes first.
-func (s *sseStream) ends(t *testing.T) {
-	t.Helper()
-	deadline := time.After(streamWait)
-	for {
-		select {
-		case it, ok := <-s.items:
-			if !ok {
-				return
-			}
-			if it.event != "" {
-				t.Fatalf("an event after the end: %+v", it)
-			}
-		case <-deadline:
-			t.Fatalf("the stream did not end within %s", streamWait)
-		}
-	}
-}
+func (s *sseStream) close() { s.Close() }
 
 // status is the status of the record an event carries.
 func status(t *testing.T, it sseItem) v1alpha1.IntentPhase {
 	t.Helper()
-	return decodeJSON[struct{ Status v1alpha1.IntentPhase }](t, []byte(it.data)).Status
+	return decodeJSON[struct{ Status v1alpha1.IntentPhase }](t, []byte(it.Data)).Status
 }
 
 func TestEventStream(t *testing.T) {
@@ -269,15 +214,15 @@ func TestEventStream(t *testing.T) {
 		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 			t.Fatalf("Content-Type %q", ct)
 		}
-		if first := s.next(t); first.retry != "3000" {
+		if first := s.next(t); first.Retry != "3000" {
 			t.Fatalf("first item %+v, want retry: 3000", first)
 		}
 		ev := s.nextEvent(t)
-		if ev.event != "transfer" || ev.data != want {
+		if ev.Event != "transfer" || ev.Data != want {
 			t.Fatalf("first event %+v, want the record of GET:\n%s", ev, want)
 		}
-		if _, ok := parseEventID(ev.id); !ok {
-			t.Fatalf("id %q is not an event id", ev.id)
+		if _, ok := parseEventID(ev.ID); !ok {
+			t.Fatalf("id %q is not an event id", ev.ID)
 		}
 	})
 
@@ -293,8 +238,8 @@ func TestEventStream(t *testing.T) {
 		if got := status(t, submitted); got != v1alpha1.IntentPhaseSubmitted {
 			t.Fatalf("after the submit: %s", got)
 		}
-		if submitted.data != h.record(t, id, v1alpha1.IntentPhaseSubmitted) {
-			t.Fatalf("the submitted event is not the record of GET: %s", submitted.data)
+		if submitted.Data != h.record(t, id, v1alpha1.IntentPhaseSubmitted) {
+			t.Fatalf("the submitted event is not the record of GET: %s", submitted.Data)
 		}
 		h.observe(t, id, intent.EventConfirm)
 		if got := status(t, s.nextEvent(t)); got != v1alpha1.IntentPhaseConfirmed {
@@ -315,17 +260,17 @@ func TestEventStream(t *testing.T) {
 		// A change while the client is away is sent at once on its reconnect.
 		h.observe(t, id, intent.EventSubmit)
 		h.record(t, id, v1alpha1.IntentPhaseSubmitted) // this replica's informer has it
-		s, _, _ = h.openStream(t, id, testKeyA, lastEventIDHeader, pending.id)
+		s, _, _ = h.openStream(t, id, testKeyA, lastEventIDHeader, pending.ID)
 		submitted := s.nextEvent(t)
-		if status(t, submitted) != v1alpha1.IntentPhaseSubmitted || submitted.id == pending.id {
+		if status(t, submitted) != v1alpha1.IntentPhaseSubmitted || submitted.ID == pending.ID {
 			t.Fatalf("resumed after pending with %+v, want submitted", submitted)
 		}
 		s.close()
 
 		// A client that has the current state is sent nothing until the next change.
-		s, _, _ = h.openStream(t, id, testKeyA, lastEventIDHeader, submitted.id)
+		s, _, _ = h.openStream(t, id, testKeyA, lastEventIDHeader, submitted.ID)
 		for range 3 {
-			if it := s.next(t); it.event != "" {
+			if it := s.next(t); it.Event != "" {
 				t.Fatalf("resumed at the current state, and got it again: %+v", it)
 			}
 		}
@@ -337,7 +282,7 @@ func TestEventStream(t *testing.T) {
 		s.ends(t)
 
 		// A client that has the final state is told to stop: 204.
-		if _, resp, body := h.openStream(t, id, testKeyA, lastEventIDHeader, confirmed.id); resp.StatusCode != http.StatusNoContent {
+		if _, resp, body := h.openStream(t, id, testKeyA, lastEventIDHeader, confirmed.ID); resp.StatusCode != http.StatusNoContent {
 			t.Fatalf("reconnect at the final state: %d %s, want 204", resp.StatusCode, body)
 		}
 
@@ -354,7 +299,7 @@ func TestEventStream(t *testing.T) {
 		s, _, _ := h.openStream(t, id, testKeyA)
 		s.nextEvent(t)
 		for range 3 {
-			if it := s.next(t); it.comment != "heartbeat" {
+			if it := s.next(t); it.Comment != "heartbeat" {
 				t.Fatalf("an idle stream carried %+v, want a heartbeat", it)
 			}
 		}
@@ -417,8 +362,8 @@ func TestEventStream(t *testing.T) {
 		h.observe(t, id, intent.EventConfirm)
 		want := h.record(t, id, v1alpha1.IntentPhaseConfirmed)
 		s, _, _ := h.openStream(t, id, testKeyA)
-		if ev := s.nextEvent(t); ev.data != want {
-			t.Fatalf("final event %s, want %s", ev.data, want)
+		if ev := s.nextEvent(t); ev.Data != want {
+			t.Fatalf("final event %s, want %s", ev.Data, want)
 		}
 		s.ends(t)
 	})
@@ -462,11 +407,11 @@ func TestEventStream(t *testing.T) {
 
 		s, _, _ := h.openStream(t, id, testKeyA)
 		final := s.nextEvent(t)
-		if final.data != want {
-			t.Fatalf("archived final event %s, want the live record %s", final.data, want)
+		if final.Data != want {
+			t.Fatalf("archived final event %s, want the live record %s", final.Data, want)
 		}
 		s.ends(t)
-		if _, resp, body := h.openStream(t, id, testKeyA, lastEventIDHeader, final.id); resp.StatusCode != http.StatusNoContent {
+		if _, resp, body := h.openStream(t, id, testKeyA, lastEventIDHeader, final.ID); resp.StatusCode != http.StatusNoContent {
 			t.Fatalf("reconnect at the archived final state: %d %s, want 204", resp.StatusCode, body)
 		}
 	})
@@ -494,7 +439,7 @@ func testOnTheOperatorsServer(t *testing.T, cluster *testenv.Cluster) {
 	s.nextEvent(t)
 	start := time.Now()
 	for time.Since(start) < 4*srv.WriteTimeout {
-		if it := s.next(t); it.comment != "heartbeat" {
+		if it := s.next(t); it.Comment != "heartbeat" {
 			t.Fatalf("got %+v, want heartbeats", it)
 		}
 	}
