@@ -26,7 +26,7 @@ type Stream struct {
 	items chan Item
 }
 
-// ErrEnded: the server ended the stream.
+// ErrEnded is returned once the server ended the stream.
 var ErrEnded = errors.New("the stream ended")
 
 // Read starts reading resp's body, a text/event-stream. Close it when done.
