@@ -226,6 +226,15 @@ func TestEventStream(t *testing.T) {
 		}
 	})
 
+	t.Run("HeadAnswersTheHeadersOnly", func(t *testing.T) {
+		h := newStreamHarness(t, cluster)
+		id := h.create(t)
+		resp, body := h.do(t, http.MethodHead, transfersPath+"/"+id+"/events", withKey(testKeyA), "")
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" || len(body) != 0 {
+			t.Fatalf("HEAD: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	})
+
 	t.Run("ChangesArriveAndAFinishedIntentEndsTheStream", func(t *testing.T) {
 		h := newStreamHarness(t, cluster)
 		id := h.create(t)
