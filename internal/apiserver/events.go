@@ -96,19 +96,10 @@ func (s *Server) streamTransfer(w http.ResponseWriter, r *http.Request) {
 	defer s.streams.release(key.ID)
 	sub := s.deps.Feed.subscribe(name, s.opts.Streams.Buffer)
 	defer s.deps.Feed.unsubscribe(name, sub)
-	obj, ok := s.findIntent(w, r) // the scoping of GET /v2/transfers/{id}
+	ev, finished, ok := s.currentState(w, r, name)
 	if !ok {
 		return
 	}
-	if cached := s.deps.Feed.latest(r.Context(), name); cached != nil && objectVersion(cached) > objectVersion(obj) {
-		obj = cached
-	}
-	ev, err := s.streamEventOf(obj)
-	if err != nil {
-		s.writeTransferError(w, r, err)
-		return
-	}
-	finished := intent.Finished(obj.Phase())
 	if finished && !ev.id.news(last) {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -129,8 +120,28 @@ func (s *Server) streamTransfer(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// follow sends the intent's changes after sent (the state the client has) until it finishes, the client leaves, the feed ends the
-// subscription or the server shuts down; an idle stream gets a heartbeat.
+// currentState is the state a stream starts from, and whether the intent finished: the caller's
+// intent as GET /v2/transfers/{id} finds it (its scoping, its 404, live or archived), or the
+// informer's copy of it when that is newer (IntentFeed.latest). It answers a failure itself.
+func (s *Server) currentState(w http.ResponseWriter, r *http.Request, name string) (streamEvent, bool, bool) {
+	obj, ok := s.findIntent(w, r)
+	if !ok {
+		return streamEvent{}, false, false
+	}
+	if cached := s.deps.Feed.latest(r.Context(), name); cached != nil && objectVersion(cached) > objectVersion(obj) {
+		obj = cached
+	}
+	ev, err := s.streamEventOf(obj)
+	if err != nil {
+		s.writeTransferError(w, r, err)
+		return streamEvent{}, false, false
+	}
+	return ev, intent.Finished(obj.Phase()), true
+}
+
+// follow sends the intent's changes after sent (the state the client has) until it finishes,
+// the client leaves, the feed ends the subscription or the server shuts down. A stream that has
+// carried nothing for a heartbeat interval carries a heartbeat.
 func (s *Server) follow(r *http.Request, out *eventWriter, sub *subscription, sent eventID) {
 	heartbeat := time.NewTicker(s.opts.Streams.Heartbeat)
 	defer heartbeat.Stop()
@@ -147,6 +158,7 @@ func (s *Server) follow(r *http.Request, out *eventWriter, sub *subscription, se
 					return
 				}
 				sent = ev.id
+				heartbeat.Reset(s.opts.Streams.Heartbeat)
 			}
 			if intent.Finished(obj.Phase()) {
 				return
