@@ -96,6 +96,12 @@ func parseFlags() config {
 	flag.Int64Var(&site.MaxBodyBytes, "max-body-bytes", site.MaxBodyBytes, "Largest accepted request body; larger ones get 413.")
 	flag.DurationVar(&api.ShutdownTimeout, "api-shutdown-timeout", api.ShutdownTimeout, "Time allowed for in-flight API requests at shutdown.")
 	flag.BoolVar(&api.AccessLog, "access-log", api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
+	flag.IntVar(&api.Streams.MaxPerKey, "events-max-streams-per-key", api.Streams.MaxPerKey,
+		"Most event streams (GET /v2/transfers/{id}/events) one API key may hold open on this replica; beyond, 429 too-many-streams.")
+	flag.IntVar(&api.Streams.MaxPerServer, "events-max-streams", api.Streams.MaxPerServer,
+		"Most event streams this replica holds open in all; beyond, 429 too-many-streams.")
+	flag.DurationVar(&api.Streams.Heartbeat, "events-heartbeat", api.Streams.Heartbeat,
+		"Interval of the comment line an idle event stream carries, so that proxies keep it open.")
 	redisOpts := &c.service.Redis
 	// The URL may hold a password: its default is read from $REDIS_URL after parsing, so that
 	// -help never prints it.

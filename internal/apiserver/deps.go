@@ -109,6 +109,10 @@ type Deps struct {
 	// Events lists accounts' events and replays them (GET /v2/events, POST
 	// /v2/webhooks/{name}/replay). Nil (no database) answers those routes with 503.
 	Events EventLog
+	// Feed hands the TransferIntent informer's changes to the event streams of
+	// GET /v2/transfers/{id}/events (register its EventHandler on the informer). Nil answers that
+	// route with 503.
+	Feed *IntentFeed
 	// Web serves browser sign-in and API key management (internal/webauth): /auth/..., GET /keys
 	// and GET /sign-in. It is outside the /v2 auth gate: a session never replaces an API key.
 	// Nil leaves those paths unserved.

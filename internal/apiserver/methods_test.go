@@ -58,6 +58,7 @@ func TestEveryMethodOnEveryPathIsDocumented(t *testing.T) {
 		"/v2/webhooks/{name}/test":         "/v2/webhooks/hooks/test",
 		"/v2/webhooks/{name}/replay":       "/v2/webhooks/hooks/replay",
 		"/v2/events":                       "/v2/events",
+		"/v2/transfers/{id}/events":        "/v2/transfers/" + id + "/events",
 	}
 	validator := openapitest.NewValidator(t)
 	served := func(template string) bool { return !servedByWeb(template) }

@@ -26,6 +26,9 @@ func (s *Server) routes() http.Handler {
 	for pattern, h := range s.gaslessRoutes() {
 		s.handle(v2, pattern, s.strictQuery(pattern, h))
 	}
+	for pattern, h := range s.eventRoutes() {
+		s.handle(v2, pattern, s.strictQuery(pattern, h))
+	}
 
 	root := http.NewServeMux()
 	s.handle(root, "GET /health", http.HandlerFunc(s.health))

@@ -39,6 +39,8 @@ type Options struct {
 	// AccessLog logs every request at info level; without it only failures (status >= 500) are
 	// logged at info and the rest at V(1).
 	AccessLog bool
+	// Streams bound the event streams of GET /v2/transfers/{id}/events.
+	Streams StreamOptions
 }
 
 // DefaultOptions are the defaults of the flags.
@@ -48,6 +50,10 @@ func DefaultOptions() Options {
 		Site:            problem.DefaultSite(),
 		ShutdownTimeout: 20 * time.Second,
 		AccessLog:       true,
+		Streams: StreamOptions{
+			MaxPerKey: DefaultStreamsPerKey, MaxPerServer: DefaultStreamsPerServer,
+			Heartbeat: DefaultStreamHeartbeat, Buffer: DefaultStreamBuffer,
+		},
 	}
 }
 
@@ -68,6 +74,11 @@ type Server struct {
 	handler   http.Handler
 	// policies caches RateLimit-Policy header values by limit.
 	policies sync.Map
+	// streams counts the open event streams; closing is closed when the server shuts down, to
+	// end them.
+	streams   *streamLimits
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
 // New builds the server and its routes.
@@ -81,6 +92,7 @@ func New(opts Options, deps Deps, log logr.Logger) *Server {
 	if deps.Metrics == nil {
 		deps.Metrics = NewMetrics(nil)
 	}
+	opts.Streams = opts.Streams.withDefaults()
 	s := &Server{
 		opts:     opts,
 		deps:     deps,
@@ -88,6 +100,8 @@ func New(opts Options, deps Deps, log logr.Logger) *Server {
 		log:      log,
 		access:   log,
 		metrics:  deps.Metrics,
+		streams:  newStreamLimits(opts.Streams),
+		closing:  make(chan struct{}),
 	}
 	if deps.AccessLog.GetSink() != nil {
 		s.access = deps.AccessLog
@@ -111,20 +125,17 @@ func (s *Server) MarkReady() { s.ready.Store(true) }
 // Runnable wraps the server for the manager. It runs on every replica, leader or not.
 func (s *Server) Runnable(listener net.Listener) *manager.Server {
 	timeout := s.opts.ShutdownTimeout
-	return &manager.Server{
-		Name:     "api",
-		Listener: listener,
-		Server: &http.Server{
-			Addr:              s.opts.BindAddress,
-			Handler:           s.handler,
-			ReadHeaderTimeout: 5 * time.Second,
-			ReadTimeout:       30 * time.Second,
-			WriteTimeout:      30 * time.Second,
-			IdleTimeout:       120 * time.Second,
-			MaxHeaderBytes:    32 << 10,
-		},
-		ShutdownTimeout: &timeout,
+	srv := &http.Server{
+		Addr:              s.opts.BindAddress,
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
 	}
+	srv.RegisterOnShutdown(s.closeStreams)
+	return &manager.Server{Name: "api", Listener: listener, Server: srv, ShutdownTimeout: &timeout}
 }
 
 // ReadyzCheck is a healthz.Checker for the manager's /readyz: not ready until MarkReady.

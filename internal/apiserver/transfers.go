@@ -127,13 +127,28 @@ func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) {
 // callersIntent finds the caller's intent named by the path's id, or answers 400 (a malformed
 // id) or 404 (unknown, or another account's) itself.
 func (s *Server) callersIntent(w http.ResponseWriter, r *http.Request) (*v1alpha1.TransferIntent, bool) {
-	key, _ := KeyFrom(r)
-	id := r.PathValue("id")
-	if _, err := intent.ObjectNameFromID(id); err != nil {
-		s.problems.Write(w, r, problem.BadRequest,
-			"Path parameter id must be an intent id: int_transfer_ followed by a ULID.", problem.Details{"parameter": "id"})
+	if _, ok := s.intentName(w, r); !ok {
 		return nil, false
 	}
+	return s.findIntent(w, r)
+}
+
+// intentName is the object name of the intent the path's id names, or a 400 answered here.
+func (s *Server) intentName(w http.ResponseWriter, r *http.Request) (string, bool) {
+	name, err := intent.ObjectNameFromID(r.PathValue("id"))
+	if err != nil {
+		s.problems.Write(w, r, problem.BadRequest,
+			"Path parameter id must be an intent id: int_transfer_ followed by a ULID.", problem.Details{"parameter": "id"})
+		return "", false
+	}
+	return name, true
+}
+
+// findIntent reads the caller's intent of the path's well-formed id, live or archived, or answers
+// 404 (unknown, or another account's) or 503 itself.
+func (s *Server) findIntent(w http.ResponseWriter, r *http.Request) (*v1alpha1.TransferIntent, bool) {
+	key, _ := KeyFrom(r)
+	id := r.PathValue("id")
 	obj, found, err := s.deps.Intents.Get(r.Context(), ownerOf(key), id)
 	if errors.Is(err, intentstore.ErrUnavailable) || errors.Is(err, intentstore.ErrArchiveUnavailable) {
 		s.writeStoreUnavailable(w, r, err)

@@ -114,6 +114,8 @@ type transferConfig struct {
 	quotes func(local intent.QuoteStore) intent.QuoteStore
 	// gasless, when set, is the gasless intents' book.
 	gasless GaslessBook
+	// feed, when set, serves the event streams.
+	feed *IntentFeed
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -122,6 +124,18 @@ func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *trans
 	for _, c := range configure {
 		c(&cfg)
 	}
+	builder := fake.NewClientBuilder().WithScheme(testScheme()).
+		WithIndex(&v1alpha1.TransferIntent{}, intentstore.AccountIndexField, intentstore.IndexByAccount)
+	if cfg.funcs != nil {
+		builder = builder.WithInterceptorFuncs(*cfg.funcs)
+	}
+	return transferHarnessOver(t, builder.Build(), cfg)
+}
+
+// transferHarnessOver is the API with the transfer routes over kube, a fake Kubernetes client or
+// a real API server's.
+func transferHarnessOver(t testing.TB, kube client.WithWatch, cfg transferConfig) *transferHarness {
+	t.Helper()
 	h := &transferHarness{harness: &harness{
 		clock: clocktesting.NewFakeClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)),
 		keys: &fakeKeys{keys: map[string]registry.Key{
@@ -130,13 +144,7 @@ func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *trans
 			hashOf(testLiveKey): {ID: "key-c", Account: "carol", Environment: registry.EnvironmentLive, RateLimitPerMinute: 1000},
 		}},
 		tokens: &fakeTokens{},
-	}, catalog: testCatalog()}
-	builder := fake.NewClientBuilder().WithScheme(testScheme()).
-		WithIndex(&v1alpha1.TransferIntent{}, intentstore.AccountIndexField, intentstore.IndexByAccount)
-	if cfg.funcs != nil {
-		builder = builder.WithInterceptorFuncs(*cfg.funcs)
-	}
-	h.kube = builder.Build()
+	}, kube: kube, catalog: testCatalog()}
 	h.serve(t, cfg)
 	return h
 }
@@ -186,7 +194,7 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	}
 	h.srv = New(opts, Deps{
 		Keys: h.keys, Tokens: h.tokens, Clock: h.clock, OpenAPI: full, OpenAPIV2: v2,
-		Catalog: h.catalog, Transfers: transfers, Intents: h.store, Gasless: cfg.gasless,
+		Catalog: h.catalog, Transfers: transfers, Intents: h.store, Gasless: cfg.gasless, Feed: cfg.feed,
 	}, logr.Discard())
 	h.srv.MarkReady()
 	h.http = httptest.NewServer(h.srv.Handler())

@@ -28,6 +28,7 @@ var levels = map[string]int{
 	"internal/chain/contracts": 0,
 	"internal/defaults":        0,
 	"internal/freeport":        0,
+	"internal/ssetest":         0,
 	"internal/kubeapi":         0,
 	"internal/loadgen":         0,
 	"internal/postgres":        0,

@@ -288,7 +288,7 @@ func TestProblemTypesCatalogue(t *testing.T) {
 		"service-unavailable": 503,
 		"quote-expired":       422, "quote-mismatch": 422, "min-amount-out": 422,
 		"signature-invalid": 422, "nonce-used": 422, "insufficient-balance": 422, "permit2-allowance-short": 422,
-		"open-would-revert": 422, "filler-key-required": 403,
+		"open-would-revert": 422, "filler-key-required": 403, "too-many-streams": 429,
 	}
 	got := map[string]ProblemType{}
 	for _, p := range types {

@@ -53,6 +53,9 @@ var (
 	Permit2AllowanceShort = Type{"permit2-allowance-short", "Permit2 Allowance Short", http.StatusUnprocessableEntity}
 	OpenWouldRevert       = Type{"open-would-revert", "Open Would Revert", http.StatusUnprocessableEntity}
 	FillerKeyRequired     = Type{"filler-key-required", "Filler Key Required", http.StatusForbidden}
+
+	// Live status streams (issue 35): a key, or the server, holds as many event streams as it may.
+	TooManyStreams = Type{"too-many-streams", "Too Many Streams", http.StatusTooManyRequests}
 )
 
 // Catalogue lists every Type, for documentation and for tests that compare it with the OpenAPI document.
@@ -62,6 +65,7 @@ var Catalogue = []Type{
 	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
 	QuoteExpired, QuoteMismatch, MinAmountOut,
 	SignatureInvalid, NonceUsed, InsufficientBalance, Permit2AllowanceShort, OpenWouldRevert, FillerKeyRequired,
+	TooManyStreams,
 }
 
 // bySlug indexes Catalogue by short name.

@@ -325,6 +325,10 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
+	feed, err := setupFeed(mgr, opts.Namespace)
+	if err != nil {
+		return nil, err
+	}
 	deps := apiserver.Deps{
 		AccessLog:   opts.AccessLog,
 		Limiter:     limiter,
@@ -339,6 +343,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 		Gasless:     book,
 		Webhooks:    webhooks,
 		Events:      events,
+		Feed:        feed,
 	}
 	if err := s.setupAPI(mgr, opts, deps, dependencies{redis: shared, database: db}, published, apiListener, log); err != nil {
 		return nil, err
@@ -589,6 +594,20 @@ func setupOrderBook(mgr ctrl.Manager, writer *intentstatus.Writer, chains *regis
 		return nil, fmt.Errorf("watching TransferIntents for the order book: %w", err)
 	}
 	return book, nil
+}
+
+// setupFeed hands the TransferIntent informer's changes to the API's event streams, on every
+// replica: a stream is served by whichever replica the client reached.
+func setupFeed(mgr ctrl.Manager, namespace string) (*apiserver.IntentFeed, error) {
+	feed := apiserver.NewIntentFeed(mgr.GetCache(), namespace)
+	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
+	if err != nil {
+		return nil, fmt.Errorf("getting the TransferIntent informer: %w", err)
+	}
+	if _, err := inf.AddEventHandler(feed.EventHandler()); err != nil {
+		return nil, fmt.Errorf("watching TransferIntents for the event streams: %w", err)
+	}
+	return feed, nil
 }
 
 // closeOnStop closes a client when the manager stops.

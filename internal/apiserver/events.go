@@ -1,0 +1,363 @@
+package apiserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/defaults"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/problem"
+)
+
+// GET /v2/transfers/{id}/events: the intent's record as Server-Sent Events, the current state at
+// once and then each change, until the intent finishes (docs/decisions.md, "A live status
+// stream").
+
+// Defaults of StreamOptions.
+const (
+	DefaultStreamHeartbeat  = 15 * time.Second
+	DefaultStreamsPerKey    = 10
+	DefaultStreamsPerServer = 1000
+	DefaultStreamBuffer     = 16
+)
+
+const (
+	// streamRetry is the reconnection delay the stream asks EventSource clients for (retry:).
+	streamRetry = 3 * time.Second
+	// streamWriteWait bounds one write to a stream's client: a client that reads nothing for this
+	// long loses its stream rather than holding a goroutine and a connection.
+	streamWriteWait = 10 * time.Second
+	// streamRetryAfter is the Retry-After of a refused stream, in seconds.
+	streamRetryAfter = "5"
+	// lastEventIDHeader names the state a reconnecting client already has.
+	lastEventIDHeader = "Last-Event-ID"
+)
+
+// StreamOptions bound the event streams (flags --events-*).
+type StreamOptions struct {
+	// MaxPerKey is how many streams one API key may hold open on one replica.
+	MaxPerKey int
+	// MaxPerServer is how many streams one replica holds open in all.
+	MaxPerServer int
+	// Heartbeat is how often an idle stream carries a comment line, so that proxies and clients
+	// see it alive.
+	Heartbeat time.Duration
+	// Buffer is how many changes may wait for a slow client before its stream is ended.
+	Buffer int
+}
+
+// withDefaults fills in the options left zero.
+func (o StreamOptions) withDefaults() StreamOptions {
+	defaults.Positive(&o.MaxPerKey, DefaultStreamsPerKey)
+	defaults.Positive(&o.MaxPerServer, DefaultStreamsPerServer)
+	defaults.Positive(&o.Heartbeat, DefaultStreamHeartbeat)
+	defaults.Positive(&o.Buffer, DefaultStreamBuffer)
+	return o
+}
+
+// eventRoutes are the event stream's routes; without Deps.Feed or Deps.Intents they answer 503.
+func (s *Server) eventRoutes() map[string]http.Handler {
+	routes := map[string]http.Handler{"GET /v2/transfers/{id}/events": http.HandlerFunc(s.streamTransfer)}
+	if s.deps.Feed == nil || s.deps.Intents == nil {
+		unavailable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s.problems.Write(w, r, problem.ServiceUnavailable, "Event streams are not configured on this server.", nil)
+		})
+		for pattern := range routes {
+			routes[pattern] = unavailable
+		}
+	}
+	return routes
+}
+
+// streamTransfer is GET /v2/transfers/{id}/events. It answers like GET /v2/transfers/{id} (400,
+// 404, 503) until the stream starts; then 200 and events. A client that already has the final
+// state (its Last-Event-ID) gets 204, which tells EventSource to stop reconnecting.
+func (s *Server) streamTransfer(w http.ResponseWriter, r *http.Request) {
+	name, ok := s.intentName(w, r)
+	if !ok {
+		return
+	}
+	last, ok := s.lastEventID(w, r)
+	if !ok {
+		return
+	}
+	key, _ := KeyFrom(r)
+	if !s.admitStream(w, r, key.ID) {
+		return
+	}
+	defer s.streams.release(key.ID)
+	sub := s.deps.Feed.subscribe(name, s.opts.Streams.Buffer)
+	defer s.deps.Feed.unsubscribe(name, sub)
+	ev, finished, ok := s.currentState(w, r, name)
+	if !ok {
+		return
+	}
+	if finished && !ev.id.news(last) {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	out := s.startStream(w, r)
+	if out == nil {
+		return
+	}
+	sent := last
+	if ev.id.news(last) {
+		if !out.send(ev) {
+			return
+		}
+		sent = ev.id
+	}
+	if !finished {
+		s.follow(r, out, sub, sent)
+	}
+}
+
+// currentState is the state a stream starts from, and whether the intent finished: the caller's
+// intent as GET /v2/transfers/{id} finds it (its scoping, its 404, live or archived), or the
+// informer's copy of it when that is newer (IntentFeed.latest). It answers a failure itself.
+func (s *Server) currentState(w http.ResponseWriter, r *http.Request, name string) (streamEvent, bool, bool) {
+	obj, ok := s.findIntent(w, r)
+	if !ok {
+		return streamEvent{}, false, false
+	}
+	if cached := s.deps.Feed.latest(r.Context(), name); cached != nil && objectVersion(cached) > objectVersion(obj) {
+		obj = cached
+	}
+	ev, err := s.streamEventOf(obj)
+	if err != nil {
+		s.writeTransferError(w, r, err)
+		return streamEvent{}, false, false
+	}
+	return ev, intent.Finished(obj.Phase()), true
+}
+
+// follow sends the intent's changes after sent (the state the client has) until it finishes,
+// the client leaves, the feed ends the subscription or the server shuts down. A stream that has
+// carried nothing for a heartbeat interval carries a heartbeat.
+func (s *Server) follow(r *http.Request, out *eventWriter, sub *subscription, sent eventID) {
+	heartbeat := time.NewTicker(s.opts.Streams.Heartbeat)
+	defer heartbeat.Stop()
+	for {
+		select {
+		case obj := <-sub.changes:
+			ev, err := s.streamEventOf(obj)
+			if err != nil {
+				s.log.Error(err, "encoding a stream event", "correlationId", problem.CorrelationID(r.Context()))
+				return
+			}
+			if ev.id.news(sent) {
+				if !out.send(ev) {
+					return
+				}
+				sent = ev.id
+				heartbeat.Reset(s.opts.Streams.Heartbeat)
+			}
+			if intent.Finished(obj.Phase()) {
+				return
+			}
+		case <-heartbeat.C:
+			if !out.comment("heartbeat") {
+				return
+			}
+		case <-sub.ended:
+			s.log.V(1).Info("event stream ended by the feed", "correlationId", problem.CorrelationID(r.Context()),
+				"overflow", sub.reason == endOverflow)
+			return
+		case <-s.closing:
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// lastEventID reads the Last-Event-ID header; a value this service never sent is a 400.
+func (s *Server) lastEventID(w http.ResponseWriter, r *http.Request) (eventID, bool) {
+	values := r.Header.Values(lastEventIDHeader)
+	if len(values) == 0 {
+		return eventID{}, true
+	}
+	id, ok := parseEventID(values[0])
+	if !ok || len(values) > 1 {
+		s.problems.Write(w, r, problem.BadRequest, "Header Last-Event-ID must be the id of an event of this stream, sent once.",
+			problem.Details{"header": lastEventIDHeader})
+		return eventID{}, false
+	}
+	return id, true
+}
+
+// admitStream takes a stream slot for the key, or answers 429 too-many-streams.
+func (s *Server) admitStream(w http.ResponseWriter, r *http.Request, keyID string) bool {
+	over, limit := s.streams.admit(keyID)
+	if over == "" {
+		return true
+	}
+	w.Header().Set("Retry-After", streamRetryAfter)
+	detail := fmt.Sprintf("This API key has %d event streams open on this server, the most it may; close one first.", limit)
+	if over == "server" {
+		detail = fmt.Sprintf("This server has %d event streams open, the most it serves; retry after the Retry-After seconds.", limit)
+	}
+	s.problems.Write(w, r, problem.TooManyStreams, detail, problem.Details{"limit": limit, "scope": over})
+	return false
+}
+
+// streamEvent is one event of a stream: the record of GET /v2/transfers/{id} and its id.
+type streamEvent struct {
+	id   eventID
+	data []byte
+}
+
+func (s *Server) streamEventOf(obj *v1alpha1.TransferIntent) (streamEvent, error) {
+	data, err := json.Marshal(transferRecord(obj, s.explorerOf))
+	if err != nil {
+		return streamEvent{}, err
+	}
+	return streamEvent{id: eventIDOf(obj, data), data: data}, nil
+}
+
+// eventID names a state of an intent, the same on every replica: the resourceVersion of the
+// object it was read from (0 for an archived one, which keeps none) and a digest of the record
+// sent. The digest tells whether a client has this state; the resourceVersion tells a state
+// older than the client's (a replica whose informer lags, an update that overtook an earlier one
+// on its way to a stream). Kubernetes calls resourceVersions opaque; they are compared here only
+// between versions of one object in one API server, where they increase, and an id whose version
+// is not a number orders nothing.
+type eventID struct {
+	version uint64
+	digest  string
+}
+
+// digestLength is the length of an id's digest in hex: 64 bits tell two states of one intent apart.
+const digestLength = 16
+
+func eventIDOf(obj *v1alpha1.TransferIntent, record []byte) eventID {
+	sum := sha256.Sum256(record)
+	return eventID{version: objectVersion(obj), digest: hex.EncodeToString(sum[:digestLength/2])}
+}
+
+// objectVersion is the object's resourceVersion as a number; 0 when it has none (archived) or it
+// is not one.
+func objectVersion(obj *v1alpha1.TransferIntent) uint64 {
+	version, _ := strconv.ParseUint(obj.ResourceVersion, 10, 64)
+	return version
+}
+
+func (id eventID) String() string { return strconv.FormatUint(id.version, 10) + "-" + id.digest }
+
+func parseEventID(s string) (eventID, bool) {
+	v, d, ok := strings.Cut(s, "-")
+	version, err := strconv.ParseUint(v, 10, 64)
+	if !ok || err != nil || len(d) != digestLength || strings.ToLower(d) != d {
+		return eventID{}, false
+	}
+	if _, err := hex.DecodeString(d); err != nil {
+		return eventID{}, false
+	}
+	return eventID{version: version, digest: d}, true
+}
+
+// news reports whether a client that has the state last (zero: none) should be sent the state
+// id: it is another state, and not one older than last's.
+func (id eventID) news(last eventID) bool {
+	if last.digest == "" {
+		return true
+	}
+	if id.digest == last.digest {
+		return false
+	}
+	return id.version == 0 || last.version == 0 || id.version > last.version
+}
+
+// eventWriter writes a stream's events, each under its own write deadline, so that neither the
+// server's WriteTimeout cuts a long stream nor a stalled client holds it for ever.
+type eventWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+// startStream answers 200 text/event-stream with the retry: field; nil when the client is gone.
+// A HEAD request gets the headers only.
+func (s *Server) startStream(w http.ResponseWriter, r *http.Request) *eventWriter {
+	// No read deadline to lift: net/http clears it once a request without a body is read, and
+	// the test on the operator's server holds a stream past its ReadTimeout.
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold events back in its buffer
+	out := &eventWriter{w: w, rc: rc}
+	if r.Method == http.MethodHead {
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+	if !out.write("retry: " + strconv.FormatInt(streamRetry.Milliseconds(), 10) + "\n\n") {
+		return nil
+	}
+	return out
+}
+
+func (out *eventWriter) send(ev streamEvent) bool {
+	return out.write("id: " + ev.id.String() + "\nevent: transfer\ndata: " + string(ev.data) + "\n\n")
+}
+
+// comment writes an SSE comment line, which clients ignore.
+func (out *eventWriter) comment(text string) bool { return out.write(": " + text + "\n\n") }
+
+func (out *eventWriter) write(chunk string) bool {
+	if err := out.rc.SetWriteDeadline(time.Now().Add(streamWriteWait)); err != nil {
+		return false
+	}
+	if _, err := out.w.Write([]byte(chunk)); err != nil {
+		return false
+	}
+	return out.rc.Flush() == nil
+}
+
+// streamLimits counts the open streams of the replica and of each key.
+type streamLimits struct {
+	perKey, perServer int
+	mu                sync.Mutex
+	open              int
+	byKey             map[string]int
+}
+
+func newStreamLimits(o StreamOptions) *streamLimits {
+	return &streamLimits{perKey: o.MaxPerKey, perServer: o.MaxPerServer, byKey: map[string]int{}}
+}
+
+// admit takes a slot for the key; when it cannot, it names the limit that is full ("key" or
+// "server") and its value.
+func (l *streamLimits) admit(keyID string) (over string, limit int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.byKey[keyID] >= l.perKey:
+		return "key", l.perKey
+	case l.open >= l.perServer:
+		return "server", l.perServer
+	}
+	l.open++
+	l.byKey[keyID]++
+	return "", 0
+}
+
+func (l *streamLimits) release(keyID string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.open--
+	if l.byKey[keyID]--; l.byKey[keyID] <= 0 {
+		delete(l.byKey, keyID)
+	}
+}
+
+// closeStreams ends every open stream; the HTTP server calls it when it starts shutting down,
+// since a stream never goes idle for Shutdown to close it.
+func (s *Server) closeStreams() { s.closeOnce.Do(func() { close(s.closing) }) }
