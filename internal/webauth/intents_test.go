@@ -17,6 +17,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
@@ -28,14 +29,14 @@ const (
 	testExplorerURL = "https://sepolia.explorer.test"
 )
 
-func testExplorers(chainID string) string {
+func testChains(chainID string) (registry.Chain, bool) {
 	switch chainID {
 	case testChain:
-		return testExplorerURL
+		return registry.Chain{ID: chainID, ExplorerURL: testExplorerURL}, true
 	case testEvilChain:
-		return "javascript:alert(1)//"
+		return registry.Chain{ID: chainID, ExplorerURL: "javascript:alert(1)//"}, true
 	}
-	return ""
+	return registry.Chain{}, false
 }
 
 // recordingIntents is the real intent store (its in-memory index, filled as the informer fills
@@ -136,7 +137,7 @@ func testIntent(account string, env v1alpha1.Environment, phase v1alpha1.IntentP
 	case v1alpha1.IntentPhaseConfirmed:
 		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hex64(n), 4242000+int64(n), hex64(9000+n)
 	case v1alpha1.IntentPhaseFailed:
-		ti.Status.Hash = hex64(n)
+		ti.Status.Hash, ti.Status.FailureCode = hex64(n), v1alpha1.FailureOutOfGas
 		ti.Status.Conditions = []metav1.Condition{{Type: v1alpha1.ConditionTransaction, Status: metav1.ConditionFalse,
 			Reason: "Reverted", Message: "the transaction reverted", LastTransitionTime: updated}}
 	}
@@ -346,7 +347,7 @@ func TestIntentPageTimeline(t *testing.T) {
 			`href="` + testExplorerURL + `/tx/` + hex64(1) + `"`, "4242001", testChain,
 		}},
 		{expired, "Created:done Submitted:skipped Expired:failed", []string{"2029-12-31 10:03:30 UTC", "never"}},
-		{failed, "Created:done Submitted:done Failed:failed", []string{"the transaction reverted", `href="/intents?environment=live"`}},
+		{failed, "Created:done Submitted:done Failed:failed", []string{"the transaction reverted", "out_of_gas", `href="/intents?environment=live"`}},
 		{pending, "Created:current Submitted:waiting Confirmed:waiting", []string{"not yet"}},
 	} {
 		page := h.getPage("/intents/"+c.ti.Spec.ID, cookie)

@@ -43,8 +43,8 @@ const (
 type Emitter struct {
 	Cache  client.Reader
 	Outbox *outbox.Store
-	// Explorer finds a chain's explorer base URL, for the record's links.
-	Explorer transferrecord.Explorers
+	// Chains is the chain table the record reads: its links, and its refund's terms.
+	Chains transferrecord.Chains
 	// Notify wakes the Deliverer after events were recorded; may be nil.
 	Notify func()
 	Clock  clock.PassiveClock
@@ -185,7 +185,7 @@ func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, endpoints []v
 		}
 		if data == nil {
 			var err error
-			if data, err = json.Marshal(transferrecord.Of(obj, e.Explorer)); err != nil {
+			if data, err = json.Marshal(transferrecord.Of(obj, e.Chains, e.Clock.Now())); err != nil {
 				return nil, nil, err
 			}
 		}
