@@ -165,13 +165,11 @@ func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev inte
 	return true
 }
 
-// recordFailure keeps obs's failure code with a failed phase (and none with any other: the CRD
-// refuses a code on another phase).
+// recordFailure keeps obs's failure code with the failed phase it explains, and with no other
+// (the CRD refuses a code on another phase; failed is terminal, so no code is ever left behind).
 func recordFailure(ti *v1alpha1.TransferIntent, obs Observation) {
 	if ti.Status.Phase == v1alpha1.IntentPhaseFailed {
 		ti.Status.FailureCode = obs.Failure
-	} else {
-		ti.Status.FailureCode = ""
 	}
 }
 

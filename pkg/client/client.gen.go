@@ -2099,7 +2099,7 @@ type Refund struct {
 	// State Where a refund stands; see Refund.
 	State RefundState `json:"state"`
 
-	// Transaction `available` only. The contract's `refund(order)` with exactly the order the intent opened, on the origin chain; `gas` is a fixed limit of 150000 (the call uses about 69000), not an estimate.
+	// Transaction `available` only. The contract's `refund(order)` with exactly the order the intent opened, on the origin chain; `gas` is a fixed limit of 300000 (the call uses about 71000, or 165000 when it pays into a zero token balance), not an estimate.
 	Transaction *TransactionPayload `json:"transaction,omitempty"`
 }
 
