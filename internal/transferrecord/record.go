@@ -143,8 +143,8 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
 	}
 	rec.Failure = failureOf(obj)
-	origin, known := chains.chain(obj.Spec.FromChain)
-	rec.Refund = refundOf(obj, rec.Failure, origin, known, now)
+	origin, _ := chains.chain(obj.Spec.FromChain)
+	rec.Refund = refundOf(obj, rec.Failure, origin, now)
 	rec.Links = LinksOf(&sum, chains.explorer)
 	rec.Execution = intent.ExecutionTransaction
 	if obj.Spec.Gasless != nil {

@@ -77,7 +77,7 @@ func StoredOrder(ti *v1alpha1.TransferIntent) (settlement.Order, bool) {
 // allow-all flag), so that a refund becoming available writes nothing to the API server.
 // nil when there is nothing to refund or to report: not an order, not opened, filled, or ended
 // otherwise.
-func refundOf(obj *v1alpha1.TransferIntent, failure *Failure, origin registry.Chain, known bool, now time.Time) *Refund {
+func refundOf(obj *v1alpha1.TransferIntent, failure *Failure, origin registry.Chain, now time.Time) *Refund {
 	st := &obj.Status
 	switch {
 	case failure != nil && failure.Code == v1alpha1.FailureRefunded && st.RefundHash != "":
@@ -94,25 +94,11 @@ func refundOf(obj *v1alpha1.TransferIntent, failure *Failure, origin registry.Ch
 		return nil
 	}
 	var terms *registry.RefundTerms
-	if known && origin.Refund != nil && origin.Refund.Contract == order.OriginSettler.Hex() {
+	if origin.Refund != nil && origin.Refund.Contract == order.OriginSettler.Hex() {
 		terms = origin.Refund // the terms of the contract that holds this escrow, not another
 	}
-	deadline := time.Unix(int64(order.Deadline), 0) //nolint:gosec // bounded above
-	out := &Refund{State: RefundWaiting}
-	if terms != nil {
-		// The contract refunds once block.timestamp > deadline + refundDelay.
-		out.AvailableAt = formatRecordTime(deadline.Add(terms.Delay).Add(time.Second))
-	}
-	switch {
-	case st.RefundAllowed || (terms != nil && terms.AllAllowed):
-		out.AvailableAt = ""
-	case terms == nil && !now.After(deadline):
-		return nil
-	case terms == nil:
-		return out // past the deadline, the delay of this contract unknown: no date to give
-	case !now.After(deadline):
-		return nil // the order may still be filled
-	case now.Before(deadline.Add(terms.Delay).Add(time.Second)):
+	out, open := refundWindow(st.RefundAllowed, terms, time.Unix(int64(order.Deadline), 0), now) //nolint:gosec // bounded above
+	if !open {
 		return out
 	}
 	data, err := settlement.RefundData(order)
@@ -124,4 +110,24 @@ func refundOf(obj *v1alpha1.TransferIntent, failure *Failure, origin registry.Ch
 		To: order.OriginSettler.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: obj.Spec.Tx.ChainID, Gas: RefundGas,
 	}
 	return out
+}
+
+// refundWindow says whether the contract accepts the refund of an opened, unfilled order at now,
+// as its refund does: allowed by the guardian (this order, or every order of the contract), or
+// block.timestamp > deadline + refundDelay. Not open, it is the waiting block once the deadline
+// passed (availableAt when the delay is known), nil before: the order may still be filled.
+func refundWindow(allowed bool, terms *registry.RefundTerms, deadline, now time.Time) (*Refund, bool) {
+	out := &Refund{State: RefundWaiting}
+	if allowed || (terms != nil && terms.AllAllowed) {
+		return out, true
+	}
+	if !now.After(deadline) {
+		return nil, false
+	}
+	if terms == nil {
+		return out, false // the delay of this order's contract is not known: no date to give
+	}
+	opens := deadline.Add(terms.Delay).Add(time.Second)
+	out.AvailableAt = formatRecordTime(opens)
+	return out, !now.Before(opens)
 }
