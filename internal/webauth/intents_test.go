@@ -3,6 +3,7 @@ package webauth
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"net/http"
 	"regexp"
 	"slices"
@@ -11,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
@@ -431,5 +435,31 @@ func TestIntentsPageErrors(t *testing.T) {
 	assertProblem(t, resp, body, problem.InternalError)
 	if strings.Contains(string(body), "something else") {
 		t.Fatal("the 500 tells what failed")
+	}
+}
+
+// An unfilled order's page says its refund can be taken (the transaction itself is the API's);
+// the refund becomes available by the guardian's allowance here, as the record decides it.
+func TestTheIntentPageSaysTheRefundIsAvailable(t *testing.T) {
+	h := newHarness(t)
+	cookie := h.signIn(h.addAccount("alice"))
+	ti := testIntent("alice", v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSubmitted, 1)
+	contract := common.HexToAddress("0x5e77000000000000000000000000000000000001")
+	order := settlement.Order{
+		OriginSettler: contract, OriginChainId: big.NewInt(11155111), User: common.HexToAddress("0x1111111111111111111111111111111111111111"),
+		DestinationChainId: big.NewInt(11155111), AmountIn: big.NewInt(1), MinAmountOut: big.NewInt(1),
+		Deadline: uint64(testIntentTime.Add(time.Hour).Unix()), DestinationSettler: contract,
+	}
+	data, err := settlement.OpenData(order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := settlement.ID(order)
+	ti.Spec.Type, ti.Spec.OrderID = v1alpha1.IntentTypeSwap, id.Hex()
+	ti.Spec.Tx = &v1alpha1.TransactionPayload{To: contract.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: 11155111}
+	ti.Status.RefundAllowed = true
+	h.intents.add(ti)
+	if page := h.getPage("/intents/"+ti.Spec.ID, cookie); !strings.Contains(page, "available now") {
+		t.Fatalf("the page of a refundable order does not say so:\n%s", page)
 	}
 }
