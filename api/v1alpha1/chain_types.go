@@ -145,6 +145,29 @@ type ChainStatus struct {
 	// transactions to pending intents. A new leader resumes from here.
 	// +optional
 	Watch *ChainWatchStatus `json:"watch,omitempty"`
+	// settlement is what the node said, at the last probe that reached it, of the refund terms
+	// of the settlement contract at spec.settlementAddress, when that is this release's contract:
+	// the records of swaps and bridges tell their users from these when an escrow can be taken
+	// back.
+	// +optional
+	Settlement *ChainSettlementStatus `json:"settlement,omitempty"`
+}
+
+// ChainSettlementStatus is a settlement contract's refund terms, as its node answered them.
+type ChainSettlementStatus struct {
+	// address is the contract the terms are of: spec.settlementAddress when it was probed.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Address string `json:"address"`
+	// refundDelaySeconds is the contract's refundDelay(): an order's escrow goes back to its user
+	// by refund only after its deadline plus this, unless the guardian allowed it earlier.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	RefundDelaySeconds int64 `json:"refundDelaySeconds"`
+	// allRefundsAllowed is the contract's allRefundsAllowed(): the guardian let every order be
+	// refunded now.
+	// +optional
+	AllRefundsAllowed bool `json:"allRefundsAllowed,omitempty"`
 }
 
 // ChainWatchStatus is the chain watcher's recorded progress on one chain.

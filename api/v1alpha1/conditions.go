@@ -68,6 +68,9 @@ const (
 	ReasonRefundIncluded = "RefundIncluded"
 	// ReasonRefunded: the escrow went back to its owner after the deadline, final; the intent failed.
 	ReasonRefunded = "Refunded"
+	// ReasonRefundAllowed: the guardian allowed the order's refund before its deadline and refund
+	// delay; the intent's record offers the refund transaction.
+	ReasonRefundAllowed = "RefundAllowed"
 	// ReasonNotOpened: the open transaction succeeded, but its final receipt carries no
 	// Opened(orderId) event from the settlement contract it called: no escrow is held; the intent
 	// failed.

@@ -41,6 +41,32 @@ const (
 	IntentPhaseCancelled IntentPhase = "cancelled"
 )
 
+// FailureCode is why a failed intent failed: a closed set a client can branch on, where the
+// Transaction condition's message (the API's failure.message) is a sentence for people. The chain
+// watcher decides it where it fails the intent; FailureCodes lists the set.
+// +kubebuilder:validation:Enum=reverted;out_of_gas;not_opened;refunded
+type FailureCode string
+
+// The failure codes, as the API names them (failure.code).
+const (
+	// FailureReverted: the intent's transaction was mined, final, and reverted (its receipt's
+	// status is 0) without using its whole gas limit: the revert reason is in the message.
+	FailureReverted FailureCode = "reverted"
+	// FailureOutOfGas: the transaction reverted, final, having used its whole gas limit: it ran
+	// out of gas. Sending it again with a higher limit may succeed.
+	FailureOutOfGas FailureCode = "out_of_gas"
+	// FailureNotOpened: a swap's or bridge's open transaction succeeded, final, but did not open
+	// the order (no Opened event of the contract it called): nothing is escrowed.
+	FailureNotOpened FailureCode = "not_opened"
+	// FailureRefunded: nobody filled the order, and its escrow went back to its user by a refund
+	// that is final.
+	FailureRefunded FailureCode = "refunded"
+)
+
+// FailureCodes lists every failure code; the CRD's enum above and the OpenAPI document's
+// FailureCode are held to it by tests.
+var FailureCodes = []FailureCode{FailureReverted, FailureOutOfGas, FailureNotOpened, FailureRefunded}
+
 // Execution is who sends the transaction that opens an intent's order.
 // +kubebuilder:validation:Enum=transaction;gasless
 type Execution string
@@ -265,6 +291,7 @@ type TransferIntentSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['signed', 'cancelling']) || has(self.signature)",message="a signed or cancelling intent has its user's signature"
 // +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['submitted', 'confirmed', 'failed']) || has(self.hash)",message="a submitted, confirmed or failed intent has its transaction hash"
 // +kubebuilder:validation:XValidation:rule="!has(self.blockNumber) || has(self.blockHash)",message="blockNumber and blockHash are set together"
+// +kubebuilder:validation:XValidation:rule="!has(self.failureCode) || (has(self.phase) && self.phase == 'failed')",message="only a failed intent has a failureCode"
 type TransferIntentStatus struct {
 	CommonStatus `json:",inline"`
 	// phase is the lifecycle status served as `status` by the API.
@@ -299,6 +326,15 @@ type TransferIntentStatus struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
 	RefundHash string `json:"refundHash,omitempty"`
+	// refundAllowed is true once the chain watcher saw the guardian's RefundAllowed(orderId) on
+	// the order's origin contract: its user may take the escrow back before deadline +
+	// refundDelay.
+	// +optional
+	RefundAllowed bool `json:"refundAllowed,omitempty"`
+	// failureCode is why a failed intent failed (its Transaction condition says it in words). Set
+	// with the failed phase, and only then.
+	// +optional
+	FailureCode FailureCode `json:"failureCode,omitempty"`
 	// updatedAt is when phase last changed.
 	// +optional
 	UpdatedAt *metav1.Time `json:"updatedAt,omitempty"`

@@ -216,7 +216,7 @@ type streamEvent struct {
 }
 
 func (s *Server) streamEventOf(obj *v1alpha1.TransferIntent) (streamEvent, error) {
-	data, err := json.Marshal(transferRecord(obj, s.explorerOf))
+	data, err := json.Marshal(s.transferRecord(obj))
 	if err != nil {
 		return streamEvent{}, err
 	}

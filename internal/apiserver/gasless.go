@@ -82,7 +82,7 @@ func (s *Server) signTransfer(w http.ResponseWriter, r *http.Request) {
 		s.writeTransferError(w, r, err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, transferRecord(written, s.explorerOf))
+	s.writeJSON(w, r, http.StatusOK, s.transferRecord(written))
 }
 
 // cancelTransfer is POST /v2/transfers/{id}/cancel: the soft cancel of a gasless intent (no
@@ -102,7 +102,7 @@ func (s *Server) cancelTransfer(w http.ResponseWriter, r *http.Request) {
 		s.writeTransferError(w, r, err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, transferRecord(written, s.explorerOf))
+	s.writeJSON(w, r, http.StatusOK, s.transferRecord(written))
 }
 
 // listOrders is GET /v2/orders, the order book: signed gasless orders of every account in the

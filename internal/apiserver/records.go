@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
@@ -15,16 +16,23 @@ type (
 	explorers          = transferrecord.Explorers
 )
 
-func transferRecord(obj *v1alpha1.TransferIntent, explorer explorers) transferIntentJSON {
-	return transferrecord.Of(obj, explorer)
+// transferRecord is obj's record now, read against the server's chain table.
+func (s *Server) transferRecord(obj *v1alpha1.TransferIntent) transferIntentJSON {
+	return transferrecord.Of(obj, s.chainOf, s.deps.Clock.Now())
 }
 
-// explorerOf is the lookup of the server's catalog.
-func (s *Server) explorerOf(chainID string) string {
+// chainOf is the lookup of the server's catalog.
+func (s *Server) chainOf(chainID string) (registry.Chain, bool) {
 	if s.deps.Catalog == nil {
-		return ""
+		return registry.Chain{}, false
 	}
-	return s.deps.Catalog.ExplorerURL(chainID)
+	return s.deps.Catalog.Chain(chainID)
+}
+
+// explorerOf is the explorer of the server's catalog.
+func (s *Server) explorerOf(chainID string) string {
+	ch, _ := s.chainOf(chainID)
+	return ch.ExplorerURL
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {

@@ -94,7 +94,7 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusCreated
 	}
 	w.Header().Set("Location", s.problems.BaseURL+"/v2/transfers/"+res.Intent.Spec.ID)
-	s.writeJSON(w, r, status, transferRecord(res.Intent, s.explorerOf))
+	s.writeJSON(w, r, status, s.transferRecord(res.Intent))
 }
 
 // draftIntent plans the intent and builds its object. It runs inside Create, only when an intent
@@ -120,7 +120,7 @@ func (s *Server) draftIntent(ctx context.Context, key registry.Key, parsed inten
 // getTransfer is GET /v2/transfers/{id}: the full record of one of the caller's intents.
 func (s *Server) getTransfer(w http.ResponseWriter, r *http.Request) {
 	if obj, ok := s.callersIntent(w, r); ok {
-		s.writeJSON(w, r, http.StatusOK, transferRecord(obj, s.explorerOf))
+		s.writeJSON(w, r, http.StatusOK, s.transferRecord(obj))
 	}
 }
 
@@ -197,7 +197,7 @@ func (s *Server) submitTransfer(w http.ResponseWriter, r *http.Request) {
 		s.writeTransferError(w, r, err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, transferRecord(written, s.explorerOf))
+	s.writeJSON(w, r, http.StatusOK, s.transferRecord(written))
 }
 
 // listTransfers is GET /v2/transfers: the caller's intents that match the filters, newest first,

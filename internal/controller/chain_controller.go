@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"net/netip"
 	neturl "net/url"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -238,6 +240,7 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 		o.update(func() {
 			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionSettlementContract)
 			meta.RemoveStatusCondition(&chain.Status.Conditions, v1alpha1.ConditionPermit2)
+			chain.Status.Settlement = nil
 		})
 		return
 	}
@@ -256,6 +259,8 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 			return
 		}
 		cond = settlementCondition(contract, s, r.Attester, r.refundDelayNeeded(row.Environment))
+		terms := settlementStatus(contract, s)
+		o.update(func() { chain.Status.Settlement = terms })
 		if s.SettlementCode {
 			// permit2() means something only when the code is our settlement contract's.
 			c := permit2Condition(permit2, s)
@@ -279,6 +284,17 @@ func (r *ChainReconciler) checkSettlement(ctx context.Context, chain *v1alpha1.C
 		o.event(eventType, cond.Reason, "Probe", "%s", cond.Message)
 	}
 	o.update(func() { meta.SetStatusCondition(&chain.Status.Conditions, cond) })
+}
+
+// settlementStatus is the refund terms the node gave of contract, when its code is this release's
+// settlement contract (another contract's answers mean nothing); nil otherwise.
+func settlementStatus(contract common.Address, s jsonrpc.Settlement) *v1alpha1.ChainSettlementStatus {
+	if !s.SettlementCode || !s.RefundDelayKnown || s.RefundDelay > math.MaxInt64/uint64(time.Second) {
+		return nil
+	}
+	return &v1alpha1.ChainSettlementStatus{
+		Address: contract.Hex(), RefundDelaySeconds: int64(s.RefundDelay), AllRefundsAllowed: s.AllRefundsAllowed, //nolint:gosec // bounded above
+	}
 }
 
 // AttestationLatency bounds how long, once a fill is final, the watcher takes to see and attest it
@@ -428,7 +444,18 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		note += "; settlement contract not used: spec.rpc, whose word verifies it, is not on --attestation-trusted-hosts for this chain or does not answer"
 	}
 	row.Permit2Verified = row.SettlementVerified && permit2Verified(chain)
+	row.Refund = refundTerms(chain, row.SettlementAddress)
 	return row, note, nil
+}
+
+// refundTerms are the refund terms the last probe read of the contract at address (the row's
+// settlementAddress); nil when it read none of that contract.
+func refundTerms(chain *v1alpha1.Chain, address string) *registry.RefundTerms {
+	s := chain.Status.Settlement
+	if s == nil || address == "" || !common.IsHexAddress(s.Address) || common.HexToAddress(s.Address).Hex() != address {
+		return nil
+	}
+	return &registry.RefundTerms{Contract: address, Delay: time.Duration(s.RefundDelaySeconds) * time.Second, AllAllowed: s.AllRefundsAllowed}
 }
 
 // resolveRPC is an endpoint's URL, read from its Secret when it has one. why explains a URL that
@@ -508,7 +535,8 @@ func permit2Verified(chain *v1alpha1.Chain) bool {
 // leader's reconcile it triggers probes again, and that passes this predicate again only if the
 // node's answer changed. The node's reachability counts too: a chain with trusted hosts uses its
 // verdict only while its node answers (trustedVerdict), so a node that goes down or comes back
-// changes the row.
+// changes the row. So do the contract's refund terms (the guardian allowing every refund), which
+// the records of swaps and bridges read from the row.
 var settlementVerificationChanged = predicate.Funcs{
 	CreateFunc:  func(event.CreateEvent) bool { return false },
 	DeleteFunc:  func(event.DeleteEvent) bool { return false },
@@ -517,7 +545,8 @@ var settlementVerificationChanged = predicate.Funcs{
 		before, ok := e.ObjectOld.(*v1alpha1.Chain)
 		after, ok2 := e.ObjectNew.(*v1alpha1.Chain)
 		return ok && ok2 && (settlementVerified(before) != settlementVerified(after) ||
-			permit2Verified(before) != permit2Verified(after) || reachable(before) != reachable(after))
+			permit2Verified(before) != permit2Verified(after) || reachable(before) != reachable(after) ||
+			!equality.Semantic.DeepEqual(before.Status.Settlement, after.Status.Settlement))
 	},
 }
 

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	. "github.com/onsi/ginkgo/v2"
@@ -134,7 +135,82 @@ var _ = DescribeTable("settlementVerificationChanged, on an update,",
 		withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse), true),
 	Entry("the node came back", withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionFalse),
 		withReachable(chainWithSettlement(metav1.ConditionTrue, 2), metav1.ConditionTrue), true),
+	// The records of swaps and bridges read the contract's refund terms from the row.
+	Entry("the guardian allowed every refund", withTerms(chainWithSettlement(metav1.ConditionTrue, 2), false),
+		withTerms(chainWithSettlement(metav1.ConditionTrue, 2), true), true),
 )
+
+// withTerms gives c the refund terms a probe of its settlement contract read: a one-hour delay,
+// every refund allowed or not.
+func withTerms(c *v1alpha1.Chain, allAllowed bool) *v1alpha1.Chain {
+	c.Status.Settlement = &v1alpha1.ChainSettlementStatus{Address: c.Spec.SettlementAddress, RefundDelaySeconds: 3600, AllRefundsAllowed: allAllowed}
+	return c
+}
+
+// The leader records the refund terms the node gives of the Chain's settlement contract (only of
+// this release's contract: another's answers mean nothing), and every replica's row carries them
+// for the contract they were read of, so that a record tells when an escrow can be refunded
+// without asking the node.
+var _ = Describe("The settlement contract's refund terms", func() {
+	probe := func(s jsonrpc.Settlement) *v1alpha1.Chain {
+		t := GinkgoTB()
+		kube := fakeClient(t, chainWithSettlement("", 0))
+		leader := &ChainReconciler{writer: writer{Client: kube}, Chains: registry.NewChainTable(),
+			Probe: func(context.Context, string, string) (*big.Int, uint64, error) { return big.NewInt(31337), 10, nil },
+			ProbeSettlement: func(context.Context, string, string, common.Address, common.Address) (jsonrpc.Settlement, error) {
+				return s, nil
+			},
+		}
+		if _, err := leader.Reconcile(context.Background(), request("devnet")); err != nil {
+			t.Fatal(err)
+		}
+		var chain v1alpha1.Chain
+		if err := kube.Get(context.Background(), types.NamespacedName{Namespace: testNamespace, Name: "devnet"}, &chain); err != nil {
+			t.Fatal(err)
+		}
+		return &chain
+	}
+	It("are recorded from this release's contract", func() {
+		chain := probe(jsonrpc.Settlement{HasCode: true, SettlementCode: true, AttesterKnown: true, RefundDelay: 7200, RefundDelayKnown: true, AllRefundsAllowed: true})
+		want := v1alpha1.ChainSettlementStatus{Address: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", RefundDelaySeconds: 7200, AllRefundsAllowed: true}
+		if got := chain.Status.Settlement; got == nil || *got != want {
+			GinkgoTB().Errorf("status.settlement %+v; want %+v", got, want)
+		}
+	})
+	It("are not recorded from other code", func() {
+		chain := probe(jsonrpc.Settlement{HasCode: true, AttesterKnown: true, RefundDelay: 7200, RefundDelayKnown: true})
+		if chain.Status.Settlement != nil {
+			GinkgoTB().Errorf("status.settlement %+v of code that is not the settlement contract", chain.Status.Settlement)
+		}
+	})
+	It("reach the row only for the contract they were read of", func() {
+		for _, tc := range []struct {
+			name  string
+			chain *v1alpha1.Chain
+			want  *registry.RefundTerms
+		}{
+			{"the Chain's contract", withTerms(chainWithSettlement(metav1.ConditionTrue, 2), true),
+				&registry.RefundTerms{Contract: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", Delay: time.Hour, AllAllowed: true}},
+			{"a contract the Chain moved from", func() *v1alpha1.Chain {
+				c := withTerms(chainWithSettlement(metav1.ConditionTrue, 2), true)
+				c.Spec.SettlementAddress = "0x000000000000000000000000000000000000bEEF"
+				return c
+			}(), nil},
+			{"never probed", chainWithSettlement(metav1.ConditionTrue, 2), nil},
+		} {
+			t := GinkgoTB()
+			chains := registry.NewChainTable()
+			projection := &ChainReconciler{writer: writer{Client: readOnly{fakeClient(t, tc.chain)}, project: true}, Chains: chains}
+			if _, err := projection.Reconcile(context.Background(), request("devnet")); err != nil {
+				t.Fatal(err)
+			}
+			row, _ := chains.Get("eip155:31337")
+			if (row.Refund == nil) != (tc.want == nil) || (row.Refund != nil && *row.Refund != *tc.want) {
+				t.Errorf("%s: row.Refund %+v; want %+v", tc.name, row.Refund, tc.want)
+			}
+		}
+	})
+})
 
 // The leader asks no node off the chain's trusted hosts about the settlement contract, and
 // withdraws a verdict it gave earlier: the node may have changed under the same generation.

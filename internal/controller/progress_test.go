@@ -47,6 +47,7 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonRefundIncluded: "",
 	v1alpha1.ReasonRefunded:       "",
 	v1alpha1.ReasonNotOpened:      "",
+	v1alpha1.ReasonRefundAllowed:  "",
 	v1alpha1.ReasonSigned:         "",
 	v1alpha1.ReasonCancelled:      "",
 	// SettlementContract's reasons: the chain is served and transfers work whatever they say; the

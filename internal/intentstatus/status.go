@@ -83,6 +83,9 @@ type Observation struct {
 	// Reason and Message become the Transaction condition; Message also notes the event.
 	Reason  string
 	Message string
+	// Failure is why the intent failed, with Event fail (the API's failure.code); the status
+	// keeps it with the failed phase.
+	Failure v1alpha1.FailureCode
 	// Order news (swaps and bridges) is about the settlement contract, not the origin
 	// transaction: when Order is set, Hash, Block and BlockHash are ignored and the intent's own
 	// transaction fields stay as they are.
@@ -98,6 +101,8 @@ type OrderNews struct {
 	// not refund the order).
 	RefundHash  common.Hash
 	ClearRefund bool
+	// RefundAllowed: the guardian allowed the order's refund before its deadline and delay.
+	RefundAllowed bool
 }
 
 // Observe changes ti's status by obs at now; false when obs does not apply to it: its phase does
@@ -114,6 +119,7 @@ func Observe(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool
 	if !transition(ti, phase, eventFor(ti, obs.Event), now) {
 		return false
 	}
+	recordFailure(ti, obs)
 	switch {
 	case obs.Event == intent.EventDrop:
 		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = "", 0, ""
@@ -159,6 +165,14 @@ func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev inte
 	return true
 }
 
+// recordFailure keeps obs's failure code with the failed phase it explains, and with no other
+// (the CRD refuses a code on another phase; failed is terminal, so no code is ever left behind).
+func recordFailure(ti *v1alpha1.TransferIntent, obs Observation) {
+	if ti.Status.Phase == v1alpha1.IntentPhaseFailed {
+		ti.Status.FailureCode = obs.Failure
+	}
+}
+
 // observeOrder records order news. The orderId names the intent, so no transaction hash is
 // compared; a terminal intent takes no news.
 func observeOrder(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool {
@@ -168,6 +182,10 @@ func observeOrder(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time)
 	}
 	if !transition(ti, phase, obs.Event, now) {
 		return false
+	}
+	recordFailure(ti, obs)
+	if obs.Order.RefundAllowed {
+		ti.Status.RefundAllowed = true
 	}
 	switch {
 	case obs.Order.Fill != nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +140,68 @@ func TestObserve(t *testing.T) {
 		case c.condition != "" && (cond == nil || cond.Status != c.condition):
 			t.Errorf("%s: Transaction condition %+v, want status %s", c.name, cond, c.condition)
 		}
+	}
+}
+
+// The failure code is kept with the failed phase it explains, from the transaction's revert and
+// from the order's refund alike, and with no other phase; the guardian's allowance is order news
+// that moves no phase.
+func TestAFailureCodeGoesWithTheFailedPhase(t *testing.T) {
+	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
+	hash := common.HexToHash("0x01")
+	submitted := func() *v1alpha1.TransferIntent {
+		return &v1alpha1.TransferIntent{Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseSubmitted, Hash: hash.Hex()}}
+	}
+	ti := submitted()
+	Observe(ti, Observation{Event: intent.EventFail, Hash: hash, Block: 7, Reason: v1alpha1.ReasonReverted, Failure: v1alpha1.FailureOutOfGas}, now)
+	if ti.Status.Phase != v1alpha1.IntentPhaseFailed || ti.Status.FailureCode != v1alpha1.FailureOutOfGas {
+		t.Errorf("a revert: %s with code %q; want failed, out_of_gas", ti.Status.Phase, ti.Status.FailureCode)
+	}
+	ti = submitted()
+	Observe(ti, Observation{Order: &OrderNews{RefundAllowed: true}, Reason: v1alpha1.ReasonRefundAllowed}, now)
+	if ti.Status.Phase != v1alpha1.IntentPhaseSubmitted || !ti.Status.RefundAllowed || ti.Status.FailureCode != "" {
+		t.Errorf("the guardian's allowance: %s, allowed %v, code %q; want submitted, allowed, no code", ti.Status.Phase, ti.Status.RefundAllowed, ti.Status.FailureCode)
+	}
+	Observe(ti, Observation{Event: intent.EventFail, Order: &OrderNews{RefundHash: common.HexToHash("0x0e")}, Reason: v1alpha1.ReasonRefunded, Failure: v1alpha1.FailureRefunded}, now)
+	if ti.Status.Phase != v1alpha1.IntentPhaseFailed || ti.Status.FailureCode != v1alpha1.FailureRefunded {
+		t.Errorf("a final refund: %s with code %q; want failed, refunded", ti.Status.Phase, ti.Status.FailureCode)
+	}
+	ti = submitted()
+	Observe(ti, Observation{Event: intent.EventConfirm, Hash: hash, Block: 7, Reason: v1alpha1.ReasonConfirmed, Failure: v1alpha1.FailureReverted}, now)
+	if ti.Status.FailureCode != "" {
+		t.Errorf("a confirmed intent kept the code %q", ti.Status.FailureCode)
+	}
+}
+
+// The CRD refuses a failure code on any phase but failed, and takes each code of the Go set (its
+// enum) on a failed intent, and nothing else.
+func TestTheCRDTakesAFailureCodeOnlyWhenFailed(t *testing.T) {
+	validator, structural := statusValidator(t)
+	for _, phase := range intent.Statuses {
+		obj := statusObject(phase)
+		obj["failureCode"] = string(v1alpha1.FailureRefunded)
+		errs, _ := validator.Validate(context.Background(), field.NewPath("status"), structural, obj, nil, celconfig.RuntimeCELCostBudget)
+		if ok := len(errs) == 0; ok != (phase == intent.StatusFailed) {
+			t.Errorf("a failure code on %s: accepted %v (%v)", phase, ok, errs.ToAggregate())
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "config", "crd", "bases", "intents.transferintent.io_transferintents.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(raw, &crd); err != nil {
+		t.Fatal(err)
+	}
+	var enum []string
+	for _, v := range crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"].Properties["failureCode"].Enum {
+		enum = append(enum, strings.Trim(string(v.Raw), `"`))
+	}
+	var want []string
+	for _, c := range v1alpha1.FailureCodes {
+		want = append(want, string(c))
+	}
+	if !slices.Equal(enum, want) {
+		t.Errorf("the CRD's failureCode enum %v; want the Go set %v", enum, want)
 	}
 }

@@ -138,7 +138,7 @@ func chainEqual(a, b Chain) bool {
 		a.FinalitySeconds == b.FinalitySeconds && bigEqual(a.DefaultGasPriceWei, b.DefaultGasPriceWei) &&
 		a.NativeTokenPriceUSD == b.NativeTokenPriceUSD && a.SettlementAddress == b.SettlementAddress &&
 		a.SettlementVerified == b.SettlementVerified &&
-		a.Permit2Address == b.Permit2Address && a.Permit2Verified == b.Permit2Verified &&
+		a.Permit2Address == b.Permit2Address && a.Permit2Verified == b.Permit2Verified && ptrEqual(a.Refund, b.Refund) &&
 		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt) &&
 		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations &&
 		a.ExplorerURL == b.ExplorerURL && ptrEqual(a.NativePriceFeed, b.NativePriceFeed)

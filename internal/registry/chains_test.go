@@ -176,6 +176,8 @@ func TestChainEqualComparesEveryField(t *testing.T) {
 			*v = time.Unix(1, 0)
 		case **PriceFeed:
 			*v = &PriceFeed{Address: "0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", Decimals: 8, MaxAge: time.Hour}
+		case **RefundTerms:
+			*v = &RefundTerms{Contract: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", Delay: time.Hour}
 		default:
 			switch f.Kind() {
 			case reflect.String:

@@ -61,6 +61,9 @@ type Chain struct {
 	// True for its current generation: Permit2's code is at Permit2Address and the settlement
 	// contract pulls through it. Gasless orders from the chain are offered only then.
 	Permit2Verified bool
+	// Refund is the refund terms of the contract at SettlementAddress, as the Chain's node last
+	// answered them (Chain status.settlement); nil while unknown.
+	Refund *RefundTerms
 	// RPCURL is the JSON-RPC endpoint, empty when none is configured. It may carry a credential
 	// (when it came from a Secret): never log it or serve it.
 	RPCURL string
@@ -74,6 +77,17 @@ type Chain struct {
 	Name string
 	// CreatedAt decides conflicts: of two Chain objects with the same ID, the older is served.
 	CreatedAt time.Time
+}
+
+// RefundTerms are when a settlement contract lets an order's user take the escrow back.
+type RefundTerms struct {
+	// Contract is the EIP-55 address of the contract the terms are of.
+	Contract string
+	// Delay is its refundDelay: a refund is accepted once the block's time is past the order's
+	// deadline plus Delay.
+	Delay time.Duration
+	// AllAllowed is its allRefundsAllowed: the guardian lets every order be refunded now.
+	AllAllowed bool
 }
 
 // Token is one served token definition, built from a Ready TokenDefinition resource.

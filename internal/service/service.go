@@ -463,7 +463,7 @@ func (s *Service) setupWeb(mgr ctrl.Manager, opts Options, shared *ratelimit.Red
 		SessionKeys: s.Sessions,
 		Events:      mgr.GetEventRecorder(controller.EventReporter),
 		Intents:     s.Intents,
-		Explorers:   catalog.ExplorerURL,
+		Chains:      catalog.Chain,
 	}, log.WithName("web"))
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.R
 	}
 	emitter := &delivery.Emitter{
 		Cache: mgr.GetClient(), Outbox: box, Notify: deliverer.Notify,
-		Explorer: catalog.ExplorerURL, EndpointLimit: w.endpointLimit(),
+		Chains: catalog.Chain, EndpointLimit: w.endpointLimit(),
 	}
 	if s.Archiver != nil {
 		// No intent leaves the API server before its events are recorded.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
 // Record is the full record of an intent (OpenAPI TransferIntent): the summary, the
@@ -32,7 +33,12 @@ type Record struct {
 	StatusDetail string                      `json:"statusDetail,omitempty"`
 	Fill         *Fill                       `json:"fill,omitempty"`
 	RefundHash   string                      `json:"refundHash,omitempty"`
-	Links        *Links                      `json:"links,omitempty"`
+	// Failure is why a failed intent failed: a code and a message.
+	Failure *Failure `json:"failure,omitempty"`
+	// Refund is where a swap's or bridge's refund stands, with the refund transaction once the
+	// contract accepts it.
+	Refund *Refund `json:"refund,omitempty"`
+	Links  *Links  `json:"links,omitempty"`
 	// Quote is a swap's or bridge's quote as its order encodes it (the simulation's, for a
 	// create with simulationId).
 	Quote *intent.Quote `json:"quote,omitempty"`
@@ -51,6 +57,25 @@ type Links struct {
 
 // Explorers finds a chain's explorer base URL (registry.Chain.ExplorerURL; "" for none).
 type Explorers func(chainID string) string
+
+// Chains looks a chain of the chain table up by its CAIP-2 id (intent.Catalog's Chain): a record
+// links its transactions to the chain's explorer and reads the refund terms of its settlement
+// contract. A nil Chains knows no chain.
+type Chains func(chainID string) (registry.Chain, bool)
+
+// chain is the row of chainID, if Chains knows it.
+func (c Chains) chain(chainID string) (registry.Chain, bool) {
+	if c == nil {
+		return registry.Chain{}, false
+	}
+	return c(chainID)
+}
+
+// explorer is the explorer of chainID, "" without one.
+func (c Chains) explorer(chainID string) string {
+	ch, _ := c.chain(chainID)
+	return ch.ExplorerURL
+}
 
 // LinksOf links the open (on the from-chain), the fill (on its own chain) and the refund (on the
 // from-chain, where the funds were escrowed); nil when none has a link.
@@ -89,9 +114,9 @@ type Metadata struct {
 	Hash    string `json:"hash,omitempty"`
 }
 
-// Of is the record of obj that GET /v2/transfers/{id} answers and webhooks carry;
-// explorer links its transactions.
-func Of(obj *v1alpha1.TransferIntent, explorer Explorers) Record {
+// Of is the record of obj that GET /v2/transfers/{id} answers and webhooks carry, at now: chains
+// links its transactions and tells whether the escrow of an order can be refunded yet.
+func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 	sum := SummaryOf(obj)
 	path := obj.Spec.ResolvedPath
 	if len(path) == 0 {
@@ -117,7 +142,10 @@ func Of(obj *v1alpha1.TransferIntent, explorer Explorers) Record {
 	if q := obj.Spec.Quote; q != nil {
 		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
 	}
-	rec.Links = LinksOf(&sum, explorer)
+	rec.Failure = failureOf(obj)
+	origin, _ := chains.chain(obj.Spec.FromChain)
+	rec.Refund = refundOf(obj, rec.Failure, origin, now)
+	rec.Links = LinksOf(&sum, chains.explorer)
 	rec.Execution = intent.ExecutionTransaction
 	if obj.Spec.Gasless != nil {
 		rec.Execution, rec.Gasless = intent.ExecutionGasless, gaslessOf(obj, sum.Status)

@@ -126,7 +126,7 @@ func newHarness(t *testing.T, opts ...harnessOption) *harness {
 	h.intents = newRecordingIntents(t)
 	web, err := New(o, Deps{
 		Intents:     h.intents,
-		Explorers:   testExplorers,
+		Chains:      testChains,
 		Accounts:    h.accounts,
 		Keys:        h.keys,
 		Cache:       h.client,

@@ -232,7 +232,7 @@ func (h *Handler) intentPage(w http.ResponseWriter, r *http.Request) {
 		notFound()
 		return
 	}
-	rec := transferrecord.Of(obj, h.explorer)
+	rec := transferrecord.Of(obj, h.deps.Chains, h.deps.Clock.Now())
 	sum := transferrecord.SummaryOf(obj)
 	back := h.basePath + "/intents"
 	if rec.Environment != v1alpha1.EnvironmentTest {
@@ -310,8 +310,14 @@ func timeline(rec *transferrecord.Record, sum *transferrecord.Summary) []timelin
 			final.Facts = append(final.Facts, block)
 		}
 	}
+	if f := rec.Failure; f != nil {
+		final.Facts = append(final.Facts, fact{Label: "Failure", Value: string(f.Code)})
+	}
 	if rec.StatusDetail != "" && final.State == "failed" {
 		final.Facts = append(final.Facts, fact{Label: "Reason", Value: rec.StatusDetail})
+	}
+	if r := rec.Refund; r != nil && (r.State == transferrecord.RefundAvailable || r.State == transferrecord.RefundWaiting) {
+		final.Facts = append(final.Facts, refundFact(r)) // a sent or final one is the Refund hash below
 	}
 	if f := rec.Fill; f != nil {
 		final.Facts = append(final.Facts, fact{Label: "Fill", Value: f.Hash, Link: links.Fill})
@@ -326,6 +332,18 @@ func timeline(rec *transferrecord.Record, sum *transferrecord.Summary) []timelin
 	return []timelineStep{created, submitted, final}
 }
 
+// refundFact says when the escrow of an order nobody filled can be taken back; the transaction
+// itself is the API's (GET /v2/transfers/{id}), which a wallet sends.
+func refundFact(r *transferrecord.Refund) fact {
+	switch {
+	case r.State == transferrecord.RefundAvailable:
+		return fact{Label: "Refund", Value: "available now: the record's refund.transaction returns the escrow to its owner"}
+	case r.AvailableAt != "":
+		return fact{Label: "Refund", Value: "the deadline passed unfilled; refundable from " + intentsTime(parseRecordTime(r.AvailableAt))}
+	}
+	return fact{Label: "Refund", Value: "the deadline passed unfilled; refundable after the contract's refund delay"}
+}
+
 func parseRecordTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -334,12 +352,13 @@ func parseRecordTime(s string) time.Time {
 	return t
 }
 
-// explorer is the block explorer of a chain, "" without one (or without Deps.Explorers).
+// explorer is the block explorer of a chain, "" without one (or without Deps.Chains).
 func (h *Handler) explorer(chainID string) string {
-	if h.deps.Explorers == nil {
+	if h.deps.Chains == nil {
 		return ""
 	}
-	return h.deps.Explorers(chainID)
+	ch, _ := h.deps.Chains(chainID)
+	return ch.ExplorerURL
 }
 
 // intentsUnavailable answers 503 when the intents cannot be read (the archive or the Kubernetes

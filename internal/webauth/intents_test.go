@@ -3,6 +3,7 @@ package webauth
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"net/http"
 	"regexp"
 	"slices"
@@ -11,12 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
@@ -28,14 +33,14 @@ const (
 	testExplorerURL = "https://sepolia.explorer.test"
 )
 
-func testExplorers(chainID string) string {
+func testChains(chainID string) (registry.Chain, bool) {
 	switch chainID {
 	case testChain:
-		return testExplorerURL
+		return registry.Chain{ID: chainID, ExplorerURL: testExplorerURL}, true
 	case testEvilChain:
-		return "javascript:alert(1)//"
+		return registry.Chain{ID: chainID, ExplorerURL: "javascript:alert(1)//"}, true
 	}
-	return ""
+	return registry.Chain{}, false
 }
 
 // recordingIntents is the real intent store (its in-memory index, filled as the informer fills
@@ -136,7 +141,7 @@ func testIntent(account string, env v1alpha1.Environment, phase v1alpha1.IntentP
 	case v1alpha1.IntentPhaseConfirmed:
 		ti.Status.Hash, ti.Status.BlockNumber, ti.Status.BlockHash = hex64(n), 4242000+int64(n), hex64(9000+n)
 	case v1alpha1.IntentPhaseFailed:
-		ti.Status.Hash = hex64(n)
+		ti.Status.Hash, ti.Status.FailureCode = hex64(n), v1alpha1.FailureOutOfGas
 		ti.Status.Conditions = []metav1.Condition{{Type: v1alpha1.ConditionTransaction, Status: metav1.ConditionFalse,
 			Reason: "Reverted", Message: "the transaction reverted", LastTransitionTime: updated}}
 	}
@@ -346,7 +351,7 @@ func TestIntentPageTimeline(t *testing.T) {
 			`href="` + testExplorerURL + `/tx/` + hex64(1) + `"`, "4242001", testChain,
 		}},
 		{expired, "Created:done Submitted:skipped Expired:failed", []string{"2029-12-31 10:03:30 UTC", "never"}},
-		{failed, "Created:done Submitted:done Failed:failed", []string{"the transaction reverted", `href="/intents?environment=live"`}},
+		{failed, "Created:done Submitted:done Failed:failed", []string{"the transaction reverted", "out_of_gas", `href="/intents?environment=live"`}},
 		{pending, "Created:current Submitted:waiting Confirmed:waiting", []string{"not yet"}},
 	} {
 		page := h.getPage("/intents/"+c.ti.Spec.ID, cookie)
@@ -430,5 +435,31 @@ func TestIntentsPageErrors(t *testing.T) {
 	assertProblem(t, resp, body, problem.InternalError)
 	if strings.Contains(string(body), "something else") {
 		t.Fatal("the 500 tells what failed")
+	}
+}
+
+// An unfilled order's page says its refund can be taken (the transaction itself is the API's);
+// the refund becomes available by the guardian's allowance here, as the record decides it.
+func TestTheIntentPageSaysTheRefundIsAvailable(t *testing.T) {
+	h := newHarness(t)
+	cookie := h.signIn(h.addAccount("alice"))
+	ti := testIntent("alice", v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSubmitted, 1)
+	contract := common.HexToAddress("0x5e77000000000000000000000000000000000001")
+	order := settlement.Order{
+		OriginSettler: contract, OriginChainId: big.NewInt(11155111), User: common.HexToAddress("0x1111111111111111111111111111111111111111"),
+		DestinationChainId: big.NewInt(11155111), AmountIn: big.NewInt(1), MinAmountOut: big.NewInt(1),
+		Deadline: uint64(testIntentTime.Add(time.Hour).Unix()), DestinationSettler: contract,
+	}
+	data, err := settlement.OpenData(order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := settlement.ID(order)
+	ti.Spec.Type, ti.Spec.OrderID = v1alpha1.IntentTypeSwap, id.Hex()
+	ti.Spec.Tx = &v1alpha1.TransactionPayload{To: contract.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: 11155111}
+	ti.Status.RefundAllowed = true
+	h.intents.add(ti)
+	if page := h.getPage("/intents/"+ti.Spec.ID, cookie); !strings.Contains(page, "available now") {
+		t.Fatalf("the page of a refundable order does not say so:\n%s", page)
 	}
 }

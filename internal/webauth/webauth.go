@@ -149,8 +149,9 @@ type Deps struct {
 	// Intents are read by the /intents pages, always for the signed-in account; without it those
 	// pages answer 503.
 	Intents IntentReader
-	// Explorers links the intents' transactions to their chains' block explorers; optional.
-	Explorers transferrecord.Explorers
+	// Chains is the chain table: it links the intents' transactions to their chains' block
+	// explorers and gives the refund terms of their settlement contracts; optional.
+	Chains transferrecord.Chains
 }
 
 // Handler serves the pages and the /auth endpoints. Mount it as apiserver.Deps.Web.

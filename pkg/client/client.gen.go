@@ -53,6 +53,30 @@ func (e Execution) Valid() bool {
 	}
 }
 
+// Defines values for FailureCode.
+const (
+	NotOpened FailureCode = "not_opened"
+	OutOfGas  FailureCode = "out_of_gas"
+	Refunded  FailureCode = "refunded"
+	Reverted  FailureCode = "reverted"
+)
+
+// Valid indicates whether the value is a known member of the FailureCode enum.
+func (e FailureCode) Valid() bool {
+	switch e {
+	case NotOpened:
+		return true
+	case OutOfGas:
+		return true
+	case Refunded:
+		return true
+	case Reverted:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IntentStatus.
 const (
 	Cancelled  IntentStatus = "cancelled"
@@ -104,6 +128,30 @@ func (e PriceSource) Valid() bool {
 	case Feed:
 		return true
 	case Typed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundState.
+const (
+	Available RefundState = "available"
+	Final     RefundState = "final"
+	Sent      RefundState = "sent"
+	Waiting   RefundState = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the RefundState enum.
+func (e RefundState) Valid() bool {
+	switch e {
+	case Available:
+		return true
+	case Final:
+		return true
+	case Sent:
+		return true
+	case Waiting:
 		return true
 	default:
 		return false
@@ -1810,6 +1858,16 @@ type EvmAddress = string
 // Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
 type Execution string
 
+// Failure Present exactly when `status` is `failed`: why. Branch on `code`; `message` is a sentence for people (the same as `statusDetail`).
+type Failure struct {
+	// Code Why a `failed` intent failed, a closed set. `reverted`: its transaction was mined, final, and reverted (the revert reason, when the node gives one, is in `message`). `out_of_gas`: the transaction reverted having used its whole gas limit; sent again with a higher limit it may pass. `not_opened`: a swap's or bridge's open transaction succeeded but did not open the order, so nothing is escrowed. `refunded`: nobody filled the order and its escrow went back to its user (`refund.state` is `final`). An order nobody filled is not `failed` until its refund is final: it stays `submitted` with `refund`.
+	Code    FailureCode `json:"code"`
+	Message string      `json:"message"`
+}
+
+// FailureCode Why a `failed` intent failed, a closed set. `reverted`: its transaction was mined, final, and reverted (the revert reason, when the node gives one, is in `message`). `out_of_gas`: the transaction reverted having used its whole gas limit; sent again with a higher limit it may pass. `not_opened`: a swap's or bridge's open transaction succeeded but did not open the order, so nothing is escrowed. `refunded`: nobody filled the order and its escrow went back to its user (`refund.state` is `final`). An order nobody filled is not `failed` until its refund is final: it stays `submitted` with `refund`.
+type FailureCode string
+
 // Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
 type Fill struct {
 	// AmountOut What the recipient received, in the output token's base units.
@@ -2030,6 +2088,24 @@ type Quote struct {
 	SlippageBps  int           `json:"slippageBps"`
 }
 
+// Refund Swaps and bridges whose order was opened and not filled: where the return of the escrow to its user stands, decided when the record is read. `waiting`: the deadline passed unfilled and the settlement contract accepts the refund from `availableAt` (absent when the contract's refund delay is not known). `available`: the contract accepts it now (past the deadline plus its refund delay, or earlier because the guardian allowed it), and `transaction` is the refund, ready to send from any account: the escrow only ever goes back to the order's user. `sent`: a refund is on chain (`hash`), not final; the intent stays `submitted`. `final`: the refund is final, the intent `failed` with `failure.code` `refunded`. Absent before the deadline (the order may still be filled, unless the guardian allowed its refund), once filled, and for transfers.
+type Refund struct {
+	// AvailableAt When the settlement contract accepts the refund (the first second after the order's deadline plus the contract's refund delay). Absent when the guardian allowed the refund earlier.
+	AvailableAt *Timestamp `json:"availableAt,omitempty"`
+
+	// Hash `sent` and `final`: the refund transaction (the same as `refundHash`).
+	Hash *TxHash `json:"hash,omitempty"`
+
+	// State Where a refund stands; see Refund.
+	State RefundState `json:"state"`
+
+	// Transaction `available` only. The contract's `refund(order)` with exactly the order the intent opened, on the origin chain; `gas` is a fixed limit of 300000 (the call uses about 71000, or 165000 when it pays into a zero token balance), not an estimate.
+	Transaction *TransactionPayload `json:"transaction,omitempty"`
+}
+
+// RefundState Where a refund stands; see Refund.
+type RefundState string
+
 // SimulationId Simulation result ID: `sim_` followed by a ULID.
 //
 // Examples: sim_01J9Z3Q0S4M8V6X2T7K5N1R3PB
@@ -2164,6 +2240,9 @@ type TransferIntent struct {
 	// ExpiresAt When a pending intent expires (status `expired`); the request's deadline, or the creation time plus the default time to live. Whole seconds.
 	ExpiresAt Timestamp `json:"expiresAt"`
 
+	// Failure Present exactly when `status` is `failed`: why. Branch on `code`; `message` is a sentence for people (the same as `statusDetail`).
+	Failure *Failure `json:"failure,omitempty"`
+
 	// Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
 	Fill *Fill `json:"fill,omitempty"`
 
@@ -2186,6 +2265,9 @@ type TransferIntent struct {
 
 	// Quote Swaps and bridges. What the order promises, the figures its `tx` encodes: the simulation's when the intent was created with `simulationId`.
 	Quote *Quote `json:"quote,omitempty"`
+
+	// Refund Swaps and bridges whose order was opened and not filled: where the return of the escrow to its user stands, decided when the record is read. `waiting`: the deadline passed unfilled and the settlement contract accepts the refund from `availableAt` (absent when the contract's refund delay is not known). `available`: the contract accepts it now (past the deadline plus its refund delay, or earlier because the guardian allowed it), and `transaction` is the refund, ready to send from any account: the escrow only ever goes back to the order's user. `sent`: a refund is on chain (`hash`), not final; the intent stays `submitted`. `final`: the refund is final, the intent `failed` with `failure.code` `refunded`. Absent before the deadline (the order may still be filled, unless the guardian allowed its refund), once filled, and for transfers.
+	Refund *Refund `json:"refund,omitempty"`
 
 	// RefundHash Swaps and bridges. The transaction that returned the escrow to its owner. The intent is `failed` once it is final; until then it stays `submitted` with this hash, which is cleared if the refund leaves the chain.
 	RefundHash *TxHash `json:"refundHash,omitempty"`

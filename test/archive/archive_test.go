@@ -39,23 +39,36 @@ func TestFinishedIntentsMoveToTheArchiveAndAreStillServed(t *testing.T) {
 	if err := stack.Client.Create(ctx, ti); err != nil {
 		t.Fatal(err)
 	}
-	confirm(t, stack.Client, ti)
-	testenv.WaitFor(t, 60*time.Second, "the intent to leave the API server", func() bool {
-		err := stack.Client.Get(ctx, client.ObjectKeyFromObject(ti), &v1alpha1.TransferIntent{})
-		return apierrors.IsNotFound(err)
-	})
+	finish(t, stack.Client, ti, v1alpha1.IntentPhaseConfirmed, "")
+	// A failed intent keeps its failure code in the archive (the object, status and all).
+	failed := finishedIntent(stack.Namespace, account)
+	if err := stack.Client.Create(ctx, failed); err != nil {
+		t.Fatal(err)
+	}
+	finish(t, stack.Client, failed, v1alpha1.IntentPhaseFailed, v1alpha1.FailureOutOfGas)
+	for _, obj := range []*v1alpha1.TransferIntent{ti, failed} {
+		testenv.WaitFor(t, 60*time.Second, "the intent to leave the API server", func() bool {
+			err := stack.Client.Get(ctx, client.ObjectKeyFromObject(obj), &v1alpha1.TransferIntent{})
+			return apierrors.IsNotFound(err)
+		})
+	}
 
 	var got struct {
 		ID, Status string
+		Failure    *struct{ Code string }
 	}
 	if status, body := get(t, stack.URL+"/v2/transfers/"+ti.Spec.ID, key); status != http.StatusOK || json.Unmarshal(body, &got) != nil ||
-		got.ID != ti.Spec.ID || got.Status != "confirmed" {
+		got.ID != ti.Spec.ID || got.Status != "confirmed" || got.Failure != nil {
 		t.Fatalf("GET of the archived intent: %d %s", status, body)
+	}
+	if status, body := get(t, stack.URL+"/v2/transfers/"+failed.Spec.ID, key); status != http.StatusOK || json.Unmarshal(body, &got) != nil ||
+		got.Status != "failed" || got.Failure == nil || got.Failure.Code != string(v1alpha1.FailureOutOfGas) {
+		t.Fatalf("GET of the archived failed intent: %d %s; want failed with failure.code out_of_gas", status, body)
 	}
 	var list []struct{ ID string }
 	if status, body := get(t, stack.URL+"/v2/transfers", key); status != http.StatusOK || json.Unmarshal(body, &list) != nil ||
-		len(list) != 1 || list[0].ID != ti.Spec.ID {
-		t.Fatalf("the list with the archived intent: %d %s", status, body)
+		len(list) != 2 || list[0].ID != failed.Spec.ID || list[1].ID != ti.Spec.ID {
+		t.Fatalf("the list with the archived intents: %d %s", status, body)
 	}
 	// /health reports the probe's last answer, every 2 s (apihealth.DefaultInterval): the archive
 	// opened in the background after the first probe may read "unreachable" until the next one
@@ -100,11 +113,11 @@ func finishedIntent(namespace, account string) *v1alpha1.TransferIntent {
 	}
 }
 
-// confirm moves ti to submitted, then confirmed, as the chain watcher does (the controller may
-// write the status first: a conflict is read again).
-func confirm(t *testing.T, kube client.Client, ti *v1alpha1.TransferIntent) {
+// finish moves ti to submitted, then to end (confirmed, or failed with code), as the chain
+// watcher does (the controller may write the status first: a conflict is read again).
+func finish(t *testing.T, kube client.Client, ti *v1alpha1.TransferIntent, end v1alpha1.IntentPhase, code v1alpha1.FailureCode) {
 	t.Helper()
-	for _, phase := range []v1alpha1.IntentPhase{v1alpha1.IntentPhaseSubmitted, v1alpha1.IntentPhaseConfirmed} {
+	for _, phase := range []v1alpha1.IntentPhase{v1alpha1.IntentPhaseSubmitted, end} {
 		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 			if err := kube.Get(context.Background(), client.ObjectKeyFromObject(ti), ti); err != nil {
 				return err
@@ -113,6 +126,9 @@ func confirm(t *testing.T, kube client.Client, ti *v1alpha1.TransferIntent) {
 			ti.Status.Phase, ti.Status.UpdatedAt = phase, &now
 			ti.Status.Hash, ti.Status.BlockNumber = "0x"+fmt.Sprintf("%064x", 1), 7
 			ti.Status.BlockHash = "0x" + fmt.Sprintf("%064x", 2)
+			if phase == v1alpha1.IntentPhaseFailed {
+				ti.Status.FailureCode = code
+			}
 			return kube.Status().Update(context.Background(), ti)
 		})
 		if err != nil {

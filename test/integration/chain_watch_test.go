@@ -132,6 +132,13 @@ type intentRecord struct {
 	BlockNumber  int64                       `json:"blockNumber"`
 	StatusDetail string                      `json:"statusDetail"`
 	Tx           v1alpha1.TransactionPayload `json:"tx"`
+	Failure      *struct {
+		Code string `json:"code"`
+	} `json:"failure"`
+	Refund *struct {
+		State string `json:"state"`
+		Hash  string `json:"hash"`
+	} `json:"refund"`
 }
 
 // create creates an intent moving amount of asset (a token address) to a fresh address.
@@ -257,6 +264,8 @@ var _ = Describe("The chain watcher on a live node", Ordered, func() {
 		failed := w.mineUntil(doomed.ID, "failed")
 		Expect(failed.Metadata.Hash).To(Equal(failing.Hash().Hex()))
 		Expect(failed.StatusDetail).To(ContainSubstring("reverted"))
+		Expect(failed.Failure).NotTo(BeNil())
+		Expect(failed.Failure.Code).To(Equal(string(v1alpha1.FailureReverted)), "a revert that returned gas")
 		Expect(failed.StatusDetail).To(ContainSubstring("custom error 0xe450d38c"), "ERC20InsufficientBalance")
 	})
 

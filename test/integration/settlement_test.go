@@ -236,6 +236,11 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		failed := run(origin, rec.ID, "failed")
 		Expect(failed.RefundHash).To(Equal(tx.Hash().Hex()))
 		Expect(failed.StatusDetail).To(ContainSubstring("refunded"))
+		Expect(failed.Failure).NotTo(BeNil())
+		Expect(failed.Failure.Code).To(Equal(string(v1alpha1.FailureRefunded)))
+		Expect(failed.Refund).NotTo(BeNil())
+		Expect(failed.Refund.State).To(Equal("final"))
+		Expect(failed.Refund.Hash).To(Equal(tx.Hash().Hex()))
 	})
 
 	It("confirms and attests a bridge only once its opening is final, however early the fill", func() {
@@ -334,6 +339,9 @@ var _ = Describe("Orders through the settlement contract", Ordered, func() {
 		DeferCleanup(func() { origin.node.Lie(nil) })
 		failed := run(origin, rec.ID, "failed")
 		Expect(failed.StatusDetail).To(ContainSubstring("no Opened(" + rec.OrderID))
+		Expect(failed.Failure).NotTo(BeNil())
+		Expect(failed.Failure.Code).To(Equal(string(v1alpha1.FailureNotOpened)))
+		Expect(failed.Refund).To(BeNil(), "nothing is escrowed")
 	})
 
 	It("takes no fill from a look-alike contract, even one the destination Chain is pointed at", func() {

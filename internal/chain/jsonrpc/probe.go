@@ -46,6 +46,9 @@ type Settlement struct {
 	// its user may take the escrow back. RefundDelayKnown is false when the call failed.
 	RefundDelay      uint64
 	RefundDelayKnown bool
+	// AllRefundsAllowed is the contract's allRefundsAllowed(): the guardian lets every order be
+	// refunded now (false when the call failed).
+	AllRefundsAllowed bool
 	// Permit2 is the contract's permit2(), through which it pulls gasless orders; Permit2Known is
 	// false when the call failed.
 	Permit2      common.Address
@@ -60,10 +63,11 @@ type Settlement struct {
 var settlementBinding = contracts.NewSettlement()
 
 // ProbeSettlement asks the node, in one batch, whether contract holds code, which attester it
-// accepts, how long its refund delay is, which Permit2 it pulls through, and whether permit2 holds
-// Permit2's code: what the Chain controller reports in a Chain's status.
+// accepts, how long its refund delay is, which Permit2 it pulls through, whether permit2 holds
+// Permit2's code, and whether the guardian allowed every refund: what the Chain controller reports
+// in a Chain's status.
 func (c *Client) ProbeSettlement(ctx context.Context, contract, permit2 common.Address) (Settlement, error) {
-	var code, out, delay, pulls, permit2Code hexutil.Bytes
+	var code, out, delay, pulls, permit2Code, allRefunds hexutil.Bytes
 	call := func(data []byte) []any {
 		return []any{map[string]any{"to": contract, "data": hexutil.Bytes(data)}, "latest"}
 	}
@@ -73,6 +77,7 @@ func (c *Client) ProbeSettlement(ctx context.Context, contract, permit2 common.A
 		{Method: "eth_call", Args: call(settlementBinding.PackRefundDelay()), Result: &delay},
 		{Method: "eth_call", Args: call(settlementBinding.PackPermit2()), Result: &pulls},
 		{Method: "eth_getCode", Args: []any{permit2, "latest"}, Result: &permit2Code},
+		{Method: "eth_call", Args: call(settlementBinding.PackAllRefundsAllowed()), Result: &allRefunds},
 	}
 	if err := c.Batch(ctx, batch, nil); err != nil {
 		return Settlement{}, err
@@ -98,6 +103,9 @@ func (c *Client) ProbeSettlement(ctx context.Context, contract, permit2 common.A
 	}
 	if batch[4].Error == nil {
 		s.Permit2HasCode, s.Permit2Code = len(permit2Code) > 0, contracts.IsPermit2Code(permit2Code)
+	}
+	if batch[5].Error == nil {
+		s.AllRefundsAllowed, _ = settlementBinding.UnpackAllRefundsAllowed(allRefunds)
 	}
 	return s, nil
 }

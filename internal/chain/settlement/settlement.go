@@ -172,12 +172,14 @@ func RefundData(o Order) ([]byte, error) {
 
 // Event is a decoded log of the settlement contract.
 type Event struct {
-	// Kind is the event's name: Opened, Filled, Settled or Refunded.
+	// Kind is the event's name: Opened, Filled, Settled, Refunded or RefundAllowed.
 	Kind    string
 	OrderID common.Hash
-	// Party is the user (Opened, Refunded) or the filler (Filled, Settled).
+	// Party is the user (Opened, Refunded) or the filler (Filled, Settled); zero for
+	// RefundAllowed.
 	Party common.Address
-	// Amount is amountOut (Filled) or amountIn (Settled, Refunded); nil for Opened.
+	// Amount is amountOut (Filled) or amountIn (Settled, Refunded); nil for Opened and
+	// RefundAllowed.
 	Amount *big.Int
 	// Order is set for Opened.
 	Order *Order
@@ -190,12 +192,16 @@ const (
 	EventFilled   = "Filled"
 	EventSettled  = "Settled"
 	EventRefunded = "Refunded"
+	// EventRefundAllowed is the guardian's allowRefund(orderId): the order may be refunded before
+	// its deadline and refund delay.
+	EventRefundAllowed = "RefundAllowed"
 )
 
 // Topics are the first topics of the events Parse decodes, for an eth_getLogs filter.
 func Topics() []common.Hash {
 	events := binding.GetABI().Events
-	return []common.Hash{events[EventOpened].ID, events[EventFilled].ID, events[EventSettled].ID, events[EventRefunded].ID}
+	return []common.Hash{events[EventOpened].ID, events[EventFilled].ID, events[EventSettled].ID, events[EventRefunded].ID,
+		events[EventRefundAllowed].ID}
 }
 
 // Parse decodes a log of the contract; ok is false for a log it does not follow (ERC-7683's Open
@@ -231,6 +237,12 @@ func Parse(l types.Log) (Event, bool, error) {
 			return Event{}, false, err
 		}
 		e.Kind, e.OrderID, e.Party, e.Amount = EventRefunded, ev.OrderId, ev.User, ev.AmountIn
+	case events[EventRefundAllowed].ID:
+		ev, err := binding.UnpackRefundAllowedEvent(&l)
+		if err != nil {
+			return Event{}, false, err
+		}
+		e.Kind, e.OrderID = EventRefundAllowed, ev.OrderId
 	default:
 		return Event{}, false, nil
 	}

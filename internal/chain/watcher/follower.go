@@ -361,7 +361,7 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, 
 	case final && r.Status == types.ReceiptStatusSuccessful && s.Order && !opens(r, s):
 		// The exact transaction succeeded without opening the order (a receipt that lost the event,
 		// or a contract that did something else): no escrow is held, so no fill may be confirmed.
-		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonNotOpened
+		obs.Event, obs.Reason, obs.Failure = intent.EventFail, v1alpha1.ReasonNotOpened, v1alpha1.FailureNotOpened
 		obs.Message = fmt.Sprintf("transaction %s succeeded in block %d (%s), final, but its receipt has no Opened(%s) event of %s: the order is not open and nothing is escrowed",
 			s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), s.OrderID.Hex(), s.Settler.Hex())
 	case final && r.Status == types.ReceiptStatusSuccessful && s.Order:
@@ -374,9 +374,11 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, 
 		obs.Message = fmt.Sprintf("transaction %s succeeded in block %d (%s), %d blocks deep", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), depth)
 	case r.Status != types.ReceiptStatusSuccessful && final:
 		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonReverted
+		var why string
+		obs.Failure, why = f.whyReverted(ctx, s, r)
 		obs.Message = fmt.Sprintf("transaction %s reverted in block %d (%s), gas used %d", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), r.GasUsed)
-		if reason := f.revertReason(ctx, s); reason != "" {
-			obs.Message += ": " + truncate(reason, maxReasonBytes)
+		if why != "" {
+			obs.Message += ": " + truncate(why, maxReasonBytes)
 		}
 	case s.Block != r.BlockNumber || s.BlockHash != r.BlockHash:
 		// Mined since it was reported, or moved to another block by a reorg: follow it there.
@@ -506,15 +508,26 @@ func (f *follower) stillCanonical(ctx context.Context, n uint64, want common.Has
 	return h.Hash == want, nil
 }
 
-// revertReason asks the node why the transaction reverted, within a short deadline.
-func (f *follower) revertReason(ctx context.Context, s Submitted) string {
+// whyReverted asks the node, within a short deadline, why the transaction of receipt r reverted:
+// out of gas when it used its whole gas limit (sent again with more gas it may pass), reverted
+// otherwise, with the revert reason the node gives. A node that cannot say leaves it reverted.
+func (f *follower) whyReverted(ctx context.Context, s Submitted, r *jsonrpc.Receipt) (v1alpha1.FailureCode, string) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.CallTimeout)
 	defer cancel()
 	tx, err := f.node.TransactionByHash(ctx, s.Hash)
 	if err != nil {
-		return ""
+		return v1alpha1.FailureReverted, ""
 	}
-	return f.node.RevertReason(ctx, s.From, tx.Tx, tx.Block)
+	return revertedCode(tx.Tx.Gas(), r.GasUsed), f.node.RevertReason(ctx, s.From, tx.Tx, tx.Block)
+}
+
+// revertedCode is the failure of a transaction that reverted having used gasUsed of its limit:
+// an exceptional halt for want of gas consumes the whole limit, a revert returns what is left.
+func revertedCode(limit, gasUsed uint64) v1alpha1.FailureCode {
+	if limit > 0 && gasUsed >= limit {
+		return v1alpha1.FailureOutOfGas
+	}
+	return v1alpha1.FailureReverted
 }
 
 // recordProgress writes the cursor to the Chain's status when it moved and the last record is

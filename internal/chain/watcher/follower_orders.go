@@ -90,6 +90,9 @@ func (f *follower) orderEvents(ctx context.Context, b jsonrpc.Block, logs []type
 				Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d); the intent fails once that is final",
 					ev.Party.Hex(), l.TxHash.Hex(), b.Number),
 			}
+		case ev.Kind == settlement.EventRefundAllowed && ref.Origin == f.chainID && l.Address == ref.Domain.Contract &&
+			ref.Phase == v1alpha1.IntentPhaseSubmitted && !ref.RefundAllowed:
+			obs = refundAllowed(l, b)
 		default:
 			continue
 		}
@@ -107,6 +110,17 @@ func (f *follower) opened(l types.Log, b jsonrpc.Block) intentstatus.Observation
 	return intentstatus.Observation{
 		Event: intent.EventSubmit, Hash: l.TxHash, Block: b.Number, BlockHash: b.Hash, Reason: v1alpha1.ReasonIncluded,
 		Message: fmt.Sprintf("the order was opened by transaction %s in block %d (%s)", l.TxHash.Hex(), b.Number, b.Hash.Hex()),
+	}
+}
+
+// refundAllowed records the guardian's allowRefund of the order: its record offers the refund
+// now. Recorded when seen, not when final: an allowance that leaves the chain in a reorg makes the
+// refund the record offers revert (RefundTooEarly), which costs its sender gas and moves nothing.
+func refundAllowed(l types.Log, b jsonrpc.Block) intentstatus.Observation {
+	return intentstatus.Observation{
+		Order: &intentstatus.OrderNews{RefundAllowed: true}, Reason: v1alpha1.ReasonRefundAllowed,
+		Message: fmt.Sprintf("the guardian allowed the order's refund before its deadline in transaction %s (block %d): its user may take the escrow back now",
+			l.TxHash.Hex(), b.Number),
 	}
 }
 
@@ -165,7 +179,7 @@ func (f *follower) followRefund(ctx context.Context, ref OrderRef, r *jsonrpc.Re
 		to = ev.Party.Hex()
 	}
 	return f.apply(ctx, ref.Name, intentstatus.Observation{
-		Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: ref.Refund}, Reason: v1alpha1.ReasonRefunded,
+		Event: intent.EventFail, Order: &intentstatus.OrderNews{RefundHash: ref.Refund}, Reason: v1alpha1.ReasonRefunded, Failure: v1alpha1.FailureRefunded,
 		Message: fmt.Sprintf("the escrow was refunded to %s in transaction %s (block %d, %s), final: the order was not filled in time",
 			to, ref.Refund.Hex(), r.BlockNumber, r.BlockHash.Hex()),
 	})

@@ -138,6 +138,10 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 		return types.Log{Address: from, Topics: []common.Hash{events["Refunded"].ID, bridgeOrderID, common.BytesToHash(user.Bytes())},
 			Data: common.LeftPadBytes(big.NewInt(25_000_000).Bytes(), 32), BlockNumber: block.Number, BlockHash: block.Hash, TxHash: common.HexToHash("0x4e")}
 	}
+	refundAllowed := func(from common.Address) types.Log {
+		return types.Log{Address: from, Topics: []common.Hash{events["RefundAllowed"].ID, bridgeOrderID},
+			BlockNumber: block.Number, BlockHash: block.Hash, TxHash: common.HexToHash("0xa1")}
+	}
 	// run applies the log to the bridge intent in phase, on the follower of chainID, and returns
 	// the intent's status after it.
 	run := func(t *testing.T, chainID uint64, phase v1alpha1.IntentPhase, l types.Log) v1alpha1.TransferIntentStatus {
@@ -189,6 +193,20 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 			if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refunded(from)); s.Phase != v1alpha1.IntentPhaseSubmitted || s.RefundHash != "" {
 				t.Errorf("a Refunded event of %s moved the intent to %s (refund %q)", name, s.Phase, s.RefundHash)
 			}
+		}
+	})
+	t.Run("RefundAllowed", func(t *testing.T) {
+		// The guardian's allowance is recorded: the record offers the refund now.
+		if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refundAllowed(originSettler)); s.Phase != v1alpha1.IntentPhaseSubmitted || !s.RefundAllowed {
+			t.Fatalf("the origin settler's RefundAllowed event left the intent %s, allowed %v; want submitted, allowed", s.Phase, s.RefundAllowed)
+		}
+		for name, from := range map[string]common.Address{"a look-alike": lookalike, "the destinationSettler": destSettler} {
+			if s := run(t, 1337, v1alpha1.IntentPhaseSubmitted, refundAllowed(from)); s.RefundAllowed {
+				t.Errorf("a RefundAllowed event of %s allowed the refund", name)
+			}
+		}
+		if s := run(t, 1338, v1alpha1.IntentPhaseSubmitted, refundAllowed(originSettler)); s.RefundAllowed {
+			t.Error("a RefundAllowed event on the destination chain allowed the refund")
 		}
 	})
 }
@@ -320,6 +338,9 @@ func TestAnOrderFailsOnlyOnceItsRefundIsFinal(t *testing.T) {
 	c := meta.FindStatusCondition(s.Conditions, v1alpha1.ConditionTransaction)
 	if s.Phase != v1alpha1.IntentPhaseFailed || s.RefundHash != refundTx.Hex() || c == nil || c.Reason != v1alpha1.ReasonRefunded || !strings.Contains(c.Message, user.Hex()) {
 		t.Errorf("a final refund: %s, refund %q, condition %+v; want failed, Refunded to %s", s.Phase, s.RefundHash, c, user.Hex())
+	}
+	if s.FailureCode != v1alpha1.FailureRefunded {
+		t.Errorf("a final refund failed the intent with code %q; want refunded", s.FailureCode)
 	}
 	for name, r := range map[string]*jsonrpc.Receipt{
 		"reverted":             receipt(types.ReceiptStatusFailed, originSettler),

@@ -81,5 +81,8 @@ func TestAnOpenedEventOfAnotherContractDoesNotOpenTheOrder(t *testing.T) {
 		if c == nil || c.Reason != v1alpha1.ReasonNotOpened || !strings.Contains(c.Message, originSettler.Hex()) {
 			t.Errorf("Transaction condition %+v; want NotOpened naming %s", c, originSettler.Hex())
 		}
+		if ti.Status.FailureCode != v1alpha1.FailureNotOpened {
+			t.Errorf("failure code %q; want not_opened", ti.Status.FailureCode)
+		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // OrderRef is a swap or bridge intent that is not final yet, as the settlement contract's events
@@ -32,6 +33,8 @@ type OrderRef struct {
 	Fill *FillRef
 	// Refund is the refund transaction seen on the origin chain, not final yet (zero: none).
 	Refund common.Hash
+	// RefundAllowed: the guardian's allowRefund of the order is recorded.
+	RefundAllowed bool
 }
 
 // FillRef is a recorded fill.
@@ -63,7 +66,7 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 	if !ok {
 		return nil, false
 	}
-	order, ok := storedOrder(ti)
+	order, ok := transferrecord.StoredOrder(ti)
 	if !ok || !order.DestinationChainId.IsUint64() || order.DestinationChainId.Uint64() != destID {
 		return nil, false
 	}
@@ -71,7 +74,7 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 	ref := &OrderRef{
 		Name: ti.Name, OrderID: common.HexToHash(ti.Spec.OrderID), Origin: origin, Dest: destID, Phase: phase, OpenFinal: openFinal(ti),
 		Domain:      settlement.Domain{ChainID: new(big.Int).SetUint64(origin), Contract: common.HexToAddress(ti.Spec.Tx.To)},
-		DestSettler: order.DestinationSettler,
+		DestSettler: order.DestinationSettler, RefundAllowed: ti.Status.RefundAllowed,
 	}
 	if ti.Status.RefundHash != "" {
 		ref.Refund = common.HexToHash(ti.Status.RefundHash)
@@ -87,22 +90,6 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 		}
 	}
 	return ref, true
-}
-
-// storedOrder is the order the intent's transaction opens, read back from its calldata, when it
-// is a well-formed open of the stored orderId on the contract the transaction calls. Anything
-// else is no order the watcher follows: its events are never matched, nothing is attested.
-func storedOrder(ti *v1alpha1.TransferIntent) (settlement.Order, bool) {
-	order, err := settlement.OrderOfOpenData(common.FromHex(ti.Spec.Tx.Data))
-	if err != nil {
-		return settlement.Order{}, false
-	}
-	id, err := settlement.ID(order)
-	if err != nil || id != common.HexToHash(ti.Spec.OrderID) || order.OriginSettler != common.HexToAddress(ti.Spec.Tx.To) ||
-		!order.OriginChainId.IsInt64() || order.OriginChainId.Int64() != ti.Spec.Tx.ChainID {
-		return settlement.Order{}, false
-	}
-	return order, true
 }
 
 // placeOrderLocked indexes the intent by orderId when it is an order still to be settled, and

@@ -44,8 +44,8 @@ const (
 type Emitter struct {
 	Cache  client.Reader
 	Outbox *outbox.Store
-	// Explorer finds a chain's explorer base URL, for the record's links.
-	Explorer transferrecord.Explorers
+	// Chains is the chain table the record reads: its links, and its refund's terms.
+	Chains transferrecord.Chains
 	// Notify wakes the Deliverer after events were recorded; may be nil.
 	Notify func()
 	// EndpointLimit is the most endpoints of an account that receive deliveries
@@ -200,7 +200,7 @@ func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent
 // recorded too: GET /v2/events lists it); the body's data is the intent's record as it is now,
 // which every event of this reconcile shares.
 func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, to recipients) ([]outbox.Event, [][]outbox.Target, error) {
-	data, err := json.Marshal(transferrecord.Of(obj, e.Explorer))
+	data, err := json.Marshal(transferrecord.Of(obj, e.Chains, e.Clock.Now()))
 	if err != nil {
 		return nil, nil, err
 	}
