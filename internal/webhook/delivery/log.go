@@ -26,7 +26,9 @@ var ErrEndpointUnserved = errors.New("the webhook endpoint receives no delivery"
 // UnservedError says why an endpoint receives nothing (an endpoint.Stop reason).
 type UnservedError struct{ Reason string }
 
-func (e *UnservedError) Error() string        { return ErrEndpointUnserved.Error() + ": " + e.Reason }
+func (e *UnservedError) Error() string { return ErrEndpointUnserved.Error() + ": " + e.Reason }
+
+// Is makes errors.Is(err, ErrEndpointUnserved) true of every UnservedError.
 func (e *UnservedError) Is(target error) bool { return target == ErrEndpointUnserved }
 
 // Log is the outbox seen as accounts' event logs: GET /v2/events lists them and a replay sends
