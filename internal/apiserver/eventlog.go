@@ -377,7 +377,7 @@ func (s *Server) writeWebhookError(w http.ResponseWriter, r *http.Request, name 
 			problem.Details{"reason": unserved.Reason})
 	case errors.Is(err, outbox.ErrUnknownEvent):
 		s.problems.Write(w, r, problem.ValidationFailed, "One of eventIds is not an event of your account in this key's environment "+
-			"(or it is older than the events' retention).", problem.Details{"field": "eventIds"})
+			"of a type the endpoint subscribes to (or it is older than the events' retention); nothing was queued.", problem.Details{"field": "eventIds"})
 	default:
 		s.writeEventsUnavailable(w, r, err)
 	}

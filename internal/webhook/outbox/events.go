@@ -188,8 +188,8 @@ type Replayed struct {
 	Last Cursor
 }
 
-// ErrUnknownEvent is Replay's answer when one of its ids is not an event of the scope (or is
-// older than the retention).
+// ErrUnknownEvent is Replay's answer when one of its ids is not an event of the scope of a type
+// the endpoint subscribes to (or is older than the retention).
 var ErrUnknownEvent = errors.New("outbox: no such event")
 
 // Replay queues the chosen events to the endpoint again, oldest first, under their own ids (the
