@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,10 @@ const (
 	maxReplayIDs       = 100
 )
 
+// eventIDPattern is an event id: evt_ and a ULID. Ids and cursors are checked against it before
+// they reach PostgreSQL, which would refuse bytes that are not UTF-8 (a 503 for a bad request).
+var eventIDPattern = regexp.MustCompile(`^evt_[0-9A-HJKMNP-TV-Z]{26}$`)
+
 // listEvents is GET /v2/events: the account's events of the key's environment, newest first,
 // with each one's deliveries.
 func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +107,7 @@ func (s *Server) eventCursor(w http.ResponseWriter, r *http.Request, key []strin
 		return nil, true
 	}
 	t, err := time.Parse(time.RFC3339Nano, key[0])
-	if err != nil || !strings.HasPrefix(key[1], "evt_") {
+	if err != nil || !eventIDPattern.MatchString(key[1]) {
 		s.problems.Write(w, r, problem.BadRequest, "Query parameter cursor is not a cursor this service issued; "+
 			"take it from the Link header of the previous page.", problem.Details{"parameter": "cursor"})
 		return nil, false
@@ -166,8 +171,9 @@ func parseBounds(after string, hasAfter bool, before string, hasBefore bool) (ti
 			continue
 		}
 		t, err := time.Parse(time.RFC3339Nano, bound.value)
-		if err != nil {
-			return a, b, &boundError{bound.name, bound.name + " must be an RFC 3339 timestamp, such as 2026-01-02T15:04:05Z."}
+		if err != nil || t.Year() < 2000 {
+			// Before 2000 is no event of this service, and year 1 would read as no bound.
+			return a, b, &boundError{bound.name, bound.name + " must be an RFC 3339 timestamp after 2000, such as 2026-01-02T15:04:05Z."}
 		}
 		*bound.into = t.UTC()
 	}
@@ -316,7 +322,7 @@ func decodeReplay(body []byte) (EventReplay, *intent.Problem) {
 		if ok {
 			t, err = time.Parse(time.RFC3339Nano, key[0])
 		}
-		if !ok || err != nil || !strings.HasPrefix(key[1], "evt_") {
+		if !ok || err != nil || !eventIDPattern.MatchString(key[1]) {
 			return EventReplay{}, &intent.Problem{Kind: intent.KindBadRequest, Field: "cursor",
 				Detail: "cursor must be the nextCursor of the replay before"}
 		}
@@ -331,7 +337,7 @@ func decodeReplayIDs(ids []string) (EventReplay, *intent.Problem) {
 			Detail: fmt.Sprintf("eventIds must hold 1 to %d event ids", maxReplayIDs)}
 	}
 	for _, id := range ids {
-		if !strings.HasPrefix(id, "evt_") || len(id) > 64 {
+		if !eventIDPattern.MatchString(id) {
 			return EventReplay{}, &intent.Problem{Kind: intent.KindBadRequest, Field: "eventIds",
 				Detail: "each of eventIds must be an event id, evt_ and a ULID"}
 		}

@@ -50,7 +50,10 @@ func (s *Server) testWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.deps.Webhooks.TestWebhook(r.Context(), key.Account, string(key.Environment), name)
+	var unserved *WebhookUnservedError
 	switch {
+	case errors.As(err, &unserved):
+		s.writeWebhookError(w, r, name, err)
 	case errors.Is(err, ErrWebhookNotFound):
 		s.problems.Write(w, r, problem.NotFound, "Your account has no WebhookEndpoint "+name+" in this key's environment.", nil)
 	case errors.Is(err, ssrf.ErrRefused):

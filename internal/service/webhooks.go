@@ -62,7 +62,8 @@ func (o WebhookOptions) endpointLimit() int {
 func (s *Service) setupWebhooks(mgr ctrl.Manager, opts Options, catalog intent.RegistryCatalog, db *postgres.DB, log logr.Logger) (apiserver.WebhookTester, apiserver.EventLog, error) {
 	w := opts.Webhooks
 	send := sender.New(sender.Options{Timeout: w.AttemptTimeout, AllowLoopback: w.AllowLoopback})
-	tester := webhookTester{&delivery.Tester{Cache: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{}}}
+	tester := webhookTester{&delivery.Tester{Cache: mgr.GetClient(), Sender: send, Namespace: opts.Namespace, Clock: clock.RealClock{},
+		EndpointLimit: w.endpointLimit()}}
 	if db == nil {
 		log.Info("no --archive-url: no webhook is delivered and no event listed (the delivery log lives in the archive's PostgreSQL)")
 		return tester, nil, nil
@@ -116,8 +117,12 @@ type webhookTester struct{ t *delivery.Tester }
 
 func (w webhookTester) TestWebhook(ctx context.Context, account, environment, name string) (apiserver.WebhookTestResult, error) {
 	res, err := w.t.Test(ctx, account, environment, name)
-	if errors.Is(err, delivery.ErrEndpointNotFound) {
+	var unserved *delivery.UnservedError
+	switch {
+	case errors.Is(err, delivery.ErrEndpointNotFound):
 		return apiserver.WebhookTestResult{}, apiserver.ErrWebhookNotFound
+	case errors.As(err, &unserved):
+		return apiserver.WebhookTestResult{}, &apiserver.WebhookUnservedError{Reason: unserved.Reason}
 	}
 	if err != nil {
 		return apiserver.WebhookTestResult{}, err

@@ -2733,6 +2733,26 @@ type UnsupportedMediaType struct {
 // UnsupportedMediaTypeStatus defines model for UnsupportedMediaType.Status.
 type UnsupportedMediaTypeStatus int
 
+// WebhookUnserved defines model for WebhookUnserved.
+type WebhookUnserved struct {
+	// CorrelationId A ULID (26 characters of Crockford base 32).
+	CorrelationId Ulid `json:"correlationId"`
+
+	// Detail Explanation of this occurrence.
+	Detail string `json:"detail"`
+
+	// Details Extra data of the problem.
+	Details *map[string]interface{} `json:"details,omitempty"`
+
+	// Instance The request URL under the base URL.
+	Instance string      `json:"instance"`
+	Status   interface{} `json:"status"`
+
+	// Title Title of the problem type, as in `x-problem-types`.
+	Title string      `json:"title"`
+	Type  interface{} `json:"type"`
+}
+
 // WebhookUrlRefused defines model for WebhookUrlRefused.
 type WebhookUrlRefused struct {
 	// CorrelationId A ULID (26 characters of Crockford base 32).
@@ -3611,7 +3631,9 @@ type ClientInterface interface {
 	// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 	// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
 	// test ran. The test event is not recorded and not retried. No body is needed. An account
-	// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
+	// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond). An
+	// endpoint that receives nothing now (beyond the account's endpoint limit, disabled) is a
+	// 409 `conflict` whose `details.reason` says which.
 	//
 	// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 	// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -4079,7 +4101,9 @@ func (c *Client) SubmitTransfer(ctx context.Context, id IntentId, body SubmitTra
 // answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 // 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
 // test ran. The test event is not recorded and not retried. No body is needed. An account
-// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
+// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond). An
+// endpoint that receives nothing now (beyond the account's endpoint limit, disabled) is a
+// 409 `conflict` whose `details.reason` says which.
 //
 // Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 // `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -5146,7 +5170,9 @@ type ClientWithResponsesInterface interface {
 	// answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 	// 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
 	// test ran. The test event is not recorded and not retried. No body is needed. An account
-	// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
+	// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond). An
+	// endpoint that receives nothing now (beyond the account's endpoint limit, disabled) is a
+	// 409 `conflict` whose `details.reason` says which.
 	//
 	// Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 	// `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -7182,6 +7208,13 @@ type TestWebhookResponse404Headers struct {
 	XCorrelationId  Ulid
 }
 
+// TestWebhookResponse409Headers the declared response headers of an HTTP 409 response for TestWebhook
+type TestWebhookResponse409Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
 // TestWebhookResponse422Headers the declared response headers of an HTTP 422 response for TestWebhook
 type TestWebhookResponse422Headers struct {
 	RateLimit       string
@@ -7225,6 +7258,8 @@ type TestWebhookResponse struct {
 	ApplicationproblemJSON403 *ApiKeyForbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *WebhookUnserved
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *WebhookUrlRefused
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -7243,6 +7278,8 @@ type TestWebhookResponse struct {
 	Headers403 *TestWebhookResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *TestWebhookResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *TestWebhookResponse409Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *TestWebhookResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7276,6 +7313,11 @@ func (r TestWebhookResponse) GetApplicationproblemJSON403() *ApiKeyForbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r TestWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r TestWebhookResponse) GetApplicationproblemJSON409() *WebhookUnserved {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -7735,7 +7777,9 @@ func (c *ClientWithResponses) SubmitTransferWithResponse(ctx context.Context, id
 // answers how it went: the event id (the `webhook-id` header the receiver got), whether a
 // 2xx came back, the status and the round trip. A receiver that fails is still a 200: the
 // test ran. The test event is not recorded and not retried. No body is needed. An account
-// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond).
+// may send 10 tests a minute, whatever its keys' limits (429 with `Retry-After` beyond). An
+// endpoint that receives nothing now (beyond the account's endpoint limit, disabled) is a
+// 409 `conflict` whose `details.reason` says which.
 //
 // Deliveries (`transfer.created`, `transfer.submitted`, `transfer.confirmed`,
 // `transfer.failed`, `transfer.expired`) are POSTs signed per Standard Webhooks
@@ -11379,6 +11423,13 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest WebhookUnserved
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest WebhookUrlRefused
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11537,6 +11588,30 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 			headers.XCorrelationId = value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers TestWebhookResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 422:
 		var headers TestWebhookResponse422Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {

@@ -188,6 +188,9 @@ func TestEndpointLimitAndDisabledAccounts(t *testing.T) {
 	if status != http.StatusConflict || !strings.Contains(string(body), "endpoint_limit") {
 		t.Errorf("a replay to the endpoint beyond the limit: %d %s; want 409 naming endpoint_limit", status, body)
 	}
+	if status, body := post(t, stack.URL+"/v2/webhooks/"+third.Name+"/test", key); status != http.StatusConflict || !strings.Contains(string(body), "endpoint_limit") {
+		t.Errorf("a test send to the endpoint beyond the limit: %d %s; want 409 naming endpoint_limit", status, body)
+	}
 
 	// The receiver fails: both served endpoints hold a delivery waiting for its retry; the third
 	// endpoint gets nothing.

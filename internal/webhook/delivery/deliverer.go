@@ -146,10 +146,18 @@ func (d *Deliverer) Start(ctx context.Context) error {
 	ticker := time.NewTicker(d.Options.Poll)
 	defer ticker.Stop()
 	var pruned time.Time
+	pruning := make(chan struct{}, 1) // one prune at a time, beside the deliveries
 	for {
 		if now := d.Clock.Now(); now.Sub(pruned) >= time.Hour {
-			pruned = now
-			d.prune(ctx, now)
+			select {
+			case pruning <- struct{}{}:
+				pruned = now
+				d.workers.Go(func() {
+					defer func() { <-pruning }()
+					d.prune(ctx, now)
+				})
+			default:
+			}
 		}
 		more, err := d.pass(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -179,14 +187,24 @@ func (d *Deliverer) Start(ctx context.Context) error {
 // deliveries go at the retention.
 const MinEventLifetime = 40 * 24 * time.Hour
 
+// pruneBatches bounds one prune's work: what is left goes at the next, an hour later.
+const pruneBatches = 100
+
 // prune deletes the ended deliveries of events older than the retention, and the events older
-// than that and MinEventLifetime, a batch at a time.
+// than that and MinEventLifetime, a batch at a time. It runs beside the deliveries, never in
+// their way, and logs what fails (a prune that keeps failing lets the outbox grow).
 func (d *Deliverer) prune(ctx context.Context, now time.Time) {
 	deliveries := now.Add(-d.Options.EventRetention)
 	events := now.Add(-max(d.Options.EventRetention, MinEventLifetime))
-	for {
+	for range pruneBatches {
 		n, err := d.Outbox.Prune(ctx, deliveries, events, 1000)
-		if err != nil || n == 0 {
+		if err != nil {
+			if ctx.Err() == nil {
+				d.Log.Error(err, "pruning the webhook outbox; retrying in an hour")
+			}
+			return
+		}
+		if n == 0 {
 			return
 		}
 	}
@@ -346,7 +364,10 @@ func SecretsOf(ctx context.Context, c client.Reader, ep *v1alpha1.WebhookEndpoin
 	}
 	var secret corev1.Secret
 	if err := c.Get(ctx, types.NamespacedName{Namespace: ep.Namespace, Name: ref.Name}, &secret); err != nil {
-		return nil, fmt.Errorf("reading Secret %s: %w", ref.Name, client.IgnoreNotFound(err))
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("the Secret %s does not exist", ref.Name)
+		}
+		return nil, fmt.Errorf("reading Secret %s: %w", ref.Name, err)
 	}
 	if len(secret.Data[ref.Key]) == 0 {
 		return nil, fmt.Errorf("the Secret %s has no key %s", ref.Name, ref.Key)

@@ -125,7 +125,8 @@ func unservedBecause(ctx context.Context, c client.Reader, ep *v1alpha1.WebhookE
 	}
 	var siblings v1alpha1.WebhookEndpointList
 	if limit > 0 {
-		if err := c.List(ctx, &siblings, client.InNamespace(ep.Namespace)); err != nil {
+		if err := c.List(ctx, &siblings, client.InNamespace(ep.Namespace),
+			client.MatchingFields{endpoint.AccountField: ep.Spec.AccountRef.Name}); err != nil {
 			return "", err
 		}
 	}

@@ -43,6 +43,8 @@ type Tester struct {
 	Sender    *sender.Sender
 	Namespace string
 	Clock     clock.PassiveClock
+	// EndpointLimit is endpoint.Admitted's limit.
+	EndpointLimit int
 }
 
 // Test sends a signed test event to the account's endpoint name in env, once. A URL the SSRF
@@ -55,6 +57,13 @@ func (t *Tester) Test(ctx context.Context, account, env, name string) (TestResul
 	}
 	if err != nil {
 		return TestResult{}, err
+	}
+	// The one rule of who receives: an endpoint beyond its account's limit gets no test sends
+	// either (they would be a fan-out of their own).
+	if stop, err := unservedBecause(ctx, t.Cache, &ep, t.EndpointLimit); err != nil {
+		return TestResult{}, err
+	} else if stop != "" {
+		return TestResult{}, &UnservedError{Reason: stop}
 	}
 	if !tracing.Recording(ctx) {
 		out, _, err := t.send(ctx, &ep, account, env)

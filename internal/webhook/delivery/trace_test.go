@@ -265,7 +265,8 @@ func TestTheTestEventIsAChildSpan(t *testing.T) {
 	ok := rcv.URL + "/" + urlToken
 	live := traceEndpoint("live", ok, true)
 	live.Spec.Environment = v1alpha1.EnvironmentLive
-	kube := traceClient(t, traceEndpoint("hook", ok, true), traceEndpoint("failing", ok+"/fail", true), live)
+	alice := &v1alpha1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: traceNamespace, Name: "alice"}}
+	kube := traceClient(t, traceEndpoint("hook", ok, true), traceEndpoint("failing", ok+"/fail", true), live, alice)
 	tester := &Tester{Cache: kube, Sender: sender.New(sender.Options{AllowLoopback: true}), Namespace: traceNamespace,
 		Clock: clocktesting.NewFakePassiveClock(time.Now())}
 

@@ -306,19 +306,20 @@ func (s *Store) Prune(ctx context.Context, deliveriesBefore, eventsBefore time.T
 	if err != nil {
 		return 0, err
 	}
-	deliveries, err := pool.Exec(ctx, `DELETE FROM webhook_deliveries d USING (
+	// The outer WHERE checks the state again: a replay that made a row pending while this
+	// waited for its lock keeps it.
+	deliveries, delErr := pool.Exec(ctx, `DELETE FROM webhook_deliveries d USING (
 	SELECT d.event_id, d.endpoint_uid FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id
 	WHERE e.created_at < $1 AND d.state <> 'pending' LIMIT $2) old
-WHERE d.event_id = old.event_id AND d.endpoint_uid = old.endpoint_uid`, deliveriesBefore, batch)
-	if err != nil {
-		return 0, fmt.Errorf("outbox: pruning deliveries: %w", err)
-	}
-	events, err := pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
+WHERE d.event_id = old.event_id AND d.endpoint_uid = old.endpoint_uid AND d.state <> 'pending'`, deliveriesBefore, batch)
+	// The events' stage runs whatever the first did: a slow first stage must not keep the
+	// events from ever leaving.
+	events, evErr := pool.Exec(ctx, `DELETE FROM webhook_events WHERE id IN (
 	SELECT e.id FROM webhook_events e WHERE e.created_at < $1
 	AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
 	LIMIT $2)`, eventsBefore, batch)
-	if err != nil {
-		return 0, fmt.Errorf("outbox: pruning events: %w", err)
+	if err := errors.Join(delErr, evErr); err != nil {
+		return int(deliveries.RowsAffected() + events.RowsAffected()), fmt.Errorf("outbox: pruning: %w", err)
 	}
 	return int(deliveries.RowsAffected() + events.RowsAffected()), nil
 }
