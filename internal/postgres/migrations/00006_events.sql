@@ -17,6 +17,9 @@ CREATE INDEX webhook_events_list ON webhook_events (namespace, account, environm
 CREATE INDEX webhook_events_list_type ON webhook_events (namespace, account, environment, type, created_at DESC, id DESC);
 
 ALTER TABLE webhook_deliveries ADD COLUMN account text NOT NULL DEFAULT '';
+-- A pending delivery replayed while an attempt at it was in flight: that attempt's failure leaves
+-- it due at once, not at its backoff (the claim clears it).
+ALTER TABLE webhook_deliveries ADD COLUMN replayed boolean NOT NULL DEFAULT false;
 -- The claim walks the endpoints with pending deliveries through this index (a loose index scan),
 -- and takes each one's oldest due delivery from it: its cost follows the number of endpoints,
 -- not of due deliveries.
@@ -32,6 +35,7 @@ UPDATE webhook_deliveries SET last_error = '' WHERE last_error <> '' AND last_er
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_uid) WHERE state = 'pending';
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
 DROP INDEX webhook_deliveries_queue;
+ALTER TABLE webhook_deliveries DROP COLUMN replayed;
 ALTER TABLE webhook_deliveries DROP COLUMN account;
 DROP INDEX webhook_events_list_type;
 DROP INDEX webhook_events_list;

@@ -60,7 +60,7 @@ due AS (
 	WHERE d.state = 'pending' AND d.next_attempt_at <= now()
 	ORDER BY t.turn, t.next_attempt_at, t.event_id
 	LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
-UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $2)
+UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => $2), replayed = false
 FROM due, webhook_events e
 WHERE d.event_id = due.event_id AND d.endpoint_uid = due.endpoint_uid AND e.id = d.event_id
 RETURNING d.event_id, d.endpoint_uid, d.namespace, d.endpoint, d.account, d.attempts, e.type, e.sequence, e.created_at, e.body`

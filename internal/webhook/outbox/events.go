@@ -194,8 +194,9 @@ var ErrUnknownEvent = errors.New("outbox: no such event")
 
 // Replay queues the chosen events to the endpoint again, oldest first, under their own ids (the
 // webhook-id a receiver deduplicates by): a delivery that ended (delivered, failed or dropped)
-// starts afresh with its attempts at zero, a pending one is made due now, and an event the
-// endpoint never had gets a delivery. Events of types the endpoint does not subscribe to are left
+// starts afresh with its attempts at zero, a pending one is made due now (and marked replayed, so
+// that the outcome of an attempt in flight since before leaves it due), and an event the endpoint
+// never had gets a delivery. Events of types the endpoint does not subscribe to are left
 // out.
 func (s *Store) Replay(ctx context.Context, r Replay) (Replayed, error) {
 	ctx, cancel, pool, err := s.db.Call(ctx)
@@ -279,6 +280,7 @@ func requeue(ctx context.Context, tx pgx.Tx, t Target, picked []Cursor) error {
 SELECT id, $2, $3, $4, $5, now() FROM unnest($1::text[]) AS id
 ON CONFLICT (event_id, endpoint_uid) DO UPDATE SET
 	state = 'pending', next_attempt_at = LEAST(webhook_deliveries.next_attempt_at, now()),
+	replayed = webhook_deliveries.state = 'pending',
 	attempts = CASE WHEN webhook_deliveries.state = 'pending' THEN webhook_deliveries.attempts ELSE 0 END,
 	last_error = CASE WHEN webhook_deliveries.state = 'pending' THEN webhook_deliveries.last_error ELSE '' END,
 	delivered_at = NULL`, ids, t.UID, t.Namespace, t.Name, t.Account)

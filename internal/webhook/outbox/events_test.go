@@ -149,3 +149,36 @@ func TestReplayRequeuesUnderTheOriginalIDs(t *testing.T) {
 		t.Fatalf("evt_b got deliveries: %v", states)
 	}
 }
+
+// A replay of a delivery whose attempt is in flight is not undone by that attempt: its failure,
+// even its last, leaves the delivery pending and due at once, and the next attempt goes.
+func TestAReplayOutlivesTheAttemptInFlight(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	ep := outbox.Target{UID: "u1", Namespace: "ns", Name: "hook", Account: "a"}
+	at := time.Now().Add(-time.Minute).Truncate(time.Second)
+	recordFor(t, s, scopeA, "evt_01HZZZZZZZZZZZZZZZZZZZZZZ1", "int_1", "transfer.created", at, ep)
+	inFlight, err := s.Claim(ctx, outbox.Claim{Limit: 1, Lease: time.Minute})
+	if err != nil || len(inFlight) != 1 {
+		t.Fatalf("Claim: %v, %d", err, len(inFlight))
+	}
+	if got, err := s.Replay(ctx, outbox.Replay{Scope: scopeA, Target: ep, Types: []string{"transfer.created"}, Max: 10,
+		IDs: []string{inFlight[0].EventID}, Filter: outbox.EventFilter{Since: at.Add(-time.Hour)}}); err != nil || got.Queued != 1 {
+		t.Fatalf("Replay: %v, %+v", err, got)
+	}
+	// The attempt that began before the replay fails for good.
+	if _, err := s.Settle(ctx, inFlight[0], outbox.Outcome{Error: "HTTP 503", GiveUp: true}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Claim(ctx, outbox.Claim{Limit: 1, Lease: time.Minute})
+	if err != nil || len(again) != 1 || again[0].EventID != inFlight[0].EventID {
+		t.Fatalf("after the replay, the delivery is due again: %v, %+v", err, again)
+	}
+	// That attempt is the replay's own: its failure follows the schedule as usual.
+	if _, err := s.Settle(ctx, again[0], outbox.Outcome{Error: "HTTP 503", GiveUp: true}); err != nil {
+		t.Fatal(err)
+	}
+	if states, _ := s.Deliveries(ctx, inFlight[0].EventID); states["hook"] != outbox.StateFailed {
+		t.Fatalf("the replay's own last attempt failed: %v; want failed", states)
+	}
+}

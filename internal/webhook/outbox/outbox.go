@@ -165,12 +165,15 @@ func (s *Store) Settle(ctx context.Context, d Delivery, o Outcome) (Health, erro
 		case o.Delivered:
 			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1,
 delivered_at = now(), last_error = ''`+held, d.EventID, d.EndpointUID, d.Attempts)
+		// A delivery replayed while this attempt ran (replayed) stays pending and due now: the
+		// replay asked for an attempt after it, which this one was not.
 		case o.GiveUp:
-			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1,
-last_error = $4`+held, d.EventID, d.EndpointUID, d.Attempts, o.Error)
+			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = $4,
+state = CASE WHEN replayed THEN 'pending' ELSE 'failed' END, next_attempt_at = CASE WHEN replayed THEN now() ELSE next_attempt_at END,
+replayed = false`+held, d.EventID, d.EndpointUID, d.Attempts, o.Error)
 		default:
 			tag, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = $4,
-next_attempt_at = now() + make_interval(secs => $5)`+held,
+next_attempt_at = CASE WHEN replayed THEN now() ELSE now() + make_interval(secs => $5) END, replayed = false`+held,
 				d.EventID, d.EndpointUID, d.Attempts, o.Error, o.RetryIn.Seconds())
 		}
 		if err != nil {
