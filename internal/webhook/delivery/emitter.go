@@ -93,17 +93,14 @@ func eventsOf(obj *v1alpha1.TransferIntent) []event {
 	return out
 }
 
-// subscribed lists the endpoints that hear of an event: the intent's account and environment,
-// the event's type, served (endpoint.Unserved), and created no later than the event happened (an
-// endpoint hears of what happens after it exists).
-func (e *Emitter) subscribed(to recipients, obj *v1alpha1.TransferIntent, ev event) []outbox.Target {
+// subscribed lists, of the endpoints served to the intent's account (servedTo), those that hear of
+// an event: the intent's environment, the event's type, and created no later than the event
+// happened (an endpoint hears of what happens after it exists).
+func subscribed(served []v1alpha1.WebhookEndpoint, obj *v1alpha1.TransferIntent, ev event) []outbox.Target {
 	var out []outbox.Target
-	account := to.accounts[obj.Spec.AccountRef.Name]
-	for i := range to.endpoints {
-		ep := &to.endpoints[i]
-		if ep.Spec.AccountRef.Name != obj.Spec.AccountRef.Name || ep.Spec.Environment != obj.Spec.Environment ||
-			!slices.Contains(ep.Spec.EventTypes, ev.typ) || ep.CreationTimestamp.After(ev.at) ||
-			endpoint.Unserved(ep, account, to.endpoints, e.EndpointLimit) != "" {
+	for i := range served {
+		ep := &served[i]
+		if ep.Spec.Environment != obj.Spec.Environment || !slices.Contains(ep.Spec.EventTypes, ev.typ) || ep.CreationTimestamp.After(ev.at) {
 			continue
 		}
 		out = append(out, outbox.Target{UID: string(ep.UID), Namespace: ep.Namespace, Name: ep.Name, Account: ep.Spec.AccountRef.Name})
@@ -111,29 +108,27 @@ func (e *Emitter) subscribed(to recipients, obj *v1alpha1.TransferIntent, ev eve
 	return out
 }
 
-// recipients are the endpoints of a namespace and their accounts, by name.
-type recipients struct {
-	endpoints []v1alpha1.WebhookEndpoint
-	accounts  map[string]*v1alpha1.Account
-}
-
-func (e *Emitter) recipientsIn(ctx context.Context, namespace string) (recipients, error) {
+// servedTo lists the account's endpoints that receive deliveries now (endpoint.Unserved), decided
+// once for all of an intent's events.
+func (e *Emitter) servedTo(ctx context.Context, namespace, account string) ([]v1alpha1.WebhookEndpoint, error) {
 	var endpoints v1alpha1.WebhookEndpointList
-	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(namespace)); err != nil {
-		return recipients{}, err
+	if err := e.Cache.List(ctx, &endpoints, client.InNamespace(namespace), client.MatchingFields{endpoint.AccountField: account}); err != nil {
+		return nil, err
 	}
-	to := recipients{endpoints: endpoints.Items, accounts: map[string]*v1alpha1.Account{}}
 	if len(endpoints.Items) == 0 {
-		return to, nil
+		return nil, nil
 	}
-	var accounts v1alpha1.AccountList
-	if err := e.Cache.List(ctx, &accounts, client.InNamespace(namespace)); err != nil {
-		return recipients{}, err
+	var owner *v1alpha1.Account
+	var a v1alpha1.Account
+	switch err := e.Cache.Get(ctx, client.ObjectKey{Namespace: namespace, Name: account}, &a); {
+	case err == nil:
+		owner = &a
+	case !apierrors.IsNotFound(err):
+		return nil, err
 	}
-	for i := range accounts.Items {
-		to.accounts[accounts.Items[i].Name] = &accounts.Items[i]
-	}
-	return to, nil
+	return slices.DeleteFunc(slices.Clone(endpoints.Items), func(ep v1alpha1.WebhookEndpoint) bool {
+		return endpoint.Unserved(&ep, owner, endpoints.Items, e.EndpointLimit) != ""
+	}), nil
 }
 
 // Reconcile records the intent's events that are due.
@@ -149,11 +144,11 @@ func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result,
 	if e.known(req.String()) >= len(due) {
 		return ctrl.Result{}, nil
 	}
-	to, err := e.recipientsIn(ctx, obj.Namespace)
+	served, err := e.servedTo(ctx, obj.Namespace, obj.Spec.AccountRef.Name)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := e.record(ctx, &obj, due, to); err != nil {
+	if err := e.record(ctx, &obj, due, served); err != nil {
 		return ctrl.Result{}, err
 	}
 	e.remember(req.String(), len(due))
@@ -161,8 +156,8 @@ func (e *Emitter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result,
 }
 
 // record writes the events of due with their deliveries, and wakes the deliverer when any was new.
-func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due []event, to recipients) error {
-	events, targets, err := e.build(obj, due, to)
+func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due []event, served []v1alpha1.WebhookEndpoint) error {
+	events, targets, err := e.build(obj, due, served)
 	if err != nil || len(events) == 0 {
 		return err
 	}
@@ -181,14 +176,17 @@ func (e *Emitter) record(ctx context.Context, obj *v1alpha1.TransferIntent, due 
 // the emitter has not recorded yet (a leader that was down, a reconcile that failed) is not lost
 // with the intent.
 func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent) error {
-	if len(intents) == 0 {
-		return nil
-	}
-	to, err := e.recipientsIn(ctx, intents[0].Namespace)
-	if err != nil {
-		return err
-	}
+	served := map[string][]v1alpha1.WebhookEndpoint{} // by account, for this call
 	for _, obj := range intents {
+		account := obj.Spec.AccountRef.Name
+		to, ok := served[account]
+		if !ok {
+			var err error
+			if to, err = e.servedTo(ctx, obj.Namespace, account); err != nil {
+				return err
+			}
+			served[account] = to
+		}
 		if err := e.record(ctx, obj, eventsOf(obj), to); err != nil {
 			return err
 		}
@@ -199,7 +197,7 @@ func (e *Emitter) Ensure(ctx context.Context, intents []*v1alpha1.TransferIntent
 // build makes the outbox events of due, each with its subscribers (an event without any is
 // recorded too: GET /v2/events lists it); the body's data is the intent's record as it is now,
 // which every event of this reconcile shares.
-func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, to recipients) ([]outbox.Event, [][]outbox.Target, error) {
+func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, served []v1alpha1.WebhookEndpoint) ([]outbox.Event, [][]outbox.Target, error) {
 	data, err := json.Marshal(transferrecord.Of(obj, e.Chains, e.Clock.Now()))
 	if err != nil {
 		return nil, nil, err
@@ -219,7 +217,7 @@ func (e *Emitter) build(obj *v1alpha1.TransferIntent, due []event, to recipients
 			ID: id, Namespace: obj.Namespace, Account: obj.Spec.AccountRef.Name, Environment: string(obj.Spec.Environment),
 			IntentID: obj.Spec.ID, Type: string(ev.typ), Sequence: ev.sequence, CreatedAt: ev.at, Body: body,
 		})
-		targets = append(targets, e.subscribed(to, obj, ev))
+		targets = append(targets, subscribed(served, obj, ev))
 	}
 	return events, targets, nil
 }
