@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
@@ -210,4 +211,38 @@ func postJSON(t testing.TB, url, key, body string) (int, []byte) {
 	t.Helper()
 	status, out, _ := do(t, http.MethodPost, url, key, body)
 	return status, out
+}
+
+// The event log's answer when PostgreSQL is slow (paused) or gone (killed): a 503 with Retry-After
+// within the database's deadline, for the list and the replay alike, never a hang or a 500.
+func TestTheEventLogWithoutPostgreSQL(t *testing.T) {
+	pg := pgtest.Start(t)
+	stack := startStackOn(t, pg, nil)
+	account := stack.CreateAccount(t, "NoDatabase").Object.Name
+	key := stack.CreateKey(t, account, "nodb", unlimited)
+	recv := newReceiver(t, nil)
+	ep, _ := newEndpoint(t, stack, account, recv.URL+"/hooks")
+	if status, body, _ := do(t, http.MethodGet, stack.URL+"/v2/events", key, ""); status != http.StatusOK {
+		t.Fatalf("GET /v2/events: %d %s", status, body)
+	}
+	check := func(state string) {
+		t.Helper()
+		for _, req := range []struct{ method, path, body string }{
+			{http.MethodGet, "/v2/events", ""},
+			{http.MethodPost, "/v2/webhooks/" + ep.Name + "/replay", `{"eventIds":["evt_01HZZZZZZZZZZZZZZZZZZZZZZ1"]}`},
+		} {
+			start := time.Now()
+			status, body, header := do(t, req.method, stack.URL+req.path, key, req.body)
+			took := time.Since(start)
+			if status != http.StatusServiceUnavailable || header.Get("Retry-After") == "" || took > stack.Options.Archive.Timeout+2*time.Second {
+				t.Errorf("%s %s with PostgreSQL %s: %d after %s (Retry-After %q) %s; want 503 with Retry-After within the deadline",
+					req.method, req.path, state, status, took.Round(time.Millisecond), header.Get("Retry-After"), body)
+			}
+		}
+	}
+	pg.Pause()
+	check("paused")
+	pg.Resume()
+	pg.Kill()
+	check("gone")
 }

@@ -92,7 +92,11 @@ func (r *receiver) succeeded() []delivery {
 }
 
 func startStack(t testing.TB, change func(*service.Options)) *servicetest.Stack {
-	pg := pgtest.Start(t)
+	return startStackOn(t, pgtest.Start(t), change)
+}
+
+// startStackOn is startStack on the given PostgreSQL (a test that pauses or kills it).
+func startStackOn(t testing.TB, pg *pgtest.Server, change func(*service.Options)) *servicetest.Stack {
 	return servicetest.Start(t, servicetest.WithServiceOptions(func(o *service.Options) {
 		o.Archive.URL, o.Archive.Timeout = pg.URL, 2*time.Second
 		o.Webhooks.FirstRetry, o.Webhooks.Poll, o.Webhooks.AttemptTimeout = 100*time.Millisecond, 100*time.Millisecond, 2*time.Second
