@@ -222,9 +222,11 @@ func TestTheEventLogWithoutPostgreSQL(t *testing.T) {
 	key := stack.CreateKey(t, account, "nodb", unlimited)
 	recv := newReceiver(t, nil)
 	ep, _ := newEndpoint(t, stack, account, recv.URL+"/hooks")
-	if status, body, _ := do(t, http.MethodGet, stack.URL+"/v2/events", key, ""); status != http.StatusOK {
-		t.Fatalf("GET /v2/events: %d %s", status, body)
-	}
+	// The database opens in the background (a replica serves before it): wait until it answers.
+	testenv.WaitFor(t, 30*time.Second, "GET /v2/events to answer 200 with PostgreSQL up", func() bool {
+		status, _, _ := do(t, http.MethodGet, stack.URL+"/v2/events", key, "")
+		return status == http.StatusOK
+	})
 	check := func(state string) {
 		t.Helper()
 		for _, req := range []struct{ method, path, body string }{
