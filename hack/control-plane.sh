@@ -14,7 +14,7 @@
 # Kubernetes release (about 1 min more), so a fresh clone needs nothing but Go.
 set -euo pipefail
 
-KUBE_VERSION="${KUBE_VERSION:-1.36.3}"
+KUBE_VERSION="${KUBE_VERSION:-1.37.2}"
 ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -73,7 +73,7 @@ acquire_lock() {
 
 # A stamp is the version plus the revision of this recipe: bump RECIPE when the way a binary is built
 # changes, and every checkout rebuilds once.
-RECIPE=2
+RECIPE=3
 stamp_ok() { [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/.$1.version" 2>/dev/null)" = "$2 recipe-$RECIPE" ]; }
 
 # install_binary NAME VERSION BUILT_FILE: atomic rename inside BIN_DIR, then the stamp.
@@ -95,7 +95,7 @@ build_etcd() {
     go mod init local/etcd-build >/dev/null 2>&1
     go get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION" 2>"$WORK/etcd-get.log" ||
       { cat "$WORK/etcd-get.log" >&2; exit 1; }
-    go build -trimpath -o "$WORK/etcd.bin" go.etcd.io/etcd/server/v3
+    go build -trimpath -ldflags "-s -w" -o "$WORK/etcd.bin" go.etcd.io/etcd/server/v3
   )
   install_binary etcd "$ETCD_VERSION" "$WORK/etcd.bin"
 }
@@ -123,6 +123,24 @@ prepare_kube_module() {
   for m in $staging; do
     go mod edit -replace="$m=$m@$staging_version"
   done
+  align_with_service
+}
+
+# align_with_service requires, of every module the service's go.mod requires, its version there.
+# A requirement only raises what minimal version selection picks (a module kube-apiserver needs
+# newer stays newer), so the build is the one Kubernetes tested wherever the service is not ahead.
+# Where both select the same version, and with the same flags (CGO_ENABLED=0, -trimpath, as make
+# run's manager is built), the compiled packages of the two builds are one entry of Go's build
+# cache: on a fresh machine the manager's build then reuses most of client-go, apimachinery,
+# k8s.io/api, gRPC, protobuf and OpenTelemetry from kube-apiserver's, or the other way round.
+align_with_service() {
+  local service_mod="$ROOT/go.mod" path version edits=()
+  [ -f "$service_mod" ] || return 0
+  while read -r path version; do
+    case "$path" in k8s.io/kubernetes | "") continue ;; esac
+    edits+=("-require=$path@$version")
+  done < <(awk '/^require \($/ { inside = 1; next } inside && /^\)/ { inside = 0 } inside && $1 !~ /^\/\// { print $1, $2 }' "$service_mod")
+  [ "${#edits[@]}" = 0 ] || go mod edit "${edits[@]}"
 }
 
 # Stamp the release into the binaries, so that `--version` and kubectl's version-skew check see the
@@ -152,11 +170,12 @@ build_kube() {
     go get "${pkgs[@]}" 2>"$WORK/kube-get.log" || { cat "$WORK/kube-get.log" >&2; exit 1; }
     local ldflags
     ldflags="$(kube_ldflags)"
+    # -s -w: no symbol table or DWARF (nobody debugs the control plane), a quicker link.
     if [ "$want_apiserver" = 1 ]; then
-      go build -trimpath -ldflags "$ldflags" -o "$WORK/kube-apiserver.bin" k8s.io/kubernetes/cmd/kube-apiserver
+      go build -trimpath -ldflags "-s -w $ldflags" -o "$WORK/kube-apiserver.bin" k8s.io/kubernetes/cmd/kube-apiserver
     fi
     if [ "$want_kubectl" = 1 ]; then
-      go build -trimpath -ldflags "$ldflags" -o "$WORK/kubectl.bin" k8s.io/kubernetes/cmd/kubectl
+      go build -trimpath -ldflags "-s -w $ldflags" -o "$WORK/kubectl.bin" k8s.io/kubernetes/cmd/kubectl
     fi
   )
   if [ "$want_apiserver" = 1 ]; then install_binary kube-apiserver "$KUBE_VERSION" "$WORK/kube-apiserver.bin"; fi
