@@ -98,20 +98,25 @@ func (ti *TransferIntent) Phase() IntentPhase {
 	return ti.Status.Phase
 }
 
-// Labels set on every TransferIntent so that lists filter server-side and in the informer cache.
+// Labels set on every TransferIntent at its create, so that lists filter server-side and in the
+// informer cache. Neither changes after the create; the phase is selected with the field
+// selector status.phase (PhaseField) instead, since a label would cost a write per transition.
 const (
 	LabelAccount = "intents.transferintent.io/account"
 	LabelType    = "intents.transferintent.io/type"
-	// LabelStatus holds status.phase, under the name the API gives it (status).
-	LabelStatus = "intents.transferintent.io/status"
 )
 
-// IntentLabels are the labels of an intent of account, of type t, in phase: the intent store sets
-// them at creation and the TransferIntent controller keeps them in step with the phase. An account
-// name longer than a label value allows (63 characters) cannot be a label; lists by account use
-// the field index on spec.accountRef.name instead.
-func IntentLabels(account string, t IntentType, phase IntentPhase) map[string]string {
-	labels := map[string]string{LabelType: string(t), LabelStatus: string(phase)}
+// PhaseField is the selectable field of status.phase: a field selector of the API server
+// (kubectl get transferintents --field-selector status.phase=expired), and the name of the
+// informer cache's index of the same field, so that one MatchingFields serves both. A new
+// intent's phase is empty there: its pending (or unsigned) is implied, never written.
+const PhaseField = "status.phase"
+
+// IntentLabels are the labels of an intent of account and of type t, which the intent store sets
+// at creation. An account name longer than a label value allows (63 characters) cannot be a label;
+// lists by account use the field index on spec.accountRef.name instead.
+func IntentLabels(account string, t IntentType) map[string]string {
+	labels := map[string]string{LabelType: string(t)}
 	if len(validation.IsValidLabelValue(account)) == 0 {
 		labels[LabelAccount] = account
 	}
@@ -372,9 +377,11 @@ type FillStatus struct {
 	Attestation string `json:"attestation,omitempty"`
 }
 
-// The Status column reads the status label, which the intent store sets to the initial phase at
-// create and the controller keeps equal to the phase: a new intent's status is not written (its
-// pending, or unsigned, is implied), so .status.phase would print nothing for it. The status's own CEL rule checks the moves
+// The Status column and the status.phase field selector read status.phase, which no write but
+// the status's own sets: a new intent's status is not written (its pending, or unsigned for a
+// gasless one, is implied), so the column prints nothing for it until its first transition. A
+// phase label would cost the API server a metadata write per transition (docs/decisions.md,
+// "An intent costs the API server three writes"). The status's own CEL rule checks the moves
 // between written phases; the object's rule below checks the first written phase, since a
 // transition rule on the status does not run while the intent has none.
 
@@ -383,7 +390,7 @@ type FillStatus struct {
 // +kubebuilder:resource:shortName=ti;intent,categories=tis
 // +kubebuilder:printcolumn:name="ID",type=string,JSONPath=`.spec.id`
 // +kubebuilder:printcolumn:name="Type",type=string,JSONPath=`.spec.type`
-// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.metadata.labels.intents\.transferintent\.io/status`
+// +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Block",type=integer,JSONPath=`.status.blockNumber`
 // +kubebuilder:printcolumn:name="Hash",type=string,JSONPath=`.status.hash`,priority=1
 // +kubebuilder:printcolumn:name="Fill",type=string,JSONPath=`.status.fill.hash`,priority=1
@@ -391,6 +398,7 @@ type FillStatus struct {
 // +kubebuilder:printcolumn:name="To-Chain",type=string,JSONPath=`.spec.toChain`
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountRef.name`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:selectablefield:JSONPath=`.status.phase`
 // +kubebuilder:validation:XValidation:rule="(has(oldSelf.status) && has(oldSelf.status.phase)) || !has(self.status) || !has(self.status.phase) || self.status.phase in (has(self.spec.gasless) ? ['unsigned', 'signed', 'submitted', 'expired', 'cancelled'] : ['pending', 'submitted', 'expired'])",message="illegal lifecycle transition: a new intent is pending and moves to submitted or expired; a new gasless intent is unsigned and moves to signed, submitted, expired or cancelled"
 
 // TransferIntent is a stored transfer, swap or bridge intent.

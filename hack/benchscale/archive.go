@@ -127,7 +127,7 @@ func (b *bench) measureDrain(ctx context.Context, s *subject, args []string, url
 		ObservedGeneration: 1, LastTransitionTime: finishedAt}}
 	res := storeN(ctx, o.createConcurrency, run.drainN, func(ctx context.Context) error {
 		obj := pl.clone(v1alpha1.IntentTypeTransfer, b.callers[mathrand.IntN(len(b.callers))], time.Now())
-		obj.Labels[v1alpha1.LabelStatus] = string(v1alpha1.IntentPhaseExpired)
+		obj.Labels[legacyStatusLabel] = string(v1alpha1.IntentPhaseExpired)
 		return storeWithStatus(ctx, b.cp.admin, fillPlan{obj: obj, status: *expired.DeepCopy()})
 	})
 	if res.failures > 0 {

@@ -223,7 +223,7 @@ func (p *planner) clone(typ v1alpha1.IntentType, c caller, at time.Time) *v1alph
 	obj.Spec.Request.To = obj.Spec.ToChain + ":" + to
 	obj.Spec.Request.Amount = strconv.Itoa(1+p.rng.IntN(10_000)) + "." + strconv.Itoa(p.rng.IntN(100))
 	obj.Spec.ExpiresAt = metav1.NewTime(at.Add(time.Hour).UTC().Truncate(time.Second))
-	obj.Labels = v1alpha1.IntentLabels(c.account, typ, v1alpha1.IntentPhasePending)
+	obj.Labels = intentLabels(c.account, typ, v1alpha1.IntentPhasePending)
 	return obj
 }
 
@@ -238,7 +238,7 @@ func (p *planner) plan(i, n int) fillPlan {
 	span := 20 * 24 * time.Hour
 	at := p.now.Add(-span + time.Duration(float64(span)*float64(i)/float64(n)))
 	obj := p.clone(typ, c, at)
-	obj.Labels = v1alpha1.IntentLabels(c.account, typ, phase)
+	obj.Labels = intentLabels(c.account, typ, phase)
 	updated := metav1.NewTime(at.Add(time.Duration(1+p.rng.IntN(600)) * time.Second).UTC().Truncate(time.Second))
 	if phase == v1alpha1.IntentPhasePending {
 		// Pending intents keep waiting through the run.
@@ -402,4 +402,16 @@ func updateStatus(ctx context.Context, c client.Client, obj *v1alpha1.TransferIn
 func retryable(err error) bool {
 	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err) ||
 		apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err)
+}
+
+// legacyStatusLabel is the phase label of the releases before 0.2 (their controller kept it equal
+// to the phase; their retention sweep and archiver listed by it). The objects the harness stores
+// carry it too, so that an older build measured with -before finds them as it would its own.
+const legacyStatusLabel = "intents.transferintent.io/status"
+
+// intentLabels are the labels the intent store sets at a create, with the legacy phase label.
+func intentLabels(account string, t v1alpha1.IntentType, phase v1alpha1.IntentPhase) map[string]string {
+	labels := v1alpha1.IntentLabels(account, t)
+	labels[legacyStatusLabel] = string(phase)
+	return labels
 }

@@ -120,7 +120,7 @@ func TestCreatedIntentIsStoredWithItsLabelsAndSpec(t *testing.T) {
 	if err := h.kube.Get(context.Background(), client.ObjectKey{Namespace: testNamespace, Name: name}, &obj); err != nil {
 		t.Fatal(err)
 	}
-	wantLabels := map[string]string{v1alpha1.LabelAccount: "alice", v1alpha1.LabelType: "transfer", v1alpha1.LabelStatus: "pending"}
+	wantLabels := map[string]string{v1alpha1.LabelAccount: "alice", v1alpha1.LabelType: "transfer"}
 	for k, v := range wantLabels {
 		if obj.Labels[k] != v {
 			t.Fatalf("label %s=%q, want %q (labels %v)", k, obj.Labels[k], v, obj.Labels)

@@ -162,7 +162,7 @@ func (a *Archiver) due(ti *v1alpha1.TransferIntent, now time.Time) bool {
 		return false
 	}
 	if !intent.Finished(intentstatus.Phase(ti)) {
-		return false // a label that lags the phase
+		return false // an index or a field selector that lags the phase
 	}
 	return !now.Before(intentstatus.PhaseEnteredAt(ti).Add(a.After))
 }
@@ -173,7 +173,7 @@ func (a *Archiver) measureBacklog(ctx context.Context, now time.Time) error {
 	for _, phase := range intent.FinishedStatuses() {
 		var list v1alpha1.TransferIntentList
 		if err := a.Cache.List(ctx, &list, client.InNamespace(a.Namespace), client.UnsafeDisableDeepCopy,
-			client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
+			client.MatchingFields{v1alpha1.PhaseField: string(phase)}); err != nil {
 			return fmt.Errorf("listing %s intents: %w", phase, err)
 		}
 		for i := range list.Items {
@@ -262,7 +262,7 @@ func (a *Archiver) listDue(ctx context.Context, phase v1alpha1.IntentPhase, now 
 	for {
 		var list v1alpha1.TransferIntentList
 		if err := a.APIReader.List(ctx, &list, client.InNamespace(a.Namespace), client.Limit(int64(a.Batch)), client.Continue(cont),
-			client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
+			client.MatchingFields{v1alpha1.PhaseField: string(phase)}); err != nil {
 			return nil, fmt.Errorf("listing %s intents from the API server: %w", phase, err)
 		}
 		for i := range list.Items {

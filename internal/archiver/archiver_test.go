@@ -25,6 +25,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/archive"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/intentstore"
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/postgres"
@@ -64,6 +65,10 @@ func newWorld(t *testing.T) *world {
 	if w.store, err = intentstore.SetupWithManager(mgr, intentstore.Options{Namespace: w.ns, Archive: w.archive}); err != nil {
 		t.Fatal(err)
 	}
+	// The phase index the service's controllers register, which the backlog reads.
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &v1alpha1.TransferIntent{}, v1alpha1.PhaseField, intentstatus.IndexByPhase); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
@@ -95,7 +100,7 @@ func (w *world) intents(n int, finished bool) []string {
 	w.t.Helper()
 	ids := make([]string, n)
 	for i := range ids {
-		ti := w.newIntent(finished)
+		ti := w.newIntent()
 		if err := w.kube.Create(context.Background(), ti); err != nil {
 			w.t.Fatal(err)
 		}
@@ -107,15 +112,11 @@ func (w *world) intents(n int, finished bool) []string {
 	return ids
 }
 
-func (w *world) newIntent(finished bool) *v1alpha1.TransferIntent {
+func (w *world) newIntent() *v1alpha1.TransferIntent {
 	id := intent.NewIntentID(time.Now())
 	name, _ := intent.ObjectNameFromID(id)
-	phase := v1alpha1.IntentPhasePending
-	if finished {
-		phase = v1alpha1.IntentPhaseConfirmed
-	}
 	return &v1alpha1.TransferIntent{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns, Labels: v1alpha1.IntentLabels(w.owner.Account, v1alpha1.IntentTypeTransfer, phase)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns, Labels: v1alpha1.IntentLabels(w.owner.Account, v1alpha1.IntentTypeTransfer)},
 		Spec: v1alpha1.TransferIntentSpec{
 			ID: id, AccountRef: v1alpha1.LocalObjectReference{Name: w.owner.Account}, Environment: w.owner.Environment,
 			Type: v1alpha1.IntentTypeTransfer, FromChain: "eip155:11155111", ToChain: "eip155:11155111", OrderID: hex32(),
@@ -304,7 +305,7 @@ func TestKilledPostgresLosesNothing(t *testing.T) {
 // still there (garbage collection has not caught up), and after the claim is gone with it.
 func TestIdempotencyKeyReplayAfterArchiving(t *testing.T) {
 	w := newWorld(t)
-	ti := w.newIntent(false)
+	ti := w.newIntent()
 	req := intentstore.CreateRequest{Owner: w.owner, IdempotencyKey: "order-42", RequestHash: "sha256:" + strings.Repeat("a", 64),
 		Build: func(context.Context) (*v1alpha1.TransferIntent, error) { return ti.DeepCopy(), nil }}
 	created, err := w.store.Create(context.Background(), req)
@@ -316,7 +317,7 @@ func TestIdempotencyKeyReplayAfterArchiving(t *testing.T) {
 	if err := w.kube.Get(context.Background(), client.ObjectKeyFromObject(ti), &stored); err != nil {
 		t.Fatal(err)
 	}
-	stored.Labels = v1alpha1.IntentLabels(w.owner.Account, stored.Spec.Type, v1alpha1.IntentPhaseConfirmed)
+	stored.Labels = v1alpha1.IntentLabels(w.owner.Account, stored.Spec.Type)
 	if err := w.kube.Update(context.Background(), &stored); err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestIdempotencyKeyReplayAfterArchiving(t *testing.T) {
 // intent's attested fill is found by its order id.
 func TestAttestedOrderIsFoundAfterArchiving(t *testing.T) {
 	w := newWorld(t)
-	ti := w.newIntent(true)
+	ti := w.newIntent()
 	if err := w.kube.Create(context.Background(), ti); err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +418,7 @@ func TestArchiveNotOpenYetIsWaitedForBriefly(t *testing.T) {
 // list pages across both.
 func TestLookupFiltersFindArchivedIntents(t *testing.T) {
 	w := newWorld(t)
-	archived := w.newIntent(true)
+	archived := w.newIntent()
 	if err := w.kube.Create(context.Background(), archived); err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +433,7 @@ func TestLookupFiltersFindArchivedIntents(t *testing.T) {
 		return err == nil && moved == 2
 	})
 	w.waitIndexed(0)
-	live := w.newIntent(false)
+	live := w.newIntent()
 	live.Spec.Request.From = "eip155:11155111:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 	if err := w.kube.Create(context.Background(), live); err != nil {
 		t.Fatal(err)

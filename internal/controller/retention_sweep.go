@@ -67,7 +67,7 @@ func (s *retentionSweep) sweep(ctx context.Context) (int, error) {
 	return len(due), nil
 }
 
-// terminalIntents lists the cached terminal intents, a phase at a time by their status label,
+// terminalIntents lists the cached terminal intents, a phase at a time by the phase index,
 // without deep copies. The cache still copies each object's struct into the list (about 700
 // bytes); one phase at a time bounds that garbage to the largest phase's share of the store. The
 // informer's own store is not reachable through a namespaced cache.
@@ -75,7 +75,7 @@ func terminalIntents(c client.Reader) intentLister {
 	return func(ctx context.Context, each func(*v1alpha1.TransferIntent)) error {
 		for _, phase := range intent.FinishedStatuses() {
 			var list v1alpha1.TransferIntentList
-			if err := c.List(ctx, &list, client.UnsafeDisableDeepCopy, client.MatchingLabels{v1alpha1.LabelStatus: string(phase)}); err != nil {
+			if err := c.List(ctx, &list, client.UnsafeDisableDeepCopy, client.MatchingFields{v1alpha1.PhaseField: string(phase)}); err != nil {
 				return fmt.Errorf("listing %s intents: %w", phase, err)
 			}
 			for i := range list.Items {

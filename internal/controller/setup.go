@@ -41,6 +41,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 )
@@ -92,6 +93,7 @@ func Indexes() []Index {
 		{&v1alpha1.ApiKey{}, ApiKeyAccountField, ApiKeyByAccount},
 		{&v1alpha1.WebhookEndpoint{}, endpoint.AccountField, endpoint.ByAccount},
 		{&v1alpha1.WebhookEndpoint{}, WebhookEndpointSecretField, WebhookEndpointBySecret},
+		{&v1alpha1.TransferIntent{}, v1alpha1.PhaseField, intentstatus.IndexByPhase},
 	}
 }
 
@@ -107,6 +109,7 @@ type options struct {
 	trusted         registry.TrustedSources
 	published       *Published
 	rpcMetrics      *jsonrpc.Metrics
+	intentMetrics   *IntentMetrics
 }
 
 // ProbeCaller names the Chain controller's probes in the jsonrpc metrics.
@@ -115,6 +118,11 @@ const ProbeCaller = "probe"
 // WithRPCMetrics makes the Chain controller's probes count their round trips in m.
 func WithRPCMetrics(m *jsonrpc.Metrics) Option {
 	return func(o *options) { o.rpcMetrics = m }
+}
+
+// WithIntentMetrics makes the TransferIntent controller count what it decides in m.
+func WithIntentMetrics(m *IntentMetrics) Option {
+	return func(o *options) { o.intentMetrics = m }
 }
 
 // WithPublished makes the projections record what they handle in p, for readiness (WaitFor).
@@ -206,7 +214,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 		kind  string
 		setup func(ctrl.Manager) error
 	}{
-		{"TransferIntent", (&TransferIntentReconciler{writer: w, Retention: o.intentRetention}).SetupWithManager},
+		{"TransferIntent", (&TransferIntentReconciler{writer: w, Retention: o.intentRetention, Metrics: o.intentMetrics}).SetupWithManager},
 		{"WebhookEndpoint", (&WebhookEndpointReconciler{writer: w, Limit: o.endpointLimit}).SetupWithManager},
 	}
 	for _, w := range []writer{projection, w} {

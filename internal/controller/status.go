@@ -64,14 +64,15 @@ type outcome struct {
 	// optimisticLock makes the status patch fail on a stale object, for kinds whose status other
 	// writers change too.
 	optimisticLock bool
-	// quietStart emits no event for the first Ready condition of a healthy object (see
-	// reconcileSteps.quietStart).
-	quietStart bool
+	// warningsOnly emits the Warning events alone (see reconcileSteps.warningsOnly).
+	warningsOnly bool
 
 	readySet bool
 	ready    metav1.Condition
 	updates  []func()
 	events   []queuedEvent
+	// written run once the status patch succeeded (or found nothing to write).
+	written []func()
 }
 
 // queuedEvent is an event about a status change, emitted once the change is recorded.
@@ -94,11 +95,11 @@ type reconcileSteps struct {
 	// optimisticLock makes the status patch fail on a stale object, for kinds whose status other
 	// writers change too.
 	optimisticLock bool
-	// quietStart: no event when an object first becomes Ready=True, for kinds created by the
-	// thousand (one event per new TransferIntent was a third of the API server's writes of a
-	// create, and an hour of events in etcd at the event TTL). Later changes, and a first
-	// Ready=False, still emit theirs.
-	quietStart bool
+	// warningsOnly: Warning events alone (failures an operator acts on, such as an invalid
+	// spec), for kinds created by the thousand: a Normal event per TransferIntent's transition
+	// was a write of the API server per intent, and an hour of events in etcd at the event TTL
+	// (docs/decisions.md, "An intent costs the API server three writes").
+	warningsOnly bool
 	// publish is the kind's own work on a valid spec: publishing it into its read model and
 	// deciding its Ready condition.
 	publish func(o *outcome) (ctrl.Result, error)
@@ -117,7 +118,7 @@ func (w *writer) reconcile(ctx context.Context, req ctrl.Request, obj object, st
 		return ctrl.Result{}, err
 	}
 	o.optimisticLock = steps.optimisticLock
-	o.quietStart = steps.quietStart
+	o.warningsOnly = steps.warningsOnly
 	defer func() { retErr = o.finish(ctx, retErr) }()
 	if !o.valid(steps.validate(), withdraw) {
 		return ctrl.Result{}, nil
@@ -178,6 +179,10 @@ func (o *outcome) event(eventType, reason, action, format string, args ...any) {
 	o.events = append(o.events, queuedEvent{eventType, reason, action, fmt.Sprintf(format, args...)})
 }
 
+// afterWrite runs fn once finish has recorded the status (a metric of what was written), not
+// when the patch failed and the reconcile is retried.
+func (o *outcome) afterWrite(fn func()) { o.written = append(o.written, fn) }
+
 // finish applies the decisions, emits an event when the Ready condition changed and patches the
 // status when it changed. A transient reconcile error (retErr) leaves the Ready condition as it
 // was unless the reconcile decided it before failing.
@@ -189,8 +194,7 @@ func (o *outcome) finish(ctx context.Context, retErr error) error {
 	var changed *metav1.Condition
 	if o.readySet {
 		prev := meta.FindStatusCondition(o.status.Conditions, v1alpha1.ConditionReady)
-		quiet := prev == nil && o.quietStart && o.ready.Status == metav1.ConditionTrue
-		if !quiet && (prev == nil || prev.Status != o.ready.Status || prev.Reason != o.ready.Reason || prev.Message != o.ready.Message) {
+		if prev == nil || prev.Status != o.ready.Status || prev.Reason != o.ready.Reason || prev.Message != o.ready.Message {
 			changed = &o.ready
 		}
 		cond := o.ready
@@ -208,27 +212,38 @@ func (o *outcome) finish(ctx context.Context, retErr error) error {
 		if o.optimisticLock {
 			patch = client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
 		}
-		// An object deleted since it was read has no status to record.
-		if err := client.IgnoreNotFound(o.w.Status().Patch(ctx, o.obj, patch)); err != nil {
+		err := o.w.Status().Patch(ctx, o.obj, patch)
+		if apierrors.IsNotFound(err) {
+			return retErr // deleted since it was read: no status to record, nothing happened
+		}
+		if err != nil {
 			if retErr != nil {
 				return fmt.Errorf("%w; patching status: %w", retErr, err)
 			}
 			return fmt.Errorf("patching status: %w", err)
 		}
 	}
-	// Events follow the patch so that a failed patch, retried, does not repeat them.
-	if o.w.Recorder == nil {
-		return retErr
+	for _, fn := range o.written {
+		fn()
 	}
+	// Events follow the patch so that a failed patch, retried, does not repeat them.
 	if changed != nil {
 		eventType := corev1.EventTypeNormal
 		if changed.Status != metav1.ConditionTrue && warningReasons[changed.Reason] {
 			eventType = corev1.EventTypeWarning
 		}
-		o.w.Recorder.Eventf(o.obj, nil, eventType, changed.Reason, "Reconcile", "%s", changed.Message)
+		o.emit(queuedEvent{eventType, changed.Reason, "Reconcile", changed.Message})
 	}
 	for _, e := range o.events {
-		o.w.Recorder.Eventf(o.obj, nil, e.eventType, e.reason, e.action, "%s", e.note)
+		o.emit(e)
 	}
 	return retErr
+}
+
+// emit records e, unless the kind records Warnings only and e is not one.
+func (o *outcome) emit(e queuedEvent) {
+	if o.w.Recorder == nil || (o.warningsOnly && e.eventType != corev1.EventTypeWarning) {
+		return
+	}
+	o.w.Recorder.Eventf(o.obj, nil, e.eventType, e.reason, e.action, "%s", e.note)
 }

@@ -39,6 +39,8 @@ var (
 	namespace string
 	// suiteCache is the manager's cache, for specs of code that reads the informers directly.
 	suiteCache cache.Cache
+	// suiteIntentMetrics are the TransferIntent controller's metrics, unregistered.
+	suiteIntentMetrics *IntentMetrics
 )
 
 func TestControllers(t *testing.T) {
@@ -61,7 +63,9 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	suiteCache = mgr.GetCache()
 	models = NewReadModels()
-	Expect(SetupWithManager(mgr, models, WithAttester(suiteAttester))).To(Succeed())
+	suiteIntentMetrics, err = NewIntentMetrics(nil)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(SetupWithManager(mgr, models, WithAttester(suiteAttester), WithIntentMetrics(suiteIntentMetrics))).To(Succeed())
 
 	var cancel context.CancelFunc
 	ctx, cancel = context.WithCancel(context.Background())
@@ -199,7 +203,7 @@ func expectImpliedPending(ti *v1alpha1.TransferIntent) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
 		g.Expect(k8sClient.Get(ctx, objKey(ti), ti)).To(Succeed())
-		g.Expect(ti.Labels).To(HaveKeyWithValue(v1alpha1.LabelStatus, string(v1alpha1.IntentPhasePending)))
+		g.Expect(ti.Labels).To(HaveKeyWithValue(v1alpha1.LabelType, string(ti.Spec.Type)))
 	}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(Succeed())
 	Consistently(func(g Gomega) {
 		g.Expect(k8sClient.Get(ctx, objKey(ti), ti)).To(Succeed())

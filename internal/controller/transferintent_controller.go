@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
@@ -34,14 +34,6 @@ const intentWorkers = 4
 // watcherWait is how often an expiry that waits for the chain watcher looks again.
 const watcherWait = 2 * time.Second
 
-// Reasons of the events the TransferIntent controller emits besides the Ready condition's.
-const (
-	// EventReasonExpired: the intent's expiresAt passed while it was pending; it is now expired.
-	EventReasonExpired = "Expired"
-	// EventReasonRetentionElapsed: a terminal intent outlived the retention period and is deleted.
-	EventReasonRetentionElapsed = "RetentionElapsed"
-)
-
 // TransferIntentReconciler applies the intent lifecycle (docs/decisions.md) through the pure
 // intent.Transition function: a new intent starts pending; a pending intent expires at
 // spec.expiresAt; a terminal intent (confirmed, failed, expired) is deleted Retention after it
@@ -60,6 +52,8 @@ type TransferIntentReconciler struct {
 	// RetentionHorizon is how long before its deletion a terminal intent waits on the work queue
 	// (see retentionSweep); DefaultRetentionHorizon when zero.
 	RetentionHorizon time.Duration
+	// Metrics counts the expiries written; nil counts nothing.
+	Metrics *IntentMetrics
 
 	requeue enqueuer
 }
@@ -109,7 +103,7 @@ func (r *TransferIntentReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 		validate: func() field.ErrorList { return ValidateTransferIntentSpec(&ti.Spec) },
 		// The API and, later, the chain watcher write the status too: never overwrite a phase read stale.
 		optimisticLock: true,
-		quietStart:     true,
+		warningsOnly:   true,
 		publish:        func(o *outcome) (ctrl.Result, error) { return r.publish(ctx, req, &ti, o) },
 	})
 }
@@ -126,11 +120,12 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 			o.update(func() { _ = intentstatus.Expire(ti, now) })
 			next, _ := intent.Transition(intent.Status(phase), intent.EventExpire)
 			phase, since = v1alpha1.IntentPhase(next), now.Time
-			o.event(corev1.EventTypeNormal, EventReasonExpired, "Expire",
-				"the intent is %s: nothing opened it before %s", phase, ti.Spec.ExpiresAt.UTC().Format(time.RFC3339))
+			// Counted, not recorded as an Event: the status, the archive and the transfer.expired
+			// webhook event keep the intent's history (docs/decisions.md).
+			o.afterWrite(func() { r.Metrics.expired(phase) })
 		}
 	}
-	if err := r.ensureLabels(ctx, ti, phase); err != nil {
+	if err := r.ensureLabels(ctx, ti); err != nil {
 		return ctrl.Result{}, err
 	}
 	if waitForWatcher {
@@ -151,8 +146,9 @@ func (r *TransferIntentReconciler) publish(ctx context.Context, req ctrl.Request
 	}
 	deleteAt := since.Add(r.retention())
 	if !now.Time.Before(deleteAt) {
-		r.event(ti, corev1.EventTypeNormal, EventReasonRetentionElapsed, "Delete",
-			"the intent has been %s since %s, longer than the retention of %s", phase, since.UTC().Format(time.RFC3339), r.retention())
+		// No Event: it would outlive the intent it is about by its hour in etcd.
+		log.FromContext(ctx).V(1).Info("deleting an intent past its retention", "phase", phase,
+			"since", since.UTC().Format(time.RFC3339), "retention", r.retention().String())
 		err := r.Delete(ctx, ti, client.Preconditions{UID: &ti.UID})
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -212,16 +208,11 @@ func impliedPending(ti *v1alpha1.TransferIntent) bool {
 	return ti.Status.Phase == "" && len(ti.Status.Conditions) == 0
 }
 
-// event emits an event about the intent.
-func (r *TransferIntentReconciler) event(ti *v1alpha1.TransferIntent, eventType, reason, action, note string, args ...any) {
-	if r.Recorder != nil {
-		r.Recorder.Eventf(ti, nil, eventType, reason, action, note, args...)
-	}
-}
-
-// ensureLabels makes the account, type and phase labels match the intent.
-func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) error {
-	want := v1alpha1.IntentLabels(intent.Spec.AccountRef.Name, intent.Spec.Type, phase)
+// ensureLabels makes the account and type labels match the intent's spec. The intent store sets
+// them at the create, so this writes only for an intent made some other way (kubectl): neither
+// label changes after, and the phase is no label (v1alpha1.PhaseField).
+func (r *TransferIntentReconciler) ensureLabels(ctx context.Context, intent *v1alpha1.TransferIntent) error {
+	want := v1alpha1.IntentLabels(intent.Spec.AccountRef.Name, intent.Spec.Type)
 	labels := intent.GetLabels()
 	stale := false
 	for k, v := range want {

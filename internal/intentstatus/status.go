@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -16,6 +17,18 @@ import (
 // (a new intent's pending, or a gasless one's unsigned, is implied, not written).
 func Phase(ti *v1alpha1.TransferIntent) v1alpha1.IntentPhase {
 	return ti.Phase()
+}
+
+// IndexByPhase is the index function of the cache's v1alpha1.PhaseField index: the written
+// status.phase, as the API server's field selector of the same name sees it (empty for a new
+// intent, whose phase is implied). Lists of finished intents (the retention sweep, the
+// archiver's backlog) read it instead of scanning every cached intent.
+func IndexByPhase(obj client.Object) []string {
+	ti, ok := obj.(*v1alpha1.TransferIntent)
+	if !ok || ti.Status.Phase == "" {
+		return nil
+	}
+	return []string{string(ti.Status.Phase)}
 }
 
 // PhaseEnteredAt is when the intent entered its phase: every transition stamps status.updatedAt

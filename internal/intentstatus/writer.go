@@ -6,8 +6,9 @@
 //   - Expire and Observe change an object in memory (a new intent's pending is implied, never
 //     written); the controller calls them inside its
 //     one deferred status patch per reconcile;
-//   - Writer applies an Observation with an optimistic lock and an event, for the writers that
-//     are not reconcilers (the chain watcher, the submission endpoint).
+//   - Writer applies an Observation with an optimistic lock, for the writers that are not
+//     reconcilers (the chain watcher, the submission endpoint), and records an Event for bad
+//     news alone (a revert, a drop, a refund).
 //
 // The CRD's CEL rule on status.phase mirrors the same table; a test holds the two together.
 package intentstatus
@@ -32,14 +33,17 @@ import (
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Writer records what was learnt about intents' transactions in their status (Observe), with an
-// optimistic lock so that it never overwrites a phase it read stale, and emits an event per
-// transition. The watcher and the submission endpoint share it.
+// optimistic lock so that it never overwrites a phase it read stale, and a Warning event for
+// the transitions an operator may act on. The watcher and the submission endpoint share it.
 type Writer struct {
 	// Client reads from the cache and writes.
 	Client client.Client
 	// APIReader reads from the API server, after a conflict showed the cache stale.
 	APIReader client.Reader
-	// Events receives an event per transition; nil emits none.
+	// Events receives a Warning event per revert, drop or refund; nil emits none. The other
+	// transitions record none: an Event per intent is a write of the API server each, and the
+	// status, the archive, the webhook events and tis_chain_watch_transitions_total already
+	// tell them (docs/decisions.md, "An intent costs the API server three writes").
 	Events events.EventRecorder
 	// Written, when set, learns each write at once, ahead of the watch (the watcher's index).
 	Written func(*v1alpha1.TransferIntent)
@@ -92,20 +96,16 @@ func (w *Writer) Change(ctx context.Context, key client.ObjectKey, change func(*
 	return nil, "", false, errStale
 }
 
-// event notes the change on the intent: Warning for a revert or a drop.
+// event notes bad news on the intent (a revert, a drop, a refund) as a Warning.
 func (w *Writer) event(ti *v1alpha1.TransferIntent, from v1alpha1.IntentPhase, obs Observation) {
-	if w.Events == nil {
+	if w.Events == nil || !isBadNews(obs.Reason) {
 		return
-	}
-	eventType := corev1.EventTypeNormal
-	if isBadNews(obs.Reason) {
-		eventType = corev1.EventTypeWarning
 	}
 	action := "Follow"
 	if obs.Event != "" {
 		action = string(obs.Event)
 	}
-	w.Events.Eventf(ti, nil, eventType, obs.Reason, action, "%s -> %s: %s", from, ti.Status.Phase, obs.Message)
+	w.Events.Eventf(ti, nil, corev1.EventTypeWarning, obs.Reason, action, "%s -> %s: %s", from, ti.Status.Phase, obs.Message)
 }
 
 // Now is the time the writer stamps: its Clock's, or the real one.

@@ -22,7 +22,7 @@ func storedIntent(t testing.TB, n int) *v1alpha1.TransferIntent {
 	obj := testIntent("acme", n, v1alpha1.IntentTypeSwap)
 	obj.UID = "c0ffee00-0000-4000-8000-000000000001"
 	obj.ResourceVersion = "4711"
-	obj.Labels = v1alpha1.IntentLabels("acme", v1alpha1.IntentTypeSwap, v1alpha1.IntentPhaseConfirmed)
+	obj.Labels = v1alpha1.IntentLabels("acme", v1alpha1.IntentTypeSwap)
 	obj.Annotations = map[string]string{corev1.LastAppliedConfigAnnotation: `{"spec":{}}`, "team": "payments"}
 	obj.ManagedFields = []metav1.ManagedFieldsEntry{{
 		Manager: "manager", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "intents.transferintent.io/v1alpha1",
@@ -119,11 +119,11 @@ var _ = Describe("The cache transform", func() {
 			t.Error("ids or orderIds shared")
 		}
 		c := storedIntent(t, 3)
-		c.Labels = v1alpha1.IntentLabels("acme", v1alpha1.IntentTypeSwap, v1alpha1.IntentPhaseFailed)
+		c.Labels = v1alpha1.IntentLabels("acme", v1alpha1.IntentTypeTransfer)
 		if _, err := transform(c); err != nil {
 			t.Fatal(err)
 		}
-		if c.Labels[v1alpha1.LabelStatus] != string(v1alpha1.IntentPhaseFailed) || reflect.ValueOf(c.Labels).UnsafePointer() == reflect.ValueOf(a.Labels).UnsafePointer() {
+		if c.Labels[v1alpha1.LabelType] != string(v1alpha1.IntentTypeTransfer) || reflect.ValueOf(c.Labels).UnsafePointer() == reflect.ValueOf(a.Labels).UnsafePointer() {
 			t.Errorf("other labels got the shared map: %v", c.Labels)
 		}
 	})
@@ -135,7 +135,7 @@ var _ = Describe("The compactor's tables", func() {
 		c := newCompactor(2, 1)
 		for i := range 10 {
 			obj := storedIntent(t, i)
-			obj.Labels = v1alpha1.IntentLabels("acme", v1alpha1.IntentTypeSwap, v1alpha1.IntentPhase(rune('a'+i)))
+			obj.Labels = v1alpha1.IntentLabels("acme", v1alpha1.IntentType(rune('a'+i)))
 			c.compact(obj)
 		}
 		if len(c.strings) != 2 || len(c.labelSets) != 1 {

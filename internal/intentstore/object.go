@@ -86,7 +86,7 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
 	}
 	return &v1alpha1.TransferIntent{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type, spec.InitialPhase())},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type)},
 		Spec:       spec,
 	}, nil
 }

@@ -131,7 +131,6 @@ var _ = Describe("Transfer intents through the API", func() {
 		Expect(obj.Labels).To(And(
 			HaveKeyWithValue(v1alpha1.LabelAccount, accountA),
 			HaveKeyWithValue(v1alpha1.LabelType, "transfer"),
-			HaveKeyWithValue(v1alpha1.LabelStatus, "pending"),
 		))
 		Expect(obj.Spec.ID).To(Equal(rec.ID))
 		Expect(obj.Spec.AccountRef.Name).To(Equal(accountA))
@@ -179,7 +178,7 @@ var _ = Describe("Transfer intents through the API", func() {
 				Expect(r.Status).To(Equal("expired"))
 			}
 		}
-		Expect(objectOf(rec.ID).Labels).To(HaveKeyWithValue(v1alpha1.LabelStatus, "expired"))
+		Expect(objectOf(rec.ID).Status.Phase).To(Equal(v1alpha1.IntentPhaseExpired))
 	})
 
 	It("creates exactly one intent for 20 concurrent retries with one Idempotency-Key", func() {

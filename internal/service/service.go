@@ -386,8 +386,13 @@ func (s *Service) setupArchive(mgr ctrl.Manager, opts Options, db *postgres.DB, 
 // write status on the leader; published tells readiness what they have handled.
 func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics) (*controller.Published, error) {
 	published := controller.NewPublished()
+	intentMetrics, err := controller.NewIntentMetrics(opts.Metrics)
+	if err != nil {
+		return nil, err
+	}
 	controllerOpts := []controller.Option{
 		controller.WithIntentRetention(opts.Transfers.Retention), controller.WithPublished(published), controller.WithRPCMetrics(rpcMetrics),
+		controller.WithIntentMetrics(intentMetrics),
 	}
 	controllerOpts = append(controllerOpts, controller.WithTrustedSources(opts.Transfers.Watch.TrustedSources),
 		controller.WithWebhookEndpointLimit(opts.Webhooks.endpointLimit()))

@@ -117,7 +117,7 @@ func testIntent(account string, env v1alpha1.Environment, phase v1alpha1.IntentP
 	}
 	ti := &v1alpha1.TransferIntent{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace,
-			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer, phase)},
+			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer)},
 		Spec: v1alpha1.TransferIntentSpec{
 			ID: id, AccountRef: v1alpha1.LocalObjectReference{Name: account}, Environment: env,
 			Type: v1alpha1.IntentTypeTransfer, FromChain: testChain, ToChain: testChain,

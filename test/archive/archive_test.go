@@ -98,7 +98,7 @@ func finishedIntent(namespace, account string) *v1alpha1.TransferIntent {
 	name, _ := intent.ObjectNameFromID(id)
 	return &v1alpha1.TransferIntent{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace,
-			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer, v1alpha1.IntentPhaseConfirmed)},
+			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer)},
 		Spec: v1alpha1.TransferIntentSpec{
 			ID: id, AccountRef: v1alpha1.LocalObjectReference{Name: account}, Environment: v1alpha1.EnvironmentTest,
 			Type: v1alpha1.IntentTypeTransfer, FromChain: "eip155:11155111", ToChain: "eip155:11155111",

@@ -158,7 +158,7 @@ func createIntent(t *testing.T, stack *servicetest.Stack, account string, minute
 	const chain = "eip155:11155111"
 	ti := &v1alpha1.TransferIntent{
 		ObjectMeta: metav1.ObjectMeta{Name: objName, Namespace: stack.Namespace,
-			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer, v1alpha1.IntentPhasePending)},
+			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer)},
 		Spec: v1alpha1.TransferIntentSpec{
 			ID: id, AccountRef: v1alpha1.LocalObjectReference{Name: account}, Environment: v1alpha1.EnvironmentTest,
 			Type: v1alpha1.IntentTypeTransfer, FromChain: chain, ToChain: chain,

@@ -138,7 +138,7 @@ func newIntent(t testing.TB, stack *servicetest.Stack, account string) *v1alpha1
 	name, _ := intent.ObjectNameFromID(id)
 	ti := &v1alpha1.TransferIntent{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: stack.Namespace,
-			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer, v1alpha1.IntentPhasePending)},
+			Labels: v1alpha1.IntentLabels(account, v1alpha1.IntentTypeTransfer)},
 		Spec: v1alpha1.TransferIntentSpec{
 			ID: id, AccountRef: v1alpha1.LocalObjectReference{Name: account}, Environment: v1alpha1.EnvironmentTest,
 			Type: v1alpha1.IntentTypeTransfer, FromChain: "eip155:11155111", ToChain: "eip155:11155111",
