@@ -14,8 +14,10 @@ CONTAINER_TOOL ?= docker
 
 # Versions of the local control plane that envtest, `make test` and `make run` use. It is built from
 # Go modules by hack/control-plane.sh into bin/k8s/, once; later calls only print the directory.
+# Kubernetes' minor follows the service's k8s.io modules (go.mod) and etcd is the one that
+# Kubernetes release requires, so that the builds share their compiled packages.
 ENVTEST_K8S_VERSION ?= 1.37.2
-ETCD_VERSION ?= 3.6.16
+ETCD_VERSION ?= 3.7.0
 
 # Extra flags for the manager in `make run`, for example RUN_ARGS="--zap-log-level=debug", and for
 # hack/localcluster itself, for example LOCALCLUSTER_ARGS="--api-bind-address 127.0.0.1:9080", or
@@ -327,6 +329,10 @@ bench: ## Run the Go benchmarks, then the loopback load test of GET /v2/tokens a
 .PHONY: bench-binary
 bench-binary: build ## Load the built manager (as it ships: access log on) with wrk next to a bare net/http server serving the same bytes; prints both and the ratio.
 	@$(WITH_ASSETS) $(GO) run ./hack/benchbinary -manager $(LOCALBIN)/manager -wrk "$$(hack/wrk.sh)" $(BENCH_BINARY_ARGS)
+
+.PHONY: bench-run
+bench-run: ## With make run serving (in another terminal): the same load as bench-binary against make run's API (127.0.0.1:8080), keys created and deleted in its cluster, next to a bare server; prints both and the ratio.
+	@$(GO) run ./hack/benchbinary -api http://127.0.0.1:8080 -kubeconfig .local/kubeconfig -wrk "$$(hack/wrk.sh)" $(BENCH_BINARY_ARGS)
 
 .PHONY: bench-scale
 bench-scale: build ## Scale harness (not in `make test`): N intents (default 100,000) in a local control plane, bin/manager started over them; memory, start-up, reads, creates.

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-1.37.2}"
-ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
+ETCD_VERSION="${ETCD_VERSION:-3.7.0}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 log() { echo "control-plane: $*" >&2; }
@@ -85,21 +85,6 @@ install_binary() {
   echo "$version recipe-$RECIPE" >"$BIN_DIR/.$name.version"
 }
 
-build_etcd() {
-  stamp_ok etcd "$ETCD_VERSION" && return 0
-  log "building etcd v$ETCD_VERSION (about 30 s cold)"
-  local mod="$WORK/etcd"
-  mkdir -p "$mod"
-  (
-    cd "$mod"
-    go mod init local/etcd-build >/dev/null 2>&1
-    go get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION" 2>"$WORK/etcd-get.log" ||
-      { cat "$WORK/etcd-get.log" >&2; exit 1; }
-    go build -trimpath -ldflags "-s -w" -o "$WORK/etcd.bin" go.etcd.io/etcd/server/v3
-  )
-  install_binary etcd "$ETCD_VERSION" "$WORK/etcd.bin"
-}
-
 # need_kubectl is true when the machine has no kubectl of its own and none was built yet.
 need_kubectl() {
   [ -x "$BIN_DIR/kubectl" ] && return 1
@@ -155,31 +140,46 @@ kube_ldflags() {
   done
 }
 
-build_kube() {
-  local want_apiserver=0 want_kubectl=0
-  stamp_ok kube-apiserver "$KUBE_VERSION" || want_apiserver=1
-  need_kubectl && want_kubectl=1
-  [ "$want_apiserver" = 0 ] && [ "$want_kubectl" = 0 ] && return 0
+# build_control_plane builds what is missing of etcd, kube-apiserver and kubectl in one module
+# and one go build, so that the packages they share (gRPC, protobuf, OpenTelemetry, etcd's client)
+# are compiled once and the go command schedules all their packages over every core.
+build_control_plane() {
+  local pkgs=() names=() versions=()
+  if ! stamp_ok etcd "$ETCD_VERSION"; then
+    pkgs+=("go.etcd.io/etcd/server/v3") names+=(etcd) versions+=("$ETCD_VERSION")
+    log "building etcd v$ETCD_VERSION"
+  fi
+  if ! stamp_ok kube-apiserver "$KUBE_VERSION"; then
+    pkgs+=("k8s.io/kubernetes/cmd/kube-apiserver") names+=(kube-apiserver) versions+=("$KUBE_VERSION")
+    log "building kube-apiserver v$KUBE_VERSION (about 4 min cold)"
+  fi
+  if need_kubectl; then
+    pkgs+=("k8s.io/kubernetes/cmd/kubectl") names+=(kubectl) versions+=("$KUBE_VERSION")
+    log "no kubectl on PATH: building kubectl v$KUBE_VERSION (about 1 min more)"
+  fi
+  [ "${#pkgs[@]}" = 0 ] && return 0
   (
-    local pkgs=()
-    [ "$want_apiserver" = 1 ] && pkgs+=("k8s.io/kubernetes/cmd/kube-apiserver@v$KUBE_VERSION") &&
-      log "building kube-apiserver v$KUBE_VERSION (about 4 min cold)"
-    [ "$want_kubectl" = 1 ] && pkgs+=("k8s.io/kubernetes/cmd/kubectl@v$KUBE_VERSION") &&
-      log "no kubectl on PATH: building kubectl v$KUBE_VERSION (about 1 min more)"
     prepare_kube_module
-    go get "${pkgs[@]}" 2>"$WORK/kube-get.log" || { cat "$WORK/kube-get.log" >&2; exit 1; }
-    local ldflags
-    ldflags="$(kube_ldflags)"
-    # -s -w: no symbol table or DWARF (nobody debugs the control plane), a quicker link.
-    if [ "$want_apiserver" = 1 ]; then
-      go build -trimpath -ldflags "-s -w $ldflags" -o "$WORK/kube-apiserver.bin" k8s.io/kubernetes/cmd/kube-apiserver
-    fi
-    if [ "$want_kubectl" = 1 ]; then
-      go build -trimpath -ldflags "-s -w $ldflags" -o "$WORK/kubectl.bin" k8s.io/kubernetes/cmd/kubectl
-    fi
+    # The packages, not only the modules: go get then records what their imports need (go.sum).
+    local get=("k8s.io/kubernetes/cmd/kube-apiserver@v$KUBE_VERSION" "go.etcd.io/etcd/server/v3@v$ETCD_VERSION")
+    need_kubectl && get+=("k8s.io/kubernetes/cmd/kubectl@v$KUBE_VERSION")
+    go get "${get[@]}" 2>"$WORK/get.log" || { cat "$WORK/get.log" >&2; exit 1; }
+    # An etcd older than the one Kubernetes requires would have made go get step Kubernetes down.
+    [ "$(go list -m -f '{{.Version}}' k8s.io/kubernetes)" = "v$KUBE_VERSION" ] ||
+      die "ETCD_VERSION=$ETCD_VERSION is older than the etcd k8s.io/kubernetes@v$KUBE_VERSION requires; use that one ($(go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3))"
+    [ "$(go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)" = "v$ETCD_VERSION" ] ||
+      die "k8s.io/kubernetes@v$KUBE_VERSION requires a newer etcd than ETCD_VERSION=$ETCD_VERSION: $(go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)"
+    # -s -w: no symbol table or DWARF (nobody debugs the control plane), a quicker link. The -X
+    # flags stamp Kubernetes' version; etcd has none of those symbols, and the linker skips them.
+    mkdir -p "$WORK/out"
+    go build -trimpath -ldflags "-s -w $(kube_ldflags)" -o "$WORK/out/" "${pkgs[@]}"
   )
-  if [ "$want_apiserver" = 1 ]; then install_binary kube-apiserver "$KUBE_VERSION" "$WORK/kube-apiserver.bin"; fi
-  if [ "$want_kubectl" = 1 ]; then install_binary kubectl "$KUBE_VERSION" "$WORK/kubectl.bin"; fi
+  local i built
+  for i in "${!pkgs[@]}"; do
+    built="$WORK/out/$(basename "${pkgs[$i]}")"
+    [ "${names[$i]}" = etcd ] && built="$WORK/out/server" # go.etcd.io/etcd/server/v3
+    install_binary "${names[$i]}" "${versions[$i]}" "$built"
+  done
 }
 
 # envtest looks for kubectl next to the other binaries; a dangling link (kubectl removed or moved)
@@ -194,6 +194,5 @@ link_kubectl() {
 
 acquire_lock
 link_kubectl
-build_etcd
-build_kube
+build_control_plane
 echo "$BIN_DIR"

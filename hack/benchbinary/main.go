@@ -5,7 +5,9 @@
 //
 // It starts a local control plane (KUBEBUILDER_ASSETS), applies config/samples, creates API keys
 // whose limits are far above the load (so the limiter's cost is measured, not its refusals), and
-// runs the manager against it.
+// runs the manager against it. With -api it measures a service already running instead, such as
+// `make run`'s (`make bench-run`): it creates the keys there through -kubeconfig, in -namespace
+// under -account, and deletes them at the end.
 package main
 
 import (
@@ -34,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
@@ -58,6 +61,8 @@ type config struct {
 	logPath     string
 	wrk         string
 	managerArgs string
+	// api, kubeconfig, namespace and account: a running service to measure instead (-api).
+	api, kubeconfig, namespace, account string
 }
 
 func main() {
@@ -70,6 +75,10 @@ func main() {
 	flag.StringVar(&c.logPath, "log", "", "Where the manager writes its log (default: a temporary file).")
 	flag.StringVar(&c.wrk, "wrk", "wrk", "The wrk binary (hack/wrk.sh installs it).")
 	flag.StringVar(&c.managerArgs, "manager-args", "", "Extra flags for the manager, space-separated (e.g. --access-log=false to measure the log's cost).")
+	flag.StringVar(&c.api, "api", "", "Measure the service already serving at this URL (e.g. make run's http://127.0.0.1:8080) instead of starting one.")
+	flag.StringVar(&c.kubeconfig, "kubeconfig", ".local/kubeconfig", "With -api: the kubeconfig of its cluster, to create the keys.")
+	flag.StringVar(&c.namespace, "namespace", "default", "With -api: the service's namespace.")
+	flag.StringVar(&c.account, "account", "demo", "With -api: the Account the keys belong to.")
 	flag.Parse()
 	// Ctrl-C ends the run through its deferred stops (manager, control plane), not around them.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -87,6 +96,9 @@ func main() {
 func run(c config) error {
 	if _, err := exec.LookPath(c.wrk); err != nil {
 		return errors.New("wrk is not installed: run hack/wrk.sh")
+	}
+	if c.api != "" {
+		return runAgainst(c)
 	}
 	work, err := os.MkdirTemp("", "benchbinary-")
 	if err != nil {
@@ -127,18 +139,54 @@ func run(c config) error {
 	}
 	defer stop()
 
-	tokens := request{method: http.MethodGet, path: "/v2/tokens"}
-	simulate := request{method: http.MethodPost, path: "/v2/transfers/simulate", body: simulateBody}
-	for _, r := range []request{tokens, simulate} {
-		if err := compare(c, api, r, plaintexts); err != nil {
-			return err
-		}
+	if err := compareAll(c, api, plaintexts); err != nil {
+		return err
 	}
 	info, err := os.Stat(c.logPath)
 	if err == nil {
 		fmt.Printf("the manager's log (access log on, JSON, as shipped) grew to %d bytes\n", info.Size())
 	}
 	return nil
+}
+
+// compareAll measures the two requests of the benchmark against api.
+func compareAll(c config, api string, keys []string) error {
+	tokens := request{method: http.MethodGet, path: "/v2/tokens"}
+	simulate := request{method: http.MethodPost, path: "/v2/transfers/simulate", body: simulateBody}
+	for _, r := range []request{tokens, simulate} {
+		if err := compare(c, api, r, keys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runAgainst measures the service at c.api (make run's): the keys are created in its cluster
+// through c.kubeconfig and deleted when the run ends.
+func runAgainst(c config) error {
+	cfg, err := clientcmd.BuildConfigFromFlags("", c.kubeconfig)
+	if err != nil {
+		return fmt.Errorf("reading %s (is make run running?): %w", c.kubeconfig, err)
+	}
+	kube, err := client.New(cfg, client.Options{Scheme: service.NewScheme()})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	plaintexts, objs, err := createKeys(ctx, kube, c.namespace, c.account, "bench-run-")
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		for _, obj := range objs {
+			_ = kube.Delete(ctx, obj)
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("measuring %s (keys of Account %s in namespace %s, deleted at the end)\n", c.api, c.account, c.namespace)
+	return compareAll(c, strings.TrimSuffix(c.api, "/"), plaintexts)
 }
 
 // simulateBody is a USDC transfer on the sample Sepolia chain, which has no node configured: the
@@ -166,20 +214,29 @@ func setUp(kube client.Client) ([]string, error) {
 			return nil, err
 		}
 	}
+	plaintexts, _, err := createKeys(ctx, kube, namespace, "demo", "bench-")
+	return plaintexts, err
+}
+
+// createKeys creates the benchmark's keys of account in namespace, named prefix and a number, and
+// returns their plaintexts and the objects made (those made before an error too).
+func createKeys(ctx context.Context, kube client.Client, namespace, account, prefix string) ([]string, []client.Object, error) {
 	var plaintexts []string
+	var objs []client.Object
 	for i := range keys {
 		k, err := apikey.Generate(registry.EnvironmentTest)
 		if err != nil {
-			return nil, err
+			return nil, objs, err
 		}
-		obj := k.Object(namespace, "demo", fmt.Sprintf("bench-%d", i), nil)
+		obj := k.Object(namespace, account, fmt.Sprintf("%s%d", prefix, i), nil)
 		obj.Spec.RateLimitPerMinute = 100_000
 		if err := kube.Create(ctx, obj); err != nil {
-			return nil, fmt.Errorf("creating an ApiKey: %w", err)
+			return nil, objs, fmt.Errorf("creating an ApiKey: %w", err)
 		}
+		objs = append(objs, obj)
 		plaintexts = append(plaintexts, k.Plaintext)
 	}
-	return plaintexts, nil
+	return plaintexts, objs, nil
 }
 
 func applyFile(ctx context.Context, kube client.Client, path string) error {
