@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -57,3 +58,47 @@ type discardWriter struct {
 func (w *discardWriter) Header() http.Header         { return w.header }
 func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *discardWriter) WriteHeader(code int)        { w.status = code }
+
+// BenchmarkSimulateHandler measures the server-side cost of POST /v2/transfers/simulate (a USDC
+// transfer on a chain without a node, the static answer) through the whole handler chain, next to
+// a handler that reads the body and writes the same answer's bytes (the baseline).
+func BenchmarkSimulateHandler(b *testing.B) {
+	h := newTransferHarness(b)
+	h.keys.keys[hashOf(testKeyA)] = registryKeyAlias{ID: "key-a", Account: "alice", Environment: "test", RateLimitPerMinute: 1 << 30}
+	h.srv.log = zap.New(zap.WriteTo(io.Discard))
+	body := usdcTransfer().String()
+	newReq := func() *http.Request {
+		req := httptest.NewRequest(http.MethodPost, "/v2/transfers/simulate", strings.NewReader(body))
+		req.Header.Set(APIKeyHeader, testKeyA)
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	}
+	probe := httptest.NewRecorder()
+	h.srv.Handler().ServeHTTP(probe, newReq())
+	if probe.Code != http.StatusOK {
+		b.Fatalf("simulate: %d %s", probe.Code, probe.Body)
+	}
+	answer := probe.Body.Bytes()
+	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	})
+	for _, bc := range []struct {
+		name string
+		h    http.Handler
+	}{{"bare", bare}, {"full", h.srv.Handler()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					w := &discardWriter{header: http.Header{}}
+					bc.h.ServeHTTP(w, newReq())
+					if w.status != 0 && w.status != http.StatusOK {
+						b.Fatalf("status %d", w.status)
+					}
+				}
+			})
+		})
+	}
+}

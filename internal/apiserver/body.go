@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -143,8 +144,6 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 			return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: detail}
 		}
 	}
-	strs := map[string]*string{"from": &req.From, "to": &req.To, "amount": &req.Amount,
-		"deadline": &req.Deadline, "callData": &req.CallData, "simulationId": &req.SimulationID, "minAmountOut": &req.MinAmountOut, "execution": &req.Execution}
 	for _, name := range known {
 		raw, present := members[name]
 		if !present {
@@ -164,11 +163,53 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 			req.SlippageBps = &n
 			continue
 		}
-		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, strs[name]) != nil {
+		v, ok := jsonString(raw)
+		if !ok {
 			return req, &intent.Problem{Kind: intent.KindBadRequest, Field: name, Detail: "must be a string"}
 		}
+		*stringField(&req, name) = v
 	}
 	return req, nil
+}
+
+// stringField is the string member name of a transfer request (one of transferRequestFields or
+// createOnlyFields, asset and slippageBps aside).
+func stringField(req *intent.Request, name string) *string {
+	switch name {
+	case "from":
+		return &req.From
+	case "to":
+		return &req.To
+	case "amount":
+		return &req.Amount
+	case "deadline":
+		return &req.Deadline
+	case "callData":
+		return &req.CallData
+	case "simulationId":
+		return &req.SimulationID
+	case "minAmountOut":
+		return &req.MinAmountOut
+	case "execution":
+		return &req.Execution
+	}
+	panic("apiserver: no string member " + name + " in a transfer request") // the field lists and this switch disagree
+}
+
+// jsonString decodes raw, one JSON value, when it is a string. One without escapes is its bytes
+// (the common case, without a decoder's allocations); any other goes through encoding/json.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; raw[len(raw)-1] == '"' && bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	return v, true
 }
 
 func asProblem(err error) *intent.Problem {

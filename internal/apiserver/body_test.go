@@ -1,11 +1,14 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
 )
 
@@ -96,6 +99,37 @@ func TestChainNotAllowedForKeyEnvironment(t *testing.T) {
 					t.Fatalf("chainId is not a JSON number: %s", body)
 				}
 			})
+		}
+	}
+}
+
+// Every string member of the field lists has its place in a request: stringField panics on one
+// that has none, and a request that named it would answer 500.
+func TestEveryStringMemberHasAField(t *testing.T) {
+	var req intent.Request
+	seen := map[*string]string{}
+	for _, name := range slices.Concat(transferRequestFields, createOnlyFields) {
+		if name == "asset" || name == "slippageBps" {
+			continue
+		}
+		p := stringField(&req, name)
+		if other, dup := seen[p]; dup {
+			t.Errorf("%s and %s share a field", name, other)
+		}
+		seen[p] = name
+	}
+}
+
+// A string member is read as encoding/json reads it, escapes and all.
+func TestJSONString(t *testing.T) {
+	for raw, want := range map[string]string{`"abc"`: "abc", `""`: "", `"a\"b"`: `a"b`, `"\u00e9"`: "é", `"é"`: "é"} {
+		if got, ok := jsonString(json.RawMessage(raw)); !ok || got != want {
+			t.Errorf("jsonString(%s) = %q, %v; want %q", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{`1`, `null`, `{}`, `"`, `["a"]`} {
+		if got, ok := jsonString(json.RawMessage(raw)); ok {
+			t.Errorf("jsonString(%s) = %q; want not a string", raw, got)
 		}
 	}
 }

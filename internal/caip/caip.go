@@ -128,11 +128,11 @@ func ParseAccountID(s string) (AccountID, error) {
 		return AccountID{}, fmt.Errorf("%w %q: address must match [-.%%a-zA-Z0-9]{1,128}", ErrInvalidAccountID, s)
 	}
 	if chain.Namespace == NamespaceEIP155 {
-		evm, err := ParseEVMAddress(addr)
+		_, checksummed, err := parseEVMAddress(addr)
 		if err != nil {
 			return AccountID{}, fmt.Errorf("%w %q: %w", ErrInvalidAccountID, s, err)
 		}
-		addr = evm.Hex()
+		addr = checksummed
 	}
 	return AccountID{Chain: chain, Address: addr}, nil
 }
@@ -142,14 +142,23 @@ func ParseAccountID(s string) (AccountID, error) {
 // mismatch usually means a mistyped address. The error deliberately does not suggest the
 // "corrected" checksum: for a typo that would be the checksum of the wrong account.
 func ParseEVMAddress(s string) (common.Address, error) {
+	addr, _, err := parseEVMAddress(s)
+	return addr, err
+}
+
+// parseEVMAddress is ParseEVMAddress that also returns the address's EIP-55 form: s itself when
+// s was checked against it (mixed case), so that the checksum, a Keccak-256 of the address, is
+// computed once per address of a request.
+func parseEVMAddress(s string) (common.Address, string, error) {
 	if !strings.HasPrefix(s, "0x") || !common.IsHexAddress(s) {
-		return common.Address{}, fmt.Errorf("%w %q: want 0x followed by 40 hex digits", ErrInvalidAddress, s)
+		return common.Address{}, "", fmt.Errorf("%w %q: want 0x followed by 40 hex digits", ErrInvalidAddress, s)
 	}
 	addr := common.HexToAddress(s)
-	if hasMixedCase(s[2:]) && addr.Hex() != s {
-		return common.Address{}, fmt.Errorf("%w for %q: check the address for typos", ErrChecksumMismatch, s)
+	checksummed := addr.Hex()
+	if hasMixedCase(s[2:]) && checksummed != s {
+		return common.Address{}, "", fmt.Errorf("%w for %q: check the address for typos", ErrChecksumMismatch, s)
 	}
-	return addr, nil
+	return addr, checksummed, nil
 }
 
 func hasMixedCase(hex string) bool {

@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
 // IntentMetrics are the TransferIntent controller's; a nil *IntentMetrics records nothing. They
@@ -21,8 +22,11 @@ func NewIntentMetrics(reg prometheus.Registerer) (*IntentMetrics, error) {
 			Help: "Intents whose deadline passed before a transaction was seen, by the phase they ended in (expired; cancelled for a gasless intent being cancelled).",
 		}, []string{"phase"}),
 	}
-	for _, p := range []v1alpha1.IntentPhase{v1alpha1.IntentPhaseExpired, v1alpha1.IntentPhaseCancelled} {
-		m.expiredN.WithLabelValues(string(p))
+	// A series for each phase an expiry leads to, from the lifecycle's table, so each reads 0 from the start.
+	for _, from := range intent.Statuses {
+		if to, err := intent.Transition(from, intent.EventExpire); err == nil {
+			m.expiredN.WithLabelValues(string(to))
+		}
 	}
 	if reg == nil {
 		return m, nil

@@ -59,8 +59,19 @@ var nativeAddress = common.HexToAddress(registry.NativeTokenAddress)
 // token is a resolved token with its contract address parsed.
 type token struct {
 	registry.Token
-	addr   common.Address
-	native bool
+	addr common.Address
+	// addrHex is addr in EIP-55 form when known without hashing (the parsed request's); hex()
+	// computes it otherwise.
+	addrHex string
+	native  bool
+}
+
+// hex is the token's address in EIP-55 form.
+func (t token) hex() string {
+	if t.addrHex != "" {
+		return t.addrHex
+	}
+	return t.addr.Hex()
 }
 
 // resolveToken finds the token at a CAIP-10 address on a known chain. The native pseudo-address
@@ -76,7 +87,7 @@ func resolveToken(cat Catalog, chain registry.Chain, id caip.AccountID) (token, 
 		if isNative && t.PriceFeed == nil {
 			t.PriceFeed = chain.NativePriceFeed
 		}
-		return token{Token: t, addr: addr, native: isNative}, true
+		return token{Token: t, addr: addr, addrHex: id.Address, native: isNative}, true
 	}
 	if isNative {
 		return nativeToken(chain), true

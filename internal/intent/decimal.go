@@ -54,6 +54,21 @@ func roundHalfUp(r *big.Rat) *big.Int {
 	return q
 }
 
+// pow10 is 10^n, read only: for n up to 77 (the most decimals a uint256 amount can use) it is a
+// shared value computed once, since every simulation scales amounts, prices and fees by it.
+// Callers pass it to big.Rat.SetFrac, SetInt and Mul, which copy or only read their operands.
 func pow10(n int) *big.Int {
+	if n >= 0 && n < len(powersOf10) {
+		return powersOf10[n]
+	}
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
+
+var powersOf10 = func() [78]*big.Int {
+	var t [78]*big.Int
+	t[0] = big.NewInt(1)
+	for i := 1; i < len(t); i++ {
+		t[i] = new(big.Int).Mul(t[i-1], big.NewInt(10))
+	}
+	return t
+}()

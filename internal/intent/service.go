@@ -409,7 +409,9 @@ type resolved struct {
 	from, to         registry.Chain
 	fromID, toID     uint64
 	fromAddr, toAddr common.Address
-	tokenIn          token
+	// toHex is toAddr in EIP-55 form, as the request's parse checked it (a checksum is a hash).
+	toHex   string
+	tokenIn token
 	// tokenOut is the zero token when a single-asset bridge finds no same-symbol token.
 	tokenOut    token
 	hasTokenOut bool
@@ -430,6 +432,7 @@ func (s *Service) resolve(p Parsed) (resolved, error) {
 	r.toID, _ = p.To.Chain.EIP155()
 	r.fromAddr, _ = p.From.EVMAddress()
 	r.toAddr, _ = p.To.EVMAddress()
+	r.toHex = p.To.Address
 	if err := checkAssetChains(p); err != nil {
 		return r, err
 	}
@@ -598,13 +601,13 @@ func unixSeconds(t time.Time) uint64 {
 func (r resolved) buildTx(account string, plan Plan, callData []byte) (*Tx, error) {
 	switch {
 	case plan.Type == TypeTransfer && r.tokenIn.native:
-		return &Tx{To: r.toAddr.Hex(), Data: hexutil.Encode(callData), Value: plan.Amount.String(), ChainID: r.fromID}, nil
+		return &Tx{To: r.toHex, Data: hexutil.Encode(callData), Value: plan.Amount.String(), ChainID: r.fromID}, nil
 	case plan.Type == TypeTransfer:
 		data, err := ERC20TransferData(r.toAddr, plan.Amount)
 		if err != nil {
 			return nil, err
 		}
-		return &Tx{To: r.tokenIn.addr.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: r.fromID}, nil
+		return &Tx{To: r.tokenIn.hex(), Data: hexutil.Encode(data), Value: "0", ChainID: r.fromID}, nil
 	}
 	contract, ok := settlementAddress(r.from)
 	_, destinationOK := settlementAddress(r.to)

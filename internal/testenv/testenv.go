@@ -42,7 +42,7 @@ func Start(t testing.TB) *Cluster {
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
 		t.Fatal("KUBEBUILDER_ASSETS is not set: point it at the directory holding kube-apiserver and etcd, " +
-			"for example export KUBEBUILDER_ASSETS=$PWD/bin/k8s/1.36.3-linux-amd64 (make test builds and sets it)")
+			"for example export KUBEBUILDER_ASSETS=$PWD/bin/k8s/1.37.2-linux-amd64 (make test builds and sets it)")
 	}
 	env := &envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join(RepoRoot(t), "config", "crd", "bases")},
