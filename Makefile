@@ -332,7 +332,7 @@ bench-binary: build ## Load the built manager (as it ships: access log on) with 
 
 .PHONY: bench-run
 bench-run: ## With make run serving (in another terminal): the same load as bench-binary against make run's API (127.0.0.1:8080), keys created and deleted in its cluster, next to a bare server; prints both and the ratio.
-	@$(GO) run ./hack/benchbinary -api http://127.0.0.1:8080 -kubeconfig .local/kubeconfig -wrk "$$(hack/wrk.sh)" $(BENCH_BINARY_ARGS)
+	@$(GO) run ./hack/benchbinary -api http://127.0.0.1:8080 -api-kubeconfig .local/kubeconfig -wrk "$$(hack/wrk.sh)" $(BENCH_BINARY_ARGS)
 
 .PHONY: bench-scale
 bench-scale: build ## Scale harness (not in `make test`): N intents (default 100,000) in a local control plane, bin/manager started over them; memory, start-up, reads, creates.

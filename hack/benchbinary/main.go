@@ -6,7 +6,7 @@
 // It starts a local control plane (KUBEBUILDER_ASSETS), applies config/samples, creates API keys
 // whose limits are far above the load (so the limiter's cost is measured, not its refusals), and
 // runs the manager against it. With -api it measures a service already running instead, such as
-// `make run`'s (`make bench-run`): it creates the keys there through -kubeconfig, in -namespace
+// `make run`'s (`make bench-run`): it creates the keys there through -api-kubeconfig, in -namespace
 // under -account, and deletes them at the end.
 package main
 
@@ -76,7 +76,7 @@ func main() {
 	flag.StringVar(&c.wrk, "wrk", "wrk", "The wrk binary (hack/wrk.sh installs it).")
 	flag.StringVar(&c.managerArgs, "manager-args", "", "Extra flags for the manager, space-separated (e.g. --access-log=false to measure the log's cost).")
 	flag.StringVar(&c.api, "api", "", "Measure the service already serving at this URL (e.g. make run's http://127.0.0.1:8080) instead of starting one.")
-	flag.StringVar(&c.kubeconfig, "kubeconfig", ".local/kubeconfig", "With -api: the kubeconfig of its cluster, to create the keys.")
+	flag.StringVar(&c.kubeconfig, "api-kubeconfig", ".local/kubeconfig", "With -api: the kubeconfig of its cluster, to create the keys.")
 	flag.StringVar(&c.namespace, "namespace", "default", "With -api: the service's namespace.")
 	flag.StringVar(&c.account, "account", "demo", "With -api: the Account the keys belong to.")
 	flag.Parse()
