@@ -27,8 +27,9 @@ var _ = Describe("kubectl wait", Ordered, func() {
 
 	It("--for=condition=Ready returns for a TransferIntent once it moved (here: expired)", func() {
 		// Intents are written by the API; one applied by hand is reconciled the same way. A new,
-		// pending intent has no conditions (they are implied until its first transition): its
-		// status label says pending at once, and Ready comes with its expiry a few seconds on.
+		// pending intent has no conditions and no status.phase (they are implied until its first
+		// transition): the controller labels it with its type at once, and Ready comes with its
+		// expiry a few seconds on, when the status.phase field selector finds it expired.
 		manifest := filepath.Join(GinkgoT().TempDir(), "intent.yaml")
 		expires := time.Now().Add(5 * time.Second).UTC().Format(time.RFC3339)
 		Expect(os.WriteFile(manifest, []byte(strings.ReplaceAll(`apiVersion: intents.transferintent.io/v1alpha1
@@ -52,7 +53,7 @@ spec:
 `, "EXPIRES", expires)), 0o600)).To(Succeed())
 		out, err := kubectl("apply", "--namespace", namespace, "-f", manifest)
 		Expect(err).NotTo(HaveOccurred(), out)
-		out, err = kubectl("wait", "--namespace", namespace, `--for=jsonpath={.metadata.labels.intents\.transferintent\.io/status}=pending`,
+		out, err = kubectl("wait", "--namespace", namespace, `--for=jsonpath={.metadata.labels.intents\.transferintent\.io/type}=transfer`,
 			"transferintent/int-transfer-01kb0000000000000000000e2e", "--timeout=2m")
 		Expect(err).NotTo(HaveOccurred(), out)
 		out, err = kubectl("wait", "--namespace", namespace, "--for=condition=Ready", "transferintent/int-transfer-01kb0000000000000000000e2e", "--timeout=2m")
@@ -61,6 +62,9 @@ spec:
 			"-o", "jsonpath={.status.phase}")
 		Expect(err).NotTo(HaveOccurred(), out)
 		Expect(out).To(Equal("expired"))
+		out, err = kubectl("get", "--namespace", namespace, "transferintents", "--field-selector", "status.phase=expired", "-o", "name")
+		Expect(err).NotTo(HaveOccurred(), out)
+		Expect(out).To(ContainSubstring("int-transfer-01kb0000000000000000000e2e"))
 	})
 
 	It("--for=condition=Stalled returns at once for a refused TokenDefinition, whose message says why", func() {

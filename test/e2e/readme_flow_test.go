@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,10 +72,16 @@ var _ = Describe("the README's flow", Ordered, func() {
 		status, body, err = api(http.MethodPost, "/v2/transfers", key, transfer)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(status).To(Equal(http.StatusCreated), body)
-		Expect(body).To(MatchRegexp(`"id":"int_transfer_[0-9A-Z]{26}"`))
+		id := regexp.MustCompile(`"id":"(int_transfer_[0-9A-Z]{26})"`).FindStringSubmatch(body)
+		Expect(id).To(HaveLen(2), body)
+		// Listed by its type label; its Status column is blank while it is pending (implied, not
+		// written), and no field selector of status.phase finds it as anything else yet.
 		out, err := kubectl("get", "transferintents", "--namespace", namespace, "-l", "intents.transferintent.io/type=transfer")
 		Expect(err).NotTo(HaveOccurred(), out)
-		Expect(out).To(ContainSubstring("pending"))
+		Expect(out).To(ContainSubstring(id[1]))
+		out, err = kubectl("get", "transferintents", "--namespace", namespace, "--field-selector", "status.phase=expired", "-o", "name")
+		Expect(err).NotTo(HaveOccurred(), out)
+		Expect(out).NotTo(ContainSubstring(strings.ToLower(strings.ReplaceAll(id[1], "_", "-"))))
 
 		mainnet := strings.ReplaceAll(strings.ReplaceAll(transfer, "eip155:11155111", "eip155:1"),
 			"0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")
