@@ -120,13 +120,13 @@ func setUpOrderChain(node *devchain.Chain, settlementAddress string, attester co
 	return errors.Join(node.MintTo(usdc, user, big.NewInt(1_000_000_000)), node.Fund(user, big.NewInt(5e18)))
 }
 
-// stop takes the rpc out of the Chains (their rows then offer no swaps or bridges: nothing can
-// check their contracts any more) and stops the nodes.
+// stop takes the rpc (and the price feed, which is read through it) out of the Chains (their rows
+// then offer no swaps or bridges: nothing can check their contracts any more) and stops the nodes.
 func (o *orderChains) stop(ctx context.Context) error {
 	var errs []error
 	for _, ch := range o.chains {
 		patch := client.MergeFrom(ch.DeepCopy())
-		ch.Spec.RPC = nil
+		ch.Spec.RPC, ch.Spec.PriceFeed = nil, nil
 		errs = append(errs, o.c.Patch(ctx, ch, patch))
 	}
 	for _, node := range o.nodes {
