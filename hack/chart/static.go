@@ -41,7 +41,10 @@ description: The Transfer Intent Service, an operator serving the /v2 API of tra
 type: application
 # Both are the release (the VERSION file, or make VERSION=...); appVersion is the default image tag.
 version: ` + v.version + `
-appVersion: ` + fmt.Sprintf("%q", v.version) + "\n"
+appVersion: ` + fmt.Sprintf("%q", v.version) + `
+# The CRDs' selectable field status.phase (GA in 1.32) is how the service lists finished intents.
+kubeVersion: ">=1.32.0-0"
+`
 
 	vals := header + `# Every default below is read from config/ (config/default and what it includes), so that
 # helm install with these values and make deploy create the same objects, named after the release
