@@ -146,9 +146,8 @@ func ParseEVMAddress(s string) (common.Address, error) {
 	return addr, err
 }
 
-// parseEVMAddress is ParseEVMAddress that also returns the address's EIP-55 form: s itself when
-// s was checked against it (mixed case), so that the checksum, a Keccak-256 of the address, is
-// computed once per address of a request.
+// parseEVMAddress is ParseEVMAddress that also returns the address's EIP-55 form, computed once
+// (a Keccak-256 of the address) for both the check of a mixed-case s and the caller's use.
 func parseEVMAddress(s string) (common.Address, string, error) {
 	if !strings.HasPrefix(s, "0x") || !common.IsHexAddress(s) {
 		return common.Address{}, "", fmt.Errorf("%w %q: want 0x followed by 40 hex digits", ErrInvalidAddress, s)

@@ -34,14 +34,7 @@ const creates = 20
 // then owner-referenced to the intent.
 func TestANewIntentCostsTheAPIServerOneWrite(t *testing.T) {
 	stack := servicetest.Start(t)
-	tenant := harness.CreateTenant(t, stack.Client, stack.Namespace)
-	api := harness.NewClient(stack.URL, tenant.Key)
-	testenv.WaitFor(t, 60*time.Second, "the tenant's first create", func() error {
-		if o := api.Create(false); o.Status != http.StatusCreated {
-			return fmt.Errorf("%s", o)
-		}
-		return nil
-	})
+	api := servingTenant(t, stack)
 	metrics := apiServerMetrics(t, stack)
 
 	for _, keyed := range []bool{false, true} {
@@ -78,6 +71,21 @@ func TestANewIntentCostsTheAPIServerOneWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// servingTenant creates a tenant and returns its API client once the service has taken its first
+// create: the key and the chains are in the read models.
+func servingTenant(t *testing.T, stack *servicetest.Stack) *harness.Client {
+	t.Helper()
+	tenant := harness.CreateTenant(t, stack.Client, stack.Namespace)
+	api := harness.NewClient(stack.URL, tenant.Key)
+	testenv.WaitFor(t, 60*time.Second, "the tenant's first create", func() error {
+		if o := api.Create(false); o.Status != http.StatusCreated {
+			return fmt.Errorf("%s", o)
+		}
+		return nil
+	})
+	return api
 }
 
 // apiServerMetrics returns a function that scrapes the API server's /metrics.

@@ -15,7 +15,6 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/service"
 	"github.com/transferintent/transfer-intent-service/internal/servicetest"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
-	"github.com/transferintent/transfer-intent-service/test/harness"
 )
 
 // An intent that expires costs the API server three writes in all: its create, its final status
@@ -29,14 +28,7 @@ func TestAnIntentThatExpiresCostsTheAPIServerThreeWrites(t *testing.T) {
 		o.Archive.URL, o.Archive.After, o.Archive.Timeout = pg.URL, time.Second, 2*time.Second
 		o.Transfers.IntentTTL = 2 * time.Second
 	}))
-	tenant := harness.CreateTenant(t, stack.Client, stack.Namespace)
-	api := harness.NewClient(stack.URL, tenant.Key)
-	testenv.WaitFor(t, 60*time.Second, "the tenant's first create", func() error {
-		if o := api.Create(false); o.Status != http.StatusCreated {
-			return fmt.Errorf("%s", o)
-		}
-		return nil
-	})
+	api := servingTenant(t, stack)
 	waitArchived(t, stack)
 	metrics := apiServerMetrics(t, stack)
 
