@@ -204,8 +204,9 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart, check what it renders (de
 	$(GO) run ./hack/chart -schemas "$$tmp" -crds test/e2e/testdata/prometheusrule-crd.yaml; \
 	for values in "" $(addprefix --values=,$(CHART_VALUES)); do \
 		echo "==> helm lint and helm template dist/chart $${values:-(default values)} | kubeconform -strict"; \
-		$(HELM) lint --strict dist/chart $$values; \
-		$(HELM) template transfer-intent dist/chart --namespace transfer-intent-system $$values | \
+		$(HELM) lint --strict --kube-version $(ENVTEST_K8S_VERSION) dist/chart $$values; \
+		$(HELM) template transfer-intent dist/chart --kube-version $(ENVTEST_K8S_VERSION) \
+			--namespace transfer-intent-system $$values | \
 		$(KUBECONFORM) -strict -summary -schema-location '$(KUBECONFORM_SCHEMAS)/$(SCHEMA_PATH)' \
 			-schema-location "$$tmp/$(SCHEMA_PATH)" -schema-location 'hack/chart/schemas/$(SCHEMA_PATH)'; \
 	done
