@@ -103,8 +103,9 @@ func BenchmarkSimulateFeedsVsNone(b *testing.B) {
 	}
 }
 
-// BenchmarkChainView measures the chain's view against the same simulations without it (every
-// simulation reading everything itself), in one run against one dev chain node on loopback
+// BenchmarkChainView measures the reader as it is (the chain's view, plain answers, a pool of
+// connections) against the same simulations as the reader was (every simulation reading
+// everything itself, through Options.LegacyTransport), in one run against one dev chain node on loopback
 // making a block every second (each new head costs the view a refresh): for an ERC-20 transfer,
 // a swap and a bridge, the node's calls per simulation (every batch element through a counting
 // proxy, the view's polls and refreshes included), the p50 of one client simulating in a loop,
@@ -138,10 +139,11 @@ func BenchmarkChainView(b *testing.B) {
 			for round := range rounds {
 				for turn := range 2 {
 					on := (round+turn)%2 == 1
+					opts := Options{DisableView: !on, LegacyTransport: !on} // off: the reader as it was
 					f := viewFigures{
-						calls: w.callsPerSimulation(b, Options{DisableView: !on}, p.req, phase),
-						p50:   w.load(b, Options{DisableView: !on}, p.req, 1, phase).p50,
-						load:  w.load(b, Options{DisableView: !on}, p.req, 8, phase),
+						calls: w.callsPerSimulation(b, opts, p.req, phase),
+						p50:   w.load(b, opts, p.req, 1, phase).p50,
+						load:  w.load(b, opts, p.req, 8, phase),
 					}
 					runs[boolIndex(on)] = append(runs[boolIndex(on)], f)
 				}

@@ -44,6 +44,16 @@ const (
 	DefaultViewIdle         = 10 * time.Second
 )
 
+// NodeIdleConns is how many idle connections to one node the reader keeps.
+const NodeIdleConns = 64
+
+func nodeIdleConns(opts Options) int {
+	if opts.LegacyTransport {
+		return 0
+	}
+	return NodeIdleConns
+}
+
 // Options are the reader's settings; zero values take the defaults.
 type Options struct {
 	// CallTimeout bounds one batched round trip to a node.
@@ -60,6 +70,12 @@ type Options struct {
 	// DisableView makes every simulation read everything itself, the shared answers included,
 	// as before the chains' views (the baseline BenchmarkChainView compares with).
 	DisableView bool
+	// LegacyTransport reaches the nodes as before (the baseline BenchmarkChainView compares
+	// with): answers gzipped and 2 idle connections a node. By default the reader asks for plain
+	// answers, a simulation's being a few hundred bytes that cost the node and the reader more to
+	// compress and decompress than they save on the wire, and keeps NodeIdleConns connections to
+	// each node for simulations at once.
+	LegacyTransport bool
 	// ViewPoll is how often a chain in demand is asked for its head (eth_blockNumber) to keep its
 	// view current; by default half its block time, between 250ms and 5s. Negative: never; the
 	// view then learns of new heads from simulations and ObserveHead only.
@@ -99,6 +115,7 @@ func New(opts Options) (*Reader, error) {
 	}
 	nodes := jsonrpc.NewPool(jsonrpc.Options{
 		Caller: Caller, Timeout: opts.CallTimeout, Failures: opts.Failures, Cooldown: opts.Cooldown, Metrics: opts.Metrics,
+		Uncompressed: !opts.LegacyTransport, IdleConns: nodeIdleConns(opts),
 	})
 	r := &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken(), feed: contracts.NewTestPriceFeed()}
 	if !opts.DisableView {

@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/rpc"
@@ -47,6 +48,14 @@ type Options struct {
 	Cooldown time.Duration
 	// Metrics receives the round trips; nil records nothing.
 	Metrics *Metrics
+	// Uncompressed asks the node not to gzip its answers: for a caller whose answers are a few
+	// hundred bytes (the simulation), compressing them costs the node and the client more than
+	// it saves on the wire.
+	Uncompressed bool
+	// IdleConns is how many idle connections to the node the client keeps for its next round
+	// trips; 2 (http.DefaultTransport's) when zero. A caller with many round trips at once (the
+	// simulation) keeps more, or each one over that opens and closes a connection of its own.
+	IdleConns int
 }
 
 // Defaults of Options.
@@ -81,7 +90,7 @@ func Dial(ctx context.Context, chain, url string, opts Options) (*Client, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	c, err := rpc.DialOptions(ctx, url, rpc.WithHTTPClient(noRedirects))
+	c, err := rpc.DialOptions(ctx, url, rpc.WithHTTPClient(nodeHTTP(opts)))
 	if err != nil {
 		return nil, ErrUnusableURL // the dial error may quote the URL
 	}
@@ -100,11 +109,36 @@ func Dial(ctx context.Context, chain, url string, opts Options) (*Client, error)
 	return client, nil
 }
 
-// noRedirects is the HTTP client of every node: it follows no redirect. The URL is what was
-// checked (https, the operator's trusted hosts, the SSRF rules of a Chain's endpoints), and a
-// redirect, which resends a JSON-RPC POST on 307 and 308, would send the call to a host nobody
-// checked, even over plain http.
-var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+// nodeHTTP is the HTTP client of every node, one for each setting of opts' transport: it follows
+// no redirect. The URL is what was checked (https, the operator's trusted hosts, the SSRF rules
+// of a Chain's endpoints), and a redirect, which resends a JSON-RPC POST on 307 and 308, would
+// send the call to a host nobody checked, even over plain http.
+func nodeHTTP(opts Options) *http.Client {
+	key := transportKey{uncompressed: opts.Uncompressed, idle: max(opts.IdleConns, 0)}
+	if c, ok := nodeClients.Load(key); ok {
+		return c.(*http.Client)
+	}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.DisableCompression = key.uncompressed
+	if key.idle > 0 {
+		transport.MaxIdleConnsPerHost = key.idle
+	}
+	c, _ := nodeClients.LoadOrStore(key, &http.Client{
+		Transport:     transport,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	})
+	return c.(*http.Client)
+}
+
+// transportKey is what tells the node clients' transports apart.
+type transportKey struct {
+	uncompressed bool
+	idle         int
+}
+
+// nodeClients are the HTTP clients by transportKey: shared, so that the clients of one setting
+// share their idle connections, and few.
+var nodeClients sync.Map
 
 // Close closes the connection.
 func (c *Client) Close() { c.rpc.Close() }

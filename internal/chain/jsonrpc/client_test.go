@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -173,5 +174,63 @@ func TestTheClientFollowsNoRedirect(t *testing.T) {
 		if err == nil || reached.Load() != 0 {
 			t.Fatalf("%d: answer %q, err %v, the other host reached %d times; want an error and no call elsewhere", code, out, err, reached.Load())
 		}
+	}
+}
+
+// countingNode answers eth_blockNumber after a short think (so that concurrent calls overlap),
+// and counts the connections it accepted and the requests that asked for gzip.
+func countingNode(t *testing.T) (url string, conns, gzipped *atomic.Int32) {
+	t.Helper()
+	conns, gzipped = new(atomic.Int32), new(atomic.Int32)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			gzipped.Add(1)
+		}
+		time.Sleep(2 * time.Millisecond) // a node's work; the calls overlap
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":"0x10"}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL, conns, gzipped
+}
+
+// The simulation's settings of a client: answers not gzipped, and the connections of calls at
+// once kept for the next ones. The defaults (every other caller) ask for gzip and keep 2.
+func TestTheClientsTransportSettings(t *testing.T) {
+	const clients, rounds = 8, 20
+	run := func(opts Options) (conns, gzipped int32) {
+		url, c, g := countingNode(t)
+		opts.Timeout = 5 * time.Second
+		node, err := Dial(context.Background(), "eip155:1", url, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer node.Close()
+		for range rounds {
+			var wg sync.WaitGroup
+			for range clients {
+				wg.Go(func() {
+					if _, err := node.Head(context.Background()); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+		}
+		return c.Load(), g.Load()
+	}
+	conns, gzipped := run(Options{Uncompressed: true, IdleConns: 64})
+	if gzipped != 0 || conns > clients {
+		t.Errorf("uncompressed, 64 idle: %d of %d requests asked for gzip, %d connections; want none, and at most %d connections", gzipped, clients*rounds, conns, clients)
+	}
+	conns, gzipped = run(Options{})
+	if gzipped != clients*rounds || conns <= clients {
+		t.Errorf("defaults: %d of %d requests asked for gzip, %d connections; want all, and more than %d (2 kept idle)", gzipped, clients*rounds, conns, clients)
 	}
 }
