@@ -225,12 +225,15 @@ func TestTheClientsTransportSettings(t *testing.T) {
 		}
 		return c.Load(), g.Load()
 	}
+	// A connection goes back to the pool just after its caller has its answer, so a round may
+	// dial one before the last round's is back: the bounds leave room for that. Kept, the 8
+	// connections of the first round serve all; with 2 kept, every round dials about 6.
 	conns, gzipped := run(Options{Uncompressed: true, IdleConns: 64})
-	if gzipped != 0 || conns > clients {
-		t.Errorf("uncompressed, 64 idle: %d of %d requests asked for gzip, %d connections; want none, and at most %d connections", gzipped, clients*rounds, conns, clients)
+	if gzipped != 0 || conns > 2*clients {
+		t.Errorf("uncompressed, 64 idle: %d of %d requests asked for gzip, %d connections; want none, and at most %d connections", gzipped, clients*rounds, conns, 2*clients)
 	}
 	conns, gzipped = run(Options{})
-	if gzipped != clients*rounds || conns <= clients {
-		t.Errorf("defaults: %d of %d requests asked for gzip, %d connections; want all, and more than %d (2 kept idle)", gzipped, clients*rounds, conns, clients)
+	if gzipped != clients*rounds || conns <= 4*clients {
+		t.Errorf("defaults: %d of %d requests asked for gzip, %d connections; want all, and more than %d (2 kept idle)", gzipped, clients*rounds, conns, 4*clients)
 	}
 }
