@@ -105,8 +105,8 @@ func BenchmarkSimulateFeedsVsNone(b *testing.B) {
 
 // BenchmarkChainView measures the reader as it is (the chain's view, plain answers, a pool of
 // connections) against the same simulations as the reader was (every simulation reading
-// everything itself, through Options.LegacyTransport), in one run against one dev chain node on loopback
-// making a block every second (each new head costs the view a refresh): for an ERC-20 transfer,
+// everything itself, through Options.LegacyTransport), in one run against one dev chain node on
+// loopback making a block every second (each new head costs the view a refresh): for an ERC-20 transfer,
 // a swap and a bridge, the node's calls per simulation (every batch element through a counting
 // proxy, the view's polls and refreshes included), the p50 of one client simulating in a loop,
 // and the simulations per second and p50 of 8 clients at once. The two are measured in turns,

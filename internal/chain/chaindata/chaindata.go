@@ -47,13 +47,6 @@ const (
 // NodeIdleConns is how many idle connections to one node the reader keeps.
 const NodeIdleConns = 64
 
-func nodeIdleConns(opts Options) int {
-	if opts.LegacyTransport {
-		return 0
-	}
-	return NodeIdleConns
-}
-
 // Options are the reader's settings; zero values take the defaults.
 type Options struct {
 	// CallTimeout bounds one batched round trip to a node.
@@ -113,10 +106,13 @@ func New(opts Options) (*Reader, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	nodes := jsonrpc.NewPool(jsonrpc.Options{
+	nodeOpts := jsonrpc.Options{
 		Caller: Caller, Timeout: opts.CallTimeout, Failures: opts.Failures, Cooldown: opts.Cooldown, Metrics: opts.Metrics,
-		Uncompressed: !opts.LegacyTransport, IdleConns: nodeIdleConns(opts),
-	})
+	}
+	if !opts.LegacyTransport {
+		nodeOpts.Uncompressed, nodeOpts.IdleConns = true, NodeIdleConns
+	}
+	nodes := jsonrpc.NewPool(nodeOpts)
 	r := &Reader{opts: opts, nodes: nodes, token: contracts.NewTestToken(), feed: contracts.NewTestPriceFeed()}
 	if !opts.DisableView {
 		r.views = newViews(opts, r.readShared)
