@@ -46,8 +46,8 @@ func TestOrdersSkippedForGoodOrTriedAgain(t *testing.T) {
 	} {
 		id := common.BytesToHash([]byte(name))
 		f.try(context.Background(), id, tt.order)
-		if _, retried := f.retry[id]; retried != tt.retry || f.done[id] == tt.retry {
-			t.Errorf("%s: kept for a retry %v, done %v; want a retry %v", name, retried, f.done[id], tt.retry)
+		if _, retried := f.retry[id]; retried != tt.retry || f.done.has(id) == tt.retry {
+			t.Errorf("%s: kept for a retry %v, done %v; want a retry %v", name, retried, f.done.has(id), tt.retry)
 		}
 	}
 }
