@@ -440,3 +440,26 @@ func TestDeadlinesIncludeTheirLastSecond(t *testing.T) {
 		w.wantStatus(idOf(t, o), statusOpened)
 	})
 }
+
+// The gas of a swap's fill with every market term in play (inside a decay window, by the
+// exclusive filler, a fee paid out, a native drop) beside a plain order's, logged for docs.
+func TestGasOfMarketTerms(t *testing.T) {
+	w := newSwapWorld(t)
+	w.fund(w.fillAddr)
+	w.approve(w.filler, w.tokenOut, times(amountIn, 10))
+	var plain, market []uint64
+	for range 3 {
+		o := w.order()
+		w.open(w.user, o)
+		plain = append(plain, w.transact(w.filler, w.settlement, nil, fillCalldata(t, o, minOut, common.Address{})).GasUsed)
+
+		s := w.now()
+		m := withFee(w.decaying(2_000_000, minOut.Int64(), s, s+600), 2_500, bystander)
+		m.ExclusiveFiller, m.ExclusivityDeadline, m.ExclusivityOverrideBps = w.fillAddr, s+600, big.NewInt(100)
+		m.NativeDropAmount = big.NewInt(1e15)
+		w.open(w.user, m)
+		market = append(market, w.transact(w.filler, w.settlement, m.NativeDropAmount,
+			fillCalldata(t, m, big.NewInt(2_000_000), common.Address{})).GasUsed)
+	}
+	t.Logf("gas of a swap's fill: plain %v; decay, exclusivity, fee and native drop %v", plain, market)
+}
