@@ -68,6 +68,15 @@ type Quote func(o settlement.Order) (*big.Int, bool)
 // AtMinimum prices each order at its floor: the filler waits for the decay to reach the floor.
 func AtMinimum(o settlement.Order) (*big.Int, bool) { return o.MinAmountOut, true }
 
+// Premium prices each order at its floor plus bps basis points (rounded down): a filler's spread.
+// Its quote endpoint quotes the same price (QuoteEndpoint).
+func Premium(bps uint) Quote {
+	return func(o settlement.Order) (*big.Int, bool) {
+		out := new(big.Int).Mul(o.MinAmountOut, new(big.Int).SetUint64(10_000+uint64(bps)))
+		return out.Quo(out, big.NewInt(10_000)), true
+	}
+}
+
 // Filler fills orders on its chains. Step is not safe for concurrent use.
 type Filler struct {
 	Key    *ecdsa.PrivateKey
