@@ -58,6 +58,7 @@ var levels = map[string]int{
 
 	// The domain, and what builds on the vocabulary alone.
 	"internal/apikey":              2,
+	"internal/chain/deploy":        2,
 	"internal/chain/gasless":       2,
 	"internal/filler":              2,
 	"internal/intent":              2,
