@@ -35,8 +35,8 @@ order at its own minimum plus --premium-bps, takes no risk into account, and ski
 order it cannot fill when it first sees it.
 
   manager filler --key-file filler.key --api-key "$TIS_API_KEY" \
-    --chain 1337,http://127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 \
-    --chain 1338,http://127.0.0.1:8546,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
+    --chain 1337,http://127.0.0.1:8545,0x02dA5209099978474FD68fef83A893Ab04C7054E \
+    --chain 1338,http://127.0.0.1:8546,0x02dA5209099978474FD68fef83A893Ab04C7054E
 `
 
 // fillerSettings is what the filler subcommand's flags set.
