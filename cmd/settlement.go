@@ -43,6 +43,9 @@ slowest bridge finality plus the attestation's latency, and that the deployer ca
 chain already holds this release's contract at that address it prints it and sends nothing. Where
 the chain lacks the proxy it first deploys it with its presigned transaction.
 
+manager settlement address --key-file FILE prints the address of a hex key file (the attester's,
+the guardian's, the deployer's), for --attester and --guardian.
+
 The chain: a Chain manifest (--chain-file), a Chain of the cluster (--chain NAME, with --kubeconfig
 and --namespace), or --rpc-url with --chain-id. --rpc-url overrides a Chain's spec.rpc (needed when
 the Chain reads its URL from a Secret).
@@ -69,6 +72,9 @@ type settlementSettings struct {
 
 // runSettlement is the settlement subcommand; it returns the process exit code.
 func runSettlement(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "address" {
+		return runSettlementAddress(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "deploy" {
 		fmt.Fprint(stderr, settlementUsage)
 		return 2
@@ -370,4 +376,25 @@ func redactedURL(raw string) string {
 		return "the RPC URL"
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// runSettlementAddress prints the address of a key file's key.
+func runSettlementAddress(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("settlement address", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	keyFile := fs.String("key-file", "", "File holding a hex private key.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *keyFile == "" || fs.NArg() != 0 {
+		fmt.Fprint(stderr, "Usage: manager settlement address --key-file FILE\n")
+		return 2
+	}
+	key, err := loadFillerKey(*keyFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "settlement address: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, crypto.PubkeyToAddress(key.PublicKey).Hex())
+	return 0
 }

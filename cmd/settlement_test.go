@@ -139,3 +139,14 @@ func TestSettlementDeployRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestSettlementAddressOfAKeyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "attester.key")
+	if err := os.WriteFile(path, []byte(devchain.WellKnownAttesterKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := runSettlement([]string{"address", "--key-file", path}, &stdout, &stderr); code != 0 || stdout.String() != deploy.LocalArgs().Attester.Hex()+"\n" {
+		t.Fatalf("exit %d: %q %q", code, stdout.String(), stderr.String())
+	}
+}

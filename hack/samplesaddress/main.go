@@ -23,6 +23,7 @@ var files = []string{
 	"config/samples/intents_v1alpha1_chain.yaml",
 	"README.md",
 	"cmd/filler.go",
+	"docs/runbooks.md",
 }
 
 // localChainAddress finds the settlementAddress of the samples' local Chains (the only ones
