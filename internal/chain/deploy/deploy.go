@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -251,7 +252,7 @@ func Deploy(ctx context.Context, node Backend, req Request) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if err := node.SendTransaction(ctx, tx); err != nil {
+	if err := w.send(ctx, tx); err != nil {
 		return res, fmt.Errorf("sending the deployment: %w", err)
 	}
 	res.Tx = tx.Hash()
@@ -381,7 +382,7 @@ func deployProxy(ctx context.Context, node Backend, w waiter, req Request, head 
 		if err != nil {
 			return err
 		}
-		if err := node.SendTransaction(ctx, tx); err != nil {
+		if err := w.send(ctx, tx); err != nil {
 			return fmt.Errorf("funding the deployment proxy's deployer: %w", err)
 		}
 		res.FundingTx = tx.Hash()
@@ -395,7 +396,7 @@ func deployProxy(ctx context.Context, node Backend, w waiter, req Request, head 
 	if err != nil {
 		return err
 	}
-	if err := node.SendTransaction(ctx, tx); err != nil {
+	if err := w.send(ctx, tx); err != nil {
 		return fmt.Errorf("%w: the node refused its presigned transaction (%w); a node that takes only EIP-155 transactions needs the chain's operators to preinstall it (docs/runbooks.md)", ErrNoProxy, err)
 	}
 	res.ProxyTx = tx.Hash()
@@ -432,12 +433,33 @@ type waiter struct {
 	poll time.Duration
 }
 
-func (w waiter) mined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	poll := w.poll
-	if poll <= 0 {
-		poll = time.Second
+// send sends tx, again a few times while the node answers that its sender lacks the funds: a
+// node's transaction pool can lag behind the block that funded the sender (the balance was
+// checked before, at the head), and a load-balanced provider can ask another node than the one
+// that answered the balance.
+func (w waiter) send(ctx context.Context, tx *types.Transaction) error {
+	for attempt := 1; ; attempt++ {
+		err := w.node.SendTransaction(ctx, tx)
+		if err == nil || attempt == 10 || !strings.Contains(err.Error(), "insufficient funds") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(w.interval()):
+		}
 	}
-	t := time.NewTicker(poll)
+}
+
+func (w waiter) interval() time.Duration {
+	if w.poll <= 0 {
+		return time.Second
+	}
+	return w.poll
+}
+
+func (w waiter) mined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	t := time.NewTicker(w.interval())
 	defer t.Stop()
 	for {
 		receipt, err := w.node.TransactionReceipt(ctx, hash)

@@ -245,6 +245,7 @@ func TestRefusalsComeBeforeAnyTransaction(t *testing.T) {
 		{name: "wrong chain id", key: funded, chainID: 1, want: deploy.ErrWrongChain},
 		{name: "no Permit2", key: funded, args: func(a *deploy.Args) { a.Permit2 = addr(newKey(t)) }, want: deploy.ErrNoPermit2},
 		{name: "Permit2 at an address holding other code", key: funded, args: func(a *deploy.Args) { a.Permit2 = contracts.DeploymentProxy }, want: deploy.ErrNoPermit2},
+		{name: "no attester", key: funded, args: func(a *deploy.Args) { a.Attester = common.Address{} }, want: deploy.ErrInvalidArgs},
 		{name: "guardian is the attester", key: funded, args: func(a *deploy.Args) { a.Guardian = a.Attester }, want: deploy.ErrGuardianIsAttester},
 		{name: "refund delay under the contract's minimum", key: funded, args: func(a *deploy.Args) { a.RefundDelay = settlement.MinRefundDelay - 1 }, want: deploy.ErrRefundDelayTooShort},
 		{name: "refund delay under the environment's finality", key: funded, minimum: 2 * time.Hour, want: deploy.ErrRefundDelayTooShort},
