@@ -101,6 +101,7 @@ var levels = map[string]int{
 	"hack/flakehunt":         9,
 	"hack/mutate":            9,
 	"hack/localcluster":      9,
+	"hack/samplesaddress":    9,
 	"internal/layers":        9,
 	"internal/observability": 9,
 	"test/apicost":           9,
