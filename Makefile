@@ -367,8 +367,13 @@ verify: manifests generate fmt docs chart ## Regenerate code, manifests, the API
 	@echo "verify: generated code, manifests, API reference and Helm chart are up to date"
 
 .PHONY: contracts
-contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts).
+contracts: ## Compile contracts/src with the pinned solc-js and regenerate the Go bindings (internal/chain/contracts), then make run's settlement address in the samples.
 	hack/contracts.sh
+	$(GO) run ./hack/samplesaddress
+
+.PHONY: samples-address
+samples-address: ## Write make run's settlement contract address (its CREATE2 address, which moves with contracts/src/Settlement.sol) into config/samples, the README, the filler's usage and the runbook.
+	$(GO) run ./hack/samplesaddress
 
 .PHONY: mutate-contract
 mutate-contract: ## Mutation test of contracts/src/Settlement.sol: every guard removed in turn (generated from the source), recompiled, the contract tests run; fails if one survives.

@@ -38,8 +38,8 @@ chains, not a production solver: it takes no risk into account, and skips for go
 cannot pay from its inventory.
 
   manager filler --key-file filler.key --api-key "$TIS_API_KEY" \
-    --chain 1337,http://127.0.0.1:8545,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 \
-    --chain 1338,http://127.0.0.1:8546,0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
+    --chain 1337,http://127.0.0.1:8545,0xb0665fB36B8BE1a994CD258572253028280b9111 \
+    --chain 1338,http://127.0.0.1:8546,0xb0665fB36B8BE1a994CD258572253028280b9111
 `
 
 // fillerSettings is what the filler subcommand's flags set.

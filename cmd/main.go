@@ -46,6 +46,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "devwallet" {
 		os.Exit(runDevwallet(os.Args[2:], os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "settlement" {
+		os.Exit(runSettlement(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "filler" {
 		os.Exit(runFiller(os.Args[2:], os.Stderr))
 	}

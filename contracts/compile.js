@@ -8,6 +8,11 @@
 //     solmate), with the compiler and settings of its canonical deployment (solc 0.8.17, via-IR,
 //     1,000,000 optimizer runs, no metadata hash), so the code we deploy on development chains is
 //     the code at 0x000000000022D473030F116dDEE9F6B43aC78BA3 on every public chain.
+//   - For Settlement, also build/Settlement.standard-input.json: the compiler's standard JSON input
+//     of the deployed contract alone (its source and every file it imports, the same settings),
+//     which a block explorer's "Standard JSON input" verification takes, and
+//     build/Settlement.compiler.txt, the compiler's version as explorers spell it. It is compiled
+//     again here, and must give the same bytecode, byte for byte, or the build fails.
 //   - safe: Safe's smart account (@safe-global/safe-contracts 1.4.1: the singleton, its proxy factory
 //     and the fallback handler that answers EIP-1271), for tests of contract signers.
 "use strict";
@@ -19,7 +24,10 @@ const modules = path.join(root, "node_modules");
 const permit2Root = path.join(modules, "@uniswap/v4-periphery/lib/permit2");
 const safeRoot = path.join(modules, "@safe-global/safe-contracts/contracts");
 
-const outputs = ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"];
+const outputs = ["abi", "metadata", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"];
+
+// The contracts deployed on public chains, whose sources are verified on block explorers.
+const verified = ["Settlement"];
 
 // Every .sol file under src/ and its libraries' folder src/lib/ (imported as "./lib/X.sol"); only the
 // contracts of src/ itself are written out (a library's internal functions are compiled into them).
@@ -98,6 +106,10 @@ function compile(unit) {
     sources: unit.sources,
     settings: { ...unit.settings, outputSelection: { "*": { "*": outputs } } },
   };
+  return compileInput(unit, input);
+}
+
+function compileInput(unit, input) {
   const output = JSON.parse(unit.solc.compile(JSON.stringify(input), { import: findImports }));
   const errors = (output.errors || []).filter((e) => e.severity === "error");
   for (const e of errors) {
@@ -131,6 +143,42 @@ for (const unit of units.filter((u) => only.length === 0 || only.includes(u.name
       fs.writeFileSync(path.join(build, `${name}.runtime.json`),
         JSON.stringify({ code: contract.evm.deployedBytecode.object, immutables }, null, 2) + "\n");
       process.stderr.write(`compiled ${name} (${unit.name}) with solc ${unit.solc.version()}\n`);
+      // STANDARD_INPUT=none skips it (hack/mutate compiles a mutant, which nobody verifies).
+      if (verified.includes(name) && process.env.STANDARD_INPUT !== "none") {
+        writeStandardInput(unit, source, name, contract);
+      }
     }
   }
+}
+
+// writeStandardInput writes the standard JSON input of one contract: the sources its metadata lists
+// (itself and its imports, under the names the metadata hash covers) and the unit's settings. An
+// explorer compiles it and compares the result, metadata hash included, with the chain's code;
+// so does this function, with the compiler that built the contract.
+function writeStandardInput(unit, source, name, contract) {
+  const metadata = JSON.parse(contract.metadata);
+  const sources = {};
+  for (const key of Object.keys(metadata.sources).sort()) {
+    const own = unit.sources[key];
+    const found = own ? { contents: own.content } : findImports(key);
+    if (found.error) {
+      process.stderr.write(`standard input of ${name}: ${found.error}\n`);
+      process.exit(1);
+    }
+    sources[key] = { content: found.contents };
+  }
+  const input = {
+    language: "Solidity",
+    sources,
+    settings: { ...unit.settings, outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "metadata"] } } },
+  };
+  const again = compileInput(unit, input).contracts[source][name];
+  if (again.evm.bytecode.object !== contract.evm.bytecode.object) {
+    process.stderr.write(`standard input of ${name}: compiled alone it gives other bytecode than the build\n`);
+    process.exit(1);
+  }
+  fs.writeFileSync(path.join(build, `${name}.standard-input.json`), JSON.stringify(input, null, 2) + "\n");
+  // Explorers name a compiler "v" + its long version without the build platform.
+  const version = "v" + unit.solc.version().replace(/\.Emscripten\..*$/, "");
+  fs.writeFileSync(path.join(build, `${name}.compiler.txt`), `${version}\n${source}:${name}\n`);
 }

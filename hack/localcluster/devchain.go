@@ -18,29 +18,27 @@ import (
 	"github.com/go-logr/logr/funcr"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/deploy"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
-	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/filler"
 )
 
 // The local chains of `make run` are the Chain samples local-dev (eip155:1337, spec.rpc
 // http://127.0.0.1:8545) and local-dev-2 (eip155:1338, http://127.0.0.1:8546), for swaps on one and
-// bridges between the two. Each is deployed the same way by the well-known development account #0
+// bridges between the two. Each is set up the same way by the well-known development account #0
 // of Hardhat and Anvil (its key is PUBLIC: for these local chains only), so each contract lands at
 // the same address on both, the one the samples record: the demo USDC first, at
 // 0x5FbDB2315678afecb367f032d93F642f64180aa3 (TokenDefinitions local-dev-usdc and
-// local-dev-2-usdc), then the settlement contract at 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
-// (each Chain's settlementAddress), and, after the funding, two TestPriceFeeds (8 decimals, owned
-// by account #0): ETH/USD at 0x0165878A594ca255338adfa4d48449f69242Eb8F (each Chain's priceFeed)
-// and USDC/USD at 0xa513E6E4b8f2a923D98304ec87F64353C4D5C853 (each local USDC's priceFeed).
+// local-dev-2-usdc), then the settlement contract, deployed as on any chain by
+// internal/chain/deploy (through the deterministic deployment proxy with CREATE2, at
+// deploy.LocalAddress(), each Chain's settlementAddress, attested by the well-known account #3),
+// and, after the funding, two TestPriceFeeds (8 decimals, owned by account #0): ETH/USD at
+// 0x0165878A594ca255338adfa4d48449f69242Eb8F (each Chain's priceFeed) and USDC/USD at
+// 0xa513E6E4b8f2a923D98304ec87F64353C4D5C853 (each local USDC's priceFeed).
 const (
 	devChainID       = 1337
 	secondChainID    = 1338
 	devBlockInterval = time.Second
-	// devRefundDelay is the settlement contracts' delay between an order's deadline and its refund:
-	// the contract's minimum, one hour (it refuses less). The chains' Funder (the well-known
-	// account #0) is the contracts' guardian.
-	devRefundDelay = settlement.MinRefundDelay
 	// demoAPIKey is the public demo key of config/samples (README: never outside make run); the
 	// reference filler uses it to fetch attestations.
 	demoAPIKey = "sk_test_mVsphOaVGPhcbEOVc2v47gmRCBTSZXBU56XcQobdo66SADUeMmrStQJ5ByKQ19ns"
@@ -52,10 +50,9 @@ const (
 
 // The addresses the samples record.
 var (
-	sampleUSDC       = common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
-	sampleSettlement = common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512")
-	sampleETHFeed    = common.HexToAddress("0x0165878A594ca255338adfa4d48449f69242Eb8F")
-	sampleUSDCFeed   = common.HexToAddress("0xa513E6E4b8f2a923D98304ec87F64353C4D5C853")
+	sampleUSDC     = common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+	sampleETHFeed  = common.HexToAddress("0x0165878A594ca255338adfa4d48449f69242Eb8F")
+	sampleUSDCFeed = common.HexToAddress("0xa513E6E4b8f2a923D98304ec87F64353C4D5C853")
 )
 
 // The price feeds' first answers, in their 8 decimals: the samples' typed prices.
@@ -100,7 +97,7 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 		return nil, fmt.Errorf("creating %s: %w", dir, err)
 	}
 	d := &devChains{}
-	attester, err := loadOrMakeKey(attesterKeyPath)
+	attester, err := loadDevAttester(attesterKeyPath)
 	if err != nil {
 		return nil, err
 	}
@@ -122,10 +119,10 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", id, err)
 		}
-		if progress[i] > 0 && (attester.made || filler.made) {
+		if progress[i] > 0 && filler.made {
 			d.close()
-			return nil, fmt.Errorf("%s holds a chain set up with an attester and a filler key that are gone (%s, %s); %s",
-				chainDataDir(dir, id), attester.path, filler.path, resetHint)
+			return nil, fmt.Errorf("%s holds a chain set up with a filler key that is gone (%s); %s",
+				chainDataDir(dir, id), filler.path, resetHint)
 		}
 	}
 	// Written before any chain uses them, and only once no kept chain needs the lost ones.
@@ -134,11 +131,21 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 		return nil, err
 	}
 	for i, c := range d.chains {
-		if err := setUpChain(c.Chain, progress[i], attester.address(), filler.address()); err != nil {
+		if err := setUpChain(c.Chain, progress[i], filler.address()); err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		}
-		if err := checkChain(c.Chain, chainDataDir(dir, ids[i]), attester); err != nil {
+		// A chain kept from before the contract moved to its CREATE2 address (or from before a
+		// change of contracts/src/Settlement.sol, which moves it) gets this release's contract
+		// there; the old one stays where it was, unused.
+		if redeployed, err := deploySettlement(c.Chain); err != nil {
+			d.close()
+			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
+		} else if redeployed && progress[i] == setUpTxs {
+			log.Printf("local chain eip155:%d: kept from an earlier run without this release's settlement contract; deployed it at %s (orders of the earlier contract are not followed any more)",
+				ids[i], deploy.LocalAddress().Hex())
+		}
+		if err := checkChain(c.Chain, chainDataDir(dir, ids[i])); err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		}
@@ -152,10 +159,10 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 		}
 		if progress[i] == setUpTxs {
 			log.Printf("local chain eip155:%d on %s: continues at block %d from %s (USDC at %s, settlement contract at %s)",
-				ids[i], c.URL, heads[i], chainDataDir(dir, ids[i]), sampleUSDC.Hex(), sampleSettlement.Hex())
+				ids[i], c.URL, heads[i], chainDataDir(dir, ids[i]), sampleUSDC.Hex(), deploy.LocalAddress().Hex())
 		} else {
 			log.Printf("local chain eip155:%d on %s (set up, kept in %s): USDC at %s, settlement contract at %s; demo wallet %s holds 100 ETH and 10000 USDC (its key is public: local use only)",
-				ids[i], c.URL, chainDataDir(dir, ids[i]), sampleUSDC.Hex(), sampleSettlement.Hex(), devWallet().Hex())
+				ids[i], c.URL, chainDataDir(dir, ids[i]), sampleUSDC.Hex(), deploy.LocalAddress().Hex(), devWallet().Hex())
 		}
 	}
 	blocks, cancel := context.WithCancel(ctx)
@@ -198,12 +205,12 @@ func (d *devChains) close() {
 const resetHint = "`make run-reset` starts the local chains and the control plane afresh"
 
 // setUpTxs is the number of transactions that set up a local chain, all sent by the funder
-// (development account #0) in this order: the demo USDC (nonce 0), the settlement contract (1),
+// (development account #0) in this order: the demo USDC (nonce 0), the settlement contract (1,
+// through the deployment proxy: its address does not depend on the nonce, the later ones do),
 // USDC and ether for the demo wallet (2, 3), and for the filler (4, 5), the ETH/USD and USDC/USD
 // price feeds (6, 7), then USDC for the gasless wallet and its EIP-2612 permit of Permit2 (8, 9).
 // Their addresses follow from the funder's nonces, which is why the samples can
-// name them. (A chain kept from before the gasless wallet, the last two, holds a settlement
-// contract without permit2(): checkChain refuses it with the reset hint.)
+// name them.
 const setUpTxs = 10
 
 // setUpProgress is how many of the set-up transactions a chain holds: the funder's nonce, capped.
@@ -220,9 +227,8 @@ func setUpProgress(c *devchain.Chain) (uint64, error) {
 }
 
 // setUpChain sends the set-up transactions a chain does not hold yet, from number done on, each
-// mined before the next: deploying the contracts with attester, funding the demo wallet and the
-// filler.
-func setUpChain(c *devchain.Chain, done uint64, attester, fillerAddr common.Address) error {
+// mined before the next: deploying the contracts, funding the demo wallet and the filler.
+func setUpChain(c *devchain.Chain, done uint64, fillerAddr common.Address) error {
 	deployed := func(name string, want common.Address, deploy func() (common.Address, error)) func() error {
 		return func() error {
 			got, err := deploy()
@@ -238,9 +244,7 @@ func setUpChain(c *devchain.Chain, done uint64, attester, fillerAddr common.Addr
 	wallet := devWallet()
 	steps := [setUpTxs]func() error{
 		deployed("USDC", sampleUSDC, func() (common.Address, error) { return c.Deploy("Local USD Coin", "USDC", 6) }),
-		deployed("the settlement contract", sampleSettlement, func() (common.Address, error) {
-			return c.DeploySettlement(attester, devRefundDelay)
-		}),
+		func() error { _, err := deploySettlement(c); return err },
 		func() error { return c.MintTo(sampleUSDC, wallet, devWalletUSDC) },
 		func() error { return c.Fund(wallet, devWalletEther) },
 		func() error { return c.MintTo(sampleUSDC, fillerAddr, fillerUSDC) },
@@ -264,13 +268,14 @@ func setUpChain(c *devchain.Chain, done uint64, attester, fillerAddr common.Addr
 	return nil
 }
 
-// checkChain makes sure that a chain is the one the samples and the keys describe: the demo USDC
-// and the settlement contract at the samples' addresses, attested by the kept attester key.
-func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
+// checkChain makes sure that a chain is the one the samples describe: the demo USDC and the price
+// feeds at the samples' addresses, and this release's settlement contract at deploy.LocalAddress()
+// (whose address commits to its code, the attester and the other constructor arguments).
+func checkChain(chain *devchain.Chain, dataDir string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	client := chain.Backend.Client()
-	for _, addr := range []common.Address{sampleUSDC, sampleSettlement, sampleETHFeed, sampleUSDCFeed} {
+	for _, addr := range []common.Address{sampleUSDC, sampleETHFeed, sampleUSDCFeed} {
 		code, err := client.CodeAt(ctx, addr, nil)
 		if err != nil {
 			return fmt.Errorf("reading the code at %s: %w", addr.Hex(), err)
@@ -279,31 +284,47 @@ func checkChain(chain *devchain.Chain, dataDir string, attester *devKey) error {
 			return fmt.Errorf("%s holds a chain without a contract at %s, where the samples expect one; %s", dataDir, addr.Hex(), resetHint)
 		}
 	}
-	binding := contracts.NewSettlement()
-	// A contract of an older Settlement.sol (orders of another shape) does not answer
-	// MIN_REFUND_DELAY, or answers another one.
-	out, err := client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackMINREFUNDDELAY()}, nil)
-	if minDelay, unpackErr := binding.UnpackMINREFUNDDELAY(out); err != nil || unpackErr != nil || minDelay != settlement.MinRefundDelay {
-		return fmt.Errorf("the settlement contract kept in %s is an older version of contracts/src/Settlement.sol; %s", dataDir, resetHint)
-	}
-	// One from before gasless orders has no permit2().
-	out, err = client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackPermit2()}, nil)
-	if permit2, unpackErr := binding.UnpackPermit2(out); err != nil || unpackErr != nil || permit2 != contracts.CanonicalPermit2 {
-		return fmt.Errorf("the settlement contract kept in %s is older than gasless orders (no permit2()); %s", dataDir, resetHint)
-	}
-	out, err = client.CallContract(ctx, ethereum.CallMsg{To: &sampleSettlement, Data: binding.PackAttester()}, nil)
+	code, err := client.CodeAt(ctx, deploy.LocalAddress(), nil)
 	if err != nil {
-		return fmt.Errorf("reading the settlement contract's attester: %w", err)
+		return fmt.Errorf("reading the code at %s: %w", deploy.LocalAddress().Hex(), err)
 	}
-	got, err := binding.UnpackAttester(out)
-	if err != nil {
-		return fmt.Errorf("reading the settlement contract's attester: %w", err)
-	}
-	if got != attester.address() {
-		return fmt.Errorf("the settlement contract kept in %s is attested by %s, not by the key in %s (%s); %s",
-			dataDir, got.Hex(), attester.path, attester.address().Hex(), resetHint)
+	if !contracts.IsSettlementCode(code) {
+		return fmt.Errorf("%s holds a chain without this release's settlement contract at %s; %s", dataDir, deploy.LocalAddress().Hex(), resetHint)
 	}
 	return nil
+}
+
+// deploySettlement deploys make run's settlement contract on c as `manager settlement deploy`
+// does (internal/chain/deploy), from the funder, with deploy.LocalArgs(); it reports whether it
+// sent a transaction (false: the chain held it already). Blocks are made while it waits.
+func deploySettlement(c *devchain.Chain) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				c.Backend.Commit()
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	res, err := deploy.Deploy(ctx, c.Backend.Client(), deploy.Request{
+		ChainID: c.ID, Args: deploy.LocalArgs(), Key: c.Funder, Poll: 20 * time.Millisecond,
+	})
+	if err != nil {
+		return false, fmt.Errorf("deploying the settlement contract: %w", err)
+	}
+	if res.Address != deploy.LocalAddress() {
+		return false, fmt.Errorf("the settlement contract landed at %s, not at %s where the samples expect it", res.Address.Hex(), deploy.LocalAddress().Hex())
+	}
+	return !res.AlreadyDeployed, nil
 }
 
 // priceFeeds are the local chains' price feeds; every start posts each one's answer again, one
@@ -349,7 +370,7 @@ func (d *devChains) runFiller(ctx context.Context, apiURL string) error {
 	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	for _, c := range d.chains {
-		fc, err := filler.Dial(dialCtx, c.ID.Uint64(), c.URL, sampleSettlement)
+		fc, err := filler.Dial(dialCtx, c.ID.Uint64(), c.URL, deploy.LocalAddress())
 		if err != nil {
 			closeClients()
 			return err
@@ -400,6 +421,30 @@ type devKey struct {
 	path string
 	// made says that the file did not exist: the key is new and not written yet.
 	made bool
+}
+
+// loadDevAttester is make run's attester, the well-known development account #3
+// (devchain.WellKnownAttesterKey, PUBLIC: local chains only), written to path for the manager's
+// --attester-key-file when the file is missing. The settlement contracts' CREATE2 address commits
+// to their attester, so the samples can name it only with this key; a file holding another key
+// (an earlier make run made one of its own) is refused.
+func loadDevAttester(path string) (*devKey, error) {
+	wellKnown, err := crypto.HexToECDSA(devchain.WellKnownAttesterKey)
+	if err != nil {
+		return nil, err
+	}
+	k, err := loadOrMakeKey(path)
+	if err != nil {
+		return nil, err
+	}
+	if k.made {
+		return &devKey{key: wellKnown, path: path, made: true}, nil
+	}
+	if k.address() != crypto.PubkeyToAddress(wellKnown.PublicKey) {
+		return nil, fmt.Errorf("%s holds the attester %s an earlier make run made; the local settlement contracts are now attested by the development account #3 (%s), whose key the samples' address depends on: delete the file (the local chains keep their data) or %s",
+			path, k.address().Hex(), crypto.PubkeyToAddress(wellKnown.PublicKey).Hex(), resetHint)
+	}
+	return k, nil
 }
 
 // loadOrMakeKey reads the hex secp256k1 key in path (as the manager's --attester-key-file reads

@@ -51,7 +51,9 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/deploy"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
@@ -430,15 +432,11 @@ func TestSetUpResumesWhereAChainStopped(t *testing.T) {
 	if err != nil || done != 1 {
 		t.Fatalf("progress after the first set-up transaction = %d, %v; want 1", done, err)
 	}
-	attester, err := loadOrMakeKey(filepath.Join(t.TempDir(), "attester.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	filler := common.HexToAddress("0x00000000000000000000000000000000000F111e")
-	if err := setUpChain(c, done, attester.address(), filler); err != nil {
+	if err := setUpChain(c, done, filler); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkChain(c, dir, attester); err != nil {
+	if err := checkChain(c, dir); err != nil {
 		t.Fatal(err)
 	}
 	if done, err := setUpProgress(c); err != nil || done != setUpTxs {
@@ -476,6 +474,69 @@ func TestSetUpResumesWhereAChainStopped(t *testing.T) {
 		if after := roundOf(addr); after.Answer.Cmp(want) != 0 || after.RoundId.Cmp(before.RoundId) <= 0 || after.UpdatedAt.Cmp(before.UpdatedAt) < 0 {
 			t.Errorf("after a refresh the feed at %s holds %+v; want the same answer in a later round", addr.Hex(), after)
 		}
+	}
+}
+
+// A chain kept from a make run before the settlement contract moved to its CREATE2 address holds
+// an older contract at the funder's nonce-1 address: checkChain says so, and the start deploys this
+// release's contract at deploy.LocalAddress() beside it, once.
+func TestAChainKeptWithAnOlderContractGetsThisRelease(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "eip155-1337")
+	c, _, err := openDevChain(devChainID, dir, freeport.MustAddr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	if _, err := c.Deploy("Local USD Coin", "USDC", 6); err != nil {
+		t.Fatal(err)
+	}
+	oldAttester, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := c.DeploySettlement(crypto.PubkeyToAddress(oldAttester.PublicKey), settlement.MinRefundDelay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := common.HexToAddress("0x00000000000000000000000000000000000F111e")
+	if err := setUpChain(c, 2, filler); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkChain(c, dir); err == nil || !strings.Contains(err.Error(), deploy.LocalAddress().Hex()) {
+		t.Fatalf("checkChain of a chain with the old contract at %s only: %v", old.Hex(), err)
+	}
+	redeployed, err := deploySettlement(c)
+	if err != nil || !redeployed {
+		t.Fatalf("deploySettlement = %v, %v; want a deployment", redeployed, err)
+	}
+	if err := checkChain(c, dir); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := deploySettlement(c); err != nil || again {
+		t.Fatalf("a second deploySettlement = %v, %v; want nothing sent", again, err)
+	}
+}
+
+// make run's attester is the well-known account #3, written where the file is missing; a file of
+// an earlier make run's own attester is refused with the way out.
+func TestTheLocalAttesterIsTheWellKnownKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "attester.key")
+	k, err := loadDevAttester(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.address() != deploy.LocalArgs().Attester || !k.made {
+		t.Fatalf("a new attester is %s (made %v), want %s", k.address().Hex(), k.made, deploy.LocalArgs().Attester.Hex())
+	}
+	other, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(common.Bytes2Hex(crypto.FromECDSA(other))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadDevAttester(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("an earlier run's attester file: %v", err)
 	}
 }
 

@@ -265,7 +265,7 @@ func compile(contractsDir, dir string, sources map[string]string) (string, error
 	}
 	cmd := exec.Command("node", "compile.js")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "COMPILE_UNITS=project") // only our contracts: not Permit2 or Safe
+	cmd.Env = append(os.Environ(), "COMPILE_UNITS=project", "STANDARD_INPUT=none") // only our contracts: not Permit2 or Safe; no second compile for the explorer's input
 
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

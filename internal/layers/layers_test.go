@@ -58,6 +58,7 @@ var levels = map[string]int{
 
 	// The domain, and what builds on the vocabulary alone.
 	"internal/apikey":              2,
+	"internal/chain/deploy":        2,
 	"internal/chain/gasless":       2,
 	"internal/filler":              2,
 	"internal/intent":              2,
@@ -100,6 +101,7 @@ var levels = map[string]int{
 	"hack/flakehunt":         9,
 	"hack/mutate":            9,
 	"hack/localcluster":      9,
+	"hack/samplesaddress":    9,
 	"internal/layers":        9,
 	"internal/observability": 9,
 	"test/apicost":           9,

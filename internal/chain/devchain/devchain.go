@@ -39,6 +39,11 @@ const (
 	// WellKnownGaslessWalletKey is account #2, 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC: make
 	// run's wallet that holds USDC and no ether, for gasless orders.
 	WellKnownGaslessWalletKey = "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
+	// WellKnownAttesterKey is account #3, 0x90F79bf6EB2c4f870365E785982E1f101E93b906: make run's
+	// attester. Its settlement contracts are deployed with CREATE2, whose address depends on the
+	// constructor's arguments, so the samples can name it only if the attester is fixed too
+	// (internal/chain/deploy.LocalArgs).
+	WellKnownAttesterKey = "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6"
 )
 
 // FunderBalance is the Funder's balance at genesis: 1,000,000 ether.
@@ -72,9 +77,35 @@ func Start(t testing.TB, chainID int64) *Chain {
 	return c
 }
 
+// StartWithoutDeploymentProxy is Start on a chain whose genesis lacks the deterministic deployment
+// proxy, as some public chains do: for tests of its presigned deployment, which the node accepts
+// (every devchain takes unprotected transactions, see New).
+func StartWithoutDeploymentProxy(t testing.TB, chainID int64) *Chain {
+	t.Helper()
+	funder, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc := GenesisAlloc(crypto.PubkeyToAddress(funder.PublicKey))
+	// The caller's alloc wins over the system contracts the simulated node adds: an empty account.
+	alloc[contracts.DeploymentProxy] = types.Account{Balance: new(big.Int)}
+	c, err := newChain(chainID, funder, freeport.MustAddr(t), alloc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
 // New runs a chain with the chain id whose genesis gives funder FunderBalance, serving JSON-RPC on
-// httpAddr (a loopback host:port). Close it when done.
+// httpAddr (a loopback host:port). Close it when done. Its node takes transactions without a chain
+// id (pre-EIP-155, as most public nodes still do when asked to): the deterministic deployment
+// proxy's presigned deployment is one.
 func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, error) {
+	return newChain(chainID, funder, httpAddr, GenesisAlloc(crypto.PubkeyToAddress(funder.PublicKey)))
+}
+
+func newChain(chainID int64, funder *ecdsa.PrivateKey, httpAddr string, alloc types.GenesisAlloc) (*Chain, error) {
 	host, portText, err := net.SplitHostPort(httpAddr)
 	if err != nil {
 		return nil, err
@@ -85,9 +116,9 @@ func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, erro
 	}
 	config := *params.AllDevChainProtocolChanges
 	config.ChainID = big.NewInt(chainID)
-	alloc := GenesisAlloc(crypto.PubkeyToAddress(funder.PublicKey))
 	backend := simulated.NewBackend(alloc, func(nodeConf *node.Config, ethConf *ethconfig.Config) {
 		ethConf.Genesis.Config = &config
+		nodeConf.AllowUnprotectedTxs = true
 		nodeConf.HTTPHost = host
 		nodeConf.HTTPPort = port
 		nodeConf.HTTPModules = []string{"eth", "net", "web3"}
@@ -96,7 +127,10 @@ func New(chainID int64, funder *ecdsa.PrivateKey, httpAddr string) (*Chain, erro
 }
 
 // GenesisAlloc is a development chain's genesis state: FunderBalance for funder, and Uniswap's
-// Permit2 at its canonical address (contracts.CanonicalPermit2), as on every public chain.
+// Permit2 at its canonical address (contracts.CanonicalPermit2), as on every public chain. The
+// deterministic deployment proxy (contracts.DeploymentProxy) is there too without being named:
+// go-ethereum's simulated node puts it in every genesis as a system contract (EIP-7997), as chains
+// that preinstall it hold it (the OP Stack's, among others).
 func GenesisAlloc(funder common.Address) types.GenesisAlloc {
 	return types.GenesisAlloc{
 		funder:                     {Balance: FunderBalance},

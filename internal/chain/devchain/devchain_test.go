@@ -1,12 +1,14 @@
 package devchain
 
 import (
+	"bytes"
 	"context"
 	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 )
@@ -44,5 +46,29 @@ func TestChainServesJSONRPCAndTheTestToken(t *testing.T) {
 	}
 	if d, err := binding.UnpackDecimals(out); err != nil || d != 6 {
 		t.Fatalf("decimals = %d, %v", d, err)
+	}
+}
+
+// TestTheDeploymentProxyIsInEveryGenesis: go-ethereum's simulated node preinstalls the
+// deterministic deployment proxy (EIP-7997) with the code contracts.DeploymentProxyCode names;
+// StartWithoutDeploymentProxy leaves it out.
+func TestTheDeploymentProxyIsInEveryGenesis(t *testing.T) {
+	if !bytes.Equal(params.DeterministicFactoryCode, contracts.DeploymentProxyCode()) || params.DeterministicFactoryAddress != contracts.DeploymentProxy {
+		t.Fatal("go-ethereum's deterministic deployment factory is not contracts.DeploymentProxy")
+	}
+	for _, tc := range []struct {
+		chain *Chain
+		want  []byte
+	}{
+		{Start(t, 1337), contracts.DeploymentProxyCode()},
+		{StartWithoutDeploymentProxy(t, 1338), nil},
+	} {
+		code, err := tc.chain.Backend.Client().CodeAt(context.Background(), contracts.DeploymentProxy, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(code, tc.want) {
+			t.Errorf("eip155:%s: the proxy's address holds %x, want %x", tc.chain.ID, code, tc.want)
+		}
 	}
 }
