@@ -69,7 +69,7 @@ struct ResolvedCrossChainOrder {
 /// abi.encode(order) is twenty-two 32-byte words and orderId = keccak256(abi.encode(order)) is what
 /// the service computes and stores.
 struct Order {
-    // A keyed hash of the service's account: the order belongs to one account's intent.
+    // A hash of the service's account (docs/settlement.md): the order belongs to one account's intent.
     bytes32 account;
     // The settlement contract that escrows the order (ERC-7683's originSettler): the order, and so
     // its orderId, belongs to one contract on one chain.
@@ -96,8 +96,8 @@ struct Order {
     address exclusiveFiller;
     uint64 exclusivityDeadline;
     uint256 exclusivityOverrideBps;
-    // The integrator's fee (FeeLib): feeAmount of the escrow goes to feeRecipient when the order is
-    // paid out (settle for a bridge, fill for a swap), never on a refund.
+    // The integrator's fee (FeeLib): feeAmount of the escrow is credited to feeRecipient when the
+    // order is paid out (settle for a bridge, fill for a swap), never on a refund; claimFees pays it.
     uint256 feeAmount;
     address feeRecipient;
     // Native token of the destination chain the filler delivers to the recipient with the fill
@@ -224,6 +224,11 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     /// @notice Whether the guardian allowed every order to be refunded early.
     bool public allRefundsAllowed;
 
+    /// @notice Integrator fees credited and not claimed yet, by token (NATIVE for the native token)
+    /// and recipient. Credited, not sent, at payout: a recipient that cannot receive (a reverting
+    /// contract, an address a token blocklists) must not hold up the filler's payout.
+    mapping(address token => mapping(address recipient => uint256)) public feesOwed;
+
     /// @notice ERC-7683's event for an opened order.
     event Open(bytes32 indexed orderId, ResolvedCrossChainOrder resolvedOrder);
 
@@ -236,8 +241,11 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     /// @notice The escrow of orderId went to filler (amountIn less the fee, paid in FeePaid).
     event Settled(bytes32 indexed orderId, address indexed filler, uint256 amountIn);
 
-    /// @notice The integrator fee of orderId went to recipient, in tokenIn, with the payout.
-    event FeePaid(bytes32 indexed orderId, address indexed recipient, address token, uint256 amount);
+    /// @notice The integrator fee of orderId was credited to recipient, in tokenIn, with the payout.
+    event FeeCredited(bytes32 indexed orderId, address indexed recipient, address token, uint256 amount);
+
+    /// @notice recipient claimed the fees credited to it in token.
+    event FeesClaimed(address indexed recipient, address token, uint256 amount);
 
     /// @notice The escrow of orderId went back to user.
     event Refunded(bytes32 indexed orderId, address indexed user, uint256 amountIn);
@@ -265,6 +273,7 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     error OrderIdMismatch();
     error BelowMinimum(uint256 amountOut, uint256 minAmountOut);
     error DecayInverted();
+    error NothingToClaim();
     error InvalidAttestation();
     error RefundTooEarly(uint256 refundableAt);
     error TransferShort(uint256 received, uint256 expected);
@@ -320,6 +329,17 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     function allowAllRefunds(bool allowed) external onlyRole(GUARDIAN_ROLE) {
         allRefundsAllowed = allowed;
         emit AllRefundsAllowed(allowed);
+    }
+
+    // ---- integrators ----
+
+    /// @notice Pays the sender every fee credited to it in token. Never paused: the fees are owed.
+    function claimFees(address token) external nonReentrant {
+        uint256 amount = feesOwed[token][msg.sender];
+        if (amount == 0) revert NothingToClaim();
+        feesOwed[token][msg.sender] = 0;
+        _push(token, msg.sender, amount);
+        emit FeesClaimed(msg.sender, token, amount);
     }
 
     // ---- origin chain ----
@@ -381,6 +401,7 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     {
         if (originFillerData.length != 0) revert FillerDataNotAccepted();
         Order memory inner = _checkGasless(order);
+        _validate(inner);
         return _resolve(inner, keccak256(abi.encode(inner)));
     }
 
@@ -398,6 +419,7 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     {
         if (crossChainOrder.orderDataType != ORDER_DATA_TYPE) revert WrongOrderDataType();
         Order memory order = _decode(crossChainOrder.orderData);
+        _validate(order);
         return _resolve(order, keccak256(abi.encode(order)));
     }
 
@@ -512,14 +534,15 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         );
     }
 
-    /// @dev Pays out an order's escrow: the fee to its recipient (FeeLib), the rest to the filler.
+    /// @dev Pays out an order's escrow: the rest to the filler, the fee credited to its recipient
+    /// (FeeLib), who claims it.
     function _payOut(bytes32 orderId, Order memory order, address filler) private {
         uint256 share = FeeLib.fillerShare(order.amountIn, order.feeAmount);
         _push(order.tokenIn, filler, share);
         emit Settled(orderId, filler, share);
         if (order.feeAmount != 0) {
-            _push(order.tokenIn, order.feeRecipient, order.feeAmount);
-            emit FeePaid(orderId, order.feeRecipient, order.tokenIn, order.feeAmount);
+            feesOwed[order.tokenIn][order.feeRecipient] += order.feeAmount;
+            emit FeeCredited(orderId, order.feeRecipient, order.tokenIn, order.feeAmount);
         }
     }
 
@@ -528,15 +551,22 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     function _record(Order memory order) private returns (bytes32 orderId) {
         orderId = keccak256(abi.encode(order));
         if (block.timestamp > order.deadline) revert DeadlinePassed();
-        if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
-        if (order.startAmountOut < order.minAmountOut || order.decayEnd < order.decayStart) revert DecayInverted();
-        FeeLib.check(order.amountIn, order.feeAmount, order.feeRecipient);
-        if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
+        _validate(order);
         if (order.destinationChainId == block.chainid && order.destinationSettler != address(this)) {
             revert WrongDestination();
         }
         if (orders[orderId] != Status.None) revert AlreadyOpened(orderId);
         orders[orderId] = Status.Opened;
+    }
+
+    /// @dev The checks of an order's own fields, which open makes and resolve too (an order open
+    /// refuses does not resolve either).
+    function _validate(Order memory order) private pure {
+        if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
+        if (order.startAmountOut < order.minAmountOut || order.decayEnd < order.decayStart) revert DecayInverted();
+        FeeLib.check(order.amountIn, order.feeAmount, order.feeRecipient);
+        ExclusivityLib.check(order.exclusivityOverrideBps, order.exclusivityDeadline, order.deadline);
+        if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
     }
 
     function _emitOpen(bytes32 orderId, Order memory order) private {
@@ -593,11 +623,15 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         r.openDeadline = uint32(order.deadline);
         r.fillDeadline = uint32(order.deadline);
         r.orderId = orderId;
-        // What the filler sends: the output, capped by the decay's start amount, and the native drop.
+        // What a filler sends at most: the decay's start amount (raised by the override, which a
+        // filler without the exclusivity pays), and the native drop.
+        uint256 most = order.startAmountOut;
+        if (order.exclusiveFiller != address(0)) {
+            most = ExclusivityLib.raised(most, order.exclusivityOverrideBps);
+        }
         bool drop = order.nativeDropAmount != 0;
         r.maxSpent = new Output[](drop ? 2 : 1);
-        r.maxSpent[0] =
-            Output(_token(order.tokenOut), order.startAmountOut, _word(order.recipient), order.destinationChainId);
+        r.maxSpent[0] = Output(_token(order.tokenOut), most, _word(order.recipient), order.destinationChainId);
         if (drop) {
             r.maxSpent[1] =
                 Output(bytes32(0), order.nativeDropAmount, _word(order.recipient), order.destinationChainId);

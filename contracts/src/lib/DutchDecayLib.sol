@@ -20,6 +20,8 @@ library DutchDecayLib {
         // Before decayStart nothing has elapsed; saturating, so that no comparison of ours sits at a
         // boundary where both sides give the same amount.
         uint256 elapsed = Math.saturatingSub(at, decayStart);
+        // Needed for a window of no length (decayStart == decayEnd > at), where the division below
+        // would be by zero; for any other window it gives what the division would.
         if (elapsed == 0) return startAmount;
         return startAmount - Math.mulDiv(startAmount - endAmount, elapsed, decayEnd - decayStart);
     }

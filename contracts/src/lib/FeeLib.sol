@@ -3,8 +3,8 @@ pragma solidity 0.8.30;
 
 /// @title FeeLib
 /// @notice The one rule of an order's integrator fee: feeAmount of the input, taken out of the
-/// escrow when the order is paid out (to feeRecipient), never at open and never on a refund. The
-/// fee is less than the whole input, and a fee has a recipient.
+/// escrow when the order is paid out (credited to feeRecipient, who claims it), never at open and
+/// never on a refund. The fee is less than the whole input, and a fee has a recipient.
 library FeeLib {
     /// @notice The fee is not less than the input it is taken from.
     error FeeTooHigh(uint256 feeAmount, uint256 amountIn);
@@ -17,7 +17,7 @@ library FeeLib {
         if (feeAmount != 0 && feeRecipient == address(0)) revert NoFeeRecipient();
     }
 
-    /// @notice What the filler is paid out of an escrow of amountIn: the rest goes to the fee.
+    /// @notice What the filler is paid out of an escrow of amountIn: the rest is the fee.
     function fillerShare(uint256 amountIn, uint256 feeAmount) internal pure returns (uint256) {
         return amountIn - feeAmount;
     }

@@ -140,11 +140,11 @@ func TestDecayAtItsBoundaries(t *testing.T) {
 		if w.fillMinedAt(w.filler, o, big.NewInt(1_499_999), s+50) {
 			t.Fatal("a fill one unit below the decayed amount succeeded")
 		}
-		if !w.fillMinedAt(w.filler, o, big.NewInt(1_500_000), s+52) {
-			// At s+52 the order owes 1,480,000: paying 1,500,000 is more than enough.
-			t.Fatal("a fill above the decayed amount failed")
+		// In the block at s+52 it owes 1,480,000: exactly that is paid.
+		if !w.fillMinedAt(w.filler, o, big.NewInt(1_480_000), s+52) {
+			t.Fatal("a fill of exactly the decayed amount failed")
 		}
-		w.wantBalance(w.tokenOut, w.recipient, big.NewInt(1_500_000), "the recipient")
+		w.wantBalance(w.tokenOut, w.recipient, big.NewInt(1_480_000), "the recipient")
 	})
 	t.Run("refused: the decayed amount, then the floor", func(t *testing.T) {
 		s := w.now() + 1000
@@ -230,6 +230,21 @@ func TestExclusivity(t *testing.T) {
 		w.warpTo(d + 1)
 		w.wantOwed(o, otherAddr, 990_001)
 	})
+	t.Run("refused at open, and not resolved: an override above 100 %, an exclusivity past the deadline", func(t *testing.T) {
+		o := w.exclusive(w.fillAddr, w.now()+100, 10_001)
+		w.refused(w.user, nil, openCalldata(t, o), "ExclusivityOutOfBounds")
+		w.callRefused(settlementABI.PackResolve(contracts.OnchainCrossChainOrder{
+			FillDeadline: uint32(o.Deadline), OrderDataType: orderDataType, OrderData: encodeOrder(t, o),
+		}), "ExclusivityOutOfBounds")
+		late := w.exclusive(w.fillAddr, 0, 300)
+		late.ExclusivityDeadline = late.Deadline + 1
+		w.refused(w.user, nil, openCalldata(t, late), "ExclusivityOutOfBounds")
+		// At the bounds: an override of exactly 100 %, an exclusivity to the order's deadline.
+		edge := w.exclusive(w.fillAddr, 0, 10_000)
+		edge.ExclusivityDeadline = edge.Deadline
+		w.open(w.user, edge)
+		w.wantOwed(edge, otherAddr, 1_980_002)
+	})
 	t.Run("no exclusive filler: a deadline alone binds no one", func(t *testing.T) {
 		o := w.exclusive(common.Address{}, w.now()+100, 0)
 		w.open(w.user, o)
@@ -247,18 +262,28 @@ func withFee(o contracts.Order, fee int64, recipient common.Address) contracts.O
 func TestIntegratorFee(t *testing.T) {
 	integrator := common.HexToAddress("0x00000000000000000000000000000000000fee01")
 
-	t.Run("a swap pays the fee at its fill, once", func(t *testing.T) {
+	t.Run("a swap credits the fee at its fill, once; the integrator claims it", func(t *testing.T) {
 		w := newSwapWorld(t)
+		integratorKey, integrator := w.newAccount()
 		o := withFee(w.order(), 2_500, integrator)
 		id, _ := w.open(w.user, o)
 		r := w.fill(w.filler, o, minOut, common.Address{})
 		w.wantBalance(w.tokenIn, w.fillAddr, big.NewInt(997_500), "the filler")
-		w.wantBalance(w.tokenIn, integrator, big.NewInt(2_500), "the integrator")
-		w.wantBalance(w.tokenIn, w.settlement, new(big.Int), "the escrow")
-		paid := oneEventOf(t, r, w.settlement, settlementABI.UnpackFeePaidEvent)
-		if paid.OrderId != id || paid.Recipient != integrator || paid.Token != w.tokenIn || paid.Amount.Int64() != 2_500 {
-			t.Errorf("FeePaid%+v", paid)
+		w.wantFeesOwed(w.tokenIn, integrator, 2_500)
+		w.wantBalance(w.tokenIn, w.settlement, big.NewInt(2_500), "the settlement contract, holding the fee")
+		credited := oneEventOf(t, r, w.settlement, settlementABI.UnpackFeeCreditedEvent)
+		if credited.OrderId != id || credited.Recipient != integrator || credited.Token != w.tokenIn || credited.Amount.Int64() != 2_500 {
+			t.Errorf("FeeCredited%+v", credited)
 		}
+		// Only the recipient's own claim pays it, once.
+		w.refused(w.filler, nil, settlementABI.PackClaimFees(w.tokenIn), "NothingToClaim")
+		claim := w.transact(integratorKey, w.settlement, nil, settlementABI.PackClaimFees(w.tokenIn))
+		w.wantBalance(w.tokenIn, integrator, big.NewInt(2_500), "the integrator after its claim")
+		w.wantBalance(w.tokenIn, w.settlement, new(big.Int), "the settlement contract after the claim")
+		if ev := oneEventOf(t, claim, w.settlement, settlementABI.UnpackFeesClaimedEvent); ev.Recipient != integrator || ev.Amount.Int64() != 2_500 {
+			t.Errorf("FeesClaimed%+v", ev)
+		}
+		w.refused(integratorKey, nil, settlementABI.PackClaimFees(w.tokenIn), "NothingToClaim")
 		settled := oneEventOf(t, r, w.settlement, settlementABI.UnpackSettledEvent)
 		if settled.AmountIn.Int64() != 997_500 {
 			t.Errorf("Settled amount %s; want the escrow less the fee", settled.AmountIn)
@@ -269,7 +294,7 @@ func TestIntegratorFee(t *testing.T) {
 		o := w.order()
 		w.open(w.user, o)
 		r := w.fill(w.filler, o, minOut, common.Address{})
-		wantNoEvent(t, r, w.settlement, settlementABI.UnpackFeePaidEvent)
+		wantNoEvent(t, r, w.settlement, settlementABI.UnpackFeeCreditedEvent)
 		w.wantBalance(w.tokenIn, w.fillAddr, amountIn, "the filler")
 	})
 	t.Run("a refund returns the whole input and pays no fee", func(t *testing.T) {
@@ -279,7 +304,7 @@ func TestIntegratorFee(t *testing.T) {
 		w.warpTo(o.Deadline + refundDelay + 1)
 		w.transact(w.user, w.settlement, nil, settlementABI.PackRefund(o))
 		w.wantBalance(w.tokenIn, w.userAddr, times(amountIn, 10), "the user")
-		w.wantBalance(w.tokenIn, integrator, new(big.Int), "the integrator")
+		w.wantFeesOwed(w.tokenIn, integrator, 0)
 	})
 	t.Run("refused at open: a fee of the whole input, or with no recipient", func(t *testing.T) {
 		w := newSwapWorld(t)
@@ -294,7 +319,7 @@ func TestIntegratorFee(t *testing.T) {
 	})
 }
 
-func TestBridgeFeeIsPaidAtSettle(t *testing.T) {
+func TestBridgeFeeIsCreditedAtSettle(t *testing.T) {
 	attester := newKey(t)
 	attesterAddr := crypto.PubkeyToAddress(attester.PublicKey)
 	origin := newChain(t, 1337, attesterAddr)
@@ -314,9 +339,47 @@ func TestBridgeFeeIsPaidAtSettle(t *testing.T) {
 	sig := origin.attestHere(attester, o, fillerAddr, minOut)
 	r := origin.transact(user, origin.settlement, nil, settlementABI.PackSettle(o, fillerAddr, minOut, sig))
 	origin.wantBalance(tokenIn, fillerAddr, big.NewInt(990_000), "the filler on the origin chain")
-	origin.wantBalance(tokenIn, integrator, big.NewInt(10_000), "the integrator")
-	if paid := oneEventOf(t, r, origin.settlement, settlementABI.UnpackFeePaidEvent); paid.Amount.Int64() != 10_000 {
-		t.Errorf("FeePaid %s", paid.Amount)
+	origin.wantFeesOwed(tokenIn, integrator, 10_000)
+	if paid := oneEventOf(t, r, origin.settlement, settlementABI.UnpackFeeCreditedEvent); paid.Amount.Int64() != 10_000 {
+		t.Errorf("FeeCredited %s", paid.Amount)
+	}
+}
+
+// A fee recipient that cannot receive (here: one the input token blocklists) holds up nothing: the
+// fee is credited, the filler is paid at settle, and only the recipient's own claim fails.
+func TestAFeeRecipientThatCannotReceiveHoldsUpNoPayout(t *testing.T) {
+	attester := newKey(t)
+	attesterAddr := crypto.PubkeyToAddress(attester.PublicKey)
+	origin := newChain(t, 1337, attesterAddr)
+	dest := newChain(t, 31338, attesterAddr)
+	user, userAddr := origin.newAccount()
+	tokenIn := origin.deploy("BlocklistToken", contracts.BlocklistTokenMetaData.Bin, nil)
+	origin.Mint(t, tokenIn, userAddr, amountIn)
+	blocked, blockedAddr := origin.newAccount()
+	origin.fund(blockedAddr)
+	origin.transact(origin.Funder, tokenIn, nil, blocklistABI.PackSetBlocked(blockedAddr, true))
+	filler, fillerAddr := dest.newAccount()
+	tokenOut := dest.deployToken("OUT")
+	dest.Mint(t, tokenOut, fillerAddr, amountIn)
+
+	o := withFee(origin.bridgeOrder(userAddr, bystander, tokenIn, tokenOut, dest.ID, dest.settlement), 10_000, blockedAddr)
+	origin.open(user, o)
+	dest.fill(filler, o, minOut, common.Address{})
+	sig := origin.attestHere(attester, o, fillerAddr, minOut)
+	origin.transact(user, origin.settlement, nil, settlementABI.PackSettle(o, fillerAddr, minOut, sig))
+	origin.wantBalance(tokenIn, fillerAddr, big.NewInt(990_000), "the filler")
+	origin.wantFeesOwed(tokenIn, blockedAddr, 10_000)
+	if _, err := bind.Transact(origin.bound(origin.settlement), origin.opts(blocked, nil), settlementABI.PackClaimFees(tokenIn)); err == nil {
+		origin.Backend.Commit()
+		t.Error("a blocklisted recipient's claim went through")
+	}
+}
+
+func (c *testChain) wantFeesOwed(token, recipient common.Address, want int64) {
+	c.t.Helper()
+	got := get(c, c.settlement, settlementABI.PackFeesOwed(token, recipient), settlementABI.UnpackFeesOwed)
+	if got.Cmp(big.NewInt(want)) != 0 {
+		c.t.Errorf("feesOwed[%s][%s] = %s; want %d", token, recipient, got, want)
 	}
 }
 
@@ -380,6 +443,19 @@ func TestResolveNamesTheMarketTerms(t *testing.T) {
 	if len(r.MinReceived) != 1 || r.MinReceived[0].Amount.Int64() != 997_500 {
 		t.Errorf("minReceived = %+v", r.MinReceived)
 	}
+	// A filler without the exclusivity may have to pay the override: maxSpent says so.
+	o.ExclusiveFiller, o.ExclusivityDeadline, o.ExclusivityOverrideBps = w.fillAddr, s, big.NewInt(300)
+	r = get(w.testChain, w.settlement, settlementABI.PackResolve(contracts.OnchainCrossChainOrder{
+		FillDeadline: uint32(o.Deadline), OrderDataType: orderDataType, OrderData: encodeOrder(t, o),
+	}), settlementABI.UnpackResolve)
+	if r.MaxSpent[0].Amount.Int64() != 2_060_000 {
+		t.Errorf("maxSpent with a 3 %% override = %s; want 2,060,000", r.MaxSpent[0].Amount)
+	}
+	// An order open would refuse does not resolve.
+	o.FeeAmount = new(big.Int).Set(o.AmountIn)
+	w.callRefused(settlementABI.PackResolve(contracts.OnchainCrossChainOrder{
+		FillDeadline: uint32(o.Deadline), OrderDataType: orderDataType, OrderData: encodeOrder(t, o),
+	}), "FeeTooHigh")
 	plain := get(w.testChain, w.settlement, settlementABI.PackResolve(contracts.OnchainCrossChainOrder{
 		FillDeadline: uint32(w.order().Deadline), OrderDataType: orderDataType, OrderData: encodeOrder(t, w.order()),
 	}), settlementABI.UnpackResolve)

@@ -49,8 +49,13 @@ func Owed(o Order, filler common.Address, at uint64) (*big.Int, error) {
 	if o.ExclusivityOverrideBps.Sign() == 0 {
 		return nil, ErrExclusive
 	}
-	raised := amount.Mul(amount, new(big.Int).Add(bps, o.ExclusivityOverrideBps))
-	return ceilDiv(raised, bps), nil
+	raised := ceilDiv(amount.Mul(amount, new(big.Int).Add(bps, o.ExclusivityOverrideBps)), bps)
+	if raised.BitLen() > 256 {
+		// The contract's multiplication would overflow: an order open refuses (its override is
+		// at most 100 %), so no fill of it exists.
+		return nil, errors.New("the exclusivity override overflows uint256")
+	}
+	return raised, nil
 }
 
 // HasFillingRights reports whether filler has the right to fill o at time at at the decayed amount: the

@@ -119,7 +119,7 @@ func encodeByABI(o Order) ([]byte, error) { return orderArguments.Pack(Plain(o))
 // Decode reads abi.encode(order) back, refusing any other length (as the contract does).
 func Decode(data []byte) (Order, error) {
 	if len(data) != orderLength {
-		return Order{}, fmt.Errorf("an encoded order is %d bytes, not %d", orderLength, len(data))
+		return Order{}, fmt.Errorf("an encoded order is %d bytes, not %d", len(data), orderLength)
 	}
 	values, err := orderArguments.Unpack(data)
 	if err != nil {
