@@ -21,6 +21,7 @@ import (
 	"github.com/go-logr/logr/funcr"
 
 	"github.com/transferintent/transfer-intent-service/internal/filler"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
 const fillerUsage = `Usage: manager filler [flags] --chain ID,RPC_URL,SETTLEMENT [--chain ...]
@@ -38,8 +39,8 @@ chains, not a production solver: it takes no risk into account, and skips for go
 cannot pay from its inventory.
 
   manager filler --key-file filler.key --api-key "$TIS_API_KEY" \
-    --chain 1337,http://127.0.0.1:8545,0xb0665fB36B8BE1a994CD258572253028280b9111 \
-    --chain 1338,http://127.0.0.1:8546,0xb0665fB36B8BE1a994CD258572253028280b9111
+    --chain 1337,http://127.0.0.1:8545,0x73bcf92d8Eb03ee6451590039bF51e23a47e77Ba \
+    --chain 1338,http://127.0.0.1:8546,0x73bcf92d8Eb03ee6451590039bF51e23a47e77Ba
 `
 
 // fillerSettings is what the filler subcommand's flags set.
@@ -132,6 +133,10 @@ func serveQuotes(ctx context.Context, f *filler.Filler, s fillerSettings) error 
 	secret, err := os.ReadFile(s.quoteSecretFile) //nolint:gosec // the operator names the file
 	if err != nil {
 		return fmt.Errorf("the quote endpoint's secret: %w", err)
+	}
+	// A secret that is not one would answer every request 401: refuse to start instead.
+	if _, err := signing.ParseSecret(strings.TrimSpace(string(secret))); err != nil {
+		return fmt.Errorf("the quote endpoint's secret in %s: %w", s.quoteSecretFile, err)
 	}
 	ln, err := net.Listen("tcp", s.quoteListen)
 	if err != nil {
