@@ -2,6 +2,7 @@ package filler
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
 	"time"
@@ -61,5 +62,41 @@ func TestPremiumPricesAboveTheMinimum(t *testing.T) {
 	}
 	if o.MinAmountOut.Int64() != 1_000_000 {
 		t.Error("the quote changed the order's minimum")
+	}
+}
+
+// An order that owes more than the filler's price now (its decay has not come down to it, or
+// another filler's exclusivity lasts) is tried again later, not left for good; one that owes at
+// most the price is filled at what it owes.
+func TestTheFillerWaitsForTheDecayAndTheExclusivity(t *testing.T) {
+	c := newGaslessChain(t, 1338)
+	key := newTestKey(t)
+	me := crypto.PubkeyToAddress(key.PublicKey)
+	c.dev.Mint(t, c.token, me, big.NewInt(10_000_000))
+	f := &Filler{Key: key, Quote: AtMinimum, Log: logr.Discard(), Chains: map[uint64]*Chain{1338: c.filler}}
+	head, err := c.filler.Client.HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := head.Time
+	order := func() settlement.Order {
+		return settlement.Order{OriginChainId: big.NewInt(1337), DestinationChainId: big.NewInt(1338), DestinationSettler: c.settlement,
+			TokenOut: c.token, StartAmountOut: big.NewInt(2_000_000), MinAmountOut: big.NewInt(1_000_000),
+			DecayStart: now + 3600, DecayEnd: now + 7200, Deadline: now + 10_000}
+	}
+	var skipped skip
+	if _, _, err := f.worth(t.Context(), order()); err == nil || errors.As(err, &skipped) {
+		t.Errorf("an order owing twice the price: %v; want a retry, not a skip", err)
+	}
+	exclusive := order()
+	exclusive.DecayStart, exclusive.DecayEnd = 0, 0
+	exclusive.ExclusiveFiller, exclusive.ExclusivityDeadline = common.HexToAddress("0x0000000000000000000000000000000000000e11"), now+3600
+	if _, _, err := f.worth(t.Context(), exclusive); err == nil || errors.As(err, &skipped) {
+		t.Errorf("an order exclusive to another filler: %v; want a retry, not a skip", err)
+	}
+	reached := order()
+	reached.DecayStart, reached.DecayEnd = 0, 0 // at its floor: what the filler asks
+	if _, amount, err := f.worth(t.Context(), reached); err != nil || amount.Int64() != 1_000_000 {
+		t.Errorf("an order at the filler's price: %v, %v; want it filled at 1,000,000", amount, err)
 	}
 }
