@@ -167,9 +167,10 @@ var _ = Describe("Chain settlement contract check", Ordered, func() {
 			cond := conditionOf(v1alpha1.ConditionPermit2, deploy(suiteAttester), c.permit2)
 			Expect(cond.Status).To(Equal(metav1.ConditionFalse))
 			Expect(cond.Reason).To(Equal(c.want), cond.Message)
-			row := servedRow()
-			Expect(row.SettlementVerified).To(BeTrue(), "the settlement contract itself is fine")
-			Expect(row.Permit2Verified).To(BeFalse())
+			// The row follows the status write (published by the status update, as above).
+			Eventually(func() bool { return servedRow().SettlementVerified }).
+				WithTimeout(5*time.Second).WithPolling(20*time.Millisecond).Should(BeTrue(), "the settlement contract itself is fine")
+			Expect(servedRow().Permit2Verified).To(BeFalse())
 			Expect(k8sClient.Delete(ctx, chain)).To(Succeed())
 			Eventually(func() bool { return apierrors.IsNotFound(k8sClient.Get(ctx, objKey(chain), chain)) }).
 				WithTimeout(10 * time.Second).Should(BeTrue())
