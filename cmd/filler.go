@@ -7,7 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -19,7 +20,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr/funcr"
 
-	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/filler"
 )
 
@@ -30,13 +30,16 @@ events, fills each order it can pay from its own inventory (the key's tokens on 
 destination chain) and, for a bridge, claims the escrow on the origin chain with the service's
 attestation (GET /v2/orders/{orderId}/attestation). With --orders-key (a filler key of the API) it
 also opens the signed gasless orders of GET /v2/orders with openFor, paying their gas, and then
-fills them the same way. It is a demo for local chains, not a production solver: it prices every
-order at its own minimum plus --premium-bps, takes no risk into account, and skips for good an
-order it cannot fill when it first sees it.
+fills them the same way. It prices every order at its minimum plus --premium-bps and fills once
+what the order owes (its Dutch decay and exclusivity) comes down to that price. With --quote-listen
+it also serves the quote endpoint of its Filler resource: the service's signed requests for quotes
+are answered with the same price, so a winning quote is a fill it will make. It is a demo for local
+chains, not a production solver: it takes no risk into account, and skips for good an order it
+cannot pay from its inventory.
 
   manager filler --key-file filler.key --api-key "$TIS_API_KEY" \
-    --chain 1337,http://127.0.0.1:8545,0x02dA5209099978474FD68fef83A893Ab04C7054E \
-    --chain 1338,http://127.0.0.1:8546,0x02dA5209099978474FD68fef83A893Ab04C7054E
+    --chain 1337,http://127.0.0.1:8545,0xb0665fB36B8BE1a994CD258572253028280b9111 \
+    --chain 1338,http://127.0.0.1:8546,0xb0665fB36B8BE1a994CD258572253028280b9111
 `
 
 // fillerSettings is what the filler subcommand's flags set.
@@ -46,6 +49,9 @@ type fillerSettings struct {
 	chains               []fillerChain
 	interval             time.Duration
 	premiumBps           uint
+	// quoteListen and quoteSecretFile serve the filler's quote endpoint (the service's requests
+	// for quotes): the address to listen on, and the file holding its Filler's signing secret.
+	quoteListen, quoteSecretFile string
 }
 
 // fillerChain is one --chain flag.
@@ -92,11 +98,14 @@ func runFiller(args []string, stderr io.Writer) int {
 	fs.StringVar(&s.keyFile, "key-file", "", "File holding the filler's hex private key; it pays gas and delivers the tokens.")
 	fs.Var(chainFlags{&s.chains}, "chain", "A chain to fill on: ID,RPC_URL,SETTLEMENT (repeat for each chain).")
 	fs.DurationVar(&s.interval, "interval", time.Second, "How often to look for new orders and attestations.")
-	fs.UintVar(&s.premiumBps, "premium-bps", 0, "Deliver this many basis points above each order's minimum.")
+	fs.UintVar(&s.premiumBps, "premium-bps", 0, "Price each order this many basis points above its minimum (its quotes, and the most it pays).")
+	fs.StringVar(&s.quoteListen, "quote-listen", "", "Serve the quote endpoint of the filler's Filler resource on this address (e.g. 127.0.0.1:9101); empty: none.")
+	fs.StringVar(&s.quoteSecretFile, "quote-secret-file", "", "File holding the signing secret (whsec_…) of the filler's Filler resource; required with --quote-listen.")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 0 || len(s.chains) == 0 || s.keyFile == "" || s.apiKey == "" || s.interval <= 0 {
+	if fs.NArg() != 0 || len(s.chains) == 0 || s.keyFile == "" || s.apiKey == "" || s.interval <= 0 ||
+		(s.quoteListen == "") != (s.quoteSecretFile == "") {
 		fs.Usage()
 		return 2
 	}
@@ -107,9 +116,35 @@ func runFiller(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "filler: %v\n", err)
 		return 1
 	}
+	if s.quoteListen != "" {
+		if err := serveQuotes(ctx, f, s); err != nil {
+			fmt.Fprintf(stderr, "filler: %v\n", err)
+			return 1
+		}
+	}
 	f.Log.Info("filling", "filler", crypto.PubkeyToAddress(f.Key.PublicKey).Hex(), "chains", len(f.Chains))
 	f.Run(ctx, s.interval)
 	return 0
+}
+
+// serveQuotes serves the filler's quote endpoint on s.quoteListen until ctx ends.
+func serveQuotes(ctx context.Context, f *filler.Filler, s fillerSettings) error {
+	secret, err := os.ReadFile(s.quoteSecretFile) //nolint:gosec // the operator names the file
+	if err != nil {
+		return fmt.Errorf("the quote endpoint's secret: %w", err)
+	}
+	ln, err := net.Listen("tcp", s.quoteListen)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           &filler.QuoteEndpoint{Filler: f, Secrets: []string{strings.TrimSpace(string(secret))}},
+		ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second,
+	}
+	go func() { _ = srv.Serve(ln) }()
+	context.AfterFunc(ctx, func() { _ = srv.Close() })
+	f.Log.Info("serving quotes", "address", ln.Addr().String())
+	return nil
 }
 
 // newFiller loads the key and connects to every chain, checking each node's chain id.
@@ -119,7 +154,7 @@ func newFiller(ctx context.Context, s fillerSettings, stderr io.Writer) (*filler
 		return nil, err
 	}
 	f := &filler.Filler{
-		Key: key, Chains: map[uint64]*filler.Chain{}, Quote: premium(s.premiumBps),
+		Key: key, Chains: map[uint64]*filler.Chain{}, Quote: filler.Premium(s.premiumBps),
 		API: strings.TrimSuffix(s.api, "/"), APIKey: s.apiKey, OrdersKey: s.ordersKey,
 		Log: funcr.New(func(prefix, args string) { fmt.Fprintln(stderr, prefix, args) }, funcr.Options{}).WithName("filler"),
 	}
@@ -150,12 +185,4 @@ func loadFillerKey(path string) (*ecdsa.PrivateKey, error) {
 		return nil, fmt.Errorf("%s does not hold a hex secp256k1 private key", path)
 	}
 	return key, nil
-}
-
-// premium prices an order at its minimum plus bps basis points.
-func premium(bps uint) filler.Quote {
-	return func(o settlement.Order) (*big.Int, bool) {
-		out := new(big.Int).Mul(o.MinAmountOut, big.NewInt(int64(10_000+bps))) //nolint:gosec // a flag in basis points
-		return out.Quo(out, big.NewInt(10_000)), true
-	}
 }

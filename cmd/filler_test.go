@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 func TestChainFlag(t *testing.T) {
@@ -36,18 +33,6 @@ func TestChainFlag(t *testing.T) {
 	}
 	if len(chains) != 1 {
 		t.Errorf("a refused flag was kept: %+v", chains)
-	}
-}
-
-func TestPremiumPricesAboveTheMinimum(t *testing.T) {
-	o := settlement.Order{MinAmountOut: big.NewInt(1_000_000)}
-	for bps, want := range map[uint]int64{0: 1_000_000, 25: 1_002_500} {
-		if got, ok := premium(bps)(o); !ok || got.Int64() != want {
-			t.Errorf("premium(%d) = %v, %v; want %d", bps, got, ok, want)
-		}
-	}
-	if o.MinAmountOut.Int64() != 1_000_000 {
-		t.Error("the quote changed the order's minimum")
 	}
 }
 

@@ -29,10 +29,15 @@ const outputs = ["abi", "metadata", "evm.bytecode.object", "evm.deployedBytecode
 // The contracts deployed on public chains, whose sources are verified on block explorers.
 const verified = ["Settlement"];
 
+// Every .sol file under src/ and its libraries' folder src/lib/ (imported as "./lib/X.sol"); only the
+// contracts of src/ itself are written out (a library's internal functions are compiled into them).
 function projectSources() {
   const sources = {};
-  for (const file of fs.readdirSync(path.join(root, "src")).filter((f) => f.endsWith(".sol")).sort()) {
-    sources[`src/${file}`] = { content: fs.readFileSync(path.join(root, "src", file), "utf8") };
+  for (const dir of ["src", "src/lib"]) {
+    if (!fs.existsSync(path.join(root, dir))) continue;
+    for (const file of fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".sol")).sort()) {
+      sources[`${dir}/${file}`] = { content: fs.readFileSync(path.join(root, dir, file), "utf8") };
+    }
   }
   return sources;
 }

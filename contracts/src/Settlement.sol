@@ -10,6 +10,9 @@ import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {ISignatureTransfer} from "permit2/src/interfaces/ISignatureTransfer.sol";
+import {DutchDecayLib} from "./lib/DutchDecayLib.sol";
+import {ExclusivityLib} from "./lib/ExclusivityLib.sol";
+import {FeeLib} from "./lib/FeeLib.sol";
 
 // ---- ERC-7683 (cross-chain intents) types, as the standard defines them ----
 
@@ -63,10 +66,10 @@ struct ResolvedCrossChainOrder {
 }
 
 /// @notice The order the Transfer Intent Service builds. Every field is a static word, so
-/// abi.encode(order) is thirteen 32-byte words and orderId = keccak256(abi.encode(order)) is what
+/// abi.encode(order) is twenty-two 32-byte words and orderId = keccak256(abi.encode(order)) is what
 /// the service computes and stores.
 struct Order {
-    // keccak256 of the service's account name: the order belongs to one account's intent.
+    // A keyed hash of the service's account: the order belongs to one account's intent.
     bytes32 account;
     // The settlement contract that escrows the order (ERC-7683's originSettler): the order, and so
     // its orderId, belongs to one contract on one chain.
@@ -79,9 +82,27 @@ struct Order {
     // NATIVE for the chain's native token.
     address tokenIn;
     address tokenOut;
+    // The whole escrow, in base units of tokenIn: the fee included.
     uint256 amountIn;
-    // The least the recipient must receive, in base units of tokenOut.
+    // The Dutch decay of the output (DutchDecayLib): a fill pays at least startAmountOut until
+    // decayStart, an amount falling linearly to minAmountOut (the floor) at decayEnd, and at least
+    // minAmountOut after it; in base units of tokenOut, times in unix seconds.
+    uint256 startAmountOut;
     uint256 minAmountOut;
+    uint64 decayStart;
+    uint64 decayEnd;
+    // The exclusivity (ExclusivityLib): until exclusivityDeadline only exclusiveFiller fills at the
+    // decayed amount; others pay it raised by exclusivityOverrideBps, or not at all when that is 0.
+    address exclusiveFiller;
+    uint64 exclusivityDeadline;
+    uint256 exclusivityOverrideBps;
+    // The integrator's fee (FeeLib): feeAmount of the escrow goes to feeRecipient when the order is
+    // paid out (settle for a bridge, fill for a swap), never on a refund.
+    uint256 feeAmount;
+    address feeRecipient;
+    // Native token of the destination chain the filler delivers to the recipient with the fill
+    // ("gas on arrival"), in wei; exact, not decayed.
+    uint256 nativeDropAmount;
     // Unix seconds: the last moment to open and to fill.
     uint64 deadline;
     bytes32 nonce;
@@ -93,8 +114,11 @@ struct Order {
 /// @notice Escrows swap and bridge orders of the Transfer Intent Service and settles them.
 ///
 /// - Origin chain: the user opens an order (open), which escrows amountIn of tokenIn here.
-/// - Destination chain: any filler fills it (fill), paying at least minAmountOut of tokenOut to the
-///   recipient. A fill is recorded once per orderId.
+/// - Destination chain: a filler fills it (fill), paying the recipient at least the decayed amount of
+///   tokenOut at that block (DutchDecayLib: startAmountOut falling to minAmountOut), subject to the
+///   order's exclusivity (ExclusivityLib), and its native drop. A fill is recorded once per orderId.
+/// - Payout (settle, or a swap's fill): the escrow less the integrator fee to the filler, the fee
+///   to its recipient (FeeLib); a refund returns the whole escrow.
 /// - Same-chain swap: fill also releases the escrow to the filler in the same transaction; settle
 ///   refuses swaps, so the attester key cannot release a swap's escrow.
 /// - Bridge: the escrow is released to the filler (settle) on an EIP-712 attestation of the fill,
@@ -116,8 +140,10 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     /// @notice ERC-7683 orderDataType of Order: the EIP-712 type hash of its type string.
     bytes32 public constant ORDER_DATA_TYPE = keccak256(
         "Order(bytes32 account,address originSettler,uint256 originChainId,address user,uint256 destinationChainId,"
-        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,"
-        "bytes32 nonce,address destinationSettler)"
+        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 startAmountOut,"
+        "uint256 minAmountOut,uint64 decayStart,uint64 decayEnd,address exclusiveFiller,uint64 exclusivityDeadline,"
+        "uint256 exclusivityOverrideBps,uint256 feeAmount,address feeRecipient,uint256 nativeDropAmount,"
+        "uint64 deadline,bytes32 nonce,address destinationSettler)"
     );
 
     /// @notice The EIP-712 type hash of the witness the user signs for openFor: ERC-7683's
@@ -126,8 +152,10 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         "GaslessCrossChainOrder(address originSettler,address user,uint256 nonce,uint256 originChainId,"
         "uint32 openDeadline,uint32 fillDeadline,bytes32 orderDataType,Order orderData)"
         "Order(bytes32 account,address originSettler,uint256 originChainId,address user,uint256 destinationChainId,"
-        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,"
-        "bytes32 nonce,address destinationSettler)"
+        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 startAmountOut,"
+        "uint256 minAmountOut,uint64 decayStart,uint64 decayEnd,address exclusiveFiller,uint64 exclusivityDeadline,"
+        "uint256 exclusivityOverrideBps,uint256 feeAmount,address feeRecipient,uint256 nativeDropAmount,"
+        "uint64 deadline,bytes32 nonce,address destinationSettler)"
     );
 
     /// @notice The witness type string passed to Permit2's permitWitnessTransferFrom. Permit2
@@ -138,8 +166,10 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         "GaslessCrossChainOrder(address originSettler,address user,uint256 nonce,uint256 originChainId,"
         "uint32 openDeadline,uint32 fillDeadline,bytes32 orderDataType,Order orderData)"
         "Order(bytes32 account,address originSettler,uint256 originChainId,address user,uint256 destinationChainId,"
-        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,"
-        "bytes32 nonce,address destinationSettler)"
+        "address recipient,address tokenIn,address tokenOut,uint256 amountIn,uint256 startAmountOut,"
+        "uint256 minAmountOut,uint64 decayStart,uint64 decayEnd,address exclusiveFiller,uint64 exclusivityDeadline,"
+        "uint256 exclusivityOverrideBps,uint256 feeAmount,address feeRecipient,uint256 nativeDropAmount,"
+        "uint64 deadline,bytes32 nonce,address destinationSettler)"
         "TokenPermissions(address token,uint256 amount)";
 
     /// @notice The EIP-712 type the attester signs: "filler filled orderId with amountOut".
@@ -154,8 +184,8 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     /// before its user can take the escrow back (docs/settlement.md).
     uint64 public constant MIN_REFUND_DELAY = 1 hours;
 
-    /// @notice The length of abi.encode(Order): thirteen static words.
-    uint256 private constant ORDER_LENGTH = 13 * 32;
+    /// @notice The length of abi.encode(Order): twenty-two static words.
+    uint256 private constant ORDER_LENGTH = 22 * 32;
 
     enum Status {
         None,
@@ -203,8 +233,11 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     /// @notice A fill on this chain: the recipient received amountOut; filler is repaid.
     event Filled(bytes32 indexed orderId, address indexed filler, address indexed recipient, uint256 amountOut);
 
-    /// @notice The escrow of orderId went to filler.
+    /// @notice The escrow of orderId went to filler (amountIn less the fee, paid in FeePaid).
     event Settled(bytes32 indexed orderId, address indexed filler, uint256 amountIn);
+
+    /// @notice The integrator fee of orderId went to recipient, in tokenIn, with the payout.
+    event FeePaid(bytes32 indexed orderId, address indexed recipient, address token, uint256 amount);
 
     /// @notice The escrow of orderId went back to user.
     event Refunded(bytes32 indexed orderId, address indexed user, uint256 amountIn);
@@ -231,6 +264,7 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
     error AlreadyFilled(bytes32 orderId);
     error OrderIdMismatch();
     error BelowMinimum(uint256 amountOut, uint256 minAmountOut);
+    error DecayInverted();
     error InvalidAttestation();
     error RefundTooEarly(uint256 refundableAt);
     error TransferShort(uint256 received, uint256 expected);
@@ -387,8 +421,7 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         if (signer != attester) revert InvalidAttestation();
 
         orders[orderId] = Status.Settled;
-        _push(order.tokenIn, filler, order.amountIn);
-        emit Settled(orderId, filler, order.amountIn);
+        _payOut(orderId, order, filler);
     }
 
     /// @notice Returns the escrow of an order that was not settled to its user, once the deadline
@@ -416,9 +449,10 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
 
     /// @notice ERC-7683 IDestinationSettler.fill. originData is abi.encode(Order); fillerData is
     /// abi.encode(uint256 amountOut, address repayTo) (repayTo zero means the sender). The sender
-    /// pays amountOut >= minAmountOut of tokenOut to the recipient, once per orderId, before the
-    /// deadline. On the origin chain (a swap) the order must be open, and its escrow goes to repayTo
-    /// in the same transaction.
+    /// pays amountOut of tokenOut to the recipient, at least the order's decayed amount at this
+    /// block (DutchDecayLib) as the exclusivity asks of the sender (ExclusivityLib), and the order's
+    /// native drop, once per orderId, before the deadline. On the origin chain (a swap) the order must
+    /// be open, and its escrow (less the fee) goes to repayTo in the same transaction.
     function fill(bytes32 orderId, bytes calldata originData, bytes calldata fillerData)
         external
         payable
@@ -434,7 +468,8 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         if (fillerData.length != 64) revert MalformedOrder();
         (uint256 amountOut, address repayTo) = abi.decode(fillerData, (uint256, address));
         if (repayTo == address(0)) repayTo = msg.sender;
-        if (amountOut < order.minAmountOut) revert BelowMinimum(amountOut, order.minAmountOut);
+        uint256 owed = _owed(order);
+        if (amountOut < owed) revert BelowMinimum(amountOut, owed);
         if (fills[orderId].filler != address(0)) revert AlreadyFilled(orderId);
         bool sameChain = order.originChainId == block.chainid;
         if (sameChain) {
@@ -443,12 +478,16 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         }
         fills[orderId] = FillRecord(repayTo, amountOut);
 
-        _deliver(order.tokenOut, order.recipient, amountOut);
+        _deliver(order.tokenOut, order.recipient, amountOut, order.nativeDropAmount);
         emit Filled(orderId, repayTo, order.recipient, amountOut);
-        if (sameChain) {
-            _push(order.tokenIn, repayTo, order.amountIn);
-            emit Settled(orderId, repayTo, order.amountIn);
-        }
+        if (sameChain) _payOut(orderId, order, repayTo);
+    }
+
+    /// @notice The least amountOut the sender of a fill of order would have to pay in this block:
+    /// the decayed amount, raised by the exclusivity override for any filler but the exclusive one.
+    /// For fillers and the service; fill computes exactly this.
+    function amountOwed(Order calldata order, address filler) external view returns (uint256) {
+        return _owedBy(order, filler);
     }
 
     // ---- internals ----
@@ -459,12 +498,39 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         if (order.originSettler != address(this)) revert WrongOriginSettler();
     }
 
+    /// @dev What the sender of a fill owes the recipient now (DutchDecayLib, then ExclusivityLib).
+    function _owed(Order memory order) private view returns (uint256) {
+        return _owedBy(order, msg.sender);
+    }
+
+    function _owedBy(Order memory order, address filler) private view returns (uint256) {
+        uint256 decayed = DutchDecayLib.decay(
+            order.startAmountOut, order.minAmountOut, order.decayStart, order.decayEnd, block.timestamp
+        );
+        return ExclusivityLib.required(
+            decayed, order.exclusiveFiller, order.exclusivityDeadline, order.exclusivityOverrideBps, filler, block.timestamp
+        );
+    }
+
+    /// @dev Pays out an order's escrow: the fee to its recipient (FeeLib), the rest to the filler.
+    function _payOut(bytes32 orderId, Order memory order, address filler) private {
+        uint256 share = FeeLib.fillerShare(order.amountIn, order.feeAmount);
+        _push(order.tokenIn, filler, share);
+        emit Settled(orderId, filler, share);
+        if (order.feeAmount != 0) {
+            _push(order.tokenIn, order.feeRecipient, order.feeAmount);
+            emit FeePaid(orderId, order.feeRecipient, order.tokenIn, order.feeAmount);
+        }
+    }
+
     /// @dev The checks every open makes of its order (after _checkOrigin), then marks it opened,
     /// once per orderId.
     function _record(Order memory order) private returns (bytes32 orderId) {
         orderId = keccak256(abi.encode(order));
         if (block.timestamp > order.deadline) revert DeadlinePassed();
         if (order.amountIn == 0 || order.minAmountOut == 0) revert InvalidAmount();
+        if (order.startAmountOut < order.minAmountOut || order.decayEnd < order.decayStart) revert DecayInverted();
+        FeeLib.check(order.amountIn, order.feeAmount, order.feeRecipient);
         if (order.recipient == address(0) || order.destinationSettler == address(0)) revert ZeroAddress();
         if (order.destinationChainId == block.chainid && order.destinationSettler != address(this)) {
             revert WrongDestination();
@@ -514,7 +580,7 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         );
     }
 
-    /// @dev Decodes exactly thirteen words: abi.decode ignores trailing bytes, which would let one
+    /// @dev Decodes exactly twenty-two words: abi.decode ignores trailing bytes, which would let one
     /// order travel under several encodings.
     function _decode(bytes calldata data) private pure returns (Order memory) {
         if (data.length != ORDER_LENGTH) revert MalformedOrder();
@@ -527,11 +593,23 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         r.openDeadline = uint32(order.deadline);
         r.fillDeadline = uint32(order.deadline);
         r.orderId = orderId;
-        r.maxSpent = new Output[](1);
+        // What the filler sends: the output, capped by the decay's start amount, and the native drop.
+        bool drop = order.nativeDropAmount != 0;
+        r.maxSpent = new Output[](drop ? 2 : 1);
         r.maxSpent[0] =
-            Output(_token(order.tokenOut), order.minAmountOut, _word(order.recipient), order.destinationChainId);
+            Output(_token(order.tokenOut), order.startAmountOut, _word(order.recipient), order.destinationChainId);
+        if (drop) {
+            r.maxSpent[1] =
+                Output(bytes32(0), order.nativeDropAmount, _word(order.recipient), order.destinationChainId);
+        }
+        // What the filler receives: the escrow less the integrator's fee.
         r.minReceived = new Output[](1);
-        r.minReceived[0] = Output(_token(order.tokenIn), order.amountIn, bytes32(0), order.originChainId);
+        r.minReceived[0] = Output(
+            _token(order.tokenIn),
+            FeeLib.fillerShare(order.amountIn, order.feeAmount),
+            bytes32(0),
+            order.originChainId
+        );
         r.fillInstructions = new FillInstruction[](1);
         r.fillInstructions[0] =
             FillInstruction(order.destinationChainId, _word(order.destinationSettler), abi.encode(order));
@@ -561,19 +639,22 @@ contract Settlement is ReentrancyGuard, EIP712, AccessControl, Pausable {
         if (received != amount) revert TransferShort(received, amount);
     }
 
-    /// @dev Pays amount of token from the filler (the sender) to the recipient, who must receive
-    /// all of it.
-    function _deliver(address token, address recipient, uint256 amount) private {
+    /// @dev Pays amount of token and nativeDrop of the native token from the filler (the sender) to
+    /// the recipient, who must receive all of it; msg.value is exactly the native part.
+    function _deliver(address token, address recipient, uint256 amount, uint256 nativeDrop) private {
+        uint256 nativeOut = nativeDrop;
         if (token == NATIVE) {
-            if (msg.value != amount) revert WrongValue();
-            Address.sendValue(payable(recipient), amount);
-            return;
+            nativeOut += amount;
+        } else {
+            uint256 before = IERC20(token).balanceOf(recipient);
+            IERC20(token).safeTransferFrom(msg.sender, recipient, amount);
+            uint256 received = IERC20(token).balanceOf(recipient) - before;
+            if (received < amount) revert TransferShort(received, amount);
         }
-        if (msg.value != 0) revert WrongValue();
-        uint256 before = IERC20(token).balanceOf(recipient);
-        IERC20(token).safeTransferFrom(msg.sender, recipient, amount);
-        uint256 received = IERC20(token).balanceOf(recipient) - before;
-        if (received < amount) revert TransferShort(received, amount);
+        if (msg.value != nativeOut) revert WrongValue();
+        // No call at all without native value: a recipient contract that refuses ether still
+        // receives its ERC-20 output.
+        if (nativeOut != 0) Address.sendValue(payable(recipient), nativeOut);
     }
 
     /// @dev Pays amount of token out of escrow.

@@ -1,13 +1,19 @@
 // Command mutate is the settlement contract's mutation test (make mutate-contract). It reads
-// contracts/src/Settlement.sol, generates its mutants from the source, and for each one removes
-// one guard, compiles the mutated copy with contracts/compile.js (the pinned solc-js) in a temporary
-// directory, and runs the contract tests (internal/chain/contracts, built once) against the
-// mutant's bytecode, which they load from SETTLEMENT_BIN_FILE. A mutant the tests still pass on
-// survives, and the command fails: every guard must be defended by a test, or go.
+// contracts/src/Settlement.sol and the libraries it is built from (contracts/src/lib/*.sol),
+// generates their mutants from the source, and for each one makes one edit, compiles the mutated
+// sources with contracts/compile.js (the pinned solc-js) in a temporary directory, and runs the
+// contract tests (internal/chain/contracts, built once) against the mutant's bytecode, which they
+// load from SETTLEMENT_BIN_FILE. A mutant the tests still pass on survives, and the command fails:
+// every guard and every boundary must be defended by a test, or go.
 //
 // The mutants, all generated (none listed by hand):
 //   - guard: every `if (cond) revert E(...);` (or `if (cond) { revert E(...); }`) removed;
-//   - operand: for a guard whose condition is a chain of || or &&, each operand dropped in turn;
+//   - operand: for a guard (or early return) whose condition is a chain of || or &&, each operand
+//     dropped in turn;
+//   - return: every early `if (cond) return x;` removed (a library's rule that short-cuts);
+//   - boundary: every comparison flipped at its boundary, `<` to `<=`, `<=` to `<`, `>` to `>=`
+//     and `>=` to `>`, so that a test sits on each edge (a deadline's last second, a floor paid
+//     exactly);
 //   - require: every require(...) statement removed;
 //   - modifier: every nonReentrant, whenNotPaused, whenPaused and onlyRole(...) on a function or
 //     constructor header removed.
@@ -31,8 +37,9 @@ import (
 	"time"
 )
 
-// mutant is one edit of the source: replace src[start:end] with repl.
+// mutant is one edit of one source file: replace its src[start:end] with repl.
 type mutant struct {
+	file        string // the path under contracts/, e.g. src/lib/DutchDecayLib.sol
 	kind        string
 	line        int
 	start, end  int
@@ -40,9 +47,37 @@ type mutant struct {
 	description string
 }
 
-func (m mutant) name() string { return fmt.Sprintf("%s@%d", m.kind, m.line) }
+func (m mutant) name() string {
+	return fmt.Sprintf("%s@%s:%d", m.kind, strings.TrimSuffix(filepath.Base(m.file), ".sol"), m.line)
+}
 
-func (m mutant) apply(src string) string { return src[:m.start] + m.repl + src[m.end:] }
+// apply is the sources with m's edit made in its file.
+func (m mutant) apply(sources map[string]string) map[string]string {
+	out := make(map[string]string, len(sources))
+	for path, src := range sources {
+		out[path] = src
+	}
+	src := sources[m.file]
+	out[m.file] = src[:m.start] + m.repl + src[m.end:]
+	return out
+}
+
+// mutatedFiles are the sources mutated, under contracts/: the contract and its libraries.
+func mutatedFiles(contractsDir string) ([]string, error) {
+	libs, err := filepath.Glob(filepath.Join(contractsDir, "src", "lib", "*.sol"))
+	if err != nil {
+		return nil, err
+	}
+	files := []string{filepath.Join("src", "Settlement.sol")}
+	for _, lib := range libs {
+		rel, err := filepath.Rel(contractsDir, lib)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, rel)
+	}
+	return files, nil
+}
 
 func main() {
 	root := flag.String("root", ".", "the repository root")
@@ -58,13 +93,24 @@ func main() {
 
 func run(root string, workers int, only string, list bool) error {
 	started := time.Now()
-	srcPath := filepath.Join(root, "contracts", "src", "Settlement.sol")
-	raw, err := os.ReadFile(srcPath)
+	contractsDir, err := filepath.Abs(filepath.Join(root, "contracts"))
 	if err != nil {
 		return err
 	}
-	src := string(raw)
-	mutants := generate(src)
+	files, err := mutatedFiles(contractsDir)
+	if err != nil {
+		return err
+	}
+	sources := map[string]string{}
+	var mutants []mutant
+	for _, file := range files {
+		raw, err := os.ReadFile(filepath.Join(contractsDir, file))
+		if err != nil {
+			return err
+		}
+		sources[file] = string(raw)
+		mutants = append(mutants, generate(file, string(raw))...)
+	}
 	if only != "" {
 		re, err := regexp.Compile(only)
 		if err != nil {
@@ -90,10 +136,6 @@ func run(root string, workers int, only string, list bool) error {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
-	contractsDir, err := filepath.Abs(filepath.Join(root, "contracts"))
-	if err != nil {
-		return err
-	}
 	if _, err := os.Stat(filepath.Join(contractsDir, "node_modules", "solc")); err != nil {
 		return errors.New("contracts/node_modules is missing: run make contracts once")
 	}
@@ -107,7 +149,7 @@ func run(root string, workers int, only string, list bool) error {
 	}
 
 	// The unmutated source first: it must compile to the committed bytecode and pass.
-	base, err := compile(contractsDir, filepath.Join(tmp, "base"), src)
+	base, err := compile(contractsDir, filepath.Join(tmp, "base"), sources)
 	if err != nil {
 		return fmt.Errorf("compiling the unmutated contract: %w", err)
 	}
@@ -138,7 +180,7 @@ func run(root string, workers int, only string, list bool) error {
 				t0 := time.Now()
 				m := mutants[i]
 				var r result
-				bin, err := compile(contractsDir, filepath.Join(tmp, fmt.Sprint(i)), m.apply(src))
+				bin, err := compile(contractsDir, filepath.Join(tmp, fmt.Sprint(i)), m.apply(sources))
 				switch {
 				case err != nil:
 					r = result{status: "NOT COMPILED", detail: err.Error()}
@@ -154,7 +196,7 @@ func run(root string, workers int, only string, list bool) error {
 				r.took = time.Since(t0)
 				results[i] = r
 				mu.Lock()
-				fmt.Printf("  %3d/%d %-16s %-8s %s\n", i+1, len(mutants), m.name(), r.status, r.took.Round(100*time.Millisecond))
+				fmt.Printf("  %3d/%d %-34s %-8s %s\n", i+1, len(mutants), m.name(), r.status, r.took.Round(100*time.Millisecond))
 				mu.Unlock()
 			}
 		})
@@ -165,7 +207,7 @@ func run(root string, workers int, only string, list bool) error {
 	close(jobs)
 	wg.Wait()
 
-	fmt.Printf("\n%-4s %-16s %-9s %-10s %s\n", "#", "mutant", "location", "result", "removed / killed by")
+	fmt.Printf("\n%-4s %-9s %-26s %-10s %s\n", "#", "mutant", "location", "result", "edit / killed by")
 	killed, survived, broken := 0, 0, 0
 	for i, m := range mutants {
 		r := results[i]
@@ -177,9 +219,9 @@ func run(root string, workers int, only string, list bool) error {
 		default:
 			broken++
 		}
-		fmt.Printf("%-4d %-16s line %-4d %-10s %s\n", i+1, m.kind, m.line, r.status, m.description)
+		fmt.Printf("%-4d %-9s %-26s %-10s %s\n", i+1, m.kind, fmt.Sprintf("%s:%d", filepath.Base(m.file), m.line), r.status, m.description)
 		if r.detail != "" {
-			fmt.Printf("%-42s -> %s\n", "", r.detail)
+			fmt.Printf("%-52s -> %s\n", "", r.detail)
 		}
 	}
 	wall := time.Since(started).Round(time.Second)
@@ -199,14 +241,17 @@ func mustRead(path string) []byte {
 	return b
 }
 
-// compile writes src as Settlement.sol into dir/src, runs contracts/compile.js there (node_modules
-// linked from contracts/) and returns the path of the creation bytecode it wrote.
-func compile(contractsDir, dir, src string) (string, error) {
-	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "src", "Settlement.sol"), []byte(src), 0o644); err != nil {
-		return "", err
+// compile writes sources (paths under contracts/) into dir, runs contracts/compile.js there
+// (node_modules linked from contracts/) and returns the path of the Settlement creation bytecode
+// it wrote.
+func compile(contractsDir, dir string, sources map[string]string) (string, error) {
+	for path, src := range sources {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(path)), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), []byte(src), 0o644); err != nil {
+			return "", err
+		}
 	}
 	script, err := os.ReadFile(filepath.Join(contractsDir, "compile.js"))
 	if err != nil {
@@ -337,15 +382,21 @@ var (
 	functionHeader = regexp.MustCompile(`\b(function\s+\w+|constructor)\s*\(`)
 	modifierUse    = regexp.MustCompile(`\b(nonReentrant|whenNotPaused|whenPaused)\b|\bonlyRole\s*\(`)
 	revertStmt     = regexp.MustCompile(`^revert\s+\w+\s*\(`)
+	returnStmt     = regexp.MustCompile(`^return\b`)
 )
 
 func lineOf(src string, at int) int { return strings.Count(src[:at], "\n") + 1 }
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func generate(src string) []mutant {
+func generate(file, src string) []mutant {
 	code := mask(src)
 	var out []mutant
+	defer func() {
+		for i := range out {
+			out[i].file = file
+		}
+	}()
 
 	// if (cond) revert E(...);   and   if (cond) { revert E(...); }
 	for _, loc := range ifKeyword.FindAllStringIndex(code, -1) {
@@ -358,10 +409,14 @@ func generate(src string) []mutant {
 		body := skipSpace(code, closeParen)
 		var end int
 		var stmt string
+		kind := "guard"
 		switch {
 		case revertStmt.MatchString(code[body:]):
 			semi := strings.IndexByte(code[body:], ';')
 			end, stmt = body+semi+1, code[body:body+semi+1]
+		case returnStmt.MatchString(code[body:]):
+			semi := strings.IndexByte(code[body:], ';')
+			end, stmt, kind = body+semi+1, code[body:body+semi+1], "return"
 		case body < len(code) && code[body] == '{':
 			blockEnd := matching(code, body)
 			inner := strings.TrimSpace(code[body+1 : blockEnd-1])
@@ -374,7 +429,7 @@ func generate(src string) []mutant {
 		}
 		line := lineOf(src, loc[0])
 		out = append(out, mutant{
-			kind: "guard", line: line, start: loc[0], end: end, repl: "",
+			kind: kind, line: line, start: loc[0], end: end, repl: "",
 			description: fmt.Sprintf("if (%s) %s", squash(cond), squash(stmt)),
 		})
 		// Drop each operand of a top-level || or && chain.
@@ -396,6 +451,8 @@ func generate(src string) []mutant {
 			})
 		}
 	}
+
+	out = append(out, boundaries(src, code)...)
 
 	// require(...);
 	for _, loc := range requireCall.FindAllStringIndex(code, -1) {
@@ -464,4 +521,49 @@ func splitTopLevel(cond string) ([]string, string) {
 		}
 	}
 	return []string{cond}, ""
+}
+
+// flipped is each comparison operator's boundary flip.
+var flipped = map[string]string{"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+
+// boundaries is a mutant per comparison of code: the operator flipped at its boundary. Shifts (<<,
+// >>, <<=, >>=) and mapping arrows (=>) are not comparisons.
+func boundaries(src, code string) []mutant {
+	var out []mutant
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		if c != '<' && c != '>' {
+			continue
+		}
+		prev, next := byte(0), byte(0)
+		if i > 0 {
+			prev = code[i-1]
+		}
+		if i+1 < len(code) {
+			next = code[i+1]
+		}
+		if prev == '=' || prev == '<' || prev == '>' || next == c {
+			continue
+		}
+		op := string(c)
+		if next == '=' {
+			op += "="
+		}
+		out = append(out, mutant{
+			kind: "boundary", line: lineOf(src, i), start: i, end: i + len(op), repl: flipped[op],
+			description: fmt.Sprintf("`%s` to `%s` in %s", op, flipped[op], squash(lineAround(code, i))),
+		})
+		i += len(op) - 1
+	}
+	return out
+}
+
+// lineAround is the line of code that holds position i.
+func lineAround(code string, i int) string {
+	start := strings.LastIndexByte(code[:i], '\n') + 1
+	end := strings.IndexByte(code[i:], '\n')
+	if end < 0 {
+		return code[start:]
+	}
+	return code[start : i+end]
 }

@@ -59,12 +59,23 @@ func Dial(ctx context.Context, id uint64, rpcURL string, settlementAddr common.A
 	return &Chain{Client: ethclient.NewClient(node.Raw()), ID: served, Settlement: settlementAddr, url: rpcURL}, nil
 }
 
-// Quote decides what the filler delivers for an order: the amount of tokenOut (at least the
-// order's minimum, or the order is skipped), or false to leave it.
+// Quote decides the filler's price for an order: the most tokenOut it would deliver (at least
+// the order's floor, or the order is skipped), or false to leave it. The filler delivers what the
+// order owes when it fills (settlement.Owed: the Dutch decay and the exclusivity), and waits while
+// that is above its price.
 type Quote func(o settlement.Order) (*big.Int, bool)
 
-// AtMinimum delivers exactly each order's minimum: the demo's pricing.
+// AtMinimum prices each order at its floor: the filler waits for the decay to reach the floor.
 func AtMinimum(o settlement.Order) (*big.Int, bool) { return o.MinAmountOut, true }
+
+// Premium prices each order at its floor plus bps basis points (rounded down): a filler's spread.
+// Its quote endpoint quotes the same price (QuoteEndpoint).
+func Premium(bps uint) Quote {
+	return func(o settlement.Order) (*big.Int, bool) {
+		out := new(big.Int).Mul(o.MinAmountOut, new(big.Int).SetUint64(10_000+uint64(bps)))
+		return out.Quo(out, big.NewInt(10_000)), true
+	}
+}
 
 // Filler fills orders on its chains. Step is not safe for concurrent use.
 type Filler struct {
@@ -85,8 +96,8 @@ type Filler struct {
 	cursor  map[uint64]uint64
 	claims  map[common.Hash]claim            // bridge orders filled, by orderId
 	retry   map[common.Hash]settlement.Order // orders whose fill failed for a passing reason
-	done    map[common.Hash]bool             // orders filled or skipped
-	book    map[common.Hash]bool             // gasless orders of the book opened or refused for good
+	done    *seen                            // orders filled or skipped, until their deadline
+	book    *seen                            // gasless orders of the book opened or refused for good
 	started bool
 }
 
@@ -143,10 +154,12 @@ func (f *Filler) Run(ctx context.Context, interval time.Duration) {
 // Opened event is in a block.
 func (f *Filler) Step(ctx context.Context) error {
 	if !f.started {
-		f.cursor, f.claims, f.retry, f.done = map[uint64]uint64{}, map[common.Hash]claim{}, map[common.Hash]settlement.Order{}, map[common.Hash]bool{}
-		f.book = map[common.Hash]bool{}
+		f.cursor, f.claims, f.retry = map[uint64]uint64{}, map[common.Hash]claim{}, map[common.Hash]settlement.Order{}
+		f.done, f.book = newSeen(seenMax), newSeen(seenMax)
 		f.started = true
 	}
+	f.done.prune(time.Now())
+	f.book.prune(time.Now())
 	var errs []error
 	if f.API != "" && f.OrdersKey != "" {
 		if err := f.openBook(ctx); err != nil {
@@ -190,7 +203,7 @@ func (f *Filler) scan(ctx context.Context, id uint64, c *Chain) error {
 	}
 	for _, l := range logs {
 		ev, ok, err := settlement.Parse(l)
-		if err != nil || !ok || ev.Kind != settlement.EventOpened || f.done[ev.OrderID] {
+		if err != nil || !ok || ev.Kind != settlement.EventOpened || f.done.has(ev.OrderID) {
 			continue
 		}
 		f.try(ctx, ev.OrderID, *ev.Order)
@@ -205,9 +218,9 @@ func (f *Filler) try(ctx context.Context, id common.Hash, o settlement.Order) {
 	var skipped skip
 	switch {
 	case err == nil:
-		f.done[id] = true
+		f.done.add(id, deadlineTime(o.Deadline))
 	case errors.As(err, &skipped):
-		f.done[id] = true
+		f.done.add(id, deadlineTime(o.Deadline))
 		f.Log.Info("not filled", "orderId", id.Hex(), "reason", err.Error())
 	default:
 		f.retry[id] = o
@@ -221,9 +234,10 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 	if err != nil {
 		return err
 	}
-	value := new(big.Int)
+	// The native drop travels as value with the fill, beside a native output.
+	value := new(big.Int).Set(settlement.Plain(o).NativeDropAmount)
 	if o.TokenOut == settlement.Native {
-		value = amount
+		value.Add(value, amount)
 	} else {
 		approve := contracts.NewTestToken().PackApprove(dest.Settlement, amount)
 		if _, err := f.send(ctx, dest, o.TokenOut, approve, new(big.Int), approveGas); err != nil {
@@ -248,7 +262,8 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 // worth is the chain the filler would fill o on and the amount it would deliver there, or why it
 // would not: not on its chains, past its deadline, below its price or beyond its inventory (a
 // skip), or a read that failed. A gasless order is checked the same way before the filler pays
-// for its openFor.
+// for its openFor. While the order owes more than the filler's price (its decay has not come down
+// to it yet, or another filler's exclusivity lasts), it is tried again at a later step.
 func (f *Filler) worth(ctx context.Context, o settlement.Order) (*Chain, *big.Int, error) {
 	dest, ok := f.Chains[o.DestinationChainId.Uint64()]
 	if !ok || dest.Settlement != o.DestinationSettler {
@@ -257,14 +272,35 @@ func (f *Filler) worth(ctx context.Context, o settlement.Order) (*Chain, *big.In
 	if time.Now().Unix() >= int64(o.Deadline) { //nolint:gosec // deadlines are far below 2^63
 		return nil, nil, skip{errors.New("past its deadline")}
 	}
-	amount, ok := f.Quote(o)
-	if !ok || amount.Cmp(o.MinAmountOut) < 0 {
+	price, ok := f.Quote(o)
+	if !ok || price.Cmp(o.MinAmountOut) < 0 {
 		return nil, nil, skip{fmt.Errorf("the price does not reach the minimum %s", o.MinAmountOut)}
 	}
-	if err := f.holds(ctx, dest, o.TokenOut, amount); err != nil {
+	owed, err := f.owed(ctx, dest, o)
+	if err != nil {
 		return nil, nil, err
 	}
-	return dest, amount, nil
+	if owed.Cmp(price) > 0 {
+		return nil, nil, fmt.Errorf("the order owes %s, above the filler's price %s: waiting for its decay", owed, price)
+	}
+	if err := f.holds(ctx, dest, o.TokenOut, owed); err != nil {
+		return nil, nil, err
+	}
+	return dest, owed, nil
+}
+
+// owed is what a fill of o by the filler owes at the destination chain's latest block: a fill
+// mined later owes no more (the decay only falls, and an exclusivity only ends).
+func (f *Filler) owed(ctx context.Context, dest *Chain, o settlement.Order) (*big.Int, error) {
+	head, err := dest.Client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	owed, err := settlement.Owed(o, crypto.PubkeyToAddress(f.Key.PublicKey), head.Time)
+	if errors.Is(err, settlement.ErrExclusive) {
+		return nil, fmt.Errorf("exclusive to %s until %d", o.ExclusiveFiller.Hex(), o.ExclusivityDeadline)
+	}
+	return owed, err
 }
 
 // holds checks the filler's inventory of token on c: a fill it cannot pay would only revert

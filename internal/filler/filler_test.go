@@ -46,8 +46,20 @@ func TestOrdersSkippedForGoodOrTriedAgain(t *testing.T) {
 	} {
 		id := common.BytesToHash([]byte(name))
 		f.try(context.Background(), id, tt.order)
-		if _, retried := f.retry[id]; retried != tt.retry || f.done[id] == tt.retry {
-			t.Errorf("%s: kept for a retry %v, done %v; want a retry %v", name, retried, f.done[id], tt.retry)
+		if _, retried := f.retry[id]; retried != tt.retry || f.done.has(id) == tt.retry {
+			t.Errorf("%s: kept for a retry %v, done %v; want a retry %v", name, retried, f.done.has(id), tt.retry)
 		}
+	}
+}
+
+func TestPremiumPricesAboveTheMinimum(t *testing.T) {
+	o := settlement.Order{MinAmountOut: big.NewInt(1_000_000)}
+	for bps, want := range map[uint]int64{0: 1_000_000, 25: 1_002_500} {
+		if got, ok := Premium(bps)(o); !ok || got.Int64() != want {
+			t.Errorf("Premium(%d) = %v, %v; want %d", bps, got, ok, want)
+		}
+	}
+	if o.MinAmountOut.Int64() != 1_000_000 {
+		t.Error("the quote changed the order's minimum")
 	}
 }

@@ -97,13 +97,13 @@ func (f *Filler) openBook(ctx context.Context) error {
 		var b bookOrder
 		if err := json.Unmarshal(raw, &b); err != nil {
 			// Remembered by its bytes, so that it is logged once, not at every step.
-			if id := crypto.Keccak256Hash(raw); !f.book[id] {
-				f.book[id] = true
+			if id := crypto.Keccak256Hash(raw); !f.book.has(id) {
+				f.book.add(id, time.Now().Add(junkMemory))
 				f.Log.Info("not opened", "reason", "an order of the book that is not one: "+err.Error())
 			}
 			continue
 		}
-		if !f.book[b.OrderID] {
+		if !f.book.has(b.OrderID) {
 			f.tryOpen(ctx, b)
 		}
 	}
@@ -116,9 +116,9 @@ func (f *Filler) tryOpen(ctx context.Context, b bookOrder) {
 	var skipped skip
 	switch {
 	case err == nil:
-		f.book[b.OrderID] = true
+		f.book.add(b.OrderID, deadlineTime(uint64(b.Order.FillDeadline)))
 	case errors.As(err, &skipped):
-		f.book[b.OrderID] = true
+		f.book.add(b.OrderID, deadlineTime(uint64(b.Order.FillDeadline)))
 		f.Log.Info("not opened", "orderId", b.OrderID.Hex(), "reason", err.Error())
 	default:
 		f.Log.Error(err, "not opened yet; trying again at the next step", "orderId", b.OrderID.Hex())

@@ -22,7 +22,9 @@ func sampleOrderInputs() OrderInputs {
 }
 
 // TestOrderIDMatchesManualEncoding recomputes the orderId without the ABI package: the settlement
-// contract's Order is thirteen 32-byte words, each left-padded, concatenated, hashed.
+// contract's Order is twenty-two 32-byte words, each left-padded, concatenated, hashed; an order
+// with no market terms has no decay (its start amount is its floor), no exclusivity, no fee and no
+// native drop.
 func TestOrderIDMatchesManualEncoding(t *testing.T) {
 	in := sampleOrderInputs()
 	pad := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
@@ -32,13 +34,15 @@ func TestOrderIDMatchesManualEncoding(t *testing.T) {
 		pad(big.NewInt(1).Bytes()), pad(in.From[:]),
 		pad(big.NewInt(8453).Bytes()), pad(in.To[:]),
 		pad(in.TokenIn[:]), pad(in.TokenOut[:]),
-		pad(in.Amount.Bytes()), pad(in.MinAmountOut.Bytes()), pad(big.NewInt(1_900_000_000).Bytes()),
+		pad(in.Amount.Bytes()), pad(in.MinAmountOut.Bytes()), pad(in.MinAmountOut.Bytes()),
+		pad(nil), pad(nil), pad(nil), pad(nil), pad(nil), pad(nil), pad(nil), pad(nil),
+		pad(big.NewInt(1_900_000_000).Bytes()),
 		in.Nonce[:], pad(in.DestinationSettler[:]),
 	} {
 		preimage = append(preimage, w...)
 	}
-	if len(preimage) != 416 {
-		t.Fatalf("preimage is %d bytes, want 416", len(preimage))
+	if len(preimage) != 704 {
+		t.Fatalf("preimage is %d bytes, want 704", len(preimage))
 	}
 	want := common.BytesToHash(crypto.Keccak256(preimage))
 	got, err := OrderID(in)

@@ -208,7 +208,12 @@ func TestSimulateBridgeTx(t *testing.T) {
 		usdcMainnet[2:], // address tokenIn
 		usdcBase[2:],    // address tokenOut
 		"596fd020",      // uint256 amountIn
+		"58cfc571",      // uint256 startAmountOut: no decay without a market, the floor throughout
 		"58cfc571",      // uint256 minAmountOut
+		"0", "0",        // uint64 decayStart, decayEnd
+		"0", "0", "0", // address exclusiveFiller, uint64 exclusivityDeadline, uint256 exclusivityOverrideBps
+		"0", "0", // uint256 feeAmount, address feeRecipient
+		"0",             // uint256 nativeDropAmount
 		"70dd7145",      // uint64 deadline
 		"07",            // bytes32 nonce (testNonce: 31 zero bytes, then 7)
 		settlement2[2:], // address destinationSettler
@@ -220,13 +225,15 @@ func TestSimulateBridgeTx(t *testing.T) {
 	selector := hex.EncodeToString(keccak([]byte("open((uint32,bytes32,bytes))"))[:4])
 	orderDataType := hex.EncodeToString(keccak([]byte("Order(bytes32 account,address originSettler," +
 		"uint256 originChainId,address user,uint256 destinationChainId,address recipient,address tokenIn," +
-		"address tokenOut,uint256 amountIn,uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)")))
+		"address tokenOut,uint256 amountIn,uint256 startAmountOut,uint256 minAmountOut,uint64 decayStart,uint64 decayEnd," +
+		"address exclusiveFiller,uint64 exclusivityDeadline,uint256 exclusivityOverrideBps,uint256 feeAmount," +
+		"address feeRecipient,uint256 nativeDropAmount,uint64 deadline,bytes32 nonce,address destinationSettler)")))
 	wantData := "0x" + selector + abiWords(
 		"20",          // offset of the dynamic tuple OnchainCrossChainOrder
 		"70dd7145",    // uint32 fillDeadline
 		orderDataType, // bytes32 orderDataType
 		"60",          // offset of orderData within the tuple: 3 head words
-		"1a0",         // its length: 416 bytes, the thirteen words of the order
+		"2c0",         // its length: 704 bytes, the twenty-two words of the order
 	) + orderPreimage
 	if plan.Tx.Data != wantData {
 		t.Errorf("tx data\n got %s\nwant %s", plan.Tx.Data, wantData)

@@ -316,7 +316,7 @@ func TestGaslessRefusals(t *testing.T) {
 func (w *gaslessWorld) typedDataLoose(g contracts.GaslessCrossChainOrder) apitypes.TypedData {
 	w.t.Helper()
 	well := g
-	well.OrderData = g.OrderData[:13*32]
+	well.OrderData = g.OrderData[:22*32]
 	typed := w.typedData(well)
 	witness := typed.Message["witness"].(map[string]any)
 	witness["orderDataType"] = common.Hash(g.OrderDataType).Hex()

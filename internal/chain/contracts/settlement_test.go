@@ -48,7 +48,9 @@ var (
 	// orderDataType is ERC-7683's orderDataType of Order: the EIP-712 type hash of its type string.
 	orderDataType = crypto.Keccak256Hash([]byte("Order(bytes32 account,address originSettler,uint256 originChainId," +
 		"address user,uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
-		"uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)"))
+		"uint256 startAmountOut,uint256 minAmountOut,uint64 decayStart,uint64 decayEnd,address exclusiveFiller," +
+		"uint64 exclusivityDeadline,uint256 exclusivityOverrideBps,uint256 feeAmount,address feeRecipient," +
+		"uint256 nativeDropAmount,uint64 deadline,bytes32 nonce,address destinationSettler)"))
 
 	accountHash = crypto.Keccak256Hash([]byte("acme"))
 
@@ -352,8 +354,8 @@ func encodeOrder(t *testing.T, o contracts.Order) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data) != 13*32 {
-		t.Fatalf("abi.encode(order) is %d bytes; want thirteen words", len(data))
+	if len(data) != 22*32 {
+		t.Fatalf("abi.encode(order) is %d bytes; want twenty-two words", len(data))
 	}
 	return data
 }
@@ -416,10 +418,15 @@ func (c *testChain) swapOrder(user, recipient, tokenIn, tokenOut common.Address)
 		TokenIn:            tokenIn,
 		TokenOut:           tokenOut,
 		AmountIn:           new(big.Int).Set(amountIn),
+		StartAmountOut:     new(big.Int).Set(minOut),
 		MinAmountOut:       new(big.Int).Set(minOut),
-		Deadline:           c.now() + 3600,
-		Nonce:              randomNonce(c.t),
-		DestinationSettler: c.settlement,
+		// No decay, exclusivity, fee or native drop: the tests of those set them.
+		ExclusivityOverrideBps: new(big.Int),
+		FeeAmount:              new(big.Int),
+		NativeDropAmount:       new(big.Int),
+		Deadline:               c.now() + 3600,
+		Nonce:                  randomNonce(c.t),
+		DestinationSettler:     c.settlement,
 	}
 }
 
@@ -863,12 +870,12 @@ func TestOpenRefusals(t *testing.T) {
 		junk := append(append([]byte{}, data...), make([]byte, 32)...)
 		w.refused(w.user, nil, openCalldataOf(o, junk), "MalformedOrder")
 		w.refused(w.user, nil, openCalldataOf(o, append(append([]byte{}, data...), 0x01)), "MalformedOrder")
-		w.refused(w.user, nil, openCalldataOf(o, data[:11*32]), "MalformedOrder")
+		w.refused(w.user, nil, openCalldataOf(o, data[:21*32]), "MalformedOrder")
 		w.wantStatus(id, statusNone)
 	})
 	t.Run("non-canonical encoding", func(t *testing.T) {
 		dirty := append([]byte{}, data...)
-		dirty[10*32] = 0x01 // a high bit of the uint64 deadline's word
+		dirty[19*32] = 0x01 // a high bit of the uint64 deadline's word
 		_, err := bind.Transact(w.bound(w.settlement), w.opts(w.user, nil), openCalldataOf(o, dirty))
 		if err == nil || !strings.Contains(err.Error(), "execution reverted") {
 			w.Backend.Commit()

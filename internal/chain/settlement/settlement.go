@@ -25,18 +25,23 @@ type Order = contracts.Order
 // Native is the contract's pseudo-address for a chain's native token.
 var Native = common.HexToAddress("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")
 
+// OrderType is the EIP-712 type string of the contract's Order.
+const OrderType = "Order(bytes32 account,address originSettler,uint256 originChainId," +
+	"address user,uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
+	"uint256 startAmountOut,uint256 minAmountOut,uint64 decayStart,uint64 decayEnd,address exclusiveFiller," +
+	"uint64 exclusivityDeadline,uint256 exclusivityOverrideBps,uint256 feeAmount,address feeRecipient," +
+	"uint256 nativeDropAmount,uint64 deadline,bytes32 nonce,address destinationSettler)"
+
 // OrderDataType is the contract's ORDER_DATA_TYPE: ERC-7683's orderDataType of Order, the EIP-712
 // type hash of its type string. A test compares it with the deployed contract's constant.
-var OrderDataType = crypto.Keccak256Hash([]byte("Order(bytes32 account,address originSettler,uint256 originChainId," +
-	"address user,uint256 destinationChainId,address recipient,address tokenIn,address tokenOut,uint256 amountIn," +
-	"uint256 minAmountOut,uint64 deadline,bytes32 nonce,address destinationSettler)"))
+var OrderDataType = crypto.Keccak256Hash([]byte(OrderType))
 
 // MinRefundDelay is the contract's MIN_REFUND_DELAY, in seconds: it refuses to be deployed with a
 // shorter refundDelay. A test compares it with the deployed contract's constant.
 const MinRefundDelay = 3600
 
-// orderLength is the length of abi.encode(order): thirteen static words.
-const orderLength = 13 * 32
+// orderLength is the length of abi.encode(order): twenty-two static words.
+const orderLength = 22 * 32
 
 // binding is the contract's ABI; its methods are safe for concurrent use.
 var binding = contracts.NewSettlement()
@@ -48,12 +53,32 @@ var orderArguments = abi.Arguments{{Type: binding.GetABI().Methods["settle"].Inp
 // maxUint256 bounds the amounts: the ABI packer would silently wrap larger ones.
 var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
-// Encode is abi.encode(order): the ERC-7683 orderData and originData, thirteen 32-byte words.
+// Plain is o with the terms it leaves unset made explicit: no decay (startAmountOut is
+// minAmountOut), no override, no fee, no native drop. Every encoding of an order goes through it,
+// so an order built before those terms existed means what it meant then.
+func Plain(o Order) Order {
+	if o.StartAmountOut == nil {
+		o.StartAmountOut = o.MinAmountOut
+	}
+	zero := func(v **big.Int) {
+		if *v == nil {
+			*v = new(big.Int)
+		}
+	}
+	zero(&o.ExclusivityOverrideBps)
+	zero(&o.FeeAmount)
+	zero(&o.NativeDropAmount)
+	return o
+}
+
+// Encode is abi.encode(order): the ERC-7683 orderData and originData, twenty-two 32-byte words.
 // Every field is static, so the words are written in place, in the order of the contract's
 // declaration: the ABI packer's reflection cost a simulation a seventh of its CPU (issue 28).
 // A test compares the two encodings.
 func Encode(o Order) ([]byte, error) {
-	for _, v := range []*big.Int{o.OriginChainId, o.DestinationChainId, o.AmountIn, o.MinAmountOut} {
+	o = Plain(o)
+	for _, v := range []*big.Int{o.OriginChainId, o.DestinationChainId, o.AmountIn, o.StartAmountOut, o.MinAmountOut,
+		o.ExclusivityOverrideBps, o.FeeAmount, o.NativeDropAmount} {
 		if v == nil || v.Sign() < 0 || v.Cmp(maxUint256) > 0 {
 			return nil, fmt.Errorf("order value %v is not a uint256", v)
 		}
@@ -61,6 +86,7 @@ func Encode(o Order) ([]byte, error) {
 	out := make([]byte, orderLength)
 	word := func(i int) []byte { return out[i*32 : (i+1)*32] }
 	address := func(i int, a common.Address) { copy(word(i)[12:], a[:]) }
+	uint64At := func(i int, v uint64) { binary.BigEndian.PutUint64(word(i)[24:], v) }
 	copy(word(0), o.Account[:])
 	address(1, o.OriginSettler)
 	o.OriginChainId.FillBytes(word(2))
@@ -70,16 +96,25 @@ func Encode(o Order) ([]byte, error) {
 	address(6, o.TokenIn)
 	address(7, o.TokenOut)
 	o.AmountIn.FillBytes(word(8))
-	o.MinAmountOut.FillBytes(word(9))
-	binary.BigEndian.PutUint64(word(10)[24:], o.Deadline)
-	copy(word(11), o.Nonce[:])
-	address(12, o.DestinationSettler)
+	o.StartAmountOut.FillBytes(word(9))
+	o.MinAmountOut.FillBytes(word(10))
+	uint64At(11, o.DecayStart)
+	uint64At(12, o.DecayEnd)
+	address(13, o.ExclusiveFiller)
+	uint64At(14, o.ExclusivityDeadline)
+	o.ExclusivityOverrideBps.FillBytes(word(15))
+	o.FeeAmount.FillBytes(word(16))
+	address(17, o.FeeRecipient)
+	o.NativeDropAmount.FillBytes(word(18))
+	uint64At(19, o.Deadline)
+	copy(word(20), o.Nonce[:])
+	address(21, o.DestinationSettler)
 	return out, nil
 }
 
 // encodeByABI is abi.encode(order) by go-ethereum's ABI packer, from the contract's declaration:
 // the reference Encode is tested against.
-func encodeByABI(o Order) ([]byte, error) { return orderArguments.Pack(o) }
+func encodeByABI(o Order) ([]byte, error) { return orderArguments.Pack(Plain(o)) }
 
 // Decode reads abi.encode(order) back, refusing any other length (as the contract does).
 func Decode(data []byte) (Order, error) {
@@ -162,12 +197,12 @@ func mustType(t string) abi.Type {
 
 // SettleData is the calldata of settle(order, filler, amountOut, signature) on the origin chain.
 func SettleData(o Order, a Attestation) ([]byte, error) {
-	return binding.TryPackSettle(o, a.Filler, a.AmountOut, a.Signature)
+	return binding.TryPackSettle(Plain(o), a.Filler, a.AmountOut, a.Signature)
 }
 
 // RefundData is the calldata of refund(order) on the origin chain.
 func RefundData(o Order) ([]byte, error) {
-	return binding.TryPackRefund(o)
+	return binding.TryPackRefund(Plain(o))
 }
 
 // Event is a decoded log of the settlement contract.

@@ -119,10 +119,10 @@ func TestOrderEventsCountOnlyFromTheOrdersOwnContracts(t *testing.T) {
 	block := jsonrpc.Block{Number: 9, Hash: common.HexToHash("0xb9")}
 	events := contracts.NewSettlement().GetABI().Events
 	opened := func(from common.Address) types.Log {
-		data, err := events["Opened"].Inputs.NonIndexed().Pack(contracts.Order{
+		data, err := events["Opened"].Inputs.NonIndexed().Pack(settlement.Plain(contracts.Order{
 			OriginSettler: originSettler, OriginChainId: big.NewInt(1337), User: user, DestinationChainId: big.NewInt(1338),
 			AmountIn: big.NewInt(25_000_000), MinAmountOut: big.NewInt(24_000_000), DestinationSettler: destSettler,
-		})
+		}))
 		if err != nil {
 			t.Fatal(err)
 		}

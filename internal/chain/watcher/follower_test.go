@@ -12,6 +12,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 // An order's transaction opens it only with the Opened(orderId) event of the contract it calls
@@ -28,10 +29,10 @@ func TestAnOpenedEventOfAnotherContractDoesNotOpenTheOrder(t *testing.T) {
 	}
 	receipt := func(from ...common.Address) *jsonrpc.Receipt {
 		ev := contracts.NewSettlement().GetABI().Events["Opened"]
-		data, err := ev.Inputs.NonIndexed().Pack(contracts.Order{
+		data, err := ev.Inputs.NonIndexed().Pack(settlement.Plain(contracts.Order{
 			OriginSettler: originSettler, OriginChainId: big.NewInt(1337), User: user, DestinationChainId: big.NewInt(1337),
 			AmountIn: big.NewInt(25_000_000), MinAmountOut: big.NewInt(24_000_000), DestinationSettler: originSettler,
-		})
+		}))
 		if err != nil {
 			t.Fatal(err)
 		}
