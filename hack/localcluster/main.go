@@ -138,7 +138,7 @@ func parseFlags(args []string) options {
 	fs.StringVar(&o.secondChainAddr, "second-chain-address", "127.0.0.1:8546",
 		"where the second local chain eip155:1338 (the Chain sample local-dev-2's spec.rpc), the other end of bridges, serves JSON-RPC; empty for none")
 	fs.StringVar(&o.attesterKeyPath, "attester-key-file", "",
-		"the attester key the manager signs bridge fills with, made with the local chains and kept with them (default <state-dir>/chains/attester.key)")
+		"the attester key the manager signs bridge fills with: the public development account #3, which the local settlement contracts name, written there when missing (default <state-dir>/chains/attester.key)")
 	fs.IntVar(&o.postgresPort, "postgres-port", 5433,
 		"port on 127.0.0.1 of the local PostgreSQL that holds the archive of finished intents (passed to the manager as --archive-url); 0 for none. None either when the manager's flags or $ARCHIVE_URL name an archive")
 	fs.StringVar(&o.postgresBindir, "postgres-bindir", os.Getenv("POSTGRES_BINDIR"),

@@ -33,7 +33,7 @@ import (
 //	etcd/                 the control plane's etcd data: every object, the samples and what the
 //	                      manager and its clients created
 //	chains/eip155-<id>/   each local chain's blocks and state (go-ethereum's database)
-//	chains/attester.key   the settlement contracts' attester, fixed when they were deployed
+//	chains/attester.key   the settlement contracts' attester: the public development account #3
 //	chains/filler.key     the reference filler's key, funded when the chains were created
 //	postgres/             the archive's PostgreSQL cluster (owned by the postgres OS user when
 //	                      localcluster runs as root); postgres.init/ while initdb makes it
