@@ -52,6 +52,7 @@ var levels = map[string]int{
 	"internal/ratelimit":        1,
 	"internal/redistest":        1,
 	"internal/registry":         1,
+	"internal/rfq":              1,
 	"internal/testenv":          1,
 	"internal/webhook/outbox":   1,
 	"internal/webhook/sender":   1,
