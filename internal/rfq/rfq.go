@@ -28,6 +28,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/oklog/ulid/v2"
 
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/strictjson"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/ssrf"
@@ -504,4 +505,19 @@ func (r Result) String() string {
 		fmt.Fprintf(&b, " winner=%s(%s)", r.Winner.Filler, r.Winner.AmountOut)
 	}
 	return b.String()
+}
+
+// Fillers turns the directory's fillers of a route (registry.FillerDirectory.Serving) into the
+// fillers to ask, each with its payout address on the order's destination chain toChain. A filler
+// without one is left out (the Filler's validation requires one for every route's destination).
+func Fillers(serving []registry.Filler, toChain string) []Filler {
+	out := make([]Filler, 0, len(serving))
+	for _, f := range serving {
+		payout, ok := f.Payout(toChain)
+		if !ok {
+			continue
+		}
+		out = append(out, Filler{Name: f.Name, URL: f.URL, Secret: f.Secret, Payout: payout})
+	}
+	return out
 }
