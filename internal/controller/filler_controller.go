@@ -126,17 +126,16 @@ func ValidateFillerSpec(spec *v1alpha1.FillerSpec) field.ErrorList {
 }
 
 // validateQuoteURL checks the CRD's rules of a quote URL: at most 2048 characters, https or http to
-// a loopback host, and no address literal of a private network (a name is resolved and checked at
-// each request, internal/webhook/ssrf).
+// a loopback host, no user information, and no address literal of a private network (a name is
+// resolved and checked at each request). One rule, the request path's: ssrf.CheckURL with loopback
+// allowed, as the CRD allows it; the request for quotes checks it again with its own setting.
 func validateQuoteURL(path *field.Path, value string) field.ErrorList {
 	if errs := (fieldrule.String{Required: true, MaxLen: 2048}).Validate(path, value); len(errs) > 0 {
 		return errs
 	}
-	if fieldrule.RPCURL(path, value) != nil {
-		return field.ErrorList{field.Invalid(path, value, "quoteURL must be https: plain http is allowed to a loopback address only")}
-	}
 	if err := ssrf.CheckURL(value, true); err != nil {
-		return field.ErrorList{field.Invalid(path, value, err.Error()+": quotes are asked of public addresses only")}
+		return field.ErrorList{field.Invalid(path, value, "quoteURL must be https (plain http to a loopback address only) "+
+			"and reach a public address: "+err.Error())}
 	}
 	return nil
 }

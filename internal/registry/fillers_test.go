@@ -33,15 +33,18 @@ func TestFillerDirectoryServing(t *testing.T) {
 		// A second route on the same pair: listed once.
 		{From: "eip155:1337", To: "eip155:1338", TokensIn: []string{usdcA}},
 	}})
+	d.Upsert(Filler{Name: "to-usdc", Payouts: payouts, Routes: []FillerRoute{
+		{From: "eip155:1337", To: "eip155:1338", TokensOut: []string{usdcB}},
+	}})
 	d.Upsert(Filler{Name: "other-way", Payouts: payouts, Routes: []FillerRoute{{From: "eip155:1338", To: "eip155:1337"}}})
 
 	cases := []struct {
 		from, to, in, out string
 		want              []string
 	}{
-		{"eip155:1337", "eip155:1338", usdcA, usdcB, []string{"any", "usdc-only"}},
+		{"eip155:1337", "eip155:1338", usdcA, usdcB, []string{"any", "to-usdc", "usdc-only"}},
 		// EIP-55 case does not matter.
-		{"eip155:1337", "eip155:1338", "eip155:1337:0x5fbdb2315678afecb367f032d93f642f64180aa3", usdcB, []string{"any", "usdc-only"}},
+		{"eip155:1337", "eip155:1338", "eip155:1337:0x5fbdb2315678afecb367f032d93f642f64180aa3", usdcB, []string{"any", "to-usdc", "usdc-only"}},
 		{"eip155:1337", "eip155:1338", usdcA, ethB, []string{"any", "usdc-only"}},
 		{"eip155:1337", "eip155:1338", "eip155:1337:0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE", ethB, []string{"any"}},
 		{"eip155:1338", "eip155:1337", usdcB, usdcA, []string{"other-way"}},
@@ -53,10 +56,10 @@ func TestFillerDirectoryServing(t *testing.T) {
 		}
 	}
 	d.Delete("any")
-	if got := names(d.Serving("eip155:1337", "eip155:1338", usdcA, usdcB)); !slices.Equal(got, []string{"usdc-only"}) {
+	if got := names(d.Serving("eip155:1337", "eip155:1338", usdcA, usdcB)); !slices.Equal(got, []string{"to-usdc", "usdc-only"}) {
 		t.Errorf("after deleting any: %v", got)
 	}
-	if _, ok := d.Get("any"); ok || d.Len() != 2 {
+	if _, ok := d.Get("any"); ok || d.Len() != 3 {
 		t.Errorf("a deleted filler is still there (%d)", d.Len())
 	}
 	f, ok := d.Get("usdc-only")
