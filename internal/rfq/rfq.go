@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -239,10 +240,11 @@ func NewMarket(opts Options) *Market {
 	if rt == nil {
 		rt = &http.Transport{
 			// No proxy from the environment: the guard must see the real destination.
-			Proxy:                  nil,
-			DialContext:            (&ssrf.Dialer{AllowLoopback: opts.AllowLoopback, Timeout: opts.Deadline}).DialContext,
+			Proxy:       nil,
+			DialContext: (&ssrf.Dialer{AllowLoopback: opts.AllowLoopback, Timeout: opts.Deadline}).DialContext,
+			// No ResponseHeaderTimeout: the request's context bounds the whole exchange, and a second
+			// timer racing it would report a slow filler as an error rather than a timeout.
 			TLSHandshakeTimeout:    opts.Deadline,
-			ResponseHeaderTimeout:  opts.Deadline,
 			MaxResponseHeaderBytes: 16 << 10,
 			// Keep a connection per request a filler may have in flight, so that an RFQ rarely pays
 			// for a handshake.
@@ -418,7 +420,7 @@ func (m *Market) post(ctx context.Context, f Filler, requestID string, body []by
 	req.Header.Set("User-Agent", userAgent)
 	resp, err := m.client.Do(req)
 	if err != nil {
-		return timeoutOr(ctx, OutcomeError), nil
+		return timeoutOr(ctx, err), nil
 	}
 	defer func() { _ = resp.Body.Close() }()
 	switch resp.StatusCode {
@@ -434,7 +436,7 @@ func (m *Market) post(ctx context.Context, f Filler, requestID string, body []by
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, m.opts.MaxBody+1))
 	switch {
 	case err != nil:
-		return timeoutOr(ctx, OutcomeError), nil
+		return timeoutOr(ctx, err), nil
 	case int64(len(raw)) > m.opts.MaxBody:
 		return OutcomeTooLarge, nil
 	}
@@ -465,12 +467,15 @@ func (m *Market) post(ctx context.Context, f Filler, requestID string, body []by
 	return OutcomeOK, amount
 }
 
-// timeoutOr is OutcomeTimeout when the request's deadline has passed, else other.
-func timeoutOr(ctx context.Context, other Outcome) Outcome {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+// timeoutOr classifies a failed exchange: OutcomeTimeout when the request's deadline has passed or
+// a timer of the transport fired (the TLS handshake's), else OutcomeError.
+func timeoutOr(ctx context.Context, err error) Outcome {
+	var netErr net.Error
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) ||
+		(errors.As(err, &netErr) && netErr.Timeout()) {
 		return OutcomeTimeout
 	}
-	return other
+	return OutcomeError
 }
 
 // maxUint256 is 2^256 - 1.
