@@ -37,7 +37,8 @@ type SecretKeyReference struct {
 	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
 	// key within the Secret's data. Default: passwordHash for an Account's passwordSecretRef,
-	// url for a Chain's rpc.urlSecretRef, secret for a WebhookEndpoint's secretRef.
+	// url for a Chain's rpc.urlSecretRef, secret for a WebhookEndpoint's secretRef and a Filler's
+	// signingSecretRef.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
@@ -84,6 +85,9 @@ func (t *TransferIntent) GetCommonStatus() *CommonStatus { return &t.Status.Comm
 
 // GetCommonStatus implements Object.
 func (w *WebhookEndpoint) GetCommonStatus() *CommonStatus { return &w.Status.CommonStatus }
+
+// GetCommonStatus implements Object.
+func (f *Filler) GetCommonStatus() *CommonStatus { return &f.Status.CommonStatus }
 
 // PriceFeed is a Chainlink AggregatorV3-compatible price feed of a USD price: the simulation reads
 // its latestRoundData() in the same batch as balances and gas, and prefers a fresh, positive answer

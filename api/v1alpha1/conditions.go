@@ -173,6 +173,12 @@ const (
 	// ReasonSecretMissing: the Secret holding the account's password hash is missing or lacks the key;
 	// browser sign-in is impossible until it exists. API keys of the account keep working.
 	ReasonSecretMissing = "SecretMissing"
+	// ReasonAccountNotFiller: the Filler's Account owns no enabled ApiKey with role filler; the
+	// filler is not asked for quotes until it does.
+	ReasonAccountNotFiller = "AccountNotFiller"
+	// ReasonFading: the Filler won orders and did not fill them (fades) past the threshold in the
+	// window; it is not asked for quotes until the time in the message.
+	ReasonFading = "Fading"
 	// ReasonActive: a transfer intent in a non-terminal lifecycle state (pending or submitted).
 	ReasonActive = "Active"
 	// ReasonTerminal: a transfer intent that reached a terminal state (confirmed, failed or expired);

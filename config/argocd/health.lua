@@ -1,8 +1,8 @@
 -- Argo CD health check for the kinds of intents.transferintent.io (Chain, TokenDefinition,
--- Account, ApiKey, TransferIntent, WebhookEndpoint). The operator reports Ready on every object,
--- and Stalled or Reconciling, each only while True, with the reason leading the message:
+-- Account, ApiKey, TransferIntent, WebhookEndpoint, Filler). The operator reports Ready on every
+-- object, and Stalled or Reconciling, each only while True, with the reason leading the message:
 --   Stalled     -> Degraded   (the spec cannot succeed until a person changes it)
---                  Suspended  (the same, for a key, account or webhook endpoint disabled on purpose)
+--                  Suspended  (the same, for a key, account, webhook endpoint or filler disabled on purpose)
 --   Reconciling -> Progressing (waiting for a Chain, an Account or a Secret that may still come)
 --   Ready=True  -> Healthy
 -- A status older than the spec (observedGeneration behind metadata.generation), or none yet, is

@@ -40,6 +40,12 @@ var goPatterns = map[string]*regexp.Regexp{
 	"TransferIntent spec.gasless.permit2":       hexAddressPattern,
 	"TransferIntent spec.gasless.nonce":         uint256DecimalPattern,
 	"WebhookEndpoint spec.secretRef.key":        secretKeyPattern,
+	"Filler spec.routes[].fromChainId":          caip2Pattern,
+	"Filler spec.routes[].toChainId":            caip2Pattern,
+	"Filler spec.routes[].tokensIn[]":           caip10Pattern,
+	"Filler spec.routes[].tokensOut[]":          caip10Pattern,
+	"Filler spec.payoutAddresses[].chainId":     caip2Pattern,
+	"Filler spec.payoutAddresses[].address":     hexAddressPattern,
 }
 
 // TestCRDPatternsMatchGo loads the generated CRDs and holds every spec pattern to its Go mirror,

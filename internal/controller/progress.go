@@ -29,6 +29,10 @@ var progressOf = map[string]string{
 	v1alpha1.ReasonUnknownChain:          v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonOwnerMissing:          v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonSecretMissing:         v1alpha1.ConditionReconciling,
+	// A filler key of the Filler's Account may be applied in the same sync.
+	v1alpha1.ReasonAccountNotFiller: v1alpha1.ConditionReconciling,
+	// A fading filler is asked again once its cool-down ends, with no one acting.
+	v1alpha1.ReasonFading: v1alpha1.ConditionReconciling,
 	// Reasons of a Chain's RPCReachable, which can need attention while the chain is served.
 	v1alpha1.ReasonChainIDMismatch: v1alpha1.ConditionStalled,
 	v1alpha1.ReasonUnreachable:     v1alpha1.ConditionReconciling,

@@ -31,6 +31,8 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonUnknownChain:          v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonOwnerMissing:          v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonSecretMissing:         v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonAccountNotFiller:      v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonFading:                v1alpha1.ConditionReconciling,
 	// RPCReachable's reasons, raised while a Chain is served.
 	v1alpha1.ReasonReachable:       "",
 	v1alpha1.ReasonUnreachable:     v1alpha1.ConditionReconciling,

@@ -48,6 +48,7 @@ var publishedKinds = []struct {
 	{"TokenDefinition", func() client.ObjectList { return &v1alpha1.TokenDefinitionList{} }},
 	{"Account", func() client.ObjectList { return &v1alpha1.AccountList{} }},
 	{"ApiKey", func() client.ObjectList { return &v1alpha1.ApiKeyList{} }},
+	{"Filler", func() client.ObjectList { return &v1alpha1.FillerList{} }},
 }
 
 // publishedPoll is how often WaitFor looks again.

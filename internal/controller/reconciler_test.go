@@ -30,7 +30,7 @@ func fakeClient(t testing.TB, objs ...client.Object) client.Client {
 	t.Helper()
 	b := fake.NewClientBuilder().WithScheme(testenv.Scheme()).WithObjects(objs...).
 		WithStatusSubresource(&v1alpha1.Chain{}, &v1alpha1.TokenDefinition{}, &v1alpha1.Account{}, &v1alpha1.ApiKey{}, &v1alpha1.TransferIntent{},
-			&v1alpha1.WebhookEndpoint{})
+			&v1alpha1.WebhookEndpoint{}, &v1alpha1.Filler{})
 	for _, ix := range Indexes() {
 		b = b.WithIndex(ix.Object, ix.Field, ix.Extract)
 	}

@@ -46,3 +46,35 @@ var _ = Describe("The sample Chains", func() {
 		}
 	})
 })
+
+// The sample Fillers pass the controller's own validation, and name the sample filler account.
+var _ = Describe("The sample Fillers", func() {
+	It("pass the controller's validation", func() {
+		t := GinkgoTB()
+		const path = "../../config/samples/intents_v1alpha1_filler.yaml"
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillers := 0
+		for doc := range bytes.SplitSeq(data, []byte("\n---")) {
+			if len(bytes.TrimSpace(doc)) == 0 {
+				continue
+			}
+			var f v1alpha1.Filler
+			if err := yaml.UnmarshalStrict(doc, &f); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			fillers++
+			if errs := ValidateFillerSpec(&f.Spec); len(errs) > 0 {
+				t.Errorf("sample Filler %s: %v", f.Name, errs.ToAggregate())
+			}
+			if f.Spec.AccountRef.Name != "demo-filler" {
+				t.Errorf("sample Filler %s belongs to %s, not to the sample filler account demo-filler", f.Name, f.Spec.AccountRef.Name)
+			}
+		}
+		if fillers != 2 {
+			t.Errorf("%s holds %d Fillers, want 2", path, fillers)
+		}
+	})
+})

@@ -43,6 +43,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/rfq"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/endpoint"
 )
 
@@ -63,6 +64,8 @@ type ReadModels struct {
 	Tokens   *registry.TokenRegistry
 	Keys     *registry.KeyIndex
 	Accounts *registry.Accounts
+	// Fillers are the Ready fillers by route, which the request for quotes asks (internal/rfq).
+	Fillers *registry.FillerDirectory
 }
 
 // NewReadModels returns empty read models.
@@ -72,6 +75,7 @@ func NewReadModels() ReadModels {
 		Tokens:   registry.NewTokenRegistry(),
 		Keys:     registry.NewKeyIndex(),
 		Accounts: registry.NewAccounts(),
+		Fillers:  registry.NewFillerDirectory(),
 	}
 }
 
@@ -93,6 +97,7 @@ func Indexes() []Index {
 		{&v1alpha1.ApiKey{}, ApiKeyAccountField, ApiKeyByAccount},
 		{&v1alpha1.WebhookEndpoint{}, endpoint.AccountField, endpoint.ByAccount},
 		{&v1alpha1.WebhookEndpoint{}, WebhookEndpointSecretField, WebhookEndpointBySecret},
+		{&v1alpha1.Filler{}, FillerAccountField, FillerByAccount},
 		{&v1alpha1.TransferIntent{}, v1alpha1.PhaseField, intentstatus.IndexByPhase},
 	}
 }
@@ -101,15 +106,24 @@ func Indexes() []Index {
 type Option func(*options)
 
 type options struct {
-	intentRetention time.Duration
-	endpointLimit   int
-	probeInterval   time.Duration
-	probeTimeout    time.Duration
-	attester        common.Address
-	trusted         registry.TrustedSources
-	published       *Published
-	rpcMetrics      *jsonrpc.Metrics
-	intentMetrics   *IntentMetrics
+	intentRetention  time.Duration
+	endpointLimit    int
+	probeInterval    time.Duration
+	probeTimeout     time.Duration
+	attester         common.Address
+	trusted          registry.TrustedSources
+	published        *Published
+	rpcMetrics       *jsonrpc.Metrics
+	intentMetrics    *IntentMetrics
+	fillerStats      func(string) rfq.Stats
+	fillerStatsEvery time.Duration
+}
+
+// WithFillerStats makes the Filler reconciler write the market's counters of each filler (and its
+// Fading condition) on its status every interval (DefaultFillerStatsInterval when 0): stats is
+// rfq.Market.Stats of the replica's market.
+func WithFillerStats(stats func(name string) rfq.Stats, interval time.Duration) Option {
+	return func(o *options) { o.fillerStats, o.fillerStatsEvery = stats, interval }
 }
 
 // ProbeCaller names the Chain controller's probes in the jsonrpc metrics.
@@ -175,7 +189,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if rm.Chains == nil || rm.Tokens == nil || rm.Keys == nil || rm.Accounts == nil {
+	if rm.Chains == nil || rm.Tokens == nil || rm.Keys == nil || rm.Accounts == nil || rm.Fillers == nil {
 		return errors.New("controller: every read model must be set (see NewReadModels)")
 	}
 	for _, ix := range Indexes() {
@@ -206,6 +220,13 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 			Attester: o.attester, TrustedSources: o.trusted,
 		}
 	}
+	newFillers := func(w writer) *FillerReconciler {
+		r := &FillerReconciler{writer: w, Fillers: rm.Fillers}
+		if !w.project { // the counters and Fading are written on the status, by the leader
+			r.Stats, r.StatsInterval = o.fillerStats, o.fillerStatsEvery
+		}
+		return r
+	}
 	// Each read model's kind runs twice: its projection on every replica (the read models every
 	// replica serves from), its reconciler on the leader (status, events, metadata). The transfer
 	// intents' read model is the intent store's informer handler, so their reconciler runs alone;
@@ -226,6 +247,7 @@ func SetupWithManager(mgr ctrl.Manager, rm ReadModels, opts ...Option) error {
 			{"TokenDefinition", (&TokenDefinitionReconciler{writer: w, Chains: rm.Chains, Tokens: rm.Tokens}).SetupWithManager},
 			{"Account", (&AccountReconciler{writer: w, Keys: rm.Keys, Accounts: rm.Accounts}).SetupWithManager},
 			{"ApiKey", (&ApiKeyReconciler{writer: w, Keys: rm.Keys}).SetupWithManager},
+			{"Filler", newFillers(w).SetupWithManager},
 		}...)
 	}
 	for _, c := range controllers {

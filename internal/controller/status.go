@@ -49,6 +49,10 @@ var warningReasons = map[string]bool{
 	v1alpha1.ReasonConflict:      true,
 	v1alpha1.ReasonSecretMissing: true,
 	v1alpha1.ReasonOwnerMissing:  true,
+	// The operator acts: give the Filler's Account a filler key, or name another Account.
+	v1alpha1.ReasonAccountNotFiller: true,
+	// The filler's operator acts: it won orders and did not fill them.
+	v1alpha1.ReasonFading: true,
 	// The operator acts: raise the limit or delete an endpoint.
 	v1alpha1.ReasonEndpointLimitExceeded: true,
 }

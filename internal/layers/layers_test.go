@@ -62,6 +62,7 @@ var levels = map[string]int{
 	"internal/chain/gasless":       2,
 	"internal/filler":              2,
 	"internal/intent":              2,
+	"internal/rfq":                 2,
 	"internal/webhook/endpoint":    2,
 	"internal/quotestore":          3,
 	"internal/openapi/openapitest": 2,

@@ -48,6 +48,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/quotestore"
 	"github.com/transferintent/transfer-intent-service/internal/ratelimit"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
+	"github.com/transferintent/transfer-intent-service/internal/rfq"
 	"github.com/transferintent/transfer-intent-service/internal/version"
 	"github.com/transferintent/transfer-intent-service/internal/webauth"
 )
@@ -82,6 +83,8 @@ type Options struct {
 	Archive ArchiveOptions
 	// Webhooks tune webhook delivery (with an archive: the delivery log is in its database).
 	Webhooks WebhookOptions
+	// Market tunes the request for quotes of the Filler resources (internal/rfq).
+	Market MarketOptions
 	// AccessLog, when set, writes the API's access log (apiserver.Deps.AccessLog); otherwise the
 	// API's logger does.
 	AccessLog logr.Logger
@@ -246,6 +249,10 @@ type Service struct {
 	Watcher *watcher.Watcher
 	// Archiver moves finished intents to the archive (on the leader); nil without one.
 	Archiver *archiver.Archiver
+	// Market asks the Ready fillers of a route (Models.Fillers) for quotes (every replica).
+	Market *rfq.Market
+	// Fades counts the fillers' fades; the Market skips fillers past their threshold.
+	Fades *rfq.Fades
 }
 
 // Setup registers the whole service on mgr: the controllers, the intent store, browser sign-in
@@ -269,6 +276,9 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	rpcMetrics, err := jsonrpc.NewMetrics(opts.Metrics)
 	if err != nil {
 		return nil, fmt.Errorf("registering the chain RPC metrics: %w", err)
+	}
+	if err := s.setupMarket(mgr, opts.Market, opts.Webhooks.AllowLoopback, opts.Metrics); err != nil {
+		return nil, err
 	}
 	published, err := s.setupControllers(mgr, opts, attester, rpcMetrics)
 	if err != nil {
@@ -395,7 +405,7 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 		controller.WithIntentMetrics(intentMetrics),
 	}
 	controllerOpts = append(controllerOpts, controller.WithTrustedSources(opts.Transfers.Watch.TrustedSources),
-		controller.WithWebhookEndpointLimit(opts.Webhooks.endpointLimit()))
+		controller.WithWebhookEndpointLimit(opts.Webhooks.endpointLimit()), controller.WithFillerStats(s.Market.Stats, 0))
 	if attester != nil {
 		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
 	}

@@ -46,7 +46,7 @@ const (
 )
 
 // readyKinds are the kinds whose samples must all become Ready=True once applied.
-var readyKinds = []string{"Chain", "TokenDefinition", "Account", "ApiKey"}
+var readyKinds = []string{"Chain", "TokenDefinition", "Account", "ApiKey", "Filler"}
 
 // The samples are applied once; each kind is then checked on its own, so that one kind failing
 // does not hide the state of the others (ContinueOnFailure).
