@@ -66,3 +66,25 @@ func NewNonce() ([32]byte, error) {
 	_, err := rand.Read(n[:])
 	return n, err
 }
+
+// OpenedOrder is the order a stored intent's transaction (to, calldata, chain id) opens, read
+// back from its calldata, when it is a well-formed open of the stored orderId on the contract the
+// transaction calls, on the transaction's chain. Anything else is no order: the watcher matches
+// none of its events, and no refund is built for it. It is the one reading of an intent's order
+// for both: a refund built from it names exactly the order the contract escrowed, or none
+// (another order is another orderId, which the contract's refund refuses as NotOpened).
+func OpenedOrder(to, data string, chainID int64, orderID string) (settlement.Order, bool) {
+	if !common.IsHexAddress(to) {
+		return settlement.Order{}, false
+	}
+	order, err := settlement.OrderOfOpenData(common.FromHex(data))
+	if err != nil {
+		return settlement.Order{}, false
+	}
+	id, err := settlement.ID(order)
+	if err != nil || id != common.HexToHash(orderID) || order.OriginSettler != common.HexToAddress(to) ||
+		!order.OriginChainId.IsInt64() || order.OriginChainId.Int64() != chainID {
+		return settlement.Order{}, false
+	}
+	return order, true
+}

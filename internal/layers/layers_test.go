@@ -115,6 +115,43 @@ var levels = map[string]int{
 	"test/release":           9,
 }
 
+// readersOnly names packages a level does not place well enough: what they hold is for the
+// packages listed, and for the composition root and what runs it (level 7 and up), and no other
+// package imports them, whatever its level. The OpenAPI representation of an intent
+// (transferrecord) is for the readers of intents (docs/architecture.md); a chain follower that
+// needs an intent's order reads it from the domain (intent.OpenedOrder), so that a change of the
+// representation never reaches what signs or matches on chain.
+var readersOnly = map[string][]string{
+	"internal/transferrecord": {"internal/intentstore", "internal/orderbook", "internal/apiserver", "internal/webauth", "internal/webhook/delivery"},
+}
+
+// compositionLevel is the lowest level that may import any package below it.
+const compositionLevel = 7
+
+// readerAllowed reports whether pkg may import dep under readersOnly.
+func readerAllowed(pkg string, level int, dep string) bool {
+	readers, restricted := readersOnly[dep]
+	if !restricted || level >= compositionLevel {
+		return true
+	}
+	for _, r := range readers {
+		if r == pkg {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReadersOnly(t *testing.T) {
+	if readerAllowed("internal/chain/watcher", levels["internal/chain/watcher"], "internal/transferrecord") {
+		t.Fatal("the watcher may import the intent's OpenAPI representation")
+	}
+	if !readerAllowed("internal/apiserver", levels["internal/apiserver"], "internal/transferrecord") ||
+		!readerAllowed("internal/service", levels["internal/service"], "internal/transferrecord") {
+		t.Fatal("a reader, or the composition root, may not import the representation")
+	}
+}
+
 // TestNoImportPointsBackUp lists every package of the module with the imports of its code and
 // fails on an import of a package at the same or a higher level. Tests are left out: a test may
 // use any harness (servicetest assembles the whole service), and no binary contains it.
@@ -151,6 +188,9 @@ func TestNoImportPointsBackUp(t *testing.T) {
 			}
 			if depLevel >= level {
 				t.Errorf("%s (level %d) imports %s (level %d): an import points back up", pkg, level, dep, depLevel)
+			}
+			if !readerAllowed(pkg, level, dep) {
+				t.Errorf("%s imports %s, which only %v (and the composition root) may", pkg, dep, readersOnly[dep])
 			}
 		}
 	}
