@@ -101,7 +101,6 @@ var levels = map[string]int{
 	"hack/mutate":            9,
 	"hack/localcluster":      9,
 	"internal/layers":        9,
-	"internal/observability": 9,
 	"test/apicost":           9,
 	"test/archive":           9,
 	"test/archivebench":      9,
