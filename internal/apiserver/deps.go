@@ -44,6 +44,9 @@ type TransferService interface {
 	Simulate(ctx context.Context, account string, p intent.Parsed) (intent.SimulationResult, error)
 	// Prepare plans an intent to create with a fresh nonce.
 	Prepare(ctx context.Context, account string, p intent.Parsed, nonce [32]byte) (intent.Plan, error)
+	// WithNonce is a valid plan with the order's nonce in place of the throw-away one it was
+	// planned with.
+	WithNonce(account string, p intent.Parsed, plan intent.Plan, nonce [32]byte) (intent.Plan, error)
 }
 
 // IntentStore stores intents and serves them from memory. *intentstore.Store implements it.

@@ -274,3 +274,7 @@ func (f failingTransfers) Simulate(context.Context, string, intent.Parsed) (inte
 func (f failingTransfers) Prepare(context.Context, string, intent.Parsed, [32]byte) (intent.Plan, error) {
 	return intent.Plan{}, f.err
 }
+
+func (f failingTransfers) WithNonce(string, intent.Parsed, intent.Plan, [32]byte) (intent.Plan, error) {
+	return intent.Plan{}, f.err
+}

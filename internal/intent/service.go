@@ -238,6 +238,36 @@ type Approval struct {
 // because the store shared by the replicas did not take it.
 const WarningQuoteNotShared = "quote not shared"
 
+// WithNonce is plan, made by Prepare with a throw-away nonce, with the order's nonce in its
+// place: its orderId, its gasless terms and its tx rebuilt, the rest (quote, fees, gas) kept. A
+// create plans first and takes the order's nonce (a user's Permit2 nonce, for a gasless order)
+// only once the plan is valid, so that no nonce is spent on a request that is refused.
+func (s *Service) WithNonce(account string, p Parsed, plan Plan, nonce [32]byte) (Plan, error) {
+	r, err := s.resolve(p)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan.Nonce = nonce
+	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
+		return Plan{}, err
+	}
+	if plan.Gasless != nil {
+		g := *plan.Gasless
+		g.Nonce = new(big.Int).SetBytes(nonce[:])
+		plan.Gasless = &g
+	}
+	if plan.Tx != nil {
+		gas := plan.Tx.Gas
+		if plan.Tx, err = r.buildTx(account, plan, p.CallData); err != nil {
+			return Plan{}, err
+		}
+		if plan.Tx != nil {
+			plan.Tx.Gas = gas
+		}
+	}
+	return plan, nil
+}
+
 // Simulate is a dry run: Prepare with a throw-away nonce. The tx is omitted when the intent is
 // not valid, since the contract calls it "ready for submission". The simulation is kept until its
 // expiresAt, so that a create naming its simulationId keeps its quote (firm quotes). A request's

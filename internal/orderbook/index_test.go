@@ -166,3 +166,33 @@ func isConflict(err error) bool {
 	var p *intent.Problem
 	return errors.As(err, &p) && p.Kind == intent.KindConflict
 }
+
+// The book knows the Permit2 nonce every unfinished gasless intent holds, signed or not, and
+// forgets it when the intent finishes or goes: Nonce never hands a held nonce out again.
+func TestIndexKnowsTheNoncesUnfinishedIntentsHold(t *testing.T) {
+	var x index
+	user := "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
+	ti := gaslessIntent(t, 1, v1alpha1.EnvironmentTest, v1alpha1.IntentPhasePending, "") // created, not signed
+	ti.Spec.Request.From = "eip155:1337:" + user
+	nonce := big.NewInt(1001)
+	x.upsert(ti)
+	if !x.holding("eip155:1337", strings.ToLower(user), nonce) {
+		t.Fatal("an unsigned pending gasless intent's nonce is not held")
+	}
+	if x.holding("eip155:1338", user, nonce) || x.holding("eip155:1337", user, big.NewInt(1002)) {
+		t.Fatal("held on another chain, or another nonce")
+	}
+	done := ti.DeepCopy()
+	done.ResourceVersion, done.Status.Phase = "2", v1alpha1.IntentPhaseExpired
+	x.upsert(done)
+	if x.holding("eip155:1337", user, nonce) {
+		t.Fatal("a finished intent still holds its nonce")
+	}
+	again := ti.DeepCopy()
+	again.ResourceVersion = "3"
+	x.upsert(again)
+	x.remove(again.Name)
+	if x.holding("eip155:1337", user, nonce) || len(x.held) != 0 || len(x.holds) != 0 {
+		t.Fatalf("a deleted intent still holds its nonce: %v %v", x.held, x.holds)
+	}
+}
