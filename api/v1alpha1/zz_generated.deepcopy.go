@@ -790,6 +790,10 @@ func (in *TransferIntentStatus) DeepCopyInto(out *TransferIntentStatus) {
 		*out = new(FillStatus)
 		**out = **in
 	}
+	if in.CancelledAt != nil {
+		in, out := &in.CancelledAt, &out.CancelledAt
+		*out = (*in).DeepCopy()
+	}
 	if in.UpdatedAt != nil {
 		in, out := &in.UpdatedAt, &out.UpdatedAt
 		*out = (*in).DeepCopy()

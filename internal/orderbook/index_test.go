@@ -15,6 +15,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // gaslessIntent is a stored gasless bridge from chain 1337 in phase, signed when sig is set.
@@ -194,5 +195,37 @@ func TestIndexKnowsTheNoncesUnfinishedIntentsHold(t *testing.T) {
 	x.remove(again.Name)
 	if x.holding("eip155:1337", user, nonce) || len(x.held) != 0 || len(x.holds) != 0 {
 		t.Fatalf("a deleted intent still holds its nonce: %v %v", x.held, x.holds)
+	}
+}
+
+// A reorg cannot undo a soft cancel: signed → cancel (cancelling) → a filler's late Open
+// (submitted) → the Open leaves the chain (drop): the order is cancelling again, not signed, and
+// the book does not list it again.
+func TestACancelledOrderNeverReturnsToTheBook(t *testing.T) {
+	b := &Book{}
+	now := metav1.NewTime(time.Unix(1_800_000_000, 0))
+	ti := gaslessIntent(t, 1, v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSigned, aSignature)
+	b.index.upsert(ti)
+	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 10); len(list) != 1 {
+		t.Fatalf("a signed order: listed %d, want 1", len(list))
+	}
+	if !intentstatus.Cancel(ti, now) || ti.Status.Phase != v1alpha1.IntentPhaseCancelling {
+		t.Fatalf("cancel: phase %s", ti.Status.Phase)
+	}
+	open := common.HexToHash("0x0e")
+	if !intentstatus.Observe(ti, intentstatus.Observation{Event: intent.EventSubmit, Hash: open, Block: 9, Reason: v1alpha1.ReasonOpened}, now) ||
+		ti.Status.Phase != v1alpha1.IntentPhaseSubmitted {
+		t.Fatalf("a late Open: phase %s", ti.Status.Phase)
+	}
+	if !intentstatus.Observe(ti, intentstatus.Observation{Event: intent.EventDrop, Hash: open, Reason: v1alpha1.ReasonDropped}, now) {
+		t.Fatal("the Open's drop did not apply")
+	}
+	if ti.Status.Phase != v1alpha1.IntentPhaseCancelling {
+		t.Fatalf("after the reorg: phase %s, want cancelling", ti.Status.Phase)
+	}
+	ti.ResourceVersion = "99"
+	b.index.upsert(ti)
+	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 10); len(list) != 0 {
+		t.Fatalf("the cancelled order is listed again after a reorg: %+v", list)
 	}
 }
