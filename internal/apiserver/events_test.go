@@ -340,7 +340,9 @@ func TestEventStream(t *testing.T) {
 
 	t.Run("PerAccountLimitHoldsWhateverTheNumberOfKeys", func(t *testing.T) {
 		h := newStreamHarness(t, cluster, func(c *transferConfig) {
-			c.opts = func(o *Options) { o.Streams.MaxPerKey, o.Streams.MaxPerAccount, o.Streams.MaxPerServer = 2, 3, 100 }
+			c.opts = func(o *Options) {
+				o.Streams.MaxPerKey, o.Streams.MaxPerAccount, o.Streams.MaxPerServer, o.Streams.AccountShare = 2, 3, 100, 1
+			}
 		})
 		// alice makes more keys, each under the per-key bound; together they reach her account's.
 		extra := []string{testKey("test", "C"), testKey("test", "D")}
