@@ -253,7 +253,7 @@ fuzz: ## Fuzz the request parsers (internal/intent, internal/caip) and the HTTP 
 	done
 
 # The Grafana dashboard (config/grafana) and the alert rules (config/prometheus/alerts.yaml) name
-# only metrics the manager registers: TestDumpMetrics (internal/observability) assembles the service
+# only metrics the manager registers: TestDumpMetrics (internal/service) assembles the service
 # on controller-runtime's registry as cmd/ does and writes every registered metric to
 # METRICS_INVENTORY, and hack/promql parses each query with the Prometheus parser and fails on any
 # other name. hack/promql is a module of its own, built into bin/ once, so that the Prometheus
@@ -284,7 +284,7 @@ $(PROMTOOL):
 .PHONY: metrics-inventory
 metrics-inventory: ## Write bin/metrics-inventory.txt: every metric the manager registers, with its type.
 	@mkdir -p $(LOCALBIN)
-	$(GO) test ./internal/observability/ -run '^TestDumpMetrics$$' -count=1 -args -metrics-out $(METRICS_INVENTORY)
+	$(GO) test ./internal/service/ -run '^TestDumpMetrics$$' -count=1 -args -metrics-out $(METRICS_INVENTORY)
 
 .PHONY: test-dashboard
 test-dashboard: $(PROMQL_CHECK) metrics-inventory ## Check that every query of the Grafana dashboard parses, names only registered (or allowed external) metrics and selects the cluster variable.

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -261,6 +263,9 @@ func buildTx(ctx context.Context, node *ethclient.Client, from common.Address, c
 
 // apiCall calls the API with the key and decodes a 2xx JSON answer into out (when not nil).
 func apiCall(ctx context.Context, s devwalletSettings, method, path string, body io.Reader, out any) error {
+	if err := checkAPIURL(s.api); err != nil {
+		return err
+	}
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(s.api, "/")+path, body)
 	if err != nil {
 		return err
@@ -285,4 +290,24 @@ func apiCall(ctx context.Context, s devwalletSettings, method, path string, body
 		return nil
 	}
 	return json.Unmarshal(b, out)
+}
+
+// checkAPIURL refuses to send the API key (and to take typed data to sign) over plain http to any
+// host but loopback: anyone on the path could read the key or change what is signed.
+func checkAPIURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("--api %q: %w", raw, err)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+			return nil
+		}
+		return fmt.Errorf("--api %s: plain http only to loopback (127.0.0.1, ::1, localhost); use https", raw)
+	}
+	return fmt.Errorf("--api %s: want an http(s) URL", raw)
 }

@@ -180,3 +180,84 @@ func TestDevwalletSignDefaultsToTheGaslessWallet(t *testing.T) {
 		t.Errorf("signed by %s (%v); want development account #2", signer.Hex(), err)
 	}
 }
+
+// devwallet sign signs the typed data it rebuilds from the order, and only when the served typed
+// data is exactly that: another spender, amount, verifying contract, primary type or witness, or
+// an envelope that is not its orderData's, is refused before anything is signed or posted.
+func TestDevwalletSignRebuildsTheTypedDataFromTheOrder(t *testing.T) {
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := crypto.PubkeyToAddress(key.PublicKey)
+	tamper := map[string]func(gasless, typed map[string]any){
+		"another spender": func(_, typed map[string]any) {
+			typed["message"].(map[string]any)["spender"] = "0x00000000000000000000000000000000000bad00"
+		},
+		"another amount": func(_, typed map[string]any) {
+			typed["message"].(map[string]any)["permitted"].(map[string]any)["amount"] = "999999999999"
+		},
+		"another verifying contract": func(_, typed map[string]any) {
+			typed["domain"].(map[string]any)["verifyingContract"] = "0x00000000000000000000000000000000000bad00"
+		},
+		"another primary type": func(_, typed map[string]any) { typed["primaryType"] = "PermitTransferFrom" },
+		"another witness": func(_, typed map[string]any) {
+			typed["message"].(map[string]any)["witness"].(map[string]any)["minAmountOut"] = "1"
+		},
+		"an envelope that is not its orderData's": func(g, _ map[string]any) {
+			g["order"].(map[string]any)["fillDeadline"] = 1
+		},
+		"a look-alike Permit2": func(g, typed map[string]any) {
+			g["permit2"] = "0x00000000000000000000000000000000000bad00"
+			typed["domain"].(map[string]any)["verifyingContract"] = "0x00000000000000000000000000000000000bad00"
+		},
+	}
+	for name, change := range tamper {
+		rec, _ := gaslessIntent(t, user, 1337)
+		g := rec["gasless"].(map[string]any)
+		var typed map[string]any
+		if err := json.Unmarshal(g["typedData"].(json.RawMessage), &typed); err != nil {
+			t.Fatal(err)
+		}
+		change(g, typed)
+		raw, err := json.Marshal(typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g["typedData"] = json.RawMessage(raw)
+		api := newSignatureAPI(t, rec)
+		if code, out, stderr := sign(api, "--key", hexKey(key)); code != 1 || out != "" || !strings.Contains(stderr, "not signing") {
+			t.Errorf("%s: exit %d, printed %q, %s; want a refusal", name, code, out, stderr)
+		}
+		if posts := api.posted(); len(posts) != 0 {
+			t.Errorf("%s: posted %q", name, posts)
+		}
+	}
+
+	rec, _ := gaslessIntent(t, user, 1337)
+	api := newSignatureAPI(t, rec)
+	if code, _, stderr := sign(api, "--key", hexKey(key), "--settlement", "0x00000000000000000000000000000000000bad00"); code != 1 ||
+		!strings.Contains(stderr, "--settlement") {
+		t.Errorf("an order of another settlement contract than --settlement: exit %d, %s; want a refusal", code, stderr)
+	}
+	if code, _, stderr := sign(api, "--key", hexKey(key), "--print-only"); code != 0 {
+		t.Errorf("the untampered record: exit %d, %s", code, stderr)
+	}
+}
+
+// The API key and the typed data travel over plain http only to loopback.
+func TestDevwalletRefusesPlainHTTPBeyondLoopback(t *testing.T) {
+	for raw, ok := range map[string]bool{
+		"http://127.0.0.1:8080": true, "http://[::1]:8080": true, "http://localhost:8080": true, "https://tis.example.com": true,
+		"http://tis.example.com": false, "http://10.0.0.7:8080": false, "http://127.0.0.1.example.com": false, "ftp://127.0.0.1": false,
+	} {
+		if err := checkAPIURL(raw); (err == nil) != ok {
+			t.Errorf("%s: %v, want allowed %v", raw, err, ok)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := runDevwallet([]string{"sign", "--api", "http://tis.example.com", "--api-key", "sk_test_owner", "--print-only", "int_transfer_01JC0000000000000000000000"}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "plain http only to loopback") {
+		t.Errorf("sign against plain http on another host: exit %d, %s", code, stderr.String())
+	}
+}

@@ -101,6 +101,10 @@ func parseFlags() config {
 	flag.BoolVar(&api.AccessLog, "access-log", api.AccessLog, "Log every API request at info level (otherwise only 5xx; the rest at -v=1).")
 	flag.IntVar(&api.Streams.MaxPerKey, "events-max-streams-per-key", api.Streams.MaxPerKey,
 		"Most event streams (GET /v2/transfers/{id}/events) one API key may hold open on this replica; beyond, 429 too-many-streams.")
+	flag.IntVar(&api.Streams.MaxPerAccount, "events-max-streams-per-account", api.Streams.MaxPerAccount,
+		"Most event streams the keys of one account may hold open together on this replica (at most --events-max-streams / --events-account-share); beyond, 429 too-many-streams.")
+	flag.IntVar(&api.Streams.AccountShare, "events-account-share", api.Streams.AccountShare,
+		"N of the per-account share of --events-max-streams: no account holds more than events-max-streams/N streams of a replica.")
 	flag.IntVar(&api.Streams.MaxPerServer, "events-max-streams", api.Streams.MaxPerServer,
 		"Most event streams this replica holds open in all; beyond, 429 too-many-streams.")
 	flag.DurationVar(&api.Streams.Heartbeat, "events-heartbeat", api.Streams.Heartbeat,

@@ -48,6 +48,8 @@ func bindTransferFlags(fs *flag.FlagSet, o *service.TransferOptions) {
 		"How often the chain watcher records its progress in each Chain's status.watch.")
 	fs.DurationVar(&o.SubmissionTimeout, "submission-timeout", o.SubmissionTimeout,
 		"Deadline of the node lookup of a transaction hash reported on POST /v2/transfers/{id}/submission; past it the answer is 503.")
+	fs.StringVar(&o.OrderAccountKeyFile, "order-account-key-file", o.OrderAccountKeyFile,
+		"File holding this installation's key (32+ bytes, a mounted Secret) of the orders' account word: without it the word is keccak256 of the account's name, which anyone can guess and compare.")
 	fs.StringVar(&o.AttesterKeyFile, "attester-key-file", o.AttesterKeyFile,
 		"File holding the attester's hex private key (mount the Secret): it signs final bridge fills so fillers can claim the escrow. Empty: bridges are refused (valid: false).")
 	fs.BoolVar(&o.Watch.SingleSourceAttestation, "unsafe-single-rpc-attestation", o.Watch.SingleSourceAttestation,

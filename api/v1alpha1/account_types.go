@@ -26,6 +26,25 @@ type AccountSpec struct {
 	// disabled refuses every API key and session of the account while true.
 	// +optional
 	Disabled bool `json:"disabled,omitempty"`
+
+	// maxApiKeys is how many ApiKeys the account may hold (default 25). The /keys page refuses
+	// a key past it, and the ApiKey controller refuses (Ready=False, reason KeyLimitExceeded) the
+	// newest keys of an account that holds more, for instance applied from Git.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	MaxAPIKeys *int32 `json:"maxApiKeys,omitempty"`
+}
+
+// DefaultMaxAPIKeys is how many ApiKeys an Account may hold when its spec does not say.
+const DefaultMaxAPIKeys = 25
+
+// APIKeyLimit is how many ApiKeys the account may hold: spec.maxApiKeys, or DefaultMaxAPIKeys.
+func (s *AccountSpec) APIKeyLimit() int {
+	if s.MaxAPIKeys == nil || *s.MaxAPIKeys <= 0 {
+		return DefaultMaxAPIKeys
+	}
+	return int(*s.MaxAPIKeys)
 }
 
 // AccountStatus reports whether the account is usable, and which of its browser sessions ended

@@ -170,6 +170,10 @@ const (
 	ReasonOwnerMissing = "OwnerMissing"
 	// ReasonOwnerDisabled: the API key's Account is disabled; the key is refused.
 	ReasonOwnerDisabled = "OwnerDisabled"
+	// ReasonKeyLimitExceeded: the API key's Account holds more keys than spec.maxApiKeys (default
+	// 25) allows, and this key is among the newest past the bound; it is refused until older keys
+	// are deleted or the bound is raised.
+	ReasonKeyLimitExceeded = "KeyLimitExceeded"
 	// ReasonSecretMissing: the Secret holding the account's password hash is missing or lacks the key;
 	// browser sign-in is impossible until it exists. API keys of the account keep working.
 	ReasonSecretMissing = "SecretMissing"

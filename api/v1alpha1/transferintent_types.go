@@ -292,7 +292,7 @@ type TransferIntentSpec struct {
 // TransferIntentStatus is the lifecycle of the intent. A submitted intent goes back to pending
 // only when its transaction left the chain before confirmation (a reorg, or a reported
 // transaction the node dropped): see docs/decisions.md.
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'unsigned' && self.phase in ['signed', 'submitted', 'expired', 'cancelled']) || (oldSelf.phase == 'signed' && self.phase in ['submitted', 'expired', 'cancelling']) || (oldSelf.phase == 'cancelling' && self.phase in ['submitted', 'cancelled']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed', 'pending', 'signed'])",message="illegal lifecycle transition: pending -> submitted|expired, unsigned -> signed|submitted|expired|cancelled, signed -> submitted|expired|cancelling, cancelling -> submitted|cancelled, submitted -> confirmed|failed|pending|signed"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.phase) || oldSelf.phase == self.phase || (oldSelf.phase == 'pending' && self.phase in ['submitted', 'expired']) || (oldSelf.phase == 'unsigned' && self.phase in ['signed', 'submitted', 'expired', 'cancelled']) || (oldSelf.phase == 'signed' && self.phase in ['submitted', 'expired', 'cancelling']) || (oldSelf.phase == 'cancelling' && self.phase in ['submitted', 'cancelled']) || (oldSelf.phase == 'submitted' && self.phase in ['confirmed', 'failed', 'pending', 'signed', 'cancelling'])",message="illegal lifecycle transition: pending -> submitted|expired, unsigned -> signed|submitted|expired|cancelled, signed -> submitted|expired|cancelling, cancelling -> submitted|cancelled, submitted -> confirmed|failed|pending|signed|cancelling"
 // +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['signed', 'cancelling']) || has(self.signature)",message="a signed or cancelling intent has its user's signature"
 // +kubebuilder:validation:XValidation:rule="!has(self.phase) || !(self.phase in ['submitted', 'confirmed', 'failed']) || has(self.hash)",message="a submitted, confirmed or failed intent has its transaction hash"
 // +kubebuilder:validation:XValidation:rule="!has(self.blockNumber) || has(self.blockHash)",message="blockNumber and blockHash are set together"
@@ -325,6 +325,12 @@ type TransferIntentStatus struct {
 	// +kubebuilder:validation:Pattern=`^0x([0-9a-f]{2})+$`
 	// +kubebuilder:validation:MaxLength=4162
 	Signature string `json:"signature,omitempty"`
+
+	// cancelledAt is when the user cancelled the gasless order (soft cancel). A cancelled order
+	// never returns to the book: a reorg that takes a late Open away brings it back to
+	// cancelling, not to signed.
+	// +optional
+	CancelledAt *metav1.Time `json:"cancelledAt,omitempty"`
 	// refundHash is the transaction that returned a swap's or bridge's escrow to its owner. The
 	// intent fails once it is final; until then it stays submitted, and the hash is cleared if the
 	// refund leaves the chain.

@@ -7,7 +7,7 @@
 //	promql check -metrics inventory.txt -dashboard config/grafana/x.json -rules config/prometheus/alerts.yaml
 //	promql rules config/prometheus/alerts.yaml > alerts.rules.yaml
 //
-// The inventory has a "name type" line per metric; `go test ./internal/observability -run
+// The inventory has a "name type" line per metric; `go test ./internal/service -run
 // TestDumpMetrics -metrics-out FILE` writes it from the real registry. A query may also name the
 // series recorded by the checked rule files, and those of an explicit allow-list (-external) of
 // series other programs serve: Prometheus's up, cAdvisor's and kube-state-metrics' (same format,

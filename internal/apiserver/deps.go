@@ -22,6 +22,11 @@ type KeyIndex interface {
 	// Authenticate returns the key when it exists, is enabled, has not expired at now and its
 	// account exists and is enabled.
 	Authenticate(hash string, now time.Time) (registry.Key, bool)
+	// Recheck says why the key keyID, which authenticated with hash, is refused at now ("" while
+	// it is not); an event stream asks it on every change and on a short timer.
+	Recheck(hash, keyID string, now time.Time) registry.Refusal
+	// Changed returns a channel closed at the index's next change.
+	Changed() <-chan struct{}
 }
 
 // TokenSource is the served token registry. *registry.TokenRegistry implements it.
@@ -44,6 +49,9 @@ type TransferService interface {
 	Simulate(ctx context.Context, account string, p intent.Parsed) (intent.SimulationResult, error)
 	// Prepare plans an intent to create with a fresh nonce.
 	Prepare(ctx context.Context, account string, p intent.Parsed, nonce [32]byte) (intent.Plan, error)
+	// WithNonce is a valid plan with the order's nonce in place of the throw-away one it was
+	// planned with.
+	WithNonce(account string, p intent.Parsed, plan intent.Plan, nonce [32]byte) (intent.Plan, error)
 }
 
 // IntentStore stores intents and serves them from memory. *intentstore.Store implements it.

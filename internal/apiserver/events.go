@@ -11,10 +11,13 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/utils/clock"
+
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/defaults"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
 // GET /v2/transfers/{id}/events: the intent's record as Server-Sent Events, the current state at
@@ -26,7 +29,18 @@ const (
 	DefaultStreamHeartbeat  = 15 * time.Second
 	DefaultStreamsPerKey    = 10
 	DefaultStreamsPerServer = 1000
-	DefaultStreamBuffer     = 16
+	// DefaultStreamsPerAccount bounds an account, whatever number of keys it holds: keys multiply
+	// the per-key bound, never this one.
+	DefaultStreamsPerAccount = 20
+	// DefaultStreamAccountShare is N of the per-account share of the replica's bound: one account
+	// holds at most MaxPerServer/N streams, so that a replica at its bound serves at least N
+	// accounts (1000/50 = 20, the default per-account bound).
+	DefaultStreamAccountShare = 50
+	DefaultStreamBuffer       = 16
+	// DefaultStreamKeyRecheck is how often an open stream asks the key index whether its key
+	// still authenticates, besides every change of the index: expiry is a change of the clock,
+	// not of the index.
+	DefaultStreamKeyRecheck = time.Second
 )
 
 const (
@@ -45,22 +59,41 @@ const (
 type StreamOptions struct {
 	// MaxPerKey is how many streams one API key may hold open on one replica.
 	MaxPerKey int
+	// MaxPerAccount is how many streams the keys of one account may hold open on one replica
+	// together. The bound in force is the smaller of it and MaxPerServer/AccountShare (at least 1).
+	MaxPerAccount int
 	// MaxPerServer is how many streams one replica holds open in all.
 	MaxPerServer int
+	// AccountShare is N of the per-account share: no account holds more than MaxPerServer/N
+	// streams, whatever MaxPerAccount says.
+	AccountShare int
 	// Heartbeat is how often an idle stream carries a comment line, so that proxies and clients
 	// see it alive.
 	Heartbeat time.Duration
 	// Buffer is how many changes may wait for a slow client before its stream is ended.
 	Buffer int
+	// KeyRecheck is how often a stream rechecks its key on the clock (expiry); a change of the
+	// key index (a key disabled or deleted, an account disabled) is rechecked at once.
+	KeyRecheck time.Duration
 }
 
 // withDefaults fills in the options left zero.
 func (o StreamOptions) withDefaults() StreamOptions {
 	defaults.Positive(&o.MaxPerKey, DefaultStreamsPerKey)
+	defaults.Positive(&o.MaxPerAccount, DefaultStreamsPerAccount)
 	defaults.Positive(&o.MaxPerServer, DefaultStreamsPerServer)
+	defaults.Positive(&o.AccountShare, DefaultStreamAccountShare)
 	defaults.Positive(&o.Heartbeat, DefaultStreamHeartbeat)
 	defaults.Positive(&o.Buffer, DefaultStreamBuffer)
+	defaults.Positive(&o.KeyRecheck, DefaultStreamKeyRecheck)
 	return o
+}
+
+// PerAccountBound is the per-account bound in force: MaxPerAccount, at most the account's share
+// of the replica's bound (MaxPerServer/AccountShare), at least 1.
+func (o StreamOptions) PerAccountBound() int {
+	o = o.withDefaults()
+	return max(1, min(o.MaxPerAccount, o.MaxPerServer/o.AccountShare))
 }
 
 // eventRoutes are the event stream's routes; without Deps.Feed or Deps.Intents they answer 503.
@@ -90,10 +123,10 @@ func (s *Server) streamTransfer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key, _ := KeyFrom(r)
-	if !s.admitStream(w, r, key.ID) {
+	if !s.admitStream(w, r, key) {
 		return
 	}
-	defer s.streams.release(key.ID)
+	defer s.streams.release(key)
 	sub := s.deps.Feed.subscribe(name, s.opts.Streams.Buffer)
 	defer s.deps.Feed.unsubscribe(name, sub)
 	ev, finished, ok := s.currentState(w, r, name)
@@ -116,8 +149,23 @@ func (s *Server) streamTransfer(w http.ResponseWriter, r *http.Request) {
 		sent = ev.id
 	}
 	if !finished {
-		s.follow(r, out, sub, sent)
+		grant := streamGrant{keys: s.deps.Keys, clock: s.deps.Clock, hash: registry.HashKey(r.Header.Get(APIKeyHeader)), keyID: key.ID}
+		s.follow(r, out, sub, sent, grant)
 	}
+}
+
+// streamGrant is what a stream was admitted on: a key, checked at connect by the auth gate and
+// rechecked for as long as the stream lasts, so that no stream outlives its key or account.
+type streamGrant struct {
+	keys  KeyIndex
+	clock clock.PassiveClock
+	hash  string
+	keyID string
+}
+
+// refused says why the key no longer authenticates, "" while it does.
+func (g streamGrant) refused() registry.Refusal {
+	return g.keys.Recheck(g.hash, g.keyID, g.clock.Now())
 }
 
 // currentState is the state a stream starts from, and whether the intent finished: the caller's
@@ -142,11 +190,27 @@ func (s *Server) currentState(w http.ResponseWriter, r *http.Request, name strin
 // follow sends the intent's changes after sent (the state the client has) until it finishes,
 // the client leaves, the feed ends the subscription or the server shuts down. A stream that has
 // carried nothing for a heartbeat interval carries a heartbeat.
-func (s *Server) follow(r *http.Request, out *eventWriter, sub *subscription, sent eventID) {
+//
+// The key is rechecked on every change of the key index and every KeyRecheck interval: once it is
+// refused (disabled, expired, deleted, its account disabled or deleted), the stream carries a last
+// event `closed` whose data says why, and ends.
+func (s *Server) follow(r *http.Request, out *eventWriter, sub *subscription, sent eventID, grant streamGrant) {
 	heartbeat := time.NewTicker(s.opts.Streams.Heartbeat)
 	defer heartbeat.Stop()
+	recheck := time.NewTicker(s.opts.Streams.KeyRecheck)
+	defer recheck.Stop()
+	keysChanged := grant.keys.Changed()
 	for {
+		if why := grant.refused(); why != "" {
+			out.closed(why)
+			return
+		}
 		select {
+		case <-keysChanged:
+			keysChanged = grant.keys.Changed()
+			continue
+		case <-recheck.C:
+			continue
 		case obj := <-sub.changes:
 			ev, err := s.streamEventOf(obj)
 			if err != nil {
@@ -194,16 +258,21 @@ func (s *Server) lastEventID(w http.ResponseWriter, r *http.Request) (eventID, b
 	return id, true
 }
 
-// admitStream takes a stream slot for the key, or answers 429 too-many-streams.
-func (s *Server) admitStream(w http.ResponseWriter, r *http.Request, keyID string) bool {
-	over, limit := s.streams.admit(keyID)
+// admitStream takes a stream slot for the key and its account, or answers 429 too-many-streams.
+func (s *Server) admitStream(w http.ResponseWriter, r *http.Request, key registry.Key) bool {
+	over, limit := s.streams.admit(key)
 	if over == "" {
 		return true
 	}
 	w.Header().Set("Retry-After", streamRetryAfter)
-	detail := fmt.Sprintf("This API key has %d event streams open on this server, the most it may; close one first.", limit)
-	if over == "server" {
+	var detail string
+	switch over {
+	case "server":
 		detail = fmt.Sprintf("This server has %d event streams open, the most it serves; retry after the Retry-After seconds.", limit)
+	case "account":
+		detail = fmt.Sprintf("The keys of this account have %d event streams open on this server, the most an account may; close one first.", limit)
+	default:
+		detail = fmt.Sprintf("This API key has %d event streams open on this server, the most it may; close one first.", limit)
 	}
 	s.problems.Write(w, r, problem.TooManyStreams, detail, problem.Details{"limit": limit, "scope": over})
 	return false
@@ -308,6 +377,12 @@ func (out *eventWriter) send(ev streamEvent) bool {
 	return out.write("id: " + ev.id.String() + "\nevent: transfer\ndata: " + string(ev.data) + "\n\n")
 }
 
+// closed writes the last event of a stream whose key was refused: event `closed`, data
+// {"reason": ...}, no id (a reconnect resumes after the last state sent, if its key is good).
+func (out *eventWriter) closed(why registry.Refusal) bool {
+	return out.write(`event: closed` + "\ndata: {\"reason\":\"" + string(why) + "\"}\n\n")
+}
+
 // comment writes an SSE comment line, which clients ignore.
 func (out *eventWriter) comment(text string) bool { return out.write(": " + text + "\n\n") }
 
@@ -321,40 +396,49 @@ func (out *eventWriter) write(chunk string) bool {
 	return out.rc.Flush() == nil
 }
 
-// streamLimits counts the open streams of the replica and of each key.
+// streamLimits counts the open streams of the replica, of each key and of each account. An
+// account may hold any number of keys, so the per-key bound alone would multiply with them: the
+// per-account bound is what keeps one account from the whole replica.
 type streamLimits struct {
-	perKey, perServer int
-	mu                sync.Mutex
-	open              int
-	byKey             map[string]int
+	perKey, perAccount, perServer int
+	mu                            sync.Mutex
+	open                          int
+	byKey, byAccount              map[string]int
 }
 
 func newStreamLimits(o StreamOptions) *streamLimits {
-	return &streamLimits{perKey: o.MaxPerKey, perServer: o.MaxPerServer, byKey: map[string]int{}}
+	return &streamLimits{perKey: o.MaxPerKey, perAccount: o.PerAccountBound(), perServer: o.MaxPerServer,
+		byKey: map[string]int{}, byAccount: map[string]int{}}
 }
 
-// admit takes a slot for the key; when it cannot, it names the limit that is full ("key" or
-// "server") and its value.
-func (l *streamLimits) admit(keyID string) (over string, limit int) {
+// admit takes a slot for the key and its account; when it cannot, it names the limit that is
+// full ("key", "account" or "server") and its value.
+func (l *streamLimits) admit(key registry.Key) (over string, limit int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
-	case l.byKey[keyID] >= l.perKey:
+	case l.byKey[key.ID] >= l.perKey:
 		return "key", l.perKey
+	case l.byAccount[key.Account] >= l.perAccount:
+		return "account", l.perAccount
 	case l.open >= l.perServer:
 		return "server", l.perServer
 	}
 	l.open++
-	l.byKey[keyID]++
+	l.byKey[key.ID]++
+	l.byAccount[key.Account]++
 	return "", 0
 }
 
-func (l *streamLimits) release(keyID string) {
+func (l *streamLimits) release(key registry.Key) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.open--
-	if l.byKey[keyID]--; l.byKey[keyID] <= 0 {
-		delete(l.byKey, keyID)
+	if l.byKey[key.ID]--; l.byKey[key.ID] <= 0 {
+		delete(l.byKey, key.ID)
+	}
+	if l.byAccount[key.Account]--; l.byAccount[key.Account] <= 0 {
+		delete(l.byAccount, key.Account)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/pgtest"
 	"github.com/transferintent/transfer-intent-service/internal/postgres"
 	"github.com/transferintent/transfer-intent-service/internal/problem"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/ssetest"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
 )
@@ -336,9 +338,42 @@ func TestEventStream(t *testing.T) {
 		})
 	})
 
+	t.Run("PerAccountLimitHoldsWhateverTheNumberOfKeys", func(t *testing.T) {
+		h := newStreamHarness(t, cluster, func(c *transferConfig) {
+			c.opts = func(o *Options) {
+				o.Streams.MaxPerKey, o.Streams.MaxPerAccount, o.Streams.MaxPerServer, o.Streams.AccountShare = 2, 3, 100, 1
+			}
+		})
+		// alice makes more keys, each under the per-key bound; together they reach her account's.
+		extra := []string{testKey("test", "C"), testKey("test", "D")}
+		h.keys.mu.Lock()
+		for i, k := range extra {
+			h.keys.keys[hashOf(k)] = registry.Key{ID: "key-a" + strconv.Itoa(i+2), Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1000}
+		}
+		h.keys.mu.Unlock()
+		id := h.create(t)
+		h.openStream(t, id, testKeyA)
+		h.openStream(t, id, testKeyA)
+		h.openStream(t, id, extra[0])
+		_, resp, body := h.openStream(t, id, extra[1])
+		p := assertProblem(t, resp, body, problem.TooManyStreams, transfersPath+"/"+id+"/events")
+		if p.Details["scope"] != "account" || p.Details["limit"] != float64(3) {
+			t.Fatalf("details %v, want scope account and limit 3", p.Details)
+		}
+		// bob, another account, still streams.
+		h.keys.mu.Lock()
+		bob := h.keys.keys[hashOf(testKeyB)]
+		h.keys.mu.Unlock()
+		if _, resp, body := h.openStream(t, "int_transfer_01ARZ3NDEKTSV4RRFFQ69G5FAV", testKeyB); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("bob (%s), with alice at her account's bound: %d %s, want his own answer (404)", bob.ID, resp.StatusCode, body)
+		}
+	})
+
+	t.Run("AStreamEndsWithItsKey", func(t *testing.T) { testStreamEndsWithItsKey(t, cluster) })
+
 	t.Run("PerServerLimitIs429", func(t *testing.T) {
 		h := newStreamHarness(t, cluster, func(c *transferConfig) {
-			c.opts = func(o *Options) { o.Streams.MaxPerKey, o.Streams.MaxPerServer = 5, 2 }
+			c.opts = func(o *Options) { o.Streams.MaxPerKey, o.Streams.MaxPerServer, o.Streams.AccountShare = 5, 2, 1 }
 		})
 		id := h.create(t)
 		h.openStream(t, id, testKeyA)
@@ -541,4 +576,87 @@ func TestEventIDs(t *testing.T) {
 			t.Errorf("%s: news %v, want %v", c.name, got, c.wantNews)
 		}
 	}
+}
+
+// The per-account bound is an explicit share of the replica's: never more than MaxPerServer/N.
+func TestStreamPerAccountBound(t *testing.T) {
+	for _, c := range []struct {
+		o    StreamOptions
+		want int
+	}{
+		{StreamOptions{}, DefaultStreamsPerAccount},
+		{StreamOptions{MaxPerAccount: 500}, DefaultStreamsPerServer / DefaultStreamAccountShare},
+		{StreamOptions{MaxPerAccount: 500, MaxPerServer: 100, AccountShare: 4}, 25},
+		{StreamOptions{MaxPerAccount: 3, MaxPerServer: 100, AccountShare: 4}, 3},
+		{StreamOptions{MaxPerServer: 10}, 1},
+	} {
+		if got := c.o.PerAccountBound(); got != c.want {
+			t.Errorf("%+v: per-account bound %d, want %d", c.o, got, c.want)
+		}
+	}
+}
+
+// A stream does not outlive its key: disabling, deleting or expiring the key, or disabling or
+// deleting its account, ends the stream within moments with a last event `closed` that says why.
+// The key index is the real one (internal/registry), as the controllers and /keys write it.
+func testStreamEndsWithItsKey(t *testing.T, cluster *testenv.Cluster) {
+	keys := registry.NewKeyIndex()
+	aliceKey := registry.Key{ID: "key-a", Account: "alice", Environment: registry.EnvironmentTest, RateLimitPerMinute: 1000, UID: "uid-a", Generation: 1}
+	h := newStreamHarness(t, cluster, func(c *transferConfig) {
+		c.keys = keys
+		// The timer is there for expiry; a change of the index must end a stream without it.
+		c.opts = func(o *Options) { o.Streams.KeyRecheck = time.Hour }
+	})
+	reset := func(k registry.Key) {
+		keys.SetAccount("alice", false)
+		keys.Upsert(hashOf(testKeyA), k)
+	}
+	reset(aliceKey)
+	id := h.create(t)
+	closedWith := func(t *testing.T, change func(), want registry.Refusal) {
+		t.Helper()
+		s, _, _ := h.openStream(t, id, testKeyA)
+		if got := status(t, s.nextEvent(t)); got != v1alpha1.IntentPhasePending {
+			t.Fatalf("first event %s", got)
+		}
+		change()
+		ev := s.nextEvent(t)
+		if ev.Event != "closed" || ev.Data != `{"reason":"`+string(want)+`"}` || ev.ID != "" {
+			t.Fatalf("after the change: %+v, want event closed with reason %s", ev, want)
+		}
+		s.ends(t)
+	}
+	t.Run("Disabled", func(t *testing.T) {
+		closedWith(t, func() { k := aliceKey; k.Disabled, k.Generation = true, 2; keys.Upsert(hashOf(testKeyA), k) }, registry.RefusalKeyDisabled)
+	})
+	aliceKey.UID = "uid-a2"
+	reset(aliceKey)
+	t.Run("AccountDisabled", func(t *testing.T) {
+		closedWith(t, func() { keys.SetAccount("alice", true) }, registry.RefusalAccountDisabled)
+	})
+	reset(aliceKey)
+	t.Run("Deleted", func(t *testing.T) {
+		closedWith(t, func() { keys.Delete("key-a") }, registry.RefusalKeyDeleted)
+	})
+	aliceKey.UID = "uid-a3"
+	reset(aliceKey)
+	t.Run("AccountDeleted", func(t *testing.T) {
+		closedWith(t, func() { keys.DeleteAccount("alice") }, registry.RefusalAccountDeleted)
+	})
+
+	// Expiry changes nothing in the index: the stream's timer sees it.
+	h2 := newStreamHarness(t, cluster, func(c *transferConfig) {
+		c.keys = keys
+		c.opts = func(o *Options) { o.Streams.KeyRecheck = 50 * time.Millisecond }
+	})
+	aliceKey.UID, aliceKey.ExpiresAt = "uid-a4", h2.clock.Now().Add(time.Hour)
+	reset(aliceKey)
+	id2 := h2.create(t)
+	s, _, _ := h2.openStream(t, id2, testKeyA)
+	s.nextEvent(t)
+	h2.clock.Step(time.Hour)
+	if ev := s.nextEvent(t); ev.Event != "closed" || ev.Data != `{"reason":"key_expired"}` {
+		t.Fatalf("after expiry: %+v, want event closed with reason key_expired", ev)
+	}
+	s.ends(t)
 }

@@ -25,9 +25,11 @@ type fakeBook struct {
 	filters []orderbook.Filter
 	signErr error
 	signed  [][]byte
+	nonces  int
 }
 
 func (f *fakeBook) Nonce(context.Context, string, common.Address) ([32]byte, error) {
+	f.nonces++
 	return intent.NewNonce()
 }
 
@@ -150,4 +152,24 @@ func TestGaslessRoutesWithoutABook(t *testing.T) {
 	h := newTransferHarness(t)
 	resp, body := h.do(t, http.MethodGet, "/v2/orders", withKey(testKeyA), "")
 	assertProblem(t, resp, body, problem.ServiceUnavailable, "/v2/orders")
+}
+
+// A gasless create that is refused (here: a transfer, which has no order a filler could open; a
+// deadline past) takes no Permit2 nonce: the nonce is allocated after the request is validated.
+func TestGaslessCreateRefusedTakesNoNonce(t *testing.T) {
+	book := &fakeBook{}
+	h := gaslessHarness(t, book)
+	for _, body := range []transferBody{
+		usdcTransfer().with("execution", "gasless"),
+		usdcTransfer().with("execution", "gasless", "deadline", "2020-01-01T00:00:00Z"),
+		usdcTransfer().with("execution", "gasless", "amount", "-1"),
+	} {
+		resp, b := h.post(t, transfersPath, testKeyA, body.String())
+		if resp.StatusCode != http.StatusUnprocessableEntity && resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%s: %d %s, want a refusal", body, resp.StatusCode, b)
+		}
+	}
+	if book.nonces != 0 {
+		t.Fatalf("%d Permit2 nonces taken for refused creates, want none", book.nonces)
+	}
 }

@@ -51,8 +51,9 @@ func DefaultOptions() Options {
 		ShutdownTimeout: 20 * time.Second,
 		AccessLog:       true,
 		Streams: StreamOptions{
-			MaxPerKey: DefaultStreamsPerKey, MaxPerServer: DefaultStreamsPerServer,
-			Heartbeat: DefaultStreamHeartbeat, Buffer: DefaultStreamBuffer,
+			MaxPerKey: DefaultStreamsPerKey, MaxPerAccount: DefaultStreamsPerAccount, MaxPerServer: DefaultStreamsPerServer,
+			AccountShare: DefaultStreamAccountShare,
+			Heartbeat:    DefaultStreamHeartbeat, Buffer: DefaultStreamBuffer,
 		},
 	}
 }

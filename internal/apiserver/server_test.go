@@ -43,6 +43,25 @@ func (f *fakeKeys) Authenticate(hash string, now time.Time) (registry.Key, bool)
 	return k, true
 }
 
+// Recheck: the fake decides as Authenticate does, and names no finer reason than the key's own.
+func (f *fakeKeys) Recheck(hash, keyID string, now time.Time) registry.Refusal {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	k, ok := f.keys[hash]
+	switch {
+	case !ok || k.ID != keyID:
+		return registry.RefusalKeyDeleted
+	case k.Disabled:
+		return registry.RefusalKeyDisabled
+	case !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt):
+		return registry.RefusalKeyExpired
+	}
+	return ""
+}
+
+// Changed: the fake's keys change only under a test's hand, which the streams see on their timer.
+func (f *fakeKeys) Changed() <-chan struct{} { return nil }
+
 type fakeTokens struct {
 	mu       sync.Mutex
 	tokens   []registry.Token

@@ -100,16 +100,27 @@ func (s *Server) createTransfer(w http.ResponseWriter, r *http.Request) {
 // draftIntent plans the intent and builds its object. It runs inside Create, only when an intent
 // is to be created (not on an idempotent replay).
 func (s *Server) draftIntent(ctx context.Context, key registry.Key, parsed intent.Parsed) (*v1alpha1.TransferIntent, error) {
-	nonce, err := s.gaslessNonce(ctx, parsed)
+	// Plan and validate with a throw-away nonce; a gasless order's Permit2 nonce is taken only
+	// for a valid plan, so that a refused request spends none of the user's nonces.
+	provisional, err := intent.NewNonce()
 	if err != nil {
 		return nil, err
 	}
-	plan, err := s.deps.Transfers.Prepare(ctx, key.Account, parsed, nonce)
+	plan, err := s.deps.Transfers.Prepare(ctx, key.Account, parsed, provisional)
 	if err != nil {
 		return nil, err
 	}
 	if !plan.Valid {
 		return nil, &invalidIntentError{reasons: plan.Errors}
+	}
+	if parsed.Gasless && s.deps.Gasless != nil {
+		nonce, err := s.gaslessNonce(ctx, parsed)
+		if err != nil {
+			return nil, err
+		}
+		if plan, err = s.deps.Transfers.WithNonce(key.Account, parsed, plan, nonce); err != nil {
+			return nil, err
+		}
 	}
 	return intentstore.NewObject(intentstore.Draft{
 		ID: intent.NewIntentID(s.deps.Clock.Now()), Account: key.Account, APIKey: key.ID,

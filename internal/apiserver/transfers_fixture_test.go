@@ -116,6 +116,8 @@ type transferConfig struct {
 	gasless GaslessBook
 	// feed, when set, serves the event streams.
 	feed *IntentFeed
+	// keys, when set, is the key index in place of the harness's fake.
+	keys KeyIndex
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -192,8 +194,12 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	if cfg.opts != nil {
 		cfg.opts(&opts)
 	}
+	var keys KeyIndex = h.keys
+	if cfg.keys != nil {
+		keys = cfg.keys
+	}
 	h.srv = New(opts, Deps{
-		Keys: h.keys, Tokens: h.tokens, Clock: h.clock, OpenAPI: full, OpenAPIV2: v2,
+		Keys: keys, Tokens: h.tokens, Clock: h.clock, OpenAPI: full, OpenAPIV2: v2,
 		Catalog: h.catalog, Transfers: transfers, Intents: h.store, Gasless: cfg.gasless, Feed: cfg.feed,
 	}, logr.Discard())
 	h.srv.MarkReady()
@@ -272,5 +278,9 @@ func (f failingTransfers) Simulate(context.Context, string, intent.Parsed) (inte
 }
 
 func (f failingTransfers) Prepare(context.Context, string, intent.Parsed, [32]byte) (intent.Plan, error) {
+	return intent.Plan{}, f.err
+}
+
+func (f failingTransfers) WithNonce(string, intent.Parsed, intent.Plan, [32]byte) (intent.Plan, error) {
 	return intent.Plan{}, f.err
 }

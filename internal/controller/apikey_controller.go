@@ -95,6 +95,11 @@ func (r *ApiKeyReconciler) publish(ctx context.Context, req ctrl.Request, key *v
 	}
 
 	entry := apikey.KeyFromApiKey(key)
+	overLimit, limit, err := r.overLimit(ctx, key, &account.Spec)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	entry.OverLimit = overLimit
 	older := r.Keys.Upsert(spec.KeyHash, entry)
 
 	now := r.now().Time
@@ -106,6 +111,9 @@ func (r *ApiKeyReconciler) publish(ctx context.Context, req ctrl.Request, key *v
 		o.setNotReady(v1alpha1.ReasonOwnerMissing, "Account %s does not exist: the key is refused", spec.AccountRef.Name)
 	case spec.Disabled:
 		o.setNotReady(v1alpha1.ReasonDisabled, "the key is disabled")
+	case overLimit:
+		o.setNotReady(v1alpha1.ReasonKeyLimitExceeded, "Account %s holds more than its %d ApiKeys (spec.maxApiKeys) and this key is among the newest: the key is refused",
+			spec.AccountRef.Name, limit)
 	case !entry.ExpiresAt.IsZero() && !now.Before(entry.ExpiresAt):
 		o.setNotReady(v1alpha1.ReasonExpired, "the key expired at %s", entry.ExpiresAt.UTC().Format(time.RFC3339))
 	case account.Spec.Disabled:
@@ -118,6 +126,32 @@ func (r *ApiKeyReconciler) publish(ctx context.Context, req ctrl.Request, key *v
 		result.RequeueAfter = entry.ExpiresAt.Sub(now) + expiryGrace
 	}
 	return result, nil
+}
+
+// overLimit tells whether the key is past its account's bound of keys: the account's keys, oldest
+// first (then by name), are counted from the cache, and the first `limit` are within it. A key
+// made from the /keys page never is (the page refuses one past the bound); a key applied from Git
+// may be, and stays refused until older keys go or the bound is raised.
+func (r *ApiKeyReconciler) overLimit(ctx context.Context, key *v1alpha1.ApiKey, account *v1alpha1.AccountSpec) (bool, int, error) {
+	limit := account.APIKeyLimit()
+	var keys v1alpha1.ApiKeyList
+	if err := r.List(ctx, &keys, client.InNamespace(key.Namespace), client.MatchingFields{ApiKeyAccountField: key.Spec.AccountRef.Name}); err != nil {
+		return false, limit, fmt.Errorf("listing the ApiKeys of Account %s: %w", key.Spec.AccountRef.Name, err)
+	}
+	if len(keys.Items) <= limit {
+		return false, limit, nil
+	}
+	older := 0
+	for i := range keys.Items {
+		k := &keys.Items[i]
+		if k.Name == key.Name || !k.DeletionTimestamp.IsZero() {
+			continue
+		}
+		if c := k.CreationTimestamp.Compare(key.CreationTimestamp.Time); c < 0 || (c == 0 && k.Name < key.Name) {
+			older++
+		}
+	}
+	return older >= limit, limit, nil
 }
 
 // expiryGrace delays the expiry reconcile a little past expiresAt, so that the clock reads it as
@@ -148,6 +182,11 @@ func (r *ApiKeyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&v1alpha1.Account{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
 			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ApiKeyList{}, ApiKeyAccountField, []string{obj.GetName()},
 				client.InNamespace(obj.GetNamespace()))
+		})).
+		// A key created or deleted moves its siblings within or past the account's bound.
+		Watches(&v1alpha1.ApiKey{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+			return requestsFor(ctx, mgr.GetClient(), &v1alpha1.ApiKeyList{}, ApiKeyAccountField,
+				[]string{obj.(*v1alpha1.ApiKey).Spec.AccountRef.Name}, client.InNamespace(obj.GetNamespace()))
 		})).
 		WatchesRawSource(&r.requeue).
 		WithOptions(r.controllerOptions()).

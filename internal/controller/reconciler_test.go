@@ -245,3 +245,47 @@ var _ = Describe("An invalid spec", func() {
 		}
 	})
 })
+
+var _ = Describe("An Account past its maxApiKeys", func() {
+	It("refuses its newest keys, KeyLimitExceeded, and the index refuses them", func() {
+		t := GinkgoTB()
+		now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+		limit := int32(2)
+		account := &v1alpha1.Account{
+			ObjectMeta: metav1.ObjectMeta{Name: "acme", Namespace: testNamespace, UID: "acme-uid"},
+			Spec:       v1alpha1.AccountSpec{DisplayName: "Acme", Email: "ops@acme.example", MaxAPIKeys: &limit},
+		}
+		objs := []client.Object{account}
+		for i, name := range []string{"k1", "k2", "k3"} {
+			objs = append(objs, &v1alpha1.ApiKey{
+				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace, Generation: 1,
+					CreationTimestamp: metav1.NewTime(now.Add(time.Duration(i) * time.Minute))},
+				Spec: v1alpha1.ApiKeySpec{
+					AccountRef: v1alpha1.LocalObjectReference{Name: "acme"}, Environment: v1alpha1.EnvironmentTest,
+					KeyHash: registry.HashKey("sk_test_" + name), DisplayPrefix: "sk_test_" + name,
+				},
+			})
+		}
+		c := fakeClient(t, objs...)
+		keys := registry.NewKeyIndex()
+		keys.SetAccount("acme", false)
+		r := &ApiKeyReconciler{writer: writer{Client: c, Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakePassiveClock(now)}, Keys: keys}
+		for _, name := range []string{"k1", "k2", "k3"} {
+			if _, err := r.Reconcile(context.Background(), request(name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, want := range map[string]bool{"k1": true, "k2": true, "k3": false} {
+			cond := readyOf(t, c, &v1alpha1.ApiKey{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace}})
+			if ready := cond != nil && cond.Status == metav1.ConditionTrue; ready != want {
+				t.Errorf("%s: Ready %+v, want ready %v", name, cond, want)
+			}
+			if !want && (cond == nil || cond.Reason != v1alpha1.ReasonKeyLimitExceeded) {
+				t.Errorf("%s: %+v, want reason KeyLimitExceeded", name, cond)
+			}
+			if _, ok := keys.Authenticate(registry.HashKey("sk_test_"+name), now); ok != want {
+				t.Errorf("%s: authenticates %v, want %v", name, ok, want)
+			}
+		}
+	})
+})

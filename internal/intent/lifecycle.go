@@ -23,6 +23,9 @@ import (
 //	   |--expire--> expired
 //	   `--submit--> submitted
 //
+// A cancelled order whose late Open a reorg takes away goes back to cancelling (unopen-cancelled),
+// never to signed: an order its user cancelled never returns to the book.
+//
 // drop and unopen are the ways back: the transaction left the chain (a reorg) or the node before
 // it was final, so the intent waits for its transaction (or a filler) again, and may still expire.
 // A signed order that is cancelled has been offered: a filler that read it may still open it until
@@ -87,10 +90,13 @@ const (
 	EventCancel Event = "cancel"
 	// EventUnopen is a drop of a gasless order's Open: the order is signed (offered) again.
 	EventUnopen Event = "unopen"
+	// EventUnopenCancelled is a drop of the Open of a gasless order its user had cancelled: the
+	// order is cancelling again, never offered again.
+	EventUnopenCancelled Event = "unopen-cancelled"
 )
 
 // Events lists every event.
-var Events = []Event{EventSubmit, EventConfirm, EventFail, EventExpire, EventDrop, EventSign, EventCancel, EventUnopen}
+var Events = []Event{EventSubmit, EventConfirm, EventFail, EventExpire, EventDrop, EventSign, EventCancel, EventUnopen, EventUnopenCancelled}
 
 // ErrIllegalTransition is wrapped when an event does not apply to a status. The controller treats
 // it as "nothing to do", never as a reason to overwrite the status.
@@ -104,7 +110,8 @@ var transitions = map[Status]map[Event]Status{
 	StatusUnsigned:   {EventSign: StatusSigned, EventSubmit: StatusSubmitted, EventExpire: StatusExpired, EventCancel: StatusCancelled},
 	StatusSigned:     {EventSubmit: StatusSubmitted, EventExpire: StatusExpired, EventCancel: StatusCancelling},
 	StatusCancelling: {EventSubmit: StatusSubmitted, EventExpire: StatusCancelled},
-	StatusSubmitted:  {EventConfirm: StatusConfirmed, EventFail: StatusFailed, EventDrop: StatusPending, EventUnopen: StatusSigned},
+	StatusSubmitted: {EventConfirm: StatusConfirmed, EventFail: StatusFailed, EventDrop: StatusPending, EventUnopen: StatusSigned,
+		EventUnopenCancelled: StatusCancelling},
 }
 
 // Takes reports whether status s takes event ev, so that callers ask the table ("can this intent

@@ -10,7 +10,7 @@ import (
 // package's own lists, so that a status or event added to or dropped from the code fails a test.
 var (
 	documentedStatuses = []Status{"pending", "unsigned", "signed", "submitted", "confirmed", "failed", "expired", "cancelling", "cancelled"}
-	documentedEvents   = []Event{"submit", "confirm", "fail", "expire", "drop", "sign", "cancel", "unopen"}
+	documentedEvents   = []Event{"submit", "confirm", "fail", "expire", "drop", "sign", "cancel", "unopen", "unopen-cancelled"}
 )
 
 func TestStatusesAndEventsAreTheDocumentedOnes(t *testing.T) {
@@ -29,7 +29,8 @@ func TestTransitionTable(t *testing.T) {
 		"unsigned":   {"sign": "signed", "submit": "submitted", "expire": "expired", "cancel": "cancelled"},
 		"signed":     {"submit": "submitted", "expire": "expired", "cancel": "cancelling"},
 		"cancelling": {"submit": "submitted", "expire": "cancelled"},
-		"submitted":  {"confirm": "confirmed", "fail": "failed", "drop": "pending", "unopen": "signed"},
+		// A reorg of a cancelled order's late Open: back to cancelling, never to signed (the book).
+		"submitted": {"confirm": "confirmed", "fail": "failed", "drop": "pending", "unopen": "signed", "unopen-cancelled": "cancelling"},
 	}
 	for _, from := range documentedStatuses {
 		for _, ev := range documentedEvents {

@@ -12,8 +12,8 @@ import (
 
 // OrderInputs are the fields an orderId commits to: the settlement contract's Order.
 type OrderInputs struct {
-	// Account is the owning Account's name; it is hashed so every word is static and a contract
-	// or auditor can recompute it as keccak256(bytes(account)).
+	// Account is the owning Account's name; it is hashed (AccountWord) so every word is static;
+	// with the installation's AccountKey only the installation can recompute it.
 	Account     string
 	FromChainID uint64
 	From        common.Address
@@ -32,6 +32,8 @@ type OrderInputs struct {
 	Deadline uint64
 	// Nonce makes two otherwise identical intents distinct.
 	Nonce [32]byte
+	// AccountKey keys the account word (AccountWord); empty: unkeyed.
+	AccountKey []byte
 	// DestinationSettler is the settlement contract on the destination chain; zero for a transfer.
 	DestinationSettler common.Address
 }
@@ -39,7 +41,7 @@ type OrderInputs struct {
 // Order is the settlement contract's order for in.
 func (in OrderInputs) Order() settlement.Order {
 	return settlement.Order{
-		Account: crypto.Keccak256Hash([]byte(in.Account)), OriginSettler: in.OriginSettler,
+		Account: AccountWord(in.AccountKey, in.Account), OriginSettler: in.OriginSettler,
 		OriginChainId: new(big.Int).SetUint64(in.FromChainID), User: in.From,
 		DestinationChainId: new(big.Int).SetUint64(in.ToChainID), Recipient: in.To,
 		TokenIn: in.TokenIn, TokenOut: in.TokenOut, AmountIn: in.Amount, MinAmountOut: in.MinAmountOut,
@@ -65,4 +67,38 @@ func NewNonce() ([32]byte, error) {
 	var n [32]byte
 	_, err := rand.Read(n[:])
 	return n, err
+}
+
+// OpenedOrder is the order a stored intent's transaction (to, calldata, chain id) opens, read
+// back from its calldata, when it is a well-formed open of the stored orderId on the contract the
+// transaction calls, on the transaction's chain. Anything else is no order: the watcher matches
+// none of its events, and no refund is built for it. It is the one reading of an intent's order
+// for both: a refund built from it names exactly the order the contract escrowed, or none
+// (another order is another orderId, which the contract's refund refuses as NotOpened).
+func OpenedOrder(to, data string, chainID int64, orderID string) (settlement.Order, bool) {
+	if !common.IsHexAddress(to) {
+		return settlement.Order{}, false
+	}
+	order, err := settlement.OrderOfOpenData(common.FromHex(data))
+	if err != nil {
+		return settlement.Order{}, false
+	}
+	id, err := settlement.ID(order)
+	if err != nil || id != common.HexToHash(orderID) || order.OriginSettler != common.HexToAddress(to) ||
+		!order.OriginChainId.IsInt64() || order.OriginChainId.Int64() != chainID {
+		return settlement.Order{}, false
+	}
+	return order, true
+}
+
+// AccountWord is the order's account word: keccak256 of a domain tag, the installation's key and
+// the account's name, so that whoever reads orders on chain cannot tell which orders share an
+// account by hashing guessed names (an unkeyed hash of a name is a dictionary lookup away). The
+// contract treats the word as opaque. Without a key (AccountKey empty: a development install, or
+// one that has not set --order-account-key-file) it is keccak256(name), as before.
+func AccountWord(key []byte, account string) common.Hash {
+	if len(key) == 0 {
+		return crypto.Keccak256Hash([]byte(account))
+	}
+	return crypto.Keccak256Hash([]byte("transfer-intent-service/order-account"), key, []byte{0}, []byte(account))
 }

@@ -103,3 +103,24 @@ func TestNewNonceIsRandom(t *testing.T) {
 		t.Errorf("NewNonce gave %x, %x (%v, %v)", a, b, errA, errB)
 	}
 }
+
+// With the installation's key, the order's account word is not keccak256 of the name: whoever
+// reads orders on chain cannot find an account's orders by hashing guessed names; the same key
+// and name give the same word, so the installation's orderIds stay deterministic.
+func TestAccountWordIsKeyed(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	name := "acme"
+	guessed := crypto.Keccak256Hash([]byte(name))
+	if AccountWord(nil, name) != guessed {
+		t.Fatal("without a key the word is no longer keccak256 of the name")
+	}
+	word := AccountWord(key, name)
+	if word == guessed || word != AccountWord(key, name) || word == AccountWord([]byte("another installation's key, 32 b"), name) ||
+		word == AccountWord(key, "acme2") {
+		t.Fatalf("keyed word %s: guessable, not deterministic or shared across keys/names", word)
+	}
+	in := OrderInputs{Account: name, AccountKey: key, Amount: big.NewInt(1), MinAmountOut: big.NewInt(1)}
+	if in.Order().Account != word {
+		t.Fatal("the order does not carry the keyed word")
+	}
+}

@@ -49,6 +49,9 @@ type Config struct {
 	Fees *FeeSchedule
 	// QuoteTTL defaults to DefaultQuoteTTL.
 	QuoteTTL time.Duration
+	// AccountKey keys the order's account word (AccountWord), so that orders on chain cannot be
+	// linked to an account by hashing guessed names; empty: the unkeyed hash of the name.
+	AccountKey []byte
 	// IntentTTL defaults to DefaultIntentTTL.
 	IntentTTL time.Duration
 	// Clock defaults to clock.RealClock; tests fix it.
@@ -85,6 +88,7 @@ const DefaultFeeShareBps = BpsDenominator
 // Service simulates and prepares intents. It holds no per-request state and is safe for
 // concurrent use.
 type Service struct {
+	accountKey  []byte
 	catalog     Catalog
 	chainData   ChainData
 	fees        FeeSchedule
@@ -112,7 +116,7 @@ func NewService(cfg Config) (*Service, error) {
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
 		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, trusted: cfg.TrustedSources, quotes: cfg.Quotes,
-		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps,
+		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps, accountKey: cfg.AccountKey,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -237,6 +241,36 @@ type Approval struct {
 // WarningQuoteNotShared is the warning of a simulation whose quote only this replica holds,
 // because the store shared by the replicas did not take it.
 const WarningQuoteNotShared = "quote not shared"
+
+// WithNonce is plan, made by Prepare with a throw-away nonce, with the order's nonce in its
+// place: its orderId, its gasless terms and its tx rebuilt, the rest (quote, fees, gas) kept. A
+// create plans first and takes the order's nonce (a user's Permit2 nonce, for a gasless order)
+// only once the plan is valid, so that no nonce is spent on a request that is refused.
+func (s *Service) WithNonce(account string, p Parsed, plan Plan, nonce [32]byte) (Plan, error) {
+	r, err := s.resolve(p)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan.Nonce = nonce
+	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
+		return Plan{}, err
+	}
+	if plan.Gasless != nil {
+		g := *plan.Gasless
+		g.Nonce = new(big.Int).SetBytes(nonce[:])
+		plan.Gasless = &g
+	}
+	if plan.Tx != nil {
+		gas := plan.Tx.Gas
+		if plan.Tx, err = r.buildTx(account, plan, p.CallData); err != nil {
+			return Plan{}, err
+		}
+		if plan.Tx != nil {
+			plan.Tx.Gas = gas
+		}
+	}
+	return plan, nil
+}
 
 // Simulate is a dry run: Prepare with a throw-away nonce. The tx is omitted when the intent is
 // not valid, since the contract calls it "ready for submission". The simulation is kept until its
@@ -406,6 +440,7 @@ func (s *Service) newPlan(p Parsed, r resolved, amount *big.Int, nonce [32]byte,
 
 // resolved is a request with its chains and tokens looked up.
 type resolved struct {
+	accountKey       []byte // Config.AccountKey
 	from, to         registry.Chain
 	fromID, toID     uint64
 	fromAddr, toAddr common.Address
@@ -420,7 +455,7 @@ type resolved struct {
 // resolve checks chains, asset placement and tokens, in that order, so the first problem
 // reported is the most fundamental one.
 func (s *Service) resolve(p Parsed) (resolved, error) {
-	var r resolved
+	r := resolved{accountKey: s.accountKey}
 	var err error
 	if r.from, err = s.knownChain("from", p.From.Chain); err != nil {
 		return r, err
@@ -574,7 +609,7 @@ func settlementAddress(c registry.Chain) (common.Address, bool) {
 
 func (r resolved) orderInputs(account string, plan Plan, nonce [32]byte) OrderInputs {
 	in := OrderInputs{
-		Account: account, FromChainID: r.fromID, From: r.fromAddr, ToChainID: r.toID, To: r.toAddr,
+		Account: account, AccountKey: r.accountKey, FromChainID: r.fromID, From: r.fromAddr, ToChainID: r.toID, To: r.toAddr,
 		TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, Amount: plan.Amount, MinAmountOut: new(big.Int),
 		Deadline: unixSeconds(plan.Deadline), Nonce: nonce,
 	}

@@ -602,3 +602,29 @@ func TestBridgeNeedsTwoTrustedSourcesWhereTheOperatorListsThem(t *testing.T) {
 		})
 	}
 }
+
+// A create plans with a throw-away nonce and applies the order's nonce once the plan is valid
+// (WithNonce): the result is the plan Prepare makes with that nonce.
+func TestWithNonceIsPrepareWithTheNonce(t *testing.T) {
+	svc := newTestService(t, nil)
+	req := Request{From: acct("eip155:1", alice), To: acct("eip155:8453", bob), Asset: single("eip155:1", usdcMainnet),
+		Amount: "1500.5", Deadline: fixedNow.Add(2 * time.Hour).Format(time.RFC3339)}
+	p := mustParse(t, req)
+	other := testNonce
+	other[31] ^= 0xff
+	want, err := svc.Prepare(context.Background(), "acme", p, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := svc.Prepare(context.Background(), "acme", p, testNonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.WithNonce("acme", p, first, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.OrderID != want.OrderID || got.Nonce != want.Nonce || *got.Tx != *want.Tx || first.OrderID == want.OrderID {
+		t.Fatalf("WithNonce: orderId %s tx %+v; Prepare with the nonce: orderId %s tx %+v", got.OrderID, got.Tx, want.OrderID, want.Tx)
+	}
+}

@@ -72,6 +72,7 @@ func Cancel(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
 	if ti.Spec.Gasless == nil || !transition(ti, Phase(ti), intent.EventCancel, now) {
 		return false
 	}
+	ti.Status.CancelledAt = &now
 	msg := "cancelled by its user before it was signed"
 	if ti.Status.Phase == v1alpha1.IntentPhaseCancelling {
 		msg = "cancelled by its user and no longer offered; a filler that read it can still open it until " +
@@ -156,9 +157,13 @@ func Observe(ti *v1alpha1.TransferIntent, obs Observation, now metav1.Time) bool
 }
 
 // eventFor is the event an observation amounts to for ti: a dropped Open of a gasless order
-// offers the order again (unopen), where a transaction intent waits for its user (drop).
+// offers the order again (unopen), or, when its user had cancelled it, makes it cancelling again
+// (unopen-cancelled), where a transaction intent waits for its user (drop).
 func eventFor(ti *v1alpha1.TransferIntent, ev intent.Event) intent.Event {
 	if ev == intent.EventDrop && ti.Spec.Gasless != nil {
+		if ti.Status.CancelledAt != nil {
+			return intent.EventUnopenCancelled
+		}
 		return intent.EventUnopen
 	}
 	return ev

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 	"time"
 
@@ -91,7 +92,8 @@ func (b *Book) Nonce(ctx context.Context, chainID string, user common.Address) (
 	if err != nil {
 		return [32]byte{}, err
 	}
-	n, _, err := b.Nonces.Next(ctx, node, common.HexToAddress(chain.Permit2Address), chain.NumericID, user)
+	held := func(n *big.Int) bool { return b.index.holding(chainID, user.Hex(), n) }
+	n, _, err := b.Nonces.Next(ctx, node, common.HexToAddress(chain.Permit2Address), chain.NumericID, user, held)
 	if err != nil {
 		if ctx.Err() != nil {
 			return [32]byte{}, ctx.Err()

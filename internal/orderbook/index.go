@@ -1,6 +1,7 @@
 package orderbook
 
 import (
+	"math/big"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
@@ -54,6 +56,43 @@ type index struct {
 	byName map[string]*Order
 	sorted map[v1alpha1.Environment][]*Order
 	seen   map[string]string
+	// holds is the Permit2 nonce every unfinished gasless intent holds, by name; held counts
+	// them by holder (nonceHolder) and nonce, so that Nonce never hands one out twice.
+	holds map[string]nonceHold
+	held  map[nonceHold]int
+}
+
+// nonceHold is a Permit2 nonce of one user on one chain.
+type nonceHold struct{ holder, nonce string }
+
+// nonceHolder keys a user's nonces on a chain (CAIP-2, 0x address; case-insensitive).
+func nonceHolder(chainID, user string) string { return strings.ToLower(chainID + ":" + user) }
+
+// holds reports whether an unfinished intent of user on chainID holds the Permit2 nonce.
+func (x *index) holding(chainID, user string, nonce *big.Int) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.held[nonceHold{nonceHolder(chainID, user), nonce.String()}] > 0
+}
+
+// holdLocked records (finished false) or forgets the nonce ti holds.
+func (x *index) holdLocked(ti *v1alpha1.TransferIntent, finished bool) {
+	if prev, ok := x.holds[ti.Name]; ok {
+		if x.held[prev]--; x.held[prev] <= 0 {
+			delete(x.held, prev)
+		}
+		delete(x.holds, ti.Name)
+	}
+	if finished || ti.Spec.Gasless == nil {
+		return
+	}
+	from, err := caip.ParseAccountID(ti.Spec.Request.From)
+	if err != nil {
+		return
+	}
+	h := nonceHold{nonceHolder(ti.Spec.FromChain, from.Address), ti.Spec.Gasless.Nonce}
+	x.holds[ti.Name] = h
+	x.held[h]++
 }
 
 // EventHandler feeds the book from the TransferIntent informer.
@@ -115,6 +154,7 @@ func (x *index) upsert(ti *v1alpha1.TransferIntent) {
 	defer x.mu.Unlock()
 	if x.byName == nil {
 		x.byName, x.sorted, x.seen = map[string]*Order{}, map[v1alpha1.Environment][]*Order{}, map[string]string{}
+		x.holds, x.held = map[string]nonceHold{}, map[nonceHold]int{}
 	}
 	if prev := x.seen[ti.Name]; prev != "" && ti.ResourceVersion != "" {
 		if c, err := resourceversion.CompareResourceVersion(ti.ResourceVersion, prev); err == nil && c < 0 {
@@ -122,6 +162,7 @@ func (x *index) upsert(ti *v1alpha1.TransferIntent) {
 		}
 	}
 	x.seen[ti.Name] = ti.ResourceVersion
+	x.holdLocked(ti, intent.Finished(intentstatus.Phase(ti)))
 	x.removeLocked(ti.Name)
 	if !listed {
 		return
@@ -137,6 +178,12 @@ func (x *index) remove(name string) {
 	defer x.mu.Unlock()
 	x.removeLocked(name)
 	delete(x.seen, name)
+	if h, ok := x.holds[name]; ok {
+		if x.held[h]--; x.held[h] <= 0 {
+			delete(x.held, h)
+		}
+		delete(x.holds, name)
+	}
 }
 
 func (x *index) removeLocked(name string) {

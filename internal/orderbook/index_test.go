@@ -15,6 +15,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
 )
 
 // gaslessIntent is a stored gasless bridge from chain 1337 in phase, signed when sig is set.
@@ -165,4 +166,66 @@ func TestSignAndCancelRefuseTheWrongPhase(t *testing.T) {
 func isConflict(err error) bool {
 	var p *intent.Problem
 	return errors.As(err, &p) && p.Kind == intent.KindConflict
+}
+
+// The book knows the Permit2 nonce every unfinished gasless intent holds, signed or not, and
+// forgets it when the intent finishes or goes: Nonce never hands a held nonce out again.
+func TestIndexKnowsTheNoncesUnfinishedIntentsHold(t *testing.T) {
+	var x index
+	user := "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
+	ti := gaslessIntent(t, 1, v1alpha1.EnvironmentTest, v1alpha1.IntentPhasePending, "") // created, not signed
+	ti.Spec.Request.From = "eip155:1337:" + user
+	nonce := big.NewInt(1001)
+	x.upsert(ti)
+	if !x.holding("eip155:1337", strings.ToLower(user), nonce) {
+		t.Fatal("an unsigned pending gasless intent's nonce is not held")
+	}
+	if x.holding("eip155:1338", user, nonce) || x.holding("eip155:1337", user, big.NewInt(1002)) {
+		t.Fatal("held on another chain, or another nonce")
+	}
+	done := ti.DeepCopy()
+	done.ResourceVersion, done.Status.Phase = "2", v1alpha1.IntentPhaseExpired
+	x.upsert(done)
+	if x.holding("eip155:1337", user, nonce) {
+		t.Fatal("a finished intent still holds its nonce")
+	}
+	again := ti.DeepCopy()
+	again.ResourceVersion = "3"
+	x.upsert(again)
+	x.remove(again.Name)
+	if x.holding("eip155:1337", user, nonce) || len(x.held) != 0 || len(x.holds) != 0 {
+		t.Fatalf("a deleted intent still holds its nonce: %v %v", x.held, x.holds)
+	}
+}
+
+// A reorg cannot undo a soft cancel: signed → cancel (cancelling) → a filler's late Open
+// (submitted) → the Open leaves the chain (drop): the order is cancelling again, not signed, and
+// the book does not list it again.
+func TestACancelledOrderNeverReturnsToTheBook(t *testing.T) {
+	b := &Book{}
+	now := metav1.NewTime(time.Unix(1_800_000_000, 0))
+	ti := gaslessIntent(t, 1, v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSigned, aSignature)
+	b.index.upsert(ti)
+	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 10); len(list) != 1 {
+		t.Fatalf("a signed order: listed %d, want 1", len(list))
+	}
+	if !intentstatus.Cancel(ti, now) || ti.Status.Phase != v1alpha1.IntentPhaseCancelling {
+		t.Fatalf("cancel: phase %s", ti.Status.Phase)
+	}
+	open := common.HexToHash("0x0e")
+	if !intentstatus.Observe(ti, intentstatus.Observation{Event: intent.EventSubmit, Hash: open, Block: 9, Reason: v1alpha1.ReasonOpened}, now) ||
+		ti.Status.Phase != v1alpha1.IntentPhaseSubmitted {
+		t.Fatalf("a late Open: phase %s", ti.Status.Phase)
+	}
+	if !intentstatus.Observe(ti, intentstatus.Observation{Event: intent.EventDrop, Hash: open, Reason: v1alpha1.ReasonDropped}, now) {
+		t.Fatal("the Open's drop did not apply")
+	}
+	if ti.Status.Phase != v1alpha1.IntentPhaseCancelling {
+		t.Fatalf("after the reorg: phase %s, want cancelling", ti.Status.Phase)
+	}
+	ti.ResourceVersion = "99"
+	b.index.upsert(ti)
+	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 10); len(list) != 0 {
+		t.Fatalf("the cancelled order is listed again after a reorg: %+v", list)
+	}
 }

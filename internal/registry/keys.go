@@ -45,6 +45,8 @@ type KeyIndex struct {
 	// cannot publish a deleted key again. Bounded: the oldest are forgotten first.
 	deleted      map[string]struct{}
 	deletedOrder []string
+	// changed is closed and replaced by every change (Changed).
+	changed atomic.Pointer[chan struct{}]
 }
 
 // maxDeletedUIDs bounds the memory of deleted keys; a stale write arrives within moments of a
@@ -64,13 +66,71 @@ func NewKeyIndex() *KeyIndex { return &KeyIndex{} }
 // and not disabled. Every refusal looks the same to the caller, as it must to a client.
 func (x *KeyIndex) Authenticate(hash string, now time.Time) (Key, bool) {
 	k, ok := x.byHash.get(hash)
-	if !ok || k.Disabled || (!k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)) {
+	if !ok || k.Disabled || k.OverLimit || (!k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)) {
 		return Key{}, false
 	}
 	if disabled, ok := x.accounts.get(k.Account); !ok || disabled {
 		return Key{}, false
 	}
 	return k, true
+}
+
+// Refusal says why a key that authenticated once is refused now ("" while it is not). The event
+// streams send it to their client when they close (GET /v2/transfers/{id}/events).
+type Refusal string
+
+// The refusals of Recheck.
+const (
+	RefusalKeyDeleted      Refusal = "key_deleted"
+	RefusalKeyDisabled     Refusal = "key_disabled"
+	RefusalKeyExpired      Refusal = "key_expired"
+	RefusalAccountDisabled Refusal = "account_disabled"
+	RefusalAccountDeleted  Refusal = "account_deleted"
+)
+
+// Recheck tells whether the key keyID, which authenticated with hash, would still authenticate
+// at now, and if not, why: deleted (or its hash now names another key), disabled (or past its
+// account's bound of keys), expired, its account disabled or deleted. It decides exactly as
+// Authenticate, lock-free.
+func (x *KeyIndex) Recheck(hash, keyID string, now time.Time) Refusal {
+	k, ok := x.byHash.get(hash)
+	switch {
+	case !ok || k.ID != keyID:
+		return RefusalKeyDeleted
+	case k.Disabled || k.OverLimit:
+		return RefusalKeyDisabled
+	case !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt):
+		return RefusalKeyExpired
+	}
+	disabled, ok := x.accounts.get(k.Account)
+	switch {
+	case !ok:
+		return RefusalAccountDeleted
+	case disabled:
+		return RefusalAccountDisabled
+	}
+	return ""
+}
+
+// Changed returns a channel closed at the index's next change (a key or an account published,
+// changed or removed): a holder of a long-lived grant, such as an event stream, waits on it and
+// rechecks. Take the channel before the check, so that no change falls between the two.
+func (x *KeyIndex) Changed() <-chan struct{} {
+	for {
+		if ch := x.changed.Load(); ch != nil {
+			return *ch
+		}
+		ch := make(chan struct{})
+		x.changed.CompareAndSwap(nil, &ch)
+	}
+}
+
+// notifyLocked wakes every waiter of Changed; a writer calls it after its change is published.
+func (x *KeyIndex) notifyLocked() {
+	next := make(chan struct{})
+	if old := x.changed.Swap(&next); old != nil {
+		close(*old)
+	}
 }
 
 // ByAccount returns every key of an account, usable or not, sorted by ID. The slice is shared: do
@@ -115,6 +175,7 @@ func (x *KeyIndex) Upsert(hash string, k Key) (conflictWith string) {
 		x.publishAccountKeysLocked(old.key.Account, k.ID, nil)
 	}
 	x.publishAccountKeysLocked(k.Account, k.ID, &k)
+	x.notifyLocked()
 	if winner != k.ID {
 		return winner
 	}
@@ -135,6 +196,7 @@ func (x *KeyIndex) Delete(keyID string) {
 	x.idsByHash[e.hash] = slices.DeleteFunc(x.idsByHash[e.hash], func(id string) bool { return id == keyID })
 	x.publishHashLocked(e.hash)
 	x.publishAccountKeysLocked(e.key.Account, keyID, nil)
+	x.notifyLocked()
 }
 
 // stale reports whether k is an older version of what the index holds, or of a deleted key.
@@ -174,6 +236,7 @@ func (x *KeyIndex) SetAccount(name string, disabled bool) {
 		return
 	}
 	x.accounts.set(name, disabled)
+	x.notifyLocked()
 }
 
 // DeleteAccount forgets an account: its keys are refused from now on, whether or not they are
@@ -182,6 +245,7 @@ func (x *KeyIndex) DeleteAccount(name string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.accounts.delete(name)
+	x.notifyLocked()
 }
 
 // publishHashLocked serves, under hash, the oldest key that has it (then the smallest ID), and

@@ -266,3 +266,56 @@ func TestKeyIndexForgetsOldestDeletedUIDs(t *testing.T) {
 		t.Fatal("the oldest deleted UID was not forgotten")
 	}
 }
+
+// Recheck names why a key that authenticated is refused now; Changed wakes its waiters on every
+// change of the index, so that an event stream ends with its key.
+func TestKeyIndexRecheckAndChanged(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	x := NewKeyIndex()
+	hash := HashKey("sk_test_" + strings.Repeat("r", 64))
+	k := Key{ID: "k", Account: "acct", ExpiresAt: now.Add(time.Hour), UID: "u", Generation: 1}
+	changed := x.Changed()
+	x.SetAccount("acct", false)
+	select {
+	case <-changed:
+	default:
+		t.Fatal("SetAccount did not close the Changed channel")
+	}
+	x.Upsert(hash, k)
+	if got := x.Recheck(hash, "k", now); got != "" {
+		t.Fatalf("a good key: %q", got)
+	}
+	if got := x.Recheck(hash, "k", now.Add(time.Hour)); got != RefusalKeyExpired {
+		t.Fatalf("at expiry: %q", got)
+	}
+	if got := x.Recheck(hash, "other", now); got != RefusalKeyDeleted {
+		t.Fatalf("the hash names another key: %q", got)
+	}
+	for _, c := range []struct {
+		change func()
+		want   Refusal
+	}{
+		{func() { d := k; d.Disabled, d.Generation = true, 2; x.Upsert(hash, d) }, RefusalKeyDisabled},
+		{func() { o := k; o.OverLimit, o.Generation = true, 3; x.Upsert(hash, o) }, RefusalKeyDisabled},
+		{func() {
+			x.Upsert(hash, Key{ID: "k", Account: "acct", UID: "u", Generation: 4})
+			x.SetAccount("acct", true)
+		}, RefusalAccountDisabled},
+		{func() { x.DeleteAccount("acct") }, RefusalAccountDeleted},
+		{func() { x.SetAccount("acct", false); x.Delete("k") }, RefusalKeyDeleted},
+	} {
+		changed := x.Changed()
+		c.change()
+		select {
+		case <-changed:
+		default:
+			t.Fatalf("%s: the change did not close the Changed channel", c.want)
+		}
+		if got := x.Recheck(hash, "k", now); got != c.want {
+			t.Fatalf("recheck %q, want %q", got, c.want)
+		}
+		if _, ok := x.Authenticate(hash, now); ok {
+			t.Fatalf("%s: Authenticate still accepts the key", c.want)
+		}
+	}
+}

@@ -151,6 +151,9 @@ type Key struct {
 	RateLimitPerMinute int32
 	// Filler keys also read the order book of their environment (GET /v2/orders).
 	Filler bool
+	// OverLimit keys are past their account's bound of keys (Account spec.maxApiKeys), among its
+	// newest: refused like disabled ones, and still counted against the bound.
+	OverLimit bool
 	// CreatedAt decides conflicts: of two keys with the same hash, the older is the one served.
 	CreatedAt time.Time
 	// UID and Generation identify the ApiKey object and the version of its spec this entry was

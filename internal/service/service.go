@@ -7,11 +7,13 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -145,6 +147,10 @@ type TransferOptions struct {
 	// AttesterKeyFile holds the attester's hex private key (a mounted Secret); empty: bridge
 	// fills are confirmed but not attested.
 	AttesterKeyFile string
+	// OrderAccountKeyFile holds the installation's key of the orders' account word
+	// (intent.AccountWord, 32 bytes or more, a mounted Secret); empty: the unkeyed hash of the
+	// account's name.
+	OrderAccountKeyFile string
 }
 
 // DefaultOptions are the defaults of the flags. Namespace is left empty: the caller knows it.
@@ -426,8 +432,18 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 		return nil, nil, fmt.Errorf("setting up chain RPC: %w", err)
 	}
 	fees := opts.Fees
+	var accountKey []byte
+	if opts.OrderAccountKeyFile != "" {
+		if accountKey, err = os.ReadFile(opts.OrderAccountKeyFile); err != nil {
+			return nil, nil, fmt.Errorf("reading --order-account-key-file: %w", err)
+		}
+		if accountKey = bytes.TrimSpace(accountKey); len(accountKey) < 32 {
+			return nil, nil, errors.New("--order-account-key-file holds fewer than 32 bytes")
+		}
+	}
 	svc, err := intent.NewService(intent.Config{
-		Catalog: catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
+		AccountKey: accountKey,
+		Catalog:    catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, TrustedSources: opts.Watch.TrustedSources,
 		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps),

@@ -4,11 +4,11 @@ import (
 	"math"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -49,26 +49,13 @@ type Refund struct {
 	Hash string `json:"hash,omitempty"`
 }
 
-// StoredOrder is the order the intent's transaction opens, read back from its calldata, when it
-// is a well-formed open of the stored orderId on the contract the transaction calls, on the
-// transaction's chain. Anything else is no order: the watcher matches none of its events, and no
-// refund is built for it. It is the one reading of an intent's order for both: a refund built
-// from it names exactly the order the contract escrowed, or none (another order is another
-// orderId, which the contract's refund refuses as NotOpened).
+// StoredOrder is the order the intent's transaction opens (intent.OpenedOrder), when its
+// transaction is one; the refund is built from it or not at all.
 func StoredOrder(ti *v1alpha1.TransferIntent) (settlement.Order, bool) {
-	if ti.Spec.Tx == nil || !common.IsHexAddress(ti.Spec.Tx.To) {
+	if ti.Spec.Tx == nil {
 		return settlement.Order{}, false
 	}
-	order, err := settlement.OrderOfOpenData(common.FromHex(ti.Spec.Tx.Data))
-	if err != nil {
-		return settlement.Order{}, false
-	}
-	id, err := settlement.ID(order)
-	if err != nil || id != common.HexToHash(ti.Spec.OrderID) || order.OriginSettler != common.HexToAddress(ti.Spec.Tx.To) ||
-		!order.OriginChainId.IsInt64() || order.OriginChainId.Int64() != ti.Spec.Tx.ChainID {
-		return settlement.Order{}, false
-	}
-	return order, true
+	return intent.OpenedOrder(ti.Spec.Tx.To, ti.Spec.Tx.Data, ti.Spec.Tx.ChainID, ti.Spec.OrderID)
 }
 
 // refundOf is the refund block of a swap or bridge, decided at read time from what the service

@@ -77,6 +77,14 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, account regi
 	if !ok {
 		return
 	}
+	if held, limit := len(h.deps.Keys.ByAccount(account.Name)), owner.Spec.APIKeyLimit(); held >= limit {
+		// Each key brings its own rate limit and stream bound: the bound on keys is what keeps
+		// an account from multiplying them (docs/settlement.md, threat model).
+		h.problems.Write(w, r, problem.ValidationFailed,
+			fmt.Sprintf("This account holds %d API keys, the most it may (Account spec.maxApiKeys); delete one before creating another.", held),
+			problem.Details{"limit": limit})
+		return
+	}
 
 	generated, err := apikey.Generate(env)
 	if err != nil {

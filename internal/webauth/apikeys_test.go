@@ -347,3 +347,29 @@ func TestListDisableDeleteOwnKeysOnly(t *testing.T) {
 		t.Fatalf("bob's key: %d", got)
 	}
 }
+
+// An account holds at most its Account's maxApiKeys keys: each key would otherwise multiply every
+// per-key bound (rate limit, event streams). Another account is not affected.
+func TestCreateRefusedPastTheAccountsKeyLimit(t *testing.T) {
+	h := newHarness(t)
+	alice := h.addAccount("alice")
+	var acct v1alpha1.Account
+	if err := h.client.Get(context.Background(), types.NamespacedName{Namespace: testNamespace, Name: "alice"}, &acct); err != nil {
+		t.Fatal(err)
+	}
+	limit := int32(2)
+	acct.Spec.MaxAPIKeys = &limit
+	if err := h.client.Update(context.Background(), &acct); err != nil {
+		t.Fatal(err)
+	}
+	cookie := h.signIn(alice)
+	h.createKey(cookie, `{"name":"one","environment":"test"}`)
+	h.createKey(cookie, `{"name":"two","environment":"test"}`)
+	resp, body := h.do(jsonRequest(http.MethodPost, "/auth/api-key/create", `{"name":"three","environment":"test"}`, cookie))
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(body), "validation-failed") ||
+		!strings.Contains(string(body), `"limit":2`) {
+		t.Fatalf("a third key past maxApiKeys 2: %d %s, want 422 validation-failed with details.limit", resp.StatusCode, body)
+	}
+	bob := h.signIn(h.addAccount("bob"))
+	h.createKey(bob, `{"name":"one","environment":"test"}`)
+}

@@ -79,6 +79,16 @@ var (
 	settleABI  = contracts.NewSettlement()
 )
 
+// Gas bounds of the calls of Verify that run the user's code. A Safe (1 owner, the devchain's)
+// answers isValidSignature and opens its order with a small part of these (measured by
+// TestGasBoundsCoverASafe, which fails when the margin falls under 4x); the bounds leave room for
+// Safes with more owners and other smart accounts, and are far below a node's eth_call cap (50M
+// gas by default in geth), which a looping wallet would burn on every check.
+const (
+	SignerGas  = 500_000
+	OpenForGas = 2_000_000
+)
+
 // Verify returns nil when the node says the signed order can be opened now, a *Refusal when it
 // cannot, and another error when the node could not be asked (the caller answers 503, not 422).
 func Verify(ctx context.Context, node Batcher, s Signed) error {
@@ -103,16 +113,22 @@ func Verify(ctx context.Context, node Batcher, s Signed) error {
 		return err
 	}
 	var code, magic, bitmap, balance, allowance, opened hexutil.Bytes
-	call := func(to common.Address, data []byte, out *hexutil.Bytes) rpc.BatchElem {
-		return rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": to, "data": hexutil.Bytes(data)}, "latest"}, Result: out}
+	call := func(to common.Address, data []byte, out *hexutil.Bytes, gas uint64) rpc.BatchElem {
+		msg := map[string]any{"to": to, "data": hexutil.Bytes(data)}
+		if gas > 0 {
+			msg["gas"] = hexutil.Uint64(gas)
+		}
+		return rpc.BatchElem{Method: "eth_call", Args: []any{msg, "latest"}, Result: out}
 	}
 	batch := []rpc.BatchElem{
 		{Method: "eth_getCode", Args: []any{o.User, "latest"}, Result: &code},
-		call(o.User, isValid, &magic),
-		call(s.Permit2, settlement.NonceBitmapData(o.User, s.Order.Nonce), &bitmap),
-		call(o.TokenIn, erc20.PackBalanceOf(o.User), &balance),
-		call(o.TokenIn, erc20.PackAllowance(o.User, s.Permit2), &allowance),
-		call(o.OriginSettler, openFor, &opened),
+		// The user's contract and openFor (which runs it again, through Permit2) are the user's
+		// code: bounded, so that a wallet cannot make every check cost the node's gas cap.
+		call(o.User, isValid, &magic, SignerGas),
+		call(s.Permit2, settlement.NonceBitmapData(o.User, s.Order.Nonce), &bitmap, 0),
+		call(o.TokenIn, erc20.PackBalanceOf(o.User), &balance, 0),
+		call(o.TokenIn, erc20.PackAllowance(o.User, s.Permit2), &allowance, 0),
+		call(o.OriginSettler, openFor, &opened, OpenForGas),
 	}
 	if err := node.Batch(ctx, batch, nil); err != nil {
 		return err

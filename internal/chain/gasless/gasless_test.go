@@ -6,9 +6,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -218,5 +222,93 @@ func TestVerifyWithTheNodeGone(t *testing.T) {
 	var r *gasless.Refusal
 	if err == nil || errors.As(err, &r) {
 		t.Fatalf("Verify with the node gone = %v; want a node error, not nil or a refusal", err)
+	}
+}
+
+// greedyWallet is the runtime of an EIP-1271 wallet that accepts any signature when it is given
+// more than 1,000,000 gas and loops (until its gas runs out) otherwise: a user's contract whose
+// answer costs what the caller lets it burn. Hand-assembled, so that no Solidity build is needed:
+//
+//	GAS PUSH3 1000000 LT PUSH1 ok JUMPI            ; 1,000,000 < gasleft()?
+//	loop: JUMPDEST PUSH1 loop JUMP                 ; no: burn every gas left
+//	ok: JUMPDEST PUSH4 0x1626ba7e PUSH1 224 SHL PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN ; yes: the magic value
+const greedyWallet = "5a620f424010600d575b6009565b631626ba7e60e01b60005260206000f3"
+
+// deployRuntime deploys a contract whose code is runtime (hex) and returns its address.
+func (w *world) deployRuntime(runtime string) common.Address {
+	w.t.Helper()
+	code := common.FromHex(runtime)
+	initcode := append([]byte{0x60, byte(len(code)), 0x60, 0x0c, 0x60, 0x00, 0x39, 0x60, byte(len(code)), 0x60, 0x00, 0xf3}, code...)
+	addr, tx, err := bind.DeployContract(w.chain.Transactor(w.chain.Funder), initcode, w.chain.Backend.Client(), nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.chain.Mine(w.t, tx)
+	return addr
+}
+
+// The user's contract runs under an explicit gas bound, not the node's cap: a wallet whose
+// answer needs more gas than the bound is refused, and one that loops costs the bound, not 50M.
+func TestVerifyBoundsTheGasOfTheUsersContract(t *testing.T) {
+	w := newWorld(t)
+	wallet := w.deployRuntime(greedyWallet)
+	g := w.order(wallet)
+	began := time.Now()
+	wantRefusal(t, w.verify(g, sign(t, w.user, w.digest(g))), gasless.KindBadSignature)
+	t.Logf("Verify with a looping wallet took %s", time.Since(began))
+}
+
+// The bounds leave a Safe (its isValidSignature, and an openFor that runs it through Permit2)
+// four times the gas it needs, measured on the devchain's Safe.
+func TestGasBoundsCoverASafe(t *testing.T) {
+	w := newWorld(t)
+	owner := mustKey(t)
+	safe, err := w.chain.DeploySafe(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.chain.Mint(t, w.token, safe.Address, big.NewInt(amountIn))
+	if err := safe.Exec(w.token, tokenABI.PackApprove(contracts.CanonicalPermit2, math.MaxBig256)); err != nil {
+		t.Fatal(err)
+	}
+	g := w.order(safe.Address)
+	sig, err := safe.Sign(w.digest(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	isValid, err := abi.JSON(strings.NewReader(`[{"type":"function","name":"isValidSignature","stateMutability":"view",
+		"inputs":[{"type":"bytes32"},{"type":"bytes"}],"outputs":[{"type":"bytes4"}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := isValid.Pack("isValidSignature", w.digest(g), sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openFor, err := settlement.OpenForData(g, sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := w.chain.Backend.Client()
+	for _, c := range []struct {
+		name  string
+		to    common.Address
+		data  []byte
+		bound uint64
+	}{
+		{"isValidSignature", safe.Address, data, gasless.SignerGas},
+		{"openFor", w.settlement, openFor, gasless.OpenForGas},
+	} {
+		used, err := client.EstimateGas(context.Background(), ethereum.CallMsg{To: &c.to, Data: c.data})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		t.Logf("%s of a Safe: %d gas, bound %d", c.name, used, c.bound)
+		if used*4 > c.bound {
+			t.Errorf("%s of a Safe uses %d gas: the bound %d leaves less than 4x", c.name, used, c.bound)
+		}
+	}
+	if err := w.verify(g, sig); err != nil {
+		t.Fatalf("Verify of the Safe's signature under the bounds = %v", err)
 	}
 }

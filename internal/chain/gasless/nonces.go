@@ -69,21 +69,28 @@ var ErrNonceSpace = errors.New("no unused Permit2 nonce found")
 // not be used: the nonce is then random (256 bits, so unique without coordination, but in a fresh
 // word of the bitmap: dearer for the filler) and still checked against the bitmap. An error is the
 // node's: without the bitmap no nonce is handed out.
-func (n *Nonces) Next(ctx context.Context, node Batcher, permit2 common.Address, chainID *big.Int, user common.Address) (nonce *big.Int, shared bool, err error) {
+//
+// held reports a nonce an unfinished intent of the user already holds (created, signed, not yet
+// opened: not in the bitmap yet); such a nonce is never handed out again, even when Redis lost
+// the count that had moved past it. nil holds none.
+func (n *Nonces) Next(ctx context.Context, node Batcher, permit2 common.Address, chainID *big.Int, user common.Address, held func(*big.Int) bool) (nonce *big.Int, shared bool, err error) {
+	if held == nil {
+		held = func(*big.Int) bool { return false }
+	}
 	if n.Redis != nil {
-		nonce, err = n.sequential(ctx, node, permit2, chainID, user)
+		nonce, err = n.sequential(ctx, node, permit2, chainID, user, held)
 		if err == nil || !errors.Is(err, errRedis) {
 			return nonce, err == nil, err
 		}
 	}
-	nonce, err = randomNonce(ctx, node, permit2, user)
+	nonce, err = randomNonce(ctx, node, permit2, user, held)
 	return nonce, false, err
 }
 
 // errRedis marks a Redis failure, after which Next hands out a random nonce.
 var errRedis = errors.New("redis")
 
-func (n *Nonces) sequential(ctx context.Context, node Batcher, permit2 common.Address, chainID *big.Int, user common.Address) (*big.Int, error) {
+func (n *Nonces) sequential(ctx context.Context, node Batcher, permit2 common.Address, chainID *big.Int, user common.Address, held func(*big.Int) bool) (*big.Int, error) {
 	key := fmt.Sprintf("%sgasless:permit2-nonce:%s:%s", n.Prefix, chainID, user.Hex())
 	base := baseWord(chainID, user)
 	atLeast := int64(0)
@@ -99,13 +106,14 @@ func (n *Nonces) sequential(ctx context.Context, node Batcher, permit2 common.Ad
 		if err != nil {
 			return nil, err
 		}
-		if bitmap.Bit(int(bit)) == 0 {
-			return new(big.Int).Or(new(big.Int).Lsh(word, 8), big.NewInt(int64(bit))), nil
+		nonceAt := func(b int) *big.Int { return new(big.Int).Or(new(big.Int).Lsh(word, 8), big.NewInt(int64(b))) }
+		if bitmap.Bit(int(bit)) == 0 && !held(nonceAt(int(bit))) {
+			return nonceAt(int(bit)), nil
 		}
-		// Used: the count was lost, or the user spent our nonces from another wallet. Move past
-		// every used nonce of this word at once.
+		// Used or held: the count was lost, or the user spent our nonces from another wallet.
+		// Move past every used or held nonce of this word at once.
 		next := int(bit)
-		for next < 256 && bitmap.Bit(next) == 1 {
+		for next < 256 && (bitmap.Bit(next) == 1 || held(nonceAt(next))) {
 			next++
 		}
 		atLeast = i - int64(bit) + int64(next)
@@ -129,13 +137,16 @@ func baseWord(chainID *big.Int, user common.Address) *big.Int {
 	return base.Or(base, new(big.Int).Lsh(big.NewInt(1), 63)) // at least 2^63: never word 0
 }
 
-func randomNonce(ctx context.Context, node Batcher, permit2, user common.Address) (*big.Int, error) {
+func randomNonce(ctx context.Context, node Batcher, permit2, user common.Address, held func(*big.Int) bool) (*big.Int, error) {
 	for range maxNonceRounds {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}
 		nonce := new(big.Int).SetBytes(b[:])
+		if held(nonce) {
+			continue
+		}
 		word, bit := settlement.NonceBit(nonce)
 		bitmap, err := readWord(ctx, node, permit2, user, word)
 		if err != nil {

@@ -17,9 +17,14 @@ import (
 
 func (w *world) next(n *gasless.Nonces, user common.Address) (*big.Int, bool) {
 	w.t.Helper()
+	return w.nextHeld(n, user, nil)
+}
+
+func (w *world) nextHeld(n *gasless.Nonces, user common.Address, held func(*big.Int) bool) (*big.Int, bool) {
+	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	nonce, shared, err := n.Next(ctx, w.node, contracts.CanonicalPermit2, w.chain.ID, user)
+	nonce, shared, err := n.Next(ctx, w.node, contracts.CanonicalPermit2, w.chain.ID, user, held)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -102,6 +107,40 @@ func TestNoncesSkipWhatTheBitmapHolds(t *testing.T) {
 	}
 	if want := new(big.Int).Add(used[2], big.NewInt(1)); next.Cmp(want) != 0 {
 		t.Errorf("nonce %s; want %s, the first unused one after the spent ones", next, want)
+	}
+}
+
+// A nonce an unfinished intent holds (created or signed, not yet opened: not in the bitmap) is
+// never handed out again, even after Redis lost the count that had moved past it; nor at random.
+func TestNoncesSkipWhatUnfinishedIntentsHold(t *testing.T) {
+	w := newWorld(t)
+	redis := redistest.Start(t)
+	n := &gasless.Nonces{Redis: redis.Client()}
+	holds := map[string]bool{}
+	held := func(x *big.Int) bool { return holds[x.String()] }
+	var taken []*big.Int
+	for range 3 {
+		nonce, _ := w.nextHeld(n, w.userAddr, held)
+		holds[nonce.String()] = true // an intent was created with it, and waits for its signature
+		taken = append(taken, nonce)
+	}
+	if err := redis.Client().FlushAll(context.Background()).Err(); err != nil {
+		t.Fatal(err)
+	}
+	next, _ := w.nextHeld(n, w.userAddr, held)
+	if holds[next.String()] {
+		t.Fatalf("nonce %s, held by an unfinished intent, handed out again after Redis lost the count", next)
+	}
+	if want := new(big.Int).Add(taken[2], big.NewInt(1)); next.Cmp(want) != 0 {
+		t.Errorf("nonce %s; want %s, the first one not held", next, want)
+	}
+
+	gone := &gasless.Nonces{Redis: redis.Client(), Timeout: 200 * time.Millisecond}
+	redis.Stop()
+	calls := 0
+	random, _ := w.nextHeld(gone, w.userAddr, func(x *big.Int) bool { calls++; return calls == 1 }) // the first draw is held
+	if calls < 2 || random == nil {
+		t.Errorf("the random nonce was not checked against the held ones (%d checks)", calls)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
-	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // OrderRef is a swap or bridge intent that is not final yet, as the settlement contract's events
@@ -66,7 +65,7 @@ func orderRefOf(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) (*Order
 	if !ok {
 		return nil, false
 	}
-	order, ok := transferrecord.StoredOrder(ti)
+	order, ok := intent.OpenedOrder(ti.Spec.Tx.To, ti.Spec.Tx.Data, ti.Spec.Tx.ChainID, ti.Spec.OrderID)
 	if !ok || !order.DestinationChainId.IsUint64() || order.DestinationChainId.Uint64() != destID {
 		return nil, false
 	}

@@ -1,4 +1,11 @@
-package observability
+// The inventory of the metrics the manager serves: TestDumpMetrics builds the service with Setup
+// on controller-runtime's metrics.Registry, as cmd/ does, and writes the name and type of every
+// registered metric, registered at init by controller-runtime or client_golang or by the
+// service's own packages. The dashboard (config/grafana) and the alert rules (config/prometheus)
+// are checked against that list by hack/promql (make metrics-inventory, make test-dashboard,
+// make test-alerts), so a panel or rule cannot name a metric the service does not serve. It lives
+// with the package it assembles (it was internal/observability, a package of one test).
+package service_test
 
 import (
 	"flag"
