@@ -98,7 +98,6 @@ func (d *FillerDirectory) Delete(name string) {
 func (d *FillerDirectory) publishLocked() {
 	s := &fillerSnapshot{byName: make(map[string]*Filler, len(d.fillers)), byRoute: map[routeKey][]servingEntry{}}
 	for name, f := range d.fillers {
-		f := f
 		s.byName[name] = &f
 		for _, r := range f.Routes {
 			k := routeKey{r.From, r.To}

@@ -3,6 +3,7 @@ package contracts_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"math/big"
 	"testing"
 
@@ -196,7 +197,7 @@ func TestExclusivity(t *testing.T) {
 		w.warpTo(d)
 		w.refused(other, nil, fillCalldata(t, o, amountIn, common.Address{}), "NoExclusiveOverride")
 		w.wantOwed(o, w.fillAddr, 990_001)
-		if _, err := settlement.Owed(o, otherAddr, d); err != settlement.ErrExclusive {
+		if _, err := settlement.Owed(o, otherAddr, d); !errors.Is(err, settlement.ErrExclusive) {
 			t.Errorf("settlement.Owed for another filler at the deadline: %v; want ErrExclusive", err)
 		}
 		// The second after the deadline, anyone fills at the plain amount.
