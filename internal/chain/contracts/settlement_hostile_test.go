@@ -223,3 +223,26 @@ func TestBlocklistingTokens(t *testing.T) {
 		w.wantStatus(idD, statusRefunded)
 	})
 }
+
+// A fee claim's payout cannot re-enter the contract: a fee token whose transfer calls refund of a
+// refundable order gets nothing (claimFees' own reentrancy guard; the credit is zeroed before the
+// payout, so a re-entered claim would find nothing, but another function would run).
+func TestFeeClaimCannotReenter(t *testing.T) {
+	w := newSwapWorld(t)
+	h := w.deployHostile()
+	integratorKey, integrator := w.newAccount()
+	w.Mint(t, h.addr, w.userAddr, amountIn)
+	o := withFee(w.swapOrder(w.userAddr, w.recipient, h.addr, w.tokenOut), 2_500, integrator)
+	w.open(w.user, o)
+	w.fill(w.filler, o, minOut, common.Address{})
+	w.wantFeesOwed(h.addr, integrator, 2_500)
+	refundable, id := w.refundableByAnyone()
+
+	w.fund(integrator)
+	h.arm(w.settlement, settlementABI.PackRefund(refundable))
+	w.transactFixedGas(integratorKey, w.settlement, settlementABI.PackClaimFees(h.addr))
+	h.wantAttempts(1)
+	w.wantStatus(id, statusOpened)
+	w.wantBalance(h.addr, integrator, big.NewInt(2_500), "the integrator after its claim")
+	w.wantFeesOwed(h.addr, integrator, 0)
+}
