@@ -33,7 +33,7 @@ func settlementChain(t *testing.T, id int64, finalitySeconds int) (chainFile, ke
 			case <-stop:
 				return
 			case <-tick.C:
-				c.Backend.Commit()
+				c.Commit()
 			}
 		}
 	}()

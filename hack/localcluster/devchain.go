@@ -177,7 +177,7 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 				return
 			case <-t.C:
 				for _, c := range d.chains {
-					c.Backend.Commit()
+					c.Commit()
 				}
 			}
 		}
@@ -310,7 +310,7 @@ func deploySettlement(c *devchain.Chain) (bool, error) {
 			case <-stop:
 				return
 			case <-t.C:
-				c.Backend.Commit()
+				c.Commit()
 			}
 		}
 	}()

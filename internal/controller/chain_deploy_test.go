@@ -85,7 +85,7 @@ func mineEvery(node *devchain.Chain, interval time.Duration) {
 			case <-stop:
 				return
 			case <-tick.C:
-				node.Backend.Commit()
+				node.Commit()
 			}
 		}
 	}()

@@ -26,9 +26,11 @@ var progressOf = map[string]string{
 	v1alpha1.ReasonExpired:               v1alpha1.ConditionStalled,
 	v1alpha1.ReasonDeliveriesFailing:     v1alpha1.ConditionStalled,
 	v1alpha1.ReasonEndpointLimitExceeded: v1alpha1.ConditionStalled,
-	v1alpha1.ReasonUnknownChain:          v1alpha1.ConditionReconciling,
-	v1alpha1.ReasonOwnerMissing:          v1alpha1.ConditionReconciling,
-	v1alpha1.ReasonSecretMissing:         v1alpha1.ConditionReconciling,
+	// A key past its Account's maxApiKeys is refused until someone raises the bound or deletes a key.
+	v1alpha1.ReasonKeyLimitExceeded: v1alpha1.ConditionStalled,
+	v1alpha1.ReasonUnknownChain:     v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonOwnerMissing:     v1alpha1.ConditionReconciling,
+	v1alpha1.ReasonSecretMissing:    v1alpha1.ConditionReconciling,
 	// A filler key of the Filler's Account may be applied in the same sync.
 	v1alpha1.ReasonAccountNotFiller: v1alpha1.ConditionReconciling,
 	// A fading filler is asked again once its cool-down ends, with no one acting.

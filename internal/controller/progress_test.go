@@ -28,6 +28,7 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonExpired:               v1alpha1.ConditionStalled,
 	v1alpha1.ReasonDeliveriesFailing:     v1alpha1.ConditionStalled,
 	v1alpha1.ReasonEndpointLimitExceeded: v1alpha1.ConditionStalled,
+	v1alpha1.ReasonKeyLimitExceeded:      v1alpha1.ConditionStalled,
 	v1alpha1.ReasonUnknownChain:          v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonOwnerMissing:          v1alpha1.ConditionReconciling,
 	v1alpha1.ReasonSecretMissing:         v1alpha1.ConditionReconciling,

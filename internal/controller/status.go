@@ -55,6 +55,8 @@ var warningReasons = map[string]bool{
 	v1alpha1.ReasonFading: true,
 	// The operator acts: raise the limit or delete an endpoint.
 	v1alpha1.ReasonEndpointLimitExceeded: true,
+	// The operator acts: raise the Account's maxApiKeys or delete a key.
+	v1alpha1.ReasonKeyLimitExceeded: true,
 }
 
 // outcome collects what one reconcile decided about an object's status and writes it once, in a

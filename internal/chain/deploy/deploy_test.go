@@ -34,7 +34,7 @@ func autoMine(t *testing.T, c *devchain.Chain) {
 			case <-stop:
 				return
 			case <-tick.C:
-				c.Backend.Commit()
+				c.Commit()
 			}
 		}
 	}()
@@ -269,7 +269,7 @@ func TestRefusalsComeBeforeAnyTransaction(t *testing.T) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
 			t.Logf("refused: %v", err)
-			c.Backend.Commit()
+			c.Commit()
 			if after := accountOf(t, c, addr(tc.key)); after.nonce != before.nonce || after.balance.Cmp(before.balance) != 0 {
 				t.Fatalf("the deployer's nonce went %d -> %d and its balance %s -> %s", before.nonce, after.nonce, before.balance, after.balance)
 			}
@@ -294,7 +294,7 @@ func TestDryRunSendsNothing(t *testing.T) {
 	if res.GasLimit == 0 || res.MaxCost.Sign() <= 0 || res.Tx != (common.Hash{}) || res.Address != deploy.Address(args) {
 		t.Fatalf("want a plan and no transaction, got gas limit %d, cost %s, tx %s, address %s", res.GasLimit, res.MaxCost, res.Tx.Hex(), res.Address.Hex())
 	}
-	c.Backend.Commit()
+	c.Commit()
 	if after := accountOf(t, c, addr(key)); after.nonce != before.nonce || after.balance.Cmp(before.balance) != 0 {
 		t.Fatalf("the dry run sent something: nonce %d -> %d", before.nonce, after.nonce)
 	}

@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"net"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,6 +60,18 @@ type Chain struct {
 	ID *big.Int
 	// Funder holds FunderBalance at genesis.
 	Funder *ecdsa.PrivateKey
+
+	// commitMu serialises Commit: the simulated beacon's own Commit races with itself when a
+	// block-making loop and a test's transaction both make a block.
+	commitMu sync.Mutex
+}
+
+// Commit makes a block; safe to call from several goroutines (use it, not Backend.Commit, where a
+// loop makes blocks while transactions are mined).
+func (c *Chain) Commit() {
+	c.commitMu.Lock()
+	defer c.commitMu.Unlock()
+	c.Backend.Commit()
 }
 
 // Start runs a chain with the chain id and a fresh Funder on a free loopback port; it is closed
@@ -157,7 +170,7 @@ func (c *Chain) Mine(t testing.TB, tx *types.Transaction) *types.Receipt {
 }
 
 func (c *Chain) mine(tx *types.Transaction) (*types.Receipt, error) {
-	c.Backend.Commit()
+	c.Commit()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	receipt, err := bind.WaitMined(ctx, c.Backend.Client(), tx.Hash())
