@@ -138,6 +138,7 @@ func parseFlags() config {
 		"Let test-environment WebhookEndpoints receive on loopback addresses (http://127.0.0.1:…), for development (make run sets it). Never in a cluster: the pod's loopback serves pprof, probes and sidecars.")
 	bindWebAuthFlags(flag.CommandLine, &c.service, &c.trustedProxies)
 	bindTransferFlags(flag.CommandLine, &c.service.Transfers)
+	bindMarketFlags(flag.CommandLine, &c.service.Market)
 	bindTracingFlags(flag.CommandLine, &c.tracing)
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)

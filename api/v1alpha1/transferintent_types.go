@@ -228,6 +228,51 @@ type IntentQuote struct {
 	SlippageBps int32 `json:"slippageBps"`
 }
 
+// IntentAuction is a swap's or bridge's market terms as its order encodes them: the Dutch decay of
+// its output and the exclusivity of the filler that won the request for quotes.
+type IntentAuction struct {
+	// type is exclusive (a filler won the request for quotes) or open (none did: a Dutch auction
+	// from the feed price).
+	// +required
+	// +kubebuilder:validation:Enum=exclusive;open
+	Type string `json:"type"`
+	// startAmountOut is what a fill owes until decayStartAt, in display units of the output
+	// token; it falls linearly to the quote's minAmountOut at decayEndAt.
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	StartAmountOut string `json:"startAmountOut"`
+	// decayStartAt and decayEndAt bound the decay.
+	// +required
+	DecayStartAt metav1.Time `json:"decayStartAt"`
+	// +required
+	DecayEndAt metav1.Time `json:"decayEndAt"`
+	// exclusiveFiller is the winner's payout address on the destination chain: it alone fills
+	// until exclusivityDeadline (inclusive).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	ExclusiveFiller string `json:"exclusiveFiller,omitempty"`
+	// exclusivityDeadline is the last second of the exclusivity.
+	// +optional
+	ExclusivityDeadline *metav1.Time `json:"exclusivityDeadline,omitempty"`
+	// exclusivityOverrideBps is what another filler pays above the decayed amount during the
+	// exclusivity; 0: none may fill.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10000
+	ExclusivityOverrideBps int32 `json:"exclusivityOverrideBps,omitempty"`
+	// winner is the name of the Filler that won the request for quotes.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	Winner string `json:"winner,omitempty"`
+	// quotes is how many fillers quoted at or above the floor, of fillersAsked.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Quotes int32 `json:"quotes,omitempty"`
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	FillersAsked int32 `json:"fillersAsked,omitempty"`
+}
+
 // TransferIntentSpec is the stored intent. It is written once, when the intent is created, and
 // never changed.
 // +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable"
@@ -274,6 +319,9 @@ type TransferIntentSpec struct {
 	// simulation's when the intent was created with a simulationId (a firm quote).
 	// +optional
 	Quote *IntentQuote `json:"quote,omitempty"`
+	// auction is a swap's or bridge's market terms, which its order encodes.
+	// +optional
+	Auction *IntentAuction `json:"auction,omitempty"`
 	// expiresAt is when a pending intent expires: its deadline, or creation plus the default TTL.
 	// +required
 	ExpiresAt metav1.Time `json:"expiresAt"`
@@ -376,6 +424,10 @@ type FillStatus struct {
 	// +required
 	// +kubebuilder:validation:Pattern=`^[0-9]{1,78}$`
 	AmountOut string `json:"amountOut"`
+	// fillerName is the Filler whose payout address on the fill's chain filler is, when one is.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	FillerName string `json:"fillerName,omitempty"`
 	// attestation is the attester's EIP-712 signature of the fill (bridges), once it is final.
 	// It is not a secret: it only releases the escrow to filler.
 	// +optional

@@ -267,6 +267,10 @@ func (r *FillerReconciler) publish(ctx context.Context, f *v1alpha1.Filler, o *o
 func fillerEntry(f *v1alpha1.Filler, secret string) registry.Filler {
 	entry := registry.Filler{Name: f.Name, Account: f.Spec.AccountRef.Name, URL: f.Spec.QuoteURL, Secret: secret,
 		Payouts: make(map[string]common.Address, len(f.Spec.PayoutAddresses))}
+	if t := f.Status.NotAskedUntil; t != nil {
+		// The leader's word, from the fades it counts: every replica skips a fading filler.
+		entry.NotAskedUntil = t.Time
+	}
 	for _, p := range f.Spec.PayoutAddresses {
 		entry.Payouts[p.ChainID] = common.HexToAddress(p.Address)
 	}

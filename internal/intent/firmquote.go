@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"k8s.io/utils/clock"
 )
 
@@ -41,6 +42,34 @@ type SimulatedQuote struct {
 	// MinAmountIn is the route's limits.minAmount in base units of the input token; empty for a
 	// transfer and for simulations kept before limits existed.
 	MinAmountIn string `json:"minAmountIn,omitempty"`
+	// Market is the simulation's request for quotes, which a create with its simulationId keeps
+	// (its winner's quote is firm until expiresAt); absent when nobody was asked.
+	Market *SimulatedMarket `json:"market,omitempty"`
+}
+
+// SimulatedMarket is what a simulation's request for quotes answered.
+type SimulatedMarket struct {
+	Asked  int `json:"asked"`
+	Quotes int `json:"quotes"`
+	// Winner is the winning Filler's name, WinnerAddress its payout address and AmountOut its
+	// quote in base units; all empty without a winner.
+	Winner        string `json:"winner,omitempty"`
+	WinnerAddress string `json:"winnerAddress,omitempty"`
+	AmountOut     string `json:"amountOut,omitempty"`
+}
+
+// marketAnswer is the answer the simulation's request for quotes gave, for a create that keeps it.
+func (q SimulatedQuote) marketAnswer() MarketAnswer {
+	m := q.Market
+	if m == nil {
+		return MarketAnswer{}
+	}
+	ans := MarketAnswer{Asked: m.Asked, Quotes: m.Quotes}
+	amount, ok := new(big.Int).SetString(m.AmountOut, 10)
+	if m.Winner != "" && ok && common.IsHexAddress(m.WinnerAddress) {
+		ans.Winner, ans.WinnerAddress, ans.AmountOut = m.Winner, common.HexToAddress(m.WinnerAddress), amount
+	}
+	return ans
 }
 
 // QuoteStore keeps simulations until their expiresAt. Get answers found=false for an unknown or
@@ -159,6 +188,12 @@ func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
 	}
 	if plan.MinAmountIn != nil {
 		q.MinAmountIn = plan.MinAmountIn.String()
+	}
+	if t := plan.Market; t != nil && (t.Asked > 0 || t.Winner != "") {
+		q.Market = &SimulatedMarket{Asked: t.Asked, Quotes: t.Quotes}
+		if t.Winner != "" {
+			q.Market.Winner, q.Market.WinnerAddress, q.Market.AmountOut = t.Winner, t.ExclusiveFiller.Hex(), t.StartAmountOut.String()
+		}
 	}
 	return q
 }

@@ -36,6 +36,14 @@ type OrderInputs struct {
 	AccountKey []byte
 	// DestinationSettler is the settlement contract on the destination chain; zero for a transfer.
 	DestinationSettler common.Address
+	// StartAmountOut, DecayStart and DecayEnd are the Dutch decay of the output down to
+	// MinAmountOut (nil StartAmountOut: none); ExclusiveFiller, ExclusivityDeadline and
+	// ExclusivityOverrideBps its exclusivity (zero: none). MarketTerms sets them.
+	StartAmountOut         *big.Int
+	DecayStart, DecayEnd   uint64
+	ExclusiveFiller        common.Address
+	ExclusivityDeadline    uint64
+	ExclusivityOverrideBps uint32
 }
 
 // Order is the settlement contract's order for in.
@@ -46,6 +54,9 @@ func (in OrderInputs) Order() settlement.Order {
 		DestinationChainId: new(big.Int).SetUint64(in.ToChainID), Recipient: in.To,
 		TokenIn: in.TokenIn, TokenOut: in.TokenOut, AmountIn: in.Amount, MinAmountOut: in.MinAmountOut,
 		Deadline: in.Deadline, Nonce: in.Nonce, DestinationSettler: in.DestinationSettler,
+		StartAmountOut: in.StartAmountOut, DecayStart: in.DecayStart, DecayEnd: in.DecayEnd,
+		ExclusiveFiller: in.ExclusiveFiller, ExclusivityDeadline: in.ExclusivityDeadline,
+		ExclusivityOverrideBps: new(big.Int).SetUint64(uint64(in.ExclusivityOverrideBps)),
 	}
 }
 

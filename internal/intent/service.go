@@ -79,6 +79,9 @@ type Config struct {
 	// may take, in basis points: the route's minimum amount is where they take exactly this
 	// share. Zero means DefaultFeeShareBps; it must exceed the basis points of every path.
 	FeeShareBps uint32
+	// Auction tunes the orders' market terms: the request for quotes, the exclusivity and the
+	// Dutch decay.
+	Auction AuctionConfig
 }
 
 // DefaultFeeShareBps puts a route's minimum where the fees would take the whole amount: below it
@@ -104,6 +107,7 @@ type Service struct {
 	typedPricesLive bool
 	// feeShare is Config.FeeShareBps with its default.
 	feeShare uint32
+	auction  AuctionConfig
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -116,7 +120,7 @@ func NewService(cfg Config) (*Service, error) {
 		catalog: cfg.Catalog, chainData: cfg.ChainData, fees: DefaultFeeSchedule(),
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
 		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, trusted: cfg.TrustedSources, quotes: cfg.Quotes,
-		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps, accountKey: cfg.AccountKey,
+		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps, accountKey: cfg.AccountKey, auction: cfg.Auction,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -158,13 +162,16 @@ type Plan struct {
 	// order accepts (both Amount for a transfer). MinAmountOut is nil when the pair has no quote.
 	AmountOut, MinAmountOut *big.Int
 	SlippageBps             int
-	FromChain               registry.Chain
-	ToChain                 registry.Chain
-	TokenIn                 registry.Token
-	TokenOut                registry.Token
-	tokenOut                token
-	OrderID                 common.Hash
-	Nonce                   [32]byte
+	// Market is a swap's or bridge's market terms (its Dutch decay and exclusivity); nil for a
+	// transfer or an order without a quote.
+	Market    *MarketTerms
+	FromChain registry.Chain
+	ToChain   registry.Chain
+	TokenIn   registry.Token
+	TokenOut  registry.Token
+	tokenOut  token
+	OrderID   common.Hash
+	Nonce     [32]byte
 	// Deadline is the request's deadline, or PreparedAt + IntentTTL when it has none.
 	Deadline time.Time
 	// Tx is nil when there is no route to build it for.
@@ -201,6 +208,9 @@ type SimulationResult struct {
 	Tx             *Tx       `json:"tx,omitempty"`
 	// Quote is a swap's or bridge's output and the minimum the order accepts.
 	Quote *Quote `json:"quote,omitempty"`
+	// Auction is a swap's or bridge's market terms: what a create with this simulationId signs,
+	// its times moved to the create's.
+	Auction *Auction `json:"auction,omitempty"`
 	// Approval is present when the order's ERC-20 allowance toward the settlement contract is
 	// short (known when the chain has an RPC endpoint): send its tx before tx.
 	Approval *Approval `json:"approval,omitempty"`
@@ -316,6 +326,7 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 		}
 	}
 	res.Quote = plan.Quote()
+	res.Auction = plan.Auction()
 	res.Limits = plan.Limits()
 	return res, nil
 }
@@ -384,6 +395,7 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if !kept {
 		quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
 	}
+	s.setMarketTerms(ctx, &plan, r, firm, now)
 	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
 		return Plan{}, err
 	}
@@ -615,6 +627,11 @@ func (r resolved) orderInputs(account string, plan Plan, nonce [32]byte) OrderIn
 	}
 	if plan.MinAmountOut != nil { // nil: an order with no quote, which is never built
 		in.MinAmountOut = plan.MinAmountOut
+	}
+	if t := plan.Market; t != nil {
+		in.StartAmountOut, in.DecayStart, in.DecayEnd = t.StartAmountOut, t.DecayStart, t.DecayEnd
+		in.ExclusiveFiller, in.ExclusivityDeadline = t.ExclusiveFiller, t.ExclusivityDeadline
+		in.ExclusivityOverrideBps = t.OverrideBps
 	}
 	if plan.Type != TypeTransfer {
 		in.OriginSettler, _ = settlementAddress(r.from)

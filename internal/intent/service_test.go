@@ -208,9 +208,10 @@ func TestSimulateBridgeTx(t *testing.T) {
 		usdcMainnet[2:], // address tokenIn
 		usdcBase[2:],    // address tokenOut
 		"596fd020",      // uint256 amountIn
-		"58cfc571",      // uint256 startAmountOut: no decay without a market, the floor throughout
+		"59420578",      // uint256 startAmountOut: no market, an open auction from the feed's 1,497,499,000 (fees only)
 		"58cfc571",      // uint256 minAmountOut
-		"0", "0",        // uint64 decayStart, decayEnd
+		"70dd5525",      // uint64 decayStart: now (the test clock, 2030-01-02T03:04:05Z)
+		"70dd5561",      // uint64 decayEnd: a minute later (DefaultDecayWindow)
 		"0", "0", "0", // address exclusiveFiller, uint64 exclusivityDeadline, uint256 exclusivityOverrideBps
 		"0", "0", // uint256 feeAmount, address feeRecipient
 		"0",             // uint256 nativeDropAmount

@@ -82,6 +82,7 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		spec.Quote = &v1alpha1.IntentQuote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut,
 			SlippageBps: int32(q.SlippageBps)} //nolint:gosec // at most MaxSlippageBps
 	}
+	spec.Auction = auctionSpec(d.Plan)
 	for _, step := range d.Plan.ResolvedPath {
 		spec.ResolvedPath = append(spec.ResolvedPath, v1alpha1.IntentType(step))
 	}
@@ -89,6 +90,26 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: v1alpha1.IntentLabels(d.Account, spec.Type)},
 		Spec:       spec,
 	}, nil
+}
+
+// auctionSpec is the plan's market terms as the intent stores them; nil without any.
+func auctionSpec(plan intent.Plan) *v1alpha1.IntentAuction {
+	a := plan.Auction()
+	if a == nil {
+		return nil
+	}
+	spec := &v1alpha1.IntentAuction{
+		Type: a.Type, StartAmountOut: a.StartAmountOut,
+		DecayStartAt: metav1.NewTime(a.DecayStartAt), DecayEndAt: metav1.NewTime(a.DecayEndAt),
+		ExclusiveFiller: a.ExclusiveFiller, Winner: plan.Market.Winner,
+		ExclusivityOverrideBps: int32(a.ExclusivityOverrideBps), //nolint:gosec // at most 10,000 (AuctionConfig)
+		Quotes: int32(a.Quotes), FillersAsked: int32(a.FillersAsked), //nolint:gosec // at most the fillers of a route
+	}
+	if a.ExclusivityDeadline != nil {
+		t := metav1.NewTime(*a.ExclusivityDeadline)
+		spec.ExclusivityDeadline = &t
+	}
+	return spec
 }
 
 // RequestHash identifies a request by content: sha256 of its normalised form (EIP-55 addresses,

@@ -32,8 +32,11 @@ type Order struct {
 	Signature          string                      `json:"signature"`
 	OpenFor            v1alpha1.TransactionPayload `json:"openFor"`
 	CreatedAt          time.Time                   `json:"createdAt"`
-	environment        v1alpha1.Environment
-	token              string // the input token, CAIP-10, for the token filter
+	// Auction is the order's market terms: who may fill it until when, and what a fill owes as
+	// time passes (the order's own fields, shown in display units).
+	Auction     *intent.Auction `json:"auction,omitempty"`
+	environment v1alpha1.Environment
+	token       string // the input token, CAIP-10, for the token filter
 }
 
 // Filter selects orders; zero fields select all.
@@ -229,5 +232,6 @@ func orderOf(ti *v1alpha1.TransferIntent) (*Order, bool) {
 		Order: transferrecord.OrderJSONOf(g), Signature: ti.Status.Signature,
 		OpenFor:   v1alpha1.TransactionPayload{To: g.OriginSettler.Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: ti.Spec.Tx.ChainID},
 		CreatedAt: intent.IDTime(ti.Spec.ID).UTC(), environment: ti.Spec.Environment, token: ti.Spec.Request.Asset.In,
+		Auction: transferrecord.AuctionOf(ti.Spec),
 	}, true
 }

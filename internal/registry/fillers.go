@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -24,7 +25,13 @@ type Filler struct {
 	Routes []FillerRoute
 	// Payouts are its payout addresses by CAIP-2 chain id.
 	Payouts map[string]common.Address
+	// NotAskedUntil is when a fading filler is asked again (status.notAskedUntil, written by the
+	// leader from the fades every replica counts); zero: it is asked.
+	NotAskedUntil time.Time
 }
+
+// AskedAt reports whether the filler is asked for quotes at now: it is not while fading.
+func (f Filler) AskedAt(now time.Time) bool { return !now.Before(f.NotAskedUntil) }
 
 // FillerRoute is one route of a filler. Empty token lists mean any token.
 type FillerRoute struct {
@@ -58,6 +65,14 @@ type servingEntry struct {
 type fillerSnapshot struct {
 	byName  map[string]*Filler
 	byRoute map[routeKey][]servingEntry // each sorted by filler name
+	// byPayout names the filler of a payout address on a chain (the first by name).
+	byPayout map[payoutKey]string
+}
+
+// payoutKey is a payout address on a CAIP-2 chain.
+type payoutKey struct {
+	chain   string
+	address common.Address
 }
 
 // FillerDirectory is the read model of the Ready fillers, by route: the request for quotes asks it
@@ -96,9 +111,16 @@ func (d *FillerDirectory) Delete(name string) {
 }
 
 func (d *FillerDirectory) publishLocked() {
-	s := &fillerSnapshot{byName: make(map[string]*Filler, len(d.fillers)), byRoute: map[routeKey][]servingEntry{}}
+	s := &fillerSnapshot{byName: make(map[string]*Filler, len(d.fillers)), byRoute: map[routeKey][]servingEntry{},
+		byPayout: map[payoutKey]string{}}
 	for name, f := range d.fillers {
 		s.byName[name] = &f
+		for chain, address := range f.Payouts {
+			k := payoutKey{chain, address}
+			if other, taken := s.byPayout[k]; !taken || name < other {
+				s.byPayout[k] = name
+			}
+		}
 		for _, r := range f.Routes {
 			k := routeKey{r.From, r.To}
 			s.byRoute[k] = append(s.byRoute[k], servingEntry{filler: &f, tokensIn: tokenSet(r.TokensIn), tokensOut: tokenSet(r.TokensOut)})
@@ -174,6 +196,16 @@ func (d *FillerDirectory) Get(name string) (Filler, bool) {
 		return Filler{}, false
 	}
 	return *f, true
+}
+
+// NameOf names the Ready filler whose payout address on chain (CAIP-2) is address; "" when none
+// is (several fillers sharing a payout address: the first by name).
+func (d *FillerDirectory) NameOf(chain string, address common.Address) string {
+	s := d.snapshot.Load()
+	if s == nil {
+		return ""
+	}
+	return s.byPayout[payoutKey{chain, address}]
 }
 
 // Len returns the number of Ready fillers.

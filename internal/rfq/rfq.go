@@ -87,8 +87,8 @@ const (
 	OutcomeFading Outcome = "fading"
 )
 
-// asked reports whether the outcome is one of a request made (not a filler skipped).
-func (o Outcome) asked() bool {
+// Asked reports whether the outcome is one of a request made (not a filler skipped).
+func (o Outcome) Asked() bool {
 	return o != OutcomeBusy && o != OutcomeBreakerOpen && o != OutcomeFading
 }
 
@@ -348,7 +348,7 @@ func (m *Market) Ask(ctx context.Context, fillers []Filler, req Request, floor *
 	}
 	for i := range res.Quotes {
 		q := &res.Quotes[i]
-		if q.Outcome.asked() {
+		if q.Outcome.Asked() {
 			m.record(q.Filler, q.Outcome, q.Latency)
 		}
 		if q.Outcome == OutcomeOK && (res.Winner == nil || q.AmountOut.Cmp(res.Winner.AmountOut) > 0 ||

@@ -3,12 +3,18 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+	"github.com/transferintent/transfer-intent-service/internal/registry"
 	"github.com/transferintent/transfer-intent-service/internal/rfq"
 )
 
@@ -22,6 +28,19 @@ type MarketOptions struct {
 	// SweepInterval is how often won orders past their exclusivity are counted as fades
 	// (DefaultFadeSweep when zero).
 	SweepInterval time.Duration
+	// Exclusivity, DecayWindow and OverrideBps are the orders' market terms
+	// (intent.AuctionConfig; zero: its defaults).
+	Exclusivity time.Duration
+	DecayWindow time.Duration
+	OverrideBps uint32
+}
+
+// auction is the orders' market terms, asking the Ready fillers through the replica's Market.
+func (s *Service) auction(opts MarketOptions, log logr.Logger) intent.AuctionConfig {
+	return intent.AuctionConfig{
+		Market:      marketQuotes{fillers: s.Models.Fillers, market: s.Market, log: log.WithName("rfq"), now: time.Now},
+		Exclusivity: opts.Exclusivity, DecayWindow: opts.DecayWindow, OverrideBps: opts.OverrideBps,
+	}
 }
 
 // DefaultFadeSweep is the default of MarketOptions.SweepInterval.
@@ -68,3 +87,100 @@ func (f fadeSweep) Start(ctx context.Context) error {
 func (fadeSweep) NeedLeaderElection() bool { return false }
 
 var _ manager.LeaderElectionRunnable = fadeSweep{}
+
+// marketQuotes asks the Ready fillers of an order's route through the replica's Market: the
+// adapter between the domain's intent.Market and the request for quotes, which knows neither
+// Kubernetes nor accounts.
+type marketQuotes struct {
+	fillers *registry.FillerDirectory
+	market  *rfq.Market
+	log     logr.Logger
+	now     func() time.Time
+}
+
+var _ intent.Market = marketQuotes{}
+
+// Quote tells the fillers of the route the order's route, amounts and deadline (nothing of its
+// account, key or user) and answers the winner at or above the floor, if any.
+func (m marketQuotes) Quote(ctx context.Context, q intent.MarketQuery) intent.MarketAnswer {
+	serving := m.fillers.Serving(q.From.ID, q.To.ID, q.TokenIn.Address, q.TokenOut.Address)
+	now := m.now()
+	serving = slices.DeleteFunc(serving, func(f registry.Filler) bool { return !f.AskedAt(now) })
+	fillers := rfq.Fillers(serving, q.To.ID)
+	if len(fillers) == 0 {
+		return intent.MarketAnswer{}
+	}
+	res := m.market.Ask(ctx, fillers, rfq.Request{
+		FromChainID: numericID(q.From), FromChain: q.From.ID, ToChainID: numericID(q.To), ToChain: q.To.ID,
+		TokenIn: q.TokenIn.Address, TokenOut: q.TokenOut.Address, AmountIn: q.AmountIn.String(),
+		RecipientChainID: q.To.ID, Deadline: q.Deadline.UTC(),
+	}, q.Floor)
+	m.log.V(1).Info("request for quotes", "result", res.String())
+	ans := intent.MarketAnswer{}
+	for _, quote := range res.Quotes {
+		if quote.Outcome.Asked() {
+			ans.Asked++
+		}
+		if quote.Outcome == rfq.OutcomeOK {
+			ans.Quotes++
+		}
+	}
+	if w := res.Winner; w != nil {
+		ans.Winner, ans.WinnerAddress, ans.AmountOut = w.Filler, w.Payout, w.AmountOut
+	}
+	return ans
+}
+
+// numericID is a chain's EIP-155 id, 0 for another namespace.
+func numericID(c registry.Chain) uint64 {
+	if c.NumericID == nil || !c.NumericID.IsUint64() {
+		return 0
+	}
+	return c.NumericID.Uint64()
+}
+
+// FadeSlack is how long after its exclusivity a win waits for its fill to be seen before it
+// counts as a fade: the watcher sees a fill a few blocks after it lands.
+const FadeSlack = 15 * time.Second
+
+// fadeWatch tells the replica's fade record of the wins and fills its intents record, from the
+// TransferIntent informer: a win is an order opened on chain (its transaction in a block) before
+// the end of its winner's exclusivity, a fill the fill the watcher recorded. Every replica sees
+// the same intents, so every replica counts the same fades and skips the same fillers; the
+// leader writes them on the Filler's status.
+type fadeWatch struct {
+	market *rfq.Market
+	fades  *rfq.Fades
+	now    func() time.Time
+}
+
+func (w fadeWatch) OnAdd(obj any, _ bool) { w.observe(obj) }
+func (w fadeWatch) OnUpdate(_, obj any)   { w.observe(obj) }
+func (fadeWatch) OnDelete(any)            {}
+
+func (w fadeWatch) observe(obj any) {
+	ti, ok := obj.(*v1alpha1.TransferIntent)
+	if !ok {
+		return
+	}
+	a := ti.Spec.Auction
+	if a == nil || a.Winner == "" || a.ExclusivityDeadline == nil {
+		return
+	}
+	now := w.now()
+	if f := ti.Status.Fill; f != nil {
+		filler := f.FillerName
+		if strings.EqualFold(f.Filler, a.ExclusiveFiller) {
+			filler = a.Winner
+		}
+		if filler == "" {
+			filler = f.Filler
+		}
+		w.fades.RecordFill(ti.Spec.OrderID, filler, now)
+		return
+	}
+	opened := ti.Status.BlockNumber > 0 && ti.Status.Phase == v1alpha1.IntentPhaseSubmitted
+	if opened && now.Before(a.ExclusivityDeadline.Add(time.Second)) { // the deadline's second is exclusive
+		w.market.RecordWin(a.Winner, ti.Spec.OrderID, a.ExclusivityDeadline.Add(FadeSlack))
+	}
+}

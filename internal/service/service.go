@@ -297,7 +297,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	transfers, chainData, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log))
+	transfers, chainData, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log), s.auction(opts.Market, log))
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +341,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	feed, err := setupFeed(mgr, opts.Namespace)
+	feed, err := setupFeed(mgr, opts.Namespace, fadeWatch{market: s.Market, fades: s.Fades, now: time.Now})
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 // newTransfers builds the transfer domain (simulation and creation) over the read models and the
 // chains' nodes.
 func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics,
-	quotes intent.QuoteStore) (*intent.Service, *chaindata.Reader, error) {
+	quotes intent.QuoteStore, auction intent.AuctionConfig) (*intent.Service, *chaindata.Reader, error) {
 	rpcOpts := opts.ChainRPC
 	rpcOpts.Metrics = rpcMetrics
 	chainData, err := chaindata.New(rpcOpts)
@@ -446,7 +446,7 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 		Catalog:    catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, TrustedSources: opts.Watch.TrustedSources,
-		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps),
+		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps), Auction: auction,
 	})
 	return svc, chainData, err
 }
@@ -593,6 +593,7 @@ func (s *Service) setupWatcher(mgr ctrl.Manager, opts Options, attester *settlem
 	watchOpts.Attester = attester
 	watchOpts.RPCMetrics = rpcMetrics
 	watchOpts.Heads = heads
+	watchOpts.FillerName = s.Models.Fillers.NameOf
 	s.Watcher, err = watcher.New(watcher.Watcher{
 		Namespace: opts.Namespace, Chains: s.Models.Chains, Index: index, Synced: reg.HasSynced,
 		Writer: writer, Cache: mgr.GetClient(), Options: watchOpts, Log: log.WithName("chain-watcher"),
@@ -628,8 +629,9 @@ func setupOrderBook(mgr ctrl.Manager, writer *intentstatus.Writer, chains *regis
 }
 
 // setupFeed hands the TransferIntent informer's changes to the API's event streams, on every
-// replica: a stream is served by whichever replica the client reached.
-func setupFeed(mgr ctrl.Manager, namespace string) (*apiserver.IntentFeed, error) {
+// replica (a stream is served by whichever replica the client reached), and to the fillers' fade
+// record, which every replica keeps.
+func setupFeed(mgr ctrl.Manager, namespace string, fades fadeWatch) (*apiserver.IntentFeed, error) {
 	feed := apiserver.NewIntentFeed(mgr.GetCache(), namespace)
 	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
 	if err != nil {
@@ -637,6 +639,9 @@ func setupFeed(mgr ctrl.Manager, namespace string) (*apiserver.IntentFeed, error
 	}
 	if _, err := inf.AddEventHandler(feed.EventHandler()); err != nil {
 		return nil, fmt.Errorf("watching TransferIntents for the event streams: %w", err)
+	}
+	if _, err := inf.AddEventHandler(fades); err != nil {
+		return nil, fmt.Errorf("watching TransferIntents for the fillers' fades: %w", err)
 	}
 	return feed, nil
 }

@@ -42,6 +42,8 @@ type Record struct {
 	// Quote is a swap's or bridge's quote as its order encodes it (the simulation's, for a
 	// create with simulationId).
 	Quote *intent.Quote `json:"quote,omitempty"`
+	// Auction is a swap's or bridge's market terms as its order encodes them.
+	Auction *intent.Auction `json:"auction,omitempty"`
 	// Execution is transaction or gasless; Gasless the order a filler opens, for a gasless one.
 	Execution intent.Execution `json:"execution"`
 	Gasless   *Gasless         `json:"gasless,omitempty"`
@@ -106,6 +108,11 @@ type Fill struct {
 	BlockNumber int64  `json:"blockNumber,omitempty"`
 	Filler      string `json:"filler"`
 	AmountOut   string `json:"amountOut"`
+	// FillerName is the Filler resource whose payout address Filler is, when one is.
+	FillerName string `json:"fillerName,omitempty"`
+	// ImprovementBps is how far AmountOut is above the order's minAmountOut, in basis points
+	// (rounded down); absent when the order does not read back.
+	ImprovementBps *int64 `json:"improvementBps,omitempty"`
 }
 
 // Metadata is the OpenAPI IntentMetadata: the from-chain and the open transaction.
@@ -136,8 +143,10 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 	}
 	rec.BlockNumber = obj.Status.BlockNumber
 	if f := obj.Status.Fill; f != nil {
-		rec.Fill = &Fill{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut}
+		rec.Fill = &Fill{ChainID: f.ChainID, Hash: f.Hash, BlockNumber: f.BlockNumber, Filler: f.Filler, AmountOut: f.AmountOut,
+			FillerName: f.FillerName, ImprovementBps: improvementBps(obj, f.AmountOut)}
 	}
+	rec.Auction = AuctionOf(obj.Spec)
 	rec.RefundHash = obj.Status.RefundHash
 	if q := obj.Spec.Quote; q != nil {
 		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}

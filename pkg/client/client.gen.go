@@ -17,6 +17,24 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AuctionType.
+const (
+	Exclusive AuctionType = "exclusive"
+	Open      AuctionType = "open"
+)
+
+// Valid indicates whether the value is a known member of the AuctionType enum.
+func (e AuctionType) Valid() bool {
+	switch e {
+	case Exclusive:
+		return true
+	case Open:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Environment.
 const (
 	Live Environment = "live"
@@ -1775,6 +1793,42 @@ type Approval struct {
 	Tx TransactionPayload `json:"tx"`
 }
 
+// Auction Extension, swaps and bridges only. The order's market terms, which the settlement contract enforces at fill time. When a Filler won the request for quotes (`type: exclusive`) its quote is `startAmountOut` and its payout address `exclusiveFiller` alone may fill until `exclusivityDeadline` (inclusive); another filler may fill before then only by paying `exclusivityOverrideBps` more, or not at all when it is 0. When no filler quoted at or above the floor (`type: open`) the order is an open Dutch auction from the feed price. In both cases what a fill owes falls linearly from `startAmountOut` at `decayStartAt` to `minAmountOut` (the quote's floor) at `decayEndAt`, rounded up in the recipient's favour. Amounts are in the output token's display units. A create with `simulationId` keeps the simulation's quotes and winner; its times are the create's.
+type Auction struct {
+	// DecayEndAt An RFC 3339 (ISO 8601) date-time.
+	DecayEndAt Timestamp `json:"decayEndAt"`
+
+	// DecayStartAt An RFC 3339 (ISO 8601) date-time.
+	DecayStartAt Timestamp `json:"decayStartAt"`
+
+	// ExclusiveFiller 0x-prefixed 20-byte hex address.
+	ExclusiveFiller *EvmAddress `json:"exclusiveFiller,omitempty"`
+
+	// ExclusivityDeadline An RFC 3339 (ISO 8601) date-time.
+	ExclusivityDeadline    *Timestamp `json:"exclusivityDeadline,omitempty"`
+	ExclusivityOverrideBps int        `json:"exclusivityOverrideBps"`
+
+	// FillersAsked How many fillers serving the route were asked (a fading, busy or failing one is not).
+	FillersAsked int `json:"fillersAsked"`
+
+	// MinAmountOut A non-negative decimal number as a string, never in exponent form.
+	//
+	// Examples: 12.5, 0.0042
+	MinAmountOut DecimalString `json:"minAmountOut"`
+
+	// Quotes How many fillers quoted at or above the floor.
+	Quotes int `json:"quotes"`
+
+	// StartAmountOut A non-negative decimal number as a string, never in exponent form.
+	//
+	// Examples: 12.5, 0.0042
+	StartAmountOut DecimalString `json:"startAmountOut"`
+	Type           AuctionType   `json:"type"`
+}
+
+// AuctionType defines model for Auction.Type.
+type AuctionType string
+
 // Caip10AccountId CAIP-10 account identifier: `<CAIP-2>:<address>`.
 //
 // Examples: eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
@@ -1882,8 +1936,14 @@ type Fill struct {
 	// Filler 0x-prefixed 20-byte hex address.
 	Filler EvmAddress `json:"filler"`
 
+	// FillerName The Filler resource whose payout address on the fill's chain `filler` is, when it is one.
+	FillerName *string `json:"fillerName,omitempty"`
+
 	// Hash A transaction hash, 0x and 64 hex digits.
 	Hash TxHash `json:"hash"`
+
+	// ImprovementBps How far `amountOut` is above the order's `minAmountOut`, in basis points, rounded down.
+	ImprovementBps *int `json:"improvementBps,omitempty"`
 }
 
 // FillAttestation The attester's EIP-712 statement that `filler` filled `orderId` with `amountOut`, final on the destination chain. `tx` calls `settle` on the origin chain's settlement contract, which releases the escrow to `filler`; anyone may send it.
@@ -1993,6 +2053,9 @@ type OpenAPIDocument struct {
 
 // OrderBookEntry An entry of the order book - a signed gasless order, ready for a filler to open with `openFor`. It names no account.
 type OrderBookEntry struct {
+	// Auction The order's market terms, which its `orderData` encodes: a filler that did not win the request for quotes may fill once `exclusivityDeadline` has passed, with at least the decayed amount.
+	Auction *Auction `json:"auction,omitempty"`
+
 	// CreatedAt An RFC 3339 (ISO 8601) date-time.
 	CreatedAt Timestamp `json:"createdAt"`
 
@@ -2116,6 +2179,9 @@ type SimulationResult struct {
 	// Approval Present when a swap or bridge order pulls an ERC-20 and the sender's allowance toward the settlement contract is short, as read from the chain's node. Send `tx` (an exact `approve(spender, amount)`, never unlimited) before the order's own transaction.
 	Approval *Approval `json:"approval,omitempty"`
 
+	// Auction Extension, swaps and bridges only. The order's market terms, which the settlement contract enforces at fill time. When a Filler won the request for quotes (`type: exclusive`) its quote is `startAmountOut` and its payout address `exclusiveFiller` alone may fill until `exclusivityDeadline` (inclusive); another filler may fill before then only by paying `exclusivityOverrideBps` more, or not at all when it is 0. When no filler quoted at or above the floor (`type: open`) the order is an open Dutch auction from the feed price. In both cases what a fill owes falls linearly from `startAmountOut` at `decayStartAt` to `minAmountOut` (the quote's floor) at `decayEndAt`, rounded up in the recipient's favour. Amounts are in the output token's display units. A create with `simulationId` keeps the simulation's quotes and winner; its times are the create's.
+	Auction *Auction `json:"auction,omitempty"`
+
 	// Errors Fatal validation errors when `valid` is false.
 	Errors []string `json:"errors"`
 
@@ -2225,6 +2291,9 @@ type TransactionPayload struct {
 
 // TransferIntent The full record of a transfer intent; the summary fields plus the resolved path, the expiry, the request (normalised; EIP-55 addresses, deadline in UTC), the tx payload and the key environment.
 type TransferIntent struct {
+	// Auction Extension, swaps and bridges only. The order's market terms, which the settlement contract enforces at fill time. When a Filler won the request for quotes (`type: exclusive`) its quote is `startAmountOut` and its payout address `exclusiveFiller` alone may fill until `exclusivityDeadline` (inclusive); another filler may fill before then only by paying `exclusivityOverrideBps` more, or not at all when it is 0. When no filler quoted at or above the floor (`type: open`) the order is an open Dutch auction from the feed price. In both cases what a fill owes falls linearly from `startAmountOut` at `decayStartAt` to `minAmountOut` (the quote's floor) at `decayEndAt`, rounded up in the recipient's favour. Amounts are in the output token's display units. A create with `simulationId` keeps the simulation's quotes and winner; its times are the create's.
+	Auction *Auction `json:"auction,omitempty"`
+
 	// BlockNumber The block that holds the transaction (`metadata.hash`), once the service saw it in one. Absent while pending, and while a reported transaction waits to be mined.
 	BlockNumber *int `json:"blockNumber,omitempty"`
 

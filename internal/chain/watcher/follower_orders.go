@@ -126,7 +126,7 @@ func refundAllowed(l types.Log, b jsonrpc.Block) intentstatus.Observation {
 
 // filled records a fill on this (destination) chain; it confirms the intent once final.
 func (f *follower) filled(ev settlement.Event, b jsonrpc.Block) intentstatus.Observation {
-	fill := fillStatus(f.chain.ID, ev.Log.TxHash, b.Number, b.Hash, ev.Party, ev.Amount)
+	fill := f.fillStatus(ev.Log.TxHash, b.Number, b.Hash, ev.Party, ev.Amount)
 	return intentstatus.Observation{
 		Order: &intentstatus.OrderNews{Fill: fill}, Reason: v1alpha1.ReasonFilled,
 		Message: fmt.Sprintf("filled on %s by %s with %s base units in transaction %s, block %d; final at %d confirmations",
@@ -315,7 +315,7 @@ const reportedKeptByWitness = "kept_by_witness"
 // confirmFill confirms the order with its final fill and, for a bridge, the attestation that
 // releases the escrow to the filler.
 func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *jsonrpc.Receipt) error {
-	fill := fillStatus(f.chain.ID, ref.Fill.Hash, r.BlockNumber, r.BlockHash, ref.Fill.Filler, ref.Fill.AmountOut)
+	fill := f.fillStatus(ref.Fill.Hash, r.BlockNumber, r.BlockHash, ref.Fill.Filler, ref.Fill.AmountOut)
 	msg := fmt.Sprintf("the fill %s on %s is final (block %d)", ref.Fill.Hash.Hex(), f.chain.ID, r.BlockNumber)
 	if ref.IsBridge() {
 		if ok, err := f.attestable(ctx, ref, r); err != nil || !ok {
@@ -338,12 +338,17 @@ func (f *follower) confirmFill(ctx context.Context, ref OrderRef, r *jsonrpc.Rec
 	return f.apply(ctx, ref.Name, intentstatus.Observation{Event: intent.EventConfirm, Order: &intentstatus.OrderNews{Fill: fill}, Reason: v1alpha1.ReasonConfirmed, Message: msg})
 }
 
-// fillStatus is the status record of a fill.
-func fillStatus(chainID string, tx common.Hash, block uint64, blockHash common.Hash, filler common.Address, amountOut *big.Int) *v1alpha1.FillStatus {
-	return &v1alpha1.FillStatus{
-		ChainID: chainID, Hash: tx.Hex(), BlockNumber: int64(block), BlockHash: blockHash.Hex(), //nolint:gosec // block numbers are far below 2^63
+// fillStatus is the status record of a fill on this chain, naming the Filler whose payout
+// address filler is, when Options.FillerName knows one.
+func (f *follower) fillStatus(tx common.Hash, block uint64, blockHash common.Hash, filler common.Address, amountOut *big.Int) *v1alpha1.FillStatus {
+	fill := &v1alpha1.FillStatus{
+		ChainID: f.chain.ID, Hash: tx.Hex(), BlockNumber: int64(block), BlockHash: blockHash.Hex(), //nolint:gosec // block numbers are far below 2^63
 		Filler: filler.Hex(), AmountOut: amountOut.String(),
 	}
+	if f.opts.FillerName != nil {
+		fill.FillerName = f.opts.FillerName(f.chain.ID, filler)
+	}
+	return fill
 }
 
 // fills reports whether the receipt carries the recorded fill: a success with the Filled event of

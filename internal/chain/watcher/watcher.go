@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -81,6 +82,9 @@ type Options struct {
 	// escrow (--attestation-trusted-hosts): for a chain on it, a fill is attested only when two of
 	// its endpoints on the list agree. Empty: the Chain's own endpoints.
 	TrustedSources registry.TrustedSources
+	// FillerName, when set, names the Filler whose payout address on a chain (CAIP-2) an address
+	// is, "" for none: a fill's record names its filler (registry.FillerDirectory.NameOf).
+	FillerName func(chain string, address common.Address) string
 	// Heads, when set, is told each head the watcher reads of a chain (by its CAIP-2 id): the
 	// simulation's chain view follows heads without asking the node again (chaindata.ObserveHead).
 	// It must not block.

@@ -1,0 +1,54 @@
+package transferrecord
+
+import (
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
+)
+
+// AuctionOf is the OpenAPI Auction of a stored intent: its market terms, with the floor of its
+// quote; nil for a transfer or an intent stored before market terms existed.
+func AuctionOf(spec v1alpha1.TransferIntentSpec) *intent.Auction {
+	a, q := spec.Auction, spec.Quote
+	if a == nil || q == nil {
+		return nil
+	}
+	out := &intent.Auction{
+		Type: a.Type, StartAmountOut: a.StartAmountOut, MinAmountOut: q.MinAmountOut,
+		DecayStartAt: a.DecayStartAt.UTC(), DecayEndAt: a.DecayEndAt.UTC(),
+		ExclusiveFiller: a.ExclusiveFiller, ExclusivityOverrideBps: int(a.ExclusivityOverrideBps),
+		Quotes: int(a.Quotes), FillersAsked: int(a.FillersAsked),
+	}
+	if d := a.ExclusivityDeadline; d != nil {
+		t := d.UTC()
+		out.ExclusivityDeadline = &t
+	}
+	return out
+}
+
+// improvementBps is how far a fill's amount (base units) is above the intent's order's
+// minAmountOut, in basis points rounded down (never flattering the filler); nil when the order
+// does not read back from the intent's transaction.
+func improvementBps(obj *v1alpha1.TransferIntent, amountOut string) *int64 {
+	tx := obj.Spec.Tx
+	filled, ok := new(big.Int).SetString(amountOut, 10)
+	if tx == nil || !ok {
+		return nil
+	}
+	order, err := settlement.OrderOfOpenData(common.FromHex(tx.Data))
+	if err != nil || order.MinAmountOut == nil || order.MinAmountOut.Sign() <= 0 {
+		return nil
+	}
+	bps := new(big.Int).Sub(filled, order.MinAmountOut)
+	bps.Mul(bps, big.NewInt(intent.BpsDenominator))
+	bps.Quo(bps, order.MinAmountOut) // truncates toward zero; a fill below the floor cannot happen
+	if !bps.IsInt64() {
+		return nil
+	}
+	v := bps.Int64()
+	return &v
+}
