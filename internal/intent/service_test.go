@@ -212,7 +212,7 @@ func TestSimulateBridgeTx(t *testing.T) {
 		"58cfc571",      // uint256 minAmountOut
 		"70dd5525",      // uint64 decayStart: now (the test clock, 2030-01-02T03:04:05Z)
 		"70dd5561",      // uint64 decayEnd: a minute later (DefaultDecayWindow)
-		"0", "0", "0", // address exclusiveFiller, uint64 exclusivityDeadline, uint256 exclusivityOverrideBps
+		"0", "0", "0",   // address exclusiveFiller, uint64 exclusivityDeadline, uint256 exclusivityOverrideBps
 		"0", "0", // uint256 feeAmount, address feeRecipient
 		"0",             // uint256 nativeDropAmount
 		"70dd7145",      // uint64 deadline

@@ -102,8 +102,8 @@ func auctionSpec(plan intent.Plan) *v1alpha1.IntentAuction {
 		Type: a.Type, StartAmountOut: a.StartAmountOut,
 		DecayStartAt: metav1.NewTime(a.DecayStartAt), DecayEndAt: metav1.NewTime(a.DecayEndAt),
 		ExclusiveFiller: a.ExclusiveFiller, Winner: plan.Market.Winner,
-		ExclusivityOverrideBps: int32(a.ExclusivityOverrideBps), //nolint:gosec // at most 10,000 (AuctionConfig)
-		Quotes: int32(a.Quotes), FillersAsked: int32(a.FillersAsked), //nolint:gosec // at most the fillers of a route
+		ExclusivityOverrideBps: int32(a.ExclusivityOverrideBps),                      //nolint:gosec // at most 10,000 (AuctionConfig)
+		Quotes:                 int32(a.Quotes), FillersAsked: int32(a.FillersAsked), //nolint:gosec // at most the fillers of a route
 	}
 	if a.ExclusivityDeadline != nil {
 		t := metav1.NewTime(*a.ExclusivityDeadline)
