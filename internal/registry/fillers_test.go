@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -96,4 +97,32 @@ func TestFillerDirectoryConcurrentReads(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestFillerDirectoryNamesAPayoutAddress(t *testing.T) {
+	d := NewFillerDirectory()
+	shared, own := common.HexToAddress("0x00000000000000000000000000000000000000aa"), common.HexToAddress("0x00000000000000000000000000000000000000bb")
+	d.Upsert(Filler{Name: "zed", Payouts: map[string]common.Address{"eip155:1": shared}})
+	d.Upsert(Filler{Name: "amy", Payouts: map[string]common.Address{"eip155:1": shared, "eip155:10": own}})
+	if got := d.NameOf("eip155:1", shared); got != "amy" {
+		t.Fatalf("shared payout named %q, want the first by name", got)
+	}
+	if got := d.NameOf("eip155:10", own); got != "amy" {
+		t.Fatalf("payout named %q", got)
+	}
+	if got := d.NameOf("eip155:1", own); got != "" {
+		t.Fatalf("a payout on another chain named %q", got)
+	}
+	d.Delete("amy")
+	if got := d.NameOf("eip155:10", own); got != "" {
+		t.Fatalf("a deleted filler still named: %q", got)
+	}
+}
+
+func TestAFadingFillerIsNotAskedUntilItsTime(t *testing.T) {
+	until := time.Date(2026, 12, 5, 3, 0, 0, 0, time.UTC)
+	f := Filler{NotAskedUntil: until}
+	if f.AskedAt(until.Add(-time.Nanosecond)) || !f.AskedAt(until) || !(Filler{}).AskedAt(until) {
+		t.Fatal("AskedAt does not end at NotAskedUntil")
+	}
 }
