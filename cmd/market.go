@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/rfq"
 	"github.com/transferintent/transfer-intent-service/internal/service"
@@ -27,6 +28,8 @@ func bindMarketFlags(fs *flag.FlagSet, m *service.MarketOptions) {
 			m.OverrideBps = uint32(bps)
 			return nil
 		})
+	fs.DurationVar(&m.StatusInterval, "filler-status-interval", controller.DefaultFillerStatsInterval,
+		"How often the leader writes each Filler's quotes, wins, fills, fades and latency on its status.")
 	fs.BoolVar(&m.AllowLoopback, "rfq-allow-loopback", false,
 		"Let Fillers' quote endpoints be on loopback addresses, for development (make run sets --webhook-allow-loopback, which allows it too). Never in a cluster.")
 }

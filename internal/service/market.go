@@ -28,6 +28,9 @@ type MarketOptions struct {
 	// SweepInterval is how often won orders past their exclusivity are counted as fades
 	// (DefaultFadeSweep when zero).
 	SweepInterval time.Duration
+	// StatusInterval is how often the leader writes a Filler's counters on its status
+	// (controller.DefaultFillerStatsInterval when zero).
+	StatusInterval time.Duration
 	// Exclusivity, DecayWindow and OverrideBps are the orders' market terms
 	// (intent.AuctionConfig; zero: its defaults).
 	Exclusivity time.Duration

@@ -411,7 +411,7 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 		controller.WithIntentMetrics(intentMetrics),
 	}
 	controllerOpts = append(controllerOpts, controller.WithTrustedSources(opts.Transfers.Watch.TrustedSources),
-		controller.WithWebhookEndpointLimit(opts.Webhooks.endpointLimit()), controller.WithFillerStats(s.Market.Stats, 0))
+		controller.WithWebhookEndpointLimit(opts.Webhooks.endpointLimit()), controller.WithFillerStats(s.Market.Stats, opts.Market.StatusInterval))
 	if attester != nil {
 		controllerOpts = append(controllerOpts, controller.WithAttester(attester.Address()))
 	}

@@ -144,6 +144,10 @@ var _ = BeforeSuite(func() {
 		"--metrics-bind-address", "0",
 		// Progress often enough that a kill -9 a moment after a block finds it recorded.
 		"--chain-watch-progress-interval", "200ms",
+		// Market terms short enough for a spec: a winner's exclusivity of 4s, then 10s of decay
+		// (the reference fillers wait for it: in chain time, which the specs' blocks run ahead),
+		// quote endpoints on loopback, and the Fillers' counters written every second.
+		"--rfq-exclusivity", "4s", "--auction-decay-window", "10s", "--rfq-allow-loopback", "--filler-status-interval", "1s",
 	}
 	manager = harness.RunManager(GinkgoTB(), managerBin, managerKubeconfig, logPath, GinkgoWriter, managerArgs...)
 	DeferCleanup(func() {
