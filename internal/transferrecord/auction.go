@@ -32,7 +32,8 @@ func AuctionOf(spec v1alpha1.TransferIntentSpec) *intent.Auction {
 
 // improvementBps is how far a fill's amount (base units) is above the intent's order's
 // minAmountOut, in basis points rounded down (never flattering the filler); nil when the order
-// does not read back from the intent's transaction.
+// does not read back from the intent's transaction, and when the fill is below the floor (the
+// contract refuses such a fill, so the status does not describe this order's fill).
 func improvementBps(obj *v1alpha1.TransferIntent, amountOut string) *int64 {
 	tx := obj.Spec.Tx
 	filled, ok := new(big.Int).SetString(amountOut, 10)
@@ -40,12 +41,13 @@ func improvementBps(obj *v1alpha1.TransferIntent, amountOut string) *int64 {
 		return nil
 	}
 	order, err := settlement.OrderOfOpenData(common.FromHex(tx.Data))
-	if err != nil || order.MinAmountOut == nil || order.MinAmountOut.Sign() <= 0 {
+	if err != nil || order.MinAmountOut == nil || order.MinAmountOut.Sign() <= 0 ||
+		filled.Cmp(order.MinAmountOut) < 0 {
 		return nil
 	}
 	bps := new(big.Int).Sub(filled, order.MinAmountOut)
 	bps.Mul(bps, big.NewInt(intent.BpsDenominator))
-	bps.Quo(bps, order.MinAmountOut) // truncates toward zero; a fill below the floor cannot happen
+	bps.Quo(bps, order.MinAmountOut) // rounds down: bps is not negative here
 	if !bps.IsInt64() {
 		return nil
 	}

@@ -28,6 +28,14 @@ func TestTheFillShowsItsImprovementOverTheFloor(t *testing.T) {
 	if rec := Of(ti, chainsWith(nil), refundDeadline); rec.Fill.ImprovementBps != nil {
 		t.Fatalf("an order that does not read back has improvement %d", *rec.Fill.ImprovementBps)
 	}
+	// A fill below the floor is not this order's fill (the contract refuses it): no improvement,
+	// never a negative one, which the OpenAPI document forbids.
+	below := refundIntent(t, refundOrder(), func(s *v1alpha1.TransferIntentStatus) {
+		s.Fill = &v1alpha1.FillStatus{ChainID: "eip155:1338", Filler: refundUser.Hex(), AmountOut: "23999999"}
+	})
+	if rec := Of(below, chainsWith(nil), refundDeadline); rec.Fill.ImprovementBps != nil {
+		t.Fatalf("a fill below the floor has improvement %d", *rec.Fill.ImprovementBps)
+	}
 }
 
 func TestTheRecordShowsTheMarketTerms(t *testing.T) {

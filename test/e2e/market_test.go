@@ -62,8 +62,8 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 		origin.dev.Mint(GinkgoTB(), origin.tusd, walletAddr, big.NewInt(1_000_000_000))
 		key = newAccountWithKey("e2e-market", "market@example.test")
 		newFillerKey("e2e-market-fillers")
-		// filler-a quotes 30 bps above the floor, filler-b 10: filler-a wins while it answers.
-		for name, premium := range map[string]int{"filler-a": 30, "filler-b": 10} {
+		// market-a quotes 30 bps above the floor, market-b 10: market-a wins while it answers.
+		for name, premium := range map[string]int{"market-a": 30, "market-b": 10} {
 			fillers[name] = startMarketFiller(name, premium, key, origin, dest)
 		}
 	})
@@ -146,8 +146,8 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 		simID, auction := simulate(bridge("5"))
 		Expect(auction.Type).To(Equal(intent.AuctionExclusive))
 		Expect(auction.Quotes).To(Equal(2))
-		Expect(auction.ExclusiveFiller).To(Equal(fillers["filler-a"].address.Hex()))
-		// 5 TUSD less 20 bps of fees less 50 bps of slippage is the floor, 4.96505; filler-a
+		Expect(auction.ExclusiveFiller).To(Equal(fillers["market-a"].address.Hex()))
+		// 5 TUSD less 20 bps of fees less 50 bps of slippage is the floor, 4.96505; market-a
 		// quotes 30 bps above it, rounded down to the base unit.
 		Expect(auction.MinAmountOut).To(Equal("4.96505"))
 		Expect(auction.StartAmountOut).To(Equal("4.979945"))
@@ -156,24 +156,24 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 		Expect(rec.Auction).NotTo(BeNil())
 		Expect(rec.Auction.ExclusiveFiller).To(Equal(auction.ExclusiveFiller))
 		done := filledRecord(rec.ID)
-		Expect(done.Fill.Filler).To(Equal(fillers["filler-a"].address.Hex()))
-		Expect(done.Fill.FillerName).To(Equal("filler-a"))
-		Expect(done.Fill.AmountOut).To(Equal("4979945"), "filler-a fills at its quote")
+		Expect(done.Fill.Filler).To(Equal(fillers["market-a"].address.Hex()))
+		Expect(done.Fill.FillerName).To(Equal("market-a"))
+		Expect(done.Fill.AmountOut).To(Equal("4979945"), "market-a fills at its quote")
 		Expect(done.Fill.ImprovementBps).To(HaveValue(BeEquivalentTo(29)), "4,979,945 is 29.99 bps above 4,965,050, rounded down")
 	})
 
 	It("leaves the order of a winner that is gone to the other filler once the exclusivity ends, at the decayed amount", func() {
 		catchUp()
 		simID, auction := simulate(bridge("3"))
-		Expect(auction.ExclusiveFiller).To(Equal(fillers["filler-a"].address.Hex()))
-		By("stopping filler-a after it won")
-		fillers["filler-a"].process.Stop()
+		Expect(auction.ExclusiveFiller).To(Equal(fillers["market-a"].address.Hex()))
+		By("stopping market-a after it won")
+		fillers["market-a"].process.Stop()
 
 		rec := create(bridge("3"), simID)
 		Expect(rec.Auction.ExclusivityDeadline).NotTo(BeNil())
 		done := filledRecord(rec.ID)
-		Expect(done.Fill.Filler).To(Equal(fillers["filler-b"].address.Hex()))
-		Expect(done.Fill.FillerName).To(Equal("filler-b"))
+		Expect(done.Fill.Filler).To(Equal(fillers["market-b"].address.Hex()))
+		Expect(done.Fill.FillerName).To(Equal("market-b"))
 		fill := dest.receipt(done.Fill.Hash)
 		block, err := dest.dev.Backend.Client().HeaderByHash(context.Background(), fill.BlockHash)
 		Expect(err).NotTo(HaveOccurred())
@@ -181,19 +181,19 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 			"the other filler fills only after the exclusivity")
 		order, err := settlement.OrderOfOpenData(common.FromHex(rec.Tx.Data))
 		Expect(err).NotTo(HaveOccurred())
-		owed, err := settlement.Owed(order, fillers["filler-b"].address, block.Time)
+		owed, err := settlement.Owed(order, fillers["market-b"].address, block.Time)
 		Expect(err).NotTo(HaveOccurred())
 		amount, _ := new(big.Int).SetString(done.Fill.AmountOut, 10)
 		Expect(amount.Cmp(owed)).To(BeNumerically(">=", 0), "the fill pays at least the decayed amount %s", owed)
-		// filler-b prices the order 10 bps above its floor, 2,979,030: it fills once the decay
-		// from filler-a's quote comes down to that, before the decay's end.
+		// market-b prices the order 10 bps above its floor, 2,979,030: it fills once the decay
+		// from market-a's quote comes down to that, before the decay's end.
 		Expect(amount.Cmp(order.MinAmountOut)).To(Equal(1), "filled during the decay, above the floor")
-		Expect(amount.Cmp(big.NewInt(2_982_008))).To(BeNumerically("<=", 0), "not above filler-b's price")
+		Expect(amount.Cmp(big.NewInt(2_982_008))).To(BeNumerically("<=", 0), "not above market-b's price")
 
-		By("counting filler-a's fade on its status")
+		By("counting market-a's fade on its status")
 		Eventually(func(g Gomega) {
 			var f v1alpha1.Filler
-			g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "filler-a"}, &f)).To(Succeed())
+			g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "market-a"}, &f)).To(Succeed())
 			g.Expect(f.Status.Fades).To(BeNumerically(">=", 1))
 			g.Expect(f.Status.Wins).To(BeNumerically(">=", 2))
 		}).WithTimeout(30 * time.Second).Should(Succeed())
