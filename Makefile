@@ -12,12 +12,20 @@ VERSION_LDFLAGS = -X github.com/transferintent/transfer-intent-service/internal/
 # The container tool of docker-build and docker-push (docker or podman).
 CONTAINER_TOOL ?= docker
 
-# Versions of the local control plane that envtest, `make test` and `make run` use. It is built from
-# Go modules by hack/control-plane.sh into bin/k8s/, once; later calls only print the directory.
-# Kubernetes' minor follows the service's k8s.io modules (go.mod) and etcd is the one that
-# Kubernetes release requires, so that the builds share their compiled packages.
+# Versions of the local control plane that envtest, `make test` and `make run` use.
+# hack/control-plane.sh puts it into bin/k8s/, once (later calls only print the directory), by one
+# of two routes, and says which and why: first the kubebuilder way, setup-envtest (installed from
+# the Go module proxy into bin/) downloading the envtest archive of ENVTEST_K8S_VERSION listed in
+# the index ENVTEST_INDEX_URL; else, when that index cannot be fetched within ENVTEST_INDEX_TIMEOUT
+# seconds or the download fails, a build from Go modules (the route of a machine that reaches only
+# the module proxy). ENVTEST_INDEX_URL= skips the download. Kubernetes' minor follows the service's
+# k8s.io modules (go.mod), setup-envtest's controller-runtime's; etcd (of the build route) is the
+# one that Kubernetes release requires, so that the builds share their compiled packages.
 ENVTEST_K8S_VERSION ?= 1.37.2
 ETCD_VERSION ?= 3.7.0
+SETUP_ENVTEST_VERSION ?= v0.25.1
+ENVTEST_INDEX_URL ?= https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml
+ENVTEST_INDEX_TIMEOUT ?= 5
 
 # Extra flags for the manager in `make run`, for example RUN_ARGS="--zap-log-level=debug", and for
 # hack/localcluster itself, for example LOCALCLUSTER_ARGS="--api-bind-address 127.0.0.1:9080", or
@@ -44,7 +52,9 @@ CONTROLLER_GEN ?= $(GO) tool controller-gen
 OAPI_CODEGEN ?= $(GO) tool oapi-codegen
 KUSTOMIZE ?= $(KUBECTL) kustomize
 LOCALBIN ?= $(CURDIR)/bin
-CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION) $(CURDIR)/hack/control-plane.sh
+CONTROL_PLANE = KUBE_VERSION=$(ENVTEST_K8S_VERSION) ETCD_VERSION=$(ETCD_VERSION) \
+	SETUP_ENVTEST_VERSION=$(SETUP_ENVTEST_VERSION) ENVTEST_INDEX_URL="$(ENVTEST_INDEX_URL)" \
+	ENVTEST_INDEX_TIMEOUT=$(ENVTEST_INDEX_TIMEOUT) LOCALBIN=$(LOCALBIN) $(CURDIR)/hack/control-plane.sh
 
 # Flags of every `go test` run by `make test`, and of the manager the end-to-end suite builds: the
 # race detector is on, so concurrent code is checked by every test that exercises it. Roughly doubles
@@ -214,7 +224,7 @@ test-chart: $(HELM) $(KUBECONFORM) ## Lint dist/chart, check what it renders (de
 	@$(WITH_ASSETS) HELM="$(HELM)" $(GO) test ./test/chart/ -count=1 -timeout 5m
 
 .PHONY: test
-test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, the release, brief fuzzing, dashboard and alerts, and end-to-end (the first run builds the control plane, ~5 min).
+test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest, browser, the release, brief fuzzing, dashboard and alerts, and end-to-end (the first run downloads the control plane, or builds it).
 	@$(MAKE) --no-print-directory test-chart
 	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	echo "==> unit, envtest and browser tests"; \
@@ -381,7 +391,7 @@ mutate-contract: ## Mutation test of contracts/src/Settlement.sol: every guard r
 	go run ./hack/mutate -j 2
 
 .PHONY: envtest-assets
-envtest-assets: ## Build the local control plane (kube-apiserver, etcd) if needed and print its directory (KUBEBUILDER_ASSETS).
+envtest-assets: ## Download (setup-envtest) or else build the local control plane (kube-apiserver, etcd) if needed and print its directory (KUBEBUILDER_ASSETS).
 	@$(CONTROL_PLANE)
 
 ##@ Build
@@ -389,14 +399,15 @@ envtest-assets: ## Build the local control plane (kube-apiserver, etcd) if neede
 .PHONY: build
 build: manifests generate fmt vet manager-binary ## Regenerate, format and vet, then build the manager binary, bin/manager.
 
-# make run builds only what serving needs, the three builds at once (make -j3): the manager, the
-# local cluster's launcher and the control plane. It neither regenerates nor vets: the generated
-# code and manifests are committed and checked by make verify, go vet and lint run in make test and
-# CI, and on a fresh machine they would double the wait before the first request (docs/decisions.md).
+# make run builds only what serving needs, two jobs at once (make -j2): the manager and the local
+# cluster's launcher in one go build, and the control plane (downloaded, or built from modules).
+# It neither regenerates nor vets: the generated code and manifests are committed and checked by
+# make verify, go vet and lint run in make test and CI, and on a fresh machine they would double
+# the wait before the first request (docs/decisions.md).
 # After editing api/, run make manifests generate (or make build) before make run.
 .PHONY: run
 run: ## Run the service locally: control plane + CRDs + config/samples + local chains + PostgreSQL (the archive, 127.0.0.1:5433) + bin/manager (API on 127.0.0.1:8080); data kept in .local/. Ctrl-C stops all.
-	@$(MAKE) --no-print-directory -j3 manager-binary localcluster-binary control-plane
+	@$(MAKE) --no-print-directory -j2 run-binaries control-plane
 	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --manager $(LOCALBIN)/manager $(LOCALCLUSTER_ARGS) -- $(RUN_ARGS)
 
 .PHONY: run-control-plane
@@ -404,19 +415,29 @@ run-control-plane: ## Run only the local control plane with CRDs, samples, local
 	@$(MAKE) --no-print-directory -j2 localcluster-binary control-plane
 	@$(WITH_ASSETS) exec $(LOCALBIN)/localcluster --no-operator $(LOCALCLUSTER_ARGS)
 
-# The builds of make run, each its own target so that make can run them at once. The manager is
-# built as it ships (static: CGO_ENABLED=0, -trimpath, like the image), and so is the launcher:
-# with the flags hack/control-plane.sh builds kube-apiserver with, the packages the three share at
-# one version (client-go, apimachinery, gRPC, OpenTelemetry, ...) are compiled once on a fresh
-# machine (control-plane.sh aligns its versions with go.mod).
+# The builds of make run. The manager is built as it ships (static: CGO_ENABLED=0, -trimpath, like
+# the image), and so is the launcher: with the flags hack/control-plane.sh builds kube-apiserver
+# with, the packages they share at one version (client-go, apimachinery, gRPC, OpenTelemetry, ...)
+# are compiled once on a fresh machine (control-plane.sh aligns its versions with go.mod).
+# run-binaries builds the two in one go build, so that their shared packages are compiled once and
+# the go command schedules all their packages over every core; two builds at once compiled
+# client-go and apimachinery twice, each on half the cores. go build -o DIR/ names a binary after
+# its package's directory, so ./cmd comes out as cmd and is renamed; -X of VERSION_LDFLAGS only
+# touches the link, and the launcher has none of those symbols.
 STATIC_BUILD = CGO_ENABLED=0 $(GO) build -trimpath
-.PHONY: manager-binary localcluster-binary control-plane
+.PHONY: manager-binary localcluster-binary run-binaries control-plane
 manager-binary:
 	@mkdir -p $(LOCALBIN)
 	$(STATIC_BUILD) -ldflags "$(VERSION_LDFLAGS)" -o $(LOCALBIN)/manager ./cmd
 localcluster-binary:
 	@mkdir -p $(LOCALBIN)
 	$(STATIC_BUILD) -o $(LOCALBIN)/localcluster ./hack/localcluster
+run-binaries:
+	@mkdir -p $(LOCALBIN)
+	@out="$$(mktemp -d $(LOCALBIN)/.run-binaries.XXXXXX)"; trap 'rm -rf "$$out"' EXIT; \
+	echo "$(STATIC_BUILD) -ldflags \"$(VERSION_LDFLAGS)\" -o $$out/ ./cmd ./hack/localcluster"; \
+	$(STATIC_BUILD) -ldflags "$(VERSION_LDFLAGS)" -o $$out/ ./cmd ./hack/localcluster; \
+	mv -f $$out/cmd $(LOCALBIN)/manager; mv -f $$out/localcluster $(LOCALBIN)/localcluster
 control-plane:
 	@$(CONTROL_PLANE) >/dev/null
 

@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
-# Builds the local control plane (kube-apiserver and etcd) from Go modules into $BIN_DIR, once,
-# and prints that directory on stdout (use it as KUBEBUILDER_ASSETS). Everything else goes to stderr.
+# Provides the local control plane (kube-apiserver and etcd, and kubectl when the machine has none)
+# in $BIN_DIR, once, and prints that directory on stdout (use it as KUBEBUILDER_ASSETS). Everything
+# else goes to stderr.
 #
-# This machine has no internet but the Go module proxy, so envtest's usual download of prebuilt
-# binaries cannot work; building from source is the one route that needs nothing but Go.
+# Two routes, tried in this order:
+#  1. download, the kubebuilder way: setup-envtest (installed from the Go module proxy into bin/ by
+#     hack/gotool.sh) fetches the envtest archive of $KUBE_VERSION listed in the index at
+#     $ENVTEST_INDEX_URL (envtest-releases.yaml) and checks its SHA-512. Seconds on a normal network.
+#  2. build from Go modules, when the index cannot be fetched within $ENVTEST_INDEX_TIMEOUT seconds
+#     or the download fails: the one route that needs nothing but the Go module proxy (this
+#     project's development machines reach nothing else), about 19 minutes cold on 2 cores.
+# The route taken, and why, is printed on stderr. ENVTEST_INDEX_URL= (empty) skips the download.
 #
-# Idempotent: a binary that is already there with the right version stamp is not built again.
-# Safe to run concurrently (two make targets, two terminals): builds are serialised with a lock,
+# Idempotent: binaries that are already there with the right version stamp are not fetched or
+# built again, whichever route put them there.
+# Safe to run concurrently (two make targets, two terminals): runs are serialised with a lock,
 # and each binary is moved into place atomically before its stamp is written, so a reader never
-# sees a half-written binary and an interrupted build is simply redone next time.
+# sees a half-written binary and an interrupted run is simply redone next time.
 #
-# kubectl: the machine's kubectl is linked if there is one; otherwise one is built from the same
-# Kubernetes release (about 1 min more), so a fresh clone needs nothing but Go.
+# kubectl: the machine's kubectl is linked if there is one; otherwise the envtest archive's is
+# used, or one is built from the same Kubernetes release (about 1 min more), so a fresh clone
+# needs nothing but Go.
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-1.37.2}"
+# The etcd of the build route; the download route takes the etcd of the envtest archive of
+# KUBE_VERSION (the one that Kubernetes release is tested with).
 ETCD_VERSION="${ETCD_VERSION:-3.7.0}"
+ENVTEST_INDEX_URL="${ENVTEST_INDEX_URL-https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml}"
+ENVTEST_INDEX_TIMEOUT="${ENVTEST_INDEX_TIMEOUT:-5}"
+# setup-envtest's minor follows controller-runtime's in go.mod, as kubebuilder's scaffold pins it.
+SETUP_ENVTEST_VERSION="${SETUP_ENVTEST_VERSION:-v0.25.1}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 log() { echo "control-plane: $*" >&2; }
@@ -76,13 +91,78 @@ acquire_lock() {
 RECIPE=3
 stamp_ok() { [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/.$1.version" 2>/dev/null)" = "$2 recipe-$RECIPE" ]; }
 
-# install_binary NAME VERSION BUILT_FILE: atomic rename inside BIN_DIR, then the stamp.
+# A downloaded binary's stamp names the envtest release it came from: the archive of a Kubernetes
+# version holds the etcd that release was tested with, whatever ETCD_VERSION says.
+DOWNLOAD_STAMP="envtest-$KUBE_VERSION setup-envtest"
+downloaded_ok() { [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/.$1.version" 2>/dev/null)" = "$DOWNLOAD_STAMP" ]; }
+
+# have_control_plane is true when both servers are there, by either route.
+have_control_plane() {
+  { stamp_ok etcd "$ETCD_VERSION" && stamp_ok kube-apiserver "$KUBE_VERSION"; } ||
+    { downloaded_ok etcd && downloaded_ok kube-apiserver; }
+}
+
+# install_binary NAME VERSION BUILT_FILE [STAMP]: atomic rename inside BIN_DIR, then the stamp.
 install_binary() {
   local name="$1" version="$2" built="$3" partial="$BIN_DIR/.$1.partial.$$"
+  local stamp="${4:-$version recipe-$RECIPE}"
   cp "$built" "$partial"
   chmod 0755 "$partial"
   mv -f "$partial" "$BIN_DIR/$name"
-  echo "$version recipe-$RECIPE" >"$BIN_DIR/.$name.version"
+  echo "$stamp" >"$BIN_DIR/.$name.version"
+}
+
+# download_control_plane is the kubebuilder route. It returns non-zero, having set FALLBACK_REASON,
+# when the route is not available; nothing is installed then. The index is fetched first, with a
+# deadline, so that a machine without that network (this project's development VMs reach only the
+# Go module proxy) learns it in seconds, before setup-envtest is even built. The archive's download
+# has no such deadline: on a slow but working network it may take minutes and still beat the build.
+FALLBACK_REASON=""
+download_control_plane() {
+  local archive="envtest-v$KUBE_VERSION-$GOOS-$GOARCH.tar.gz" out setup_envtest dir name
+  if [ -z "$ENVTEST_INDEX_URL" ]; then
+    FALLBACK_REASON="ENVTEST_INDEX_URL is empty"
+    return 1
+  fi
+  if ! command -v curl >/dev/null 2>&1; then
+    FALLBACK_REASON="no curl to fetch the index $ENVTEST_INDEX_URL"
+    return 1
+  fi
+  if ! out="$(curl -fsSL --connect-timeout "$ENVTEST_INDEX_TIMEOUT" --max-time "$ENVTEST_INDEX_TIMEOUT" \
+    -o "$WORK/index.yaml" "$ENVTEST_INDEX_URL" 2>&1)"; then
+    FALLBACK_REASON="the index $ENVTEST_INDEX_URL was not fetched within ${ENVTEST_INDEX_TIMEOUT}s: ${out:-curl failed}"
+    return 1
+  fi
+  # setup-envtest matches archive names exactly (envtest-vX.Y.Z-OS-ARCH.tar.gz); asking it for a
+  # release the index does not list would only fail later with a less direct message.
+  if ! grep -qF "$archive" "$WORK/index.yaml"; then
+    FALLBACK_REASON="the index $ENVTEST_INDEX_URL lists no $archive"
+    return 1
+  fi
+  log "route: download with setup-envtest $SETUP_ENVTEST_VERSION from the index $ENVTEST_INDEX_URL"
+  if ! setup_envtest="$(LOCALBIN="${LOCALBIN:-$ROOT/bin}" "$ROOT/hack/gotool.sh" \
+    sigs.k8s.io/controller-runtime/tools/setup-envtest "$SETUP_ENVTEST_VERSION")"; then
+    FALLBACK_REASON="setup-envtest $SETUP_ENVTEST_VERSION could not be installed"
+    return 1
+  fi
+  # Into a store of its own: setup-envtest empties the directory of a version before unpacking,
+  # and BIN_DIR holds the lock and may hold another route's binaries until ours are in place.
+  # It verifies the archive's SHA-512 against the index (--verify, its default).
+  if ! dir="$("$setup_envtest" use "$KUBE_VERSION" --index "$ENVTEST_INDEX_URL" --bin-dir "$WORK/store" \
+    --os "$GOOS" --arch "$GOARCH" -p path 2>"$WORK/setup-envtest.log")"; then
+    FALLBACK_REASON="setup-envtest failed: $(tail -n 3 "$WORK/setup-envtest.log" | tr '\n' ' ')"
+    return 1
+  fi
+  for name in kube-apiserver etcd; do
+    if [ ! -x "$dir/$name" ]; then
+      FALLBACK_REASON="the archive $archive has no $name"
+      return 1
+    fi
+  done
+  [ -x "$dir/kubectl" ] && [ ! -x "$BIN_DIR/kubectl" ] && install_binary kubectl "" "$dir/kubectl" "$DOWNLOAD_STAMP"
+  install_binary etcd "" "$dir/etcd" "$DOWNLOAD_STAMP"
+  install_binary kube-apiserver "" "$dir/kube-apiserver" "$DOWNLOAD_STAMP"
+  return 0
 }
 
 # need_kubectl is true when the machine has no kubectl of its own and none was built yet.
@@ -98,8 +178,9 @@ prepare_kube_module() {
   mkdir -p "$mod"
   cd "$mod"
   go mod init local/kube-build >/dev/null 2>&1
-  kmod="$(go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-  [ -f "$kmod" ] || die "could not download k8s.io/kubernetes@v$KUBE_VERSION"
+  # go mod download fails with its error in the JSON, on stdout: said here rather than lost.
+  kmod="$(go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')" || true
+  [ -f "$kmod" ] || die "could not download k8s.io/kubernetes@v$KUBE_VERSION from the Go module proxy ($(go env GOPROXY))"
   go mod edit -require="k8s.io/kubernetes@v$KUBE_VERSION"
   local staging
   staging="$(grep -oE '^\s*k8s\.io/[a-z0-9-]+ => \./staging' "$kmod" | awk '{print $1}' | sort -u)"
@@ -194,5 +275,10 @@ link_kubectl() {
 
 acquire_lock
 link_kubectl
-build_control_plane
+if ! have_control_plane; then
+  if ! download_control_plane; then
+    log "route: build from Go modules, because $FALLBACK_REASON"
+    build_control_plane
+  fi
+fi
 echo "$BIN_DIR"

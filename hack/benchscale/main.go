@@ -67,6 +67,7 @@ type options struct {
 	managerArgs       []string
 	archiveN          int
 	archiveRate       float64
+	archiveOnly       bool
 }
 
 func parseFlags() options {
@@ -91,6 +92,7 @@ func parseFlags() options {
 	flag.StringVar(&o.managerEnv, "manager-env", "", "Extra environment of the manager under test only (not of -before), KEY=VALUE,..., e.g. GOGC=50.")
 	flag.IntVar(&o.archiveN, "archive-n", 100_000, "Intents put through create, expiry and the archive (PostgreSQL from hack/postgres.sh), before the fill; 0: no archive phase.")
 	flag.Float64Var(&o.archiveRate, "archive-rate", 100_000, "The manager's --archive-rate in the archive phase (its throughput is measured, so the default lifts the bound).")
+	flag.BoolVar(&o.archiveOnly, "archive-only", false, "Run only the archive phase (with -archive-n) and print its figures: drain against create in one run, in minutes.")
 	flag.StringVar(&o.work, "work", "", "Directory for the kubeconfig and the managers' logs (default: a new temporary directory).")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
@@ -173,6 +175,12 @@ func run(ctx context.Context, o options) error {
 	}
 	if err := b.measureArchive(ctx); err != nil {
 		return err
+	}
+	if o.archiveOnly {
+		rep.loadEnd = loadAverage()
+		rep.printHeader(os.Stdout)
+		rep.printArchive(os.Stdout)
+		return nil
 	}
 	if err := b.seed(ctx); err != nil {
 		return err
