@@ -1,7 +1,11 @@
 package apiserver
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -129,10 +133,11 @@ func (s *Server) streamTransfer(w http.ResponseWriter, r *http.Request) {
 	defer s.streams.release(key)
 	sub := s.deps.Feed.subscribe(name, s.opts.Streams.Buffer)
 	defer s.deps.Feed.unsubscribe(name, sub)
-	ev, finished, ok := s.currentState(w, r, name)
+	ev, obj, finished, ok := s.currentState(w, r, name)
 	if !ok {
 		return
 	}
+	last = last.openedFor(obj)
 	if finished && !ev.id.news(last) {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -171,10 +176,10 @@ func (g streamGrant) refused() registry.Refusal {
 // currentState is the state a stream starts from, and whether the intent finished: the caller's
 // intent as GET /v2/transfers/{id} finds it (its scoping, its 404, live or archived), or the
 // informer's copy of it when that is newer (IntentFeed.latest). It answers a failure itself.
-func (s *Server) currentState(w http.ResponseWriter, r *http.Request, name string) (streamEvent, bool, bool) {
+func (s *Server) currentState(w http.ResponseWriter, r *http.Request, name string) (streamEvent, *v1alpha1.TransferIntent, bool, bool) {
 	obj, ok := s.findIntent(w, r)
 	if !ok {
-		return streamEvent{}, false, false
+		return streamEvent{}, nil, false, false
 	}
 	if cached := s.deps.Feed.latest(r.Context(), name); cached != nil && objectVersion(cached) > objectVersion(obj) {
 		obj = cached
@@ -182,9 +187,9 @@ func (s *Server) currentState(w http.ResponseWriter, r *http.Request, name strin
 	ev, err := s.streamEventOf(obj)
 	if err != nil {
 		s.writeTransferError(w, r, err)
-		return streamEvent{}, false, false
+		return streamEvent{}, nil, false, false
 	}
-	return ev, intent.Finished(obj.Phase()), true
+	return ev, obj, intent.Finished(obj.Phase()), true
 }
 
 // follow sends the intent's changes after sent (the state the client has) until it finishes,
@@ -299,17 +304,89 @@ func (s *Server) streamEventOf(obj *v1alpha1.TransferIntent) (streamEvent, error
 // on its way to a stream). Kubernetes calls resourceVersions opaque; they are compared here only
 // between versions of one object in one API server, where they increase, and an id whose version
 // is not a number orders nothing.
+//
+// The resourceVersion is the whole cluster's write counter, so a client that saw it could tell
+// the service's write rate (issue 47, item 8): an id carries it sealed with a key of its own
+// intent (eventKey: AES of the version, keyed by a hash of the intent's uid, which the API never
+// shows). The sealed version is the same on every replica, tells nothing of other intents, and
+// two of one intent tell nothing of how far apart they are; the server opens the client's
+// Last-Event-ID with the intent's key to order it.
 type eventID struct {
 	version uint64
 	digest  string
+	// sealed is the version as the id carries it: sealVersion's, "" for version 0. A client's id
+	// has it alone until openedFor learns the version.
+	sealed string
 }
 
 // digestLength is the length of an id's digest in hex: 64 bits tell two states of one intent apart.
 const digestLength = 16
 
+// sealedLength is the length of a sealed version in hex: one AES block.
+const sealedLength = 2 * aes.BlockSize
+
 func eventIDOf(obj *v1alpha1.TransferIntent, record []byte) eventID {
 	sum := sha256.Sum256(record)
-	return eventID{version: objectVersion(obj), digest: hex.EncodeToString(sum[:digestLength/2])}
+	id := eventID{version: objectVersion(obj), digest: hex.EncodeToString(sum[:digestLength/2])}
+	if id.version != 0 {
+		id.sealed = sealVersion(eventKey(obj), id.version)
+	}
+	return id
+}
+
+// eventKey is the key of obj's event ids: HMAC-SHA256 keyed with the intent's uid (which the API
+// server sets on every object and the service never shows; an object without one, in tests, uses
+// its name).
+func eventKey(obj *v1alpha1.TransferIntent) cipher.Block {
+	secret := string(obj.UID)
+	if secret == "" {
+		secret = obj.Name
+	}
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte("transfer-intent-service/event-id"))
+	block, err := aes.NewCipher(mac.Sum(nil)[:16])
+	if err != nil {
+		panic(err) // a 16-byte key is always an AES key
+	}
+	return block
+}
+
+// sealVersion encrypts the version (8 bytes, then 8 zero bytes that openVersion checks).
+func sealVersion(key cipher.Block, version uint64) string {
+	var plain, out [aes.BlockSize]byte
+	binary.BigEndian.PutUint64(plain[:8], version)
+	key.Encrypt(out[:], plain[:])
+	return hex.EncodeToString(out[:])
+}
+
+// openVersion is the version sealed under key; false when sealed is not one of key's.
+func openVersion(key cipher.Block, sealed string) (uint64, bool) {
+	raw, err := hex.DecodeString(sealed)
+	if err != nil || len(raw) != aes.BlockSize {
+		return 0, false
+	}
+	var plain [aes.BlockSize]byte
+	key.Decrypt(plain[:], raw)
+	for _, b := range plain[8:] {
+		if b != 0 {
+			return 0, false
+		}
+	}
+	return binary.BigEndian.Uint64(plain[:8]), true
+}
+
+// openedFor is a client's id with its version opened with obj's key; an id that does not open
+// (another intent's, or made up) keeps its digest and orders nothing, like an archived state's.
+func (id eventID) openedFor(obj *v1alpha1.TransferIntent) eventID {
+	if id.sealed == "" || obj == nil {
+		return id
+	}
+	version, ok := openVersion(eventKey(obj), id.sealed)
+	if !ok {
+		return eventID{digest: id.digest}
+	}
+	id.version = version
+	return id
 }
 
 // objectVersion is the object's resourceVersion as a number; 0 when it has none (archived) or it
@@ -319,18 +396,37 @@ func objectVersion(obj *v1alpha1.TransferIntent) uint64 {
 	return version
 }
 
-func (id eventID) String() string { return strconv.FormatUint(id.version, 10) + "-" + id.digest }
+func (id eventID) String() string {
+	if id.sealed == "" {
+		return "0-" + id.digest
+	}
+	return id.sealed + "-" + id.digest
+}
 
+// parseEventID reads an id this service sent: "0" or a sealed version, "-", the digest. An id
+// sent before versions were sealed (a decimal resourceVersion) still names its state by its
+// digest, and orders nothing.
 func parseEventID(s string) (eventID, bool) {
 	v, d, ok := strings.Cut(s, "-")
-	version, err := strconv.ParseUint(v, 10, 64)
-	if !ok || err != nil || len(d) != digestLength || strings.ToLower(d) != d {
+	if !ok || len(d) != digestLength || strings.ToLower(d) != d {
 		return eventID{}, false
 	}
 	if _, err := hex.DecodeString(d); err != nil {
 		return eventID{}, false
 	}
-	return eventID{version: version, digest: d}, true
+	id := eventID{digest: d}
+	switch {
+	case len(v) == sealedLength && strings.ToLower(v) == v:
+		if _, err := hex.DecodeString(v); err != nil {
+			return eventID{}, false
+		}
+		id.sealed = v
+	default:
+		if _, err := strconv.ParseUint(v, 10, 64); err != nil {
+			return eventID{}, false
+		}
+	}
+	return id, true
 }
 
 // news reports whether a client that has the state last (zero: none) should be sent the state

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -548,17 +549,20 @@ func TestFeedEndsASubscriptionWhoseBufferOverflows(t *testing.T) {
 }
 
 func TestEventIDs(t *testing.T) {
-	id := eventID{version: 42, digest: "0123456789abcdef"}
-	if got, ok := parseEventID(id.String()); !ok || got != id {
+	obj := &v1alpha1.TransferIntent{ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-a", UID: "6f1c2f3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f", ResourceVersion: "42"}}
+	id := eventIDOf(obj, []byte(`{"status":"pending"}`))
+	got, ok := parseEventID(id.String())
+	if !ok || got.digest != id.digest || got.sealed != id.sealed || got.openedFor(obj) != id {
 		t.Fatalf("round trip of %s: %+v %v", id, got, ok)
 	}
-	for _, bad := range []string{"", "42", "42-", "-0123456789abcdef", "x-0123456789abcdef", "42-0123456789ABCDEF", "42-0123456789abcdeg", "42-0123456789abcdef0"} {
+	for _, bad := range []string{"", "42", "42-", "-0123456789abcdef", "x-0123456789abcdef", "42-0123456789ABCDEF", "42-0123456789abcdeg", "42-0123456789abcdef0",
+		strings.Repeat("A", sealedLength) + "-0123456789abcdef", strings.Repeat("a", sealedLength-1) + "-0123456789abcdef"} {
 		if _, ok := parseEventID(bad); ok {
 			t.Errorf("%q parsed", bad)
 		}
 	}
-	older, newer := eventID{10, "aaaaaaaaaaaaaaaa"}, eventID{11, "bbbbbbbbbbbbbbbb"}
-	archived := eventID{0, "cccccccccccccccc"}
+	older, newer := eventID{version: 10, digest: "aaaaaaaaaaaaaaaa"}, eventID{version: 11, digest: "bbbbbbbbbbbbbbbb"}
+	archived := eventID{digest: "cccccccccccccccc"}
 	for _, c := range []struct {
 		name     string
 		id, last eventID
@@ -566,15 +570,50 @@ func TestEventIDs(t *testing.T) {
 	}{
 		{"no last", older, eventID{}, true},
 		{"the same state", older, older, false},
-		{"the same state under another version (a label change)", eventID{12, older.digest}, older, false},
+		{"the same state under another version (a label change)", eventID{version: 12, digest: older.digest}, older, false},
 		{"a newer state", newer, older, true},
 		{"an older state (a lagging replica)", older, newer, false},
 		{"an archived state", archived, newer, true},
-		{"the archived final state the client has live", eventID{0, newer.digest}, newer, false},
+		{"the archived final state the client has live", eventID{digest: newer.digest}, newer, false},
 	} {
 		if got := c.id.news(c.last); got != c.wantNews {
 			t.Errorf("%s: news %v, want %v", c.name, got, c.wantNews)
 		}
+	}
+}
+
+// An event id carries no resourceVersion, the cluster's write counter (issue 47, item 8): its
+// version is sealed with a key of its intent, so two intents' ids of one version differ, one
+// intent's ids of consecutive versions share nothing, and only the intent's own key opens it.
+func TestEventIDsCarryNoResourceVersion(t *testing.T) {
+	record := []byte(`{"status":"pending"}`)
+	a := &v1alpha1.TransferIntent{ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-a", UID: "uid-a", ResourceVersion: "1234567"}}
+	b := &v1alpha1.TransferIntent{ObjectMeta: metav1.ObjectMeta{Name: "int-transfer-b", UID: "uid-b", ResourceVersion: "1234567"}}
+	next := a.DeepCopy()
+	next.ResourceVersion = "1234568"
+	idA, idB, idNext := eventIDOf(a, record).String(), eventIDOf(b, record).String(), eventIDOf(next, record).String()
+	for _, id := range []string{idA, idB, idNext} {
+		if strings.Contains(id, "123456") {
+			t.Fatalf("id %s shows the resourceVersion", id)
+		}
+	}
+	if idA == idB {
+		t.Fatalf("two intents' ids of one version are equal: %s", idA)
+	}
+	if idA[:8] == idNext[:8] {
+		t.Errorf("consecutive versions share a prefix: %s %s", idA, idNext)
+	}
+	parsed, _ := parseEventID(idA)
+	if v := parsed.openedFor(a).version; v != 1234567 {
+		t.Fatalf("opened with its intent: version %d", v)
+	}
+	if v := parsed.openedFor(b).version; v != 0 {
+		t.Fatalf("another intent's key opened it: version %d", v)
+	}
+	// The client holding the newer state is not sent the older one (a lagging replica), by its id alone.
+	newer, _ := parseEventID(eventIDOf(next, []byte(`{"status":"submitted"}`)).String())
+	if eventIDOf(a, record).news(newer.openedFor(a)) {
+		t.Fatal("an older state is news to a client that has a newer one")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -26,8 +27,9 @@ type GaslessBook interface {
 	Sign(ctx context.Context, ti *v1alpha1.TransferIntent, signature []byte) (*v1alpha1.TransferIntent, error)
 	// Cancel withdraws the intent's order from the book.
 	Cancel(ctx context.Context, ti *v1alpha1.TransferIntent) (*v1alpha1.TransferIntent, error)
-	// List returns a page of env's listed orders, newest first, and whether more follow.
-	List(env v1alpha1.Environment, f orderbook.Filter, after string, limit int) ([]orderbook.Order, bool)
+	// List returns a page of env's listed orders, oldest first, after the position after (nil:
+	// from the first), and whether more follow.
+	List(env v1alpha1.Environment, f orderbook.Filter, after *orderbook.Position, limit int) ([]orderbook.Order, bool)
 }
 
 // maxSignatureBytes bounds a posted signature: a Safe's is 65 bytes per owner, and no account
@@ -119,15 +121,38 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	after, limit, ok := s.intentPage(w, r, q)
+	after, limit, ok := s.orderPage(w, r, q)
 	if !ok {
 		return
 	}
 	orders, more := s.deps.Gasless.List(v1alpha1.Environment(key.Environment), f, after, limit)
 	if more && len(orders) > 0 {
-		s.setNextLink(w, r, encodeCursor(orders[len(orders)-1].IntentID))
+		last := orderbook.PositionOf(orders[len(orders)-1])
+		s.setNextLink(w, r, encodeCursor(last.CreatedAt.UTC().Format(time.RFC3339Nano), last.OrderID))
 	}
 	s.writeJSON(w, r, http.StatusOK, orders)
+}
+
+// orderPage reads the order book's limit and cursor: the cursor is the position of the last order
+// of the previous page (its createdAt and orderId, both fields of the entry), never an intent id.
+func (s *Server) orderPage(w http.ResponseWriter, r *http.Request, q url.Values) (*orderbook.Position, int, bool) {
+	p, ok := s.parsePage(w, r, q, 2)
+	if !ok {
+		return nil, 0, false
+	}
+	if p.limit == 0 {
+		p.limit = defaultPageLimit
+	}
+	if p.cursor == nil {
+		return nil, p.limit, true
+	}
+	at, err := time.Parse(time.RFC3339Nano, p.cursor[0])
+	if err != nil || !orderIDPattern.MatchString(p.cursor[1]) {
+		s.problems.Write(w, r, problem.BadRequest, "Query parameter cursor is not a cursor this service issued; "+
+			"take it from the Link header of the previous page.", problem.Details{"parameter": "cursor"})
+		return nil, 0, false
+	}
+	return &orderbook.Position{CreatedAt: at.UTC(), OrderID: p.cursor[1]}, p.limit, true
 }
 
 // orderFilter reads status, chainId and token; a bad value is a 400 naming the parameter.

@@ -23,6 +23,7 @@ type fakeBook struct {
 	orders  []orderbook.Order
 	listed  []v1alpha1.Environment
 	filters []orderbook.Filter
+	afters  []*orderbook.Position
 	signErr error
 	signed  [][]byte
 	nonces  int
@@ -42,8 +43,8 @@ func (f *fakeBook) Cancel(_ context.Context, ti *v1alpha1.TransferIntent) (*v1al
 	return ti, nil
 }
 
-func (f *fakeBook) List(env v1alpha1.Environment, filter orderbook.Filter, _ string, limit int) ([]orderbook.Order, bool) {
-	f.listed, f.filters = append(f.listed, env), append(f.filters, filter)
+func (f *fakeBook) List(env v1alpha1.Environment, filter orderbook.Filter, after *orderbook.Position, limit int) ([]orderbook.Order, bool) {
+	f.listed, f.filters, f.afters = append(f.listed, env), append(f.filters, filter), append(f.afters, after)
 	if len(f.orders) > limit {
 		return f.orders[:limit], true
 	}
@@ -56,13 +57,13 @@ var testFillerKey = testKey("test", "F")
 func sampleOrder(fill, n string) orderbook.Order {
 	addr := common.HexToAddress("0x" + strings.Repeat(fill, 20)).Hex()
 	return orderbook.Order{
-		OrderID: "0x" + strings.Repeat(fill, 32), IntentID: "int_transfer_01JA000000000000000000000" + n, Status: v1alpha1.IntentPhaseSigned,
+		OrderID: "0x" + strings.Repeat(fill, 32), Status: v1alpha1.IntentPhaseSigned,
 		Type: v1alpha1.IntentTypeBridge, OriginChainID: "eip155:1337", DestinationChainID: "eip155:1338",
 		Order: transferrecord.OrderJSON{OriginSettler: addr, User: addr, Nonce: "7", OriginChainID: "1337", OpenDeadline: 1_900_000_000,
 			FillDeadline: 1_900_000_100, OrderDataType: "0x" + strings.Repeat("ab", 32), OrderData: "0x00"},
 		Signature: "0x" + strings.Repeat("11", 65),
 		OpenFor:   v1alpha1.TransactionPayload{To: addr, Data: "0x1234", Value: "0", ChainID: 1337},
-		CreatedAt: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+		CreatedAt: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(len(n)) * time.Millisecond),
 	}
 }
 
@@ -98,6 +99,22 @@ func TestOrderBookIsForFillerKeysOfTheirEnvironment(t *testing.T) {
 	}
 	if book.listed[0] != v1alpha1.EnvironmentTest || book.filters[0] != (orderbook.Filter{Status: v1alpha1.IntentPhaseSigned, Chain: "eip155:1337"}) {
 		t.Errorf("asked the book for %v %+v", book.listed[0], book.filters[0])
+	}
+	// An entry names no intent (issue 47, item 8), and the next page starts after the last
+	// entry's position (createdAt, orderId): the cursor carries nothing the entry does not.
+	if strings.Contains(string(body), "intentId") || strings.Contains(string(body), "int_transfer_") {
+		t.Errorf("the entry names its intent: %s", body)
+	}
+	next := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Link"), "<"+testBaseURL), `>; rel="next"`)
+	resp, body = h.do(t, http.MethodGet, next, withKey(testFillerKey), "")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("next page %s: %d %s", next, resp.StatusCode, body)
+	}
+	if after := book.afters[1]; after == nil || *after != orderbook.PositionOf(book.orders[0]) {
+		t.Errorf("the next page was asked after %+v, want %+v", after, orderbook.PositionOf(book.orders[0]))
+	}
+	if book.afters[0] != nil {
+		t.Errorf("the first page was asked after %+v", book.afters[0])
 	}
 
 	for _, bad := range []string{"status=confirmed", "chainId=1337", "token=0x12", "status=signed&status=submitted", "cursor=zz"} {

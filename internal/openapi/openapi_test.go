@@ -287,7 +287,7 @@ func TestProblemTypesCatalogue(t *testing.T) {
 		"rate-limited": 429, "internal-error": 500, "transfer-service-failure": 500,
 		"service-unavailable": 503,
 		"quote-expired":       422, "quote-mismatch": 422, "min-amount-out": 422,
-		"signature-invalid": 422, "nonce-used": 422, "insufficient-balance": 422, "permit2-allowance-short": 422,
+		"signature-invalid": 422, "nonce-used": 422, "insufficient-balance": 422, "permit2-allowance-short": 422, "orders-exceed-funds": 422,
 		"open-would-revert": 422, "filler-key-required": 403, "too-many-streams": 429,
 	}
 	got := map[string]ProblemType{}

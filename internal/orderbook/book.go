@@ -14,6 +14,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -49,6 +50,11 @@ type Book struct {
 	// Timeout bounds each node round trip; DefaultTimeout when zero.
 	Timeout    time.Duration
 	RPCMetrics *jsonrpc.Metrics
+	// RecheckInterval is how often Start reads the wallets of the book's signed orders again
+	// (reserve.go); DefaultRecheckInterval when zero.
+	RecheckInterval time.Duration
+	// Log notes rounds of Recheck that a node did not answer.
+	Log logr.Logger
 
 	once  sync.Once
 	nodes *jsonrpc.Pool
@@ -124,7 +130,11 @@ func (b *Book) Sign(ctx context.Context, ti *v1alpha1.TransferIntent, signature 
 	if err != nil {
 		return nil, err
 	}
-	err = gasless.Verify(ctx, node, gasless.Signed{Order: order, Signature: signature, Permit2: permit2})
+	f, err := fundsOf(ti, order, permit2)
+	if err != nil {
+		return nil, &intent.Problem{Kind: intent.ProblemKind(gasless.KindOpenReverts), Field: "signature", Detail: "the intent's order data is not an Order: " + err.Error()}
+	}
+	holding, err := gasless.Check(ctx, node, gasless.Signed{Order: order, Signature: signature, Permit2: permit2})
 	var refusal *gasless.Refusal
 	switch {
 	case errors.As(err, &refusal):
@@ -135,6 +145,13 @@ func (b *Book) Sign(ctx context.Context, ti *v1alpha1.TransferIntent, signature 
 		}
 		return nil, unavailable(ti.Spec.FromChain)
 	}
+	// The wallet's outstanding orders of the token, with this one, must stay within what it holds
+	// and allows Permit2 (reserve.go); the hold is given back once the order is in the book.
+	outstanding, release, ok := b.index.reserve(f, holding)
+	if !ok {
+		return nil, exceedsFunds(f, outstanding, holding)
+	}
+	defer release()
 	written, _, changed, err := b.Writer.Change(ctx, client.ObjectKeyFromObject(ti), func(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
 		return intentstatus.Sign(ti, sigHex, now)
 	})

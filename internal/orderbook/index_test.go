@@ -40,7 +40,7 @@ func gaslessIntent(t *testing.T, n int, env v1alpha1.Environment, phase v1alpha1
 	if err != nil {
 		t.Fatal(err)
 	}
-	ulid := fmt.Sprintf("01JA%022d", n) // ids sort by n
+	ulid := fmt.Sprintf("01JA%06d%016d", n, 0) // created n ms apart: ids and createdAt sort by n
 	return &v1alpha1.TransferIntent{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("int-transfer-%d", n), ResourceVersion: fmt.Sprint(n)},
 		Spec: v1alpha1.TransferIntentSpec{
@@ -56,10 +56,11 @@ func gaslessIntent(t *testing.T, n int, env v1alpha1.Environment, phase v1alpha1
 
 var aSignature = "0x" + strings.Repeat("11", 65)
 
-// The book lists signed (and opened) gasless orders of the key's environment only, newest first;
+// The book lists signed (and opened) gasless orders of the key's environment only, oldest first;
 // a cancel, an end or a withdrawal takes an order out; filters and cursors page through it.
 func TestBookListsSignedOrdersOfOneEnvironment(t *testing.T) {
 	b := &Book{}
+	numbers := map[string]int{} // orderId -> n
 	for n, tc := range []struct {
 		env   v1alpha1.Environment
 		phase v1alpha1.IntentPhase
@@ -73,43 +74,46 @@ func TestBookListsSignedOrdersOfOneEnvironment(t *testing.T) {
 		{v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseConfirmed, aSignature},  // 5: settled
 		{v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSigned, aSignature},     // 6: listed
 	} {
-		b.index.upsert(gaslessIntent(t, n, tc.env, tc.phase, tc.sig))
+		ti := gaslessIntent(t, n, tc.env, tc.phase, tc.sig)
+		numbers[ti.Spec.OrderID] = n
+		b.index.upsert(ti)
 	}
-	ids := func(orders []Order) []string {
-		var out []string
+	ids := func(orders []Order) []int {
+		var out []int
 		for _, o := range orders {
-			out = append(out, o.IntentID[len(o.IntentID)-1:])
+			out = append(out, numbers[o.OrderID])
 		}
 		return out
 	}
-	got, more := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSigned}, "", 10)
-	if fmt.Sprint(ids(got)) != "[6 0]" || more {
-		t.Fatalf("signed test orders = %v (more %v), want [6 0]", ids(got), more)
+	got, more := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSigned}, nil, 10)
+	if fmt.Sprint(ids(got)) != "[0 6]" || more {
+		t.Fatalf("signed test orders = %v (more %v), want [0 6]", ids(got), more)
 	}
-	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSubmitted}, "", 10); fmt.Sprint(ids(got)) != "[3]" {
+	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSubmitted}, nil, 10); fmt.Sprint(ids(got)) != "[3]" {
 		t.Errorf("submitted = %v, want [3]", ids(got))
 	}
-	if got, _ := b.List(v1alpha1.EnvironmentLive, Filter{}, "", 10); fmt.Sprint(ids(got)) != "[2]" {
+	if got, _ := b.List(v1alpha1.EnvironmentLive, Filter{}, nil, 10); fmt.Sprint(ids(got)) != "[2]" {
 		t.Errorf("live = %v, want [2]", ids(got))
 	}
 
-	page, more := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 1)
-	if fmt.Sprint(ids(page)) != "[6]" || !more {
+	page, more := b.List(v1alpha1.EnvironmentTest, Filter{}, nil, 1)
+	if fmt.Sprint(ids(page)) != "[0]" || !more {
 		t.Fatalf("first page = %v (more %v)", ids(page), more)
 	}
-	page, _ = b.List(v1alpha1.EnvironmentTest, Filter{}, page[0].IntentID, 10)
-	if fmt.Sprint(ids(page)) != "[3 0]" {
-		t.Errorf("after the cursor = %v, want [3 0]", ids(page))
+	cursor := PositionOf(page[0])
+	page, _ = b.List(v1alpha1.EnvironmentTest, Filter{}, &cursor, 10)
+	if fmt.Sprint(ids(page)) != "[3 6]" {
+		t.Errorf("after the cursor = %v, want [3 6]", ids(page))
 	}
-	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Chain: "eip155:1338"}, "", 10); len(got) != 0 {
+	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Chain: "eip155:1338"}, nil, 10); len(got) != 0 {
 		t.Errorf("orders from 1338: %v", ids(got))
 	}
-	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Token: "eip155:1337:0x5fbdb2315678afecb367f032d93f642f64180aa3"}, "", 10); len(got) != 3 {
+	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Token: "eip155:1337:0x5fbdb2315678afecb367f032d93f642f64180aa3"}, nil, 10); len(got) != 3 {
 		t.Errorf("by token (any case): %v", ids(got))
 	}
 
 	// The entry is what a filler needs: the openFor of the order and signature, nothing else.
-	o := got[0]
+	o := got[1] // order 6
 	g, err := settlement.Gasless(mustOrder(t, gaslessIntent(t, 6, v1alpha1.EnvironmentTest, "", "")), 1_899_999_000)
 	if err != nil {
 		t.Fatal(err)
@@ -124,11 +128,11 @@ func TestBookListsSignedOrdersOfOneEnvironment(t *testing.T) {
 	cancelled.ResourceVersion = "100"
 	b.index.upsert(cancelled)
 	b.index.upsert(gaslessIntent(t, 6, v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSigned, aSignature)) // resourceVersion 6
-	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSigned}, "", 10); fmt.Sprint(ids(got)) != "[0]" {
+	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSigned}, nil, 10); fmt.Sprint(ids(got)) != "[0]" {
 		t.Errorf("after the cancel = %v, want [0]", ids(got))
 	}
 	b.index.remove("int-transfer-0")
-	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSigned}, "", 10); len(got) != 0 {
+	if got, _ := b.List(v1alpha1.EnvironmentTest, Filter{Status: v1alpha1.IntentPhaseSigned}, nil, 10); len(got) != 0 {
 		t.Errorf("after the delete = %v", ids(got))
 	}
 }
@@ -206,7 +210,7 @@ func TestACancelledOrderNeverReturnsToTheBook(t *testing.T) {
 	now := metav1.NewTime(time.Unix(1_800_000_000, 0))
 	ti := gaslessIntent(t, 1, v1alpha1.EnvironmentTest, v1alpha1.IntentPhaseSigned, aSignature)
 	b.index.upsert(ti)
-	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 10); len(list) != 1 {
+	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, nil, 10); len(list) != 1 {
 		t.Fatalf("a signed order: listed %d, want 1", len(list))
 	}
 	if !intentstatus.Cancel(ti, now) || ti.Status.Phase != v1alpha1.IntentPhaseCancelling {
@@ -225,7 +229,7 @@ func TestACancelledOrderNeverReturnsToTheBook(t *testing.T) {
 	}
 	ti.ResourceVersion = "99"
 	b.index.upsert(ti)
-	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, "", 10); len(list) != 0 {
+	if list, _ := b.List(v1alpha1.EnvironmentTest, Filter{}, nil, 10); len(list) != 0 {
 		t.Fatalf("the cancelled order is listed again after a reorg: %+v", list)
 	}
 }

@@ -53,6 +53,9 @@ var (
 	Permit2AllowanceShort = Type{"permit2-allowance-short", "Permit2 Allowance Short", http.StatusUnprocessableEntity}
 	OpenWouldRevert       = Type{"open-would-revert", "Open Would Revert", http.StatusUnprocessableEntity}
 	FillerKeyRequired     = Type{"filler-key-required", "Filler Key Required", http.StatusForbidden}
+	// The bound of a wallet's outstanding orders (issue 47): a signature whose order, with the
+	// user's other signed orders of the token, takes more than the wallet holds.
+	OrdersExceedFunds = Type{"orders-exceed-funds", "Orders Exceed Funds", http.StatusUnprocessableEntity}
 
 	// Live status streams (issue 35): a key, or the server, holds as many event streams as it may.
 	TooManyStreams = Type{"too-many-streams", "Too Many Streams", http.StatusTooManyRequests}
@@ -64,7 +67,7 @@ var Catalogue = []Type{
 	CurrencyError, RateLimited, TransferServiceFailure, NotFound, MethodNotAllowed, PayloadTooLarge,
 	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
 	QuoteExpired, QuoteMismatch, MinAmountOut,
-	SignatureInvalid, NonceUsed, InsufficientBalance, Permit2AllowanceShort, OpenWouldRevert, FillerKeyRequired,
+	SignatureInvalid, NonceUsed, InsufficientBalance, Permit2AllowanceShort, OpenWouldRevert, OrdersExceedFunds, FillerKeyRequired,
 	TooManyStreams,
 }
 

@@ -617,13 +617,18 @@ func setupOrderBook(mgr ctrl.Manager, writer *intentstatus.Writer, chains *regis
 	if shared != nil {
 		nonces.Redis, nonces.Prefix = shared.Client, shared.Prefix+"permit2:"
 	}
-	book := &orderbook.Book{Chains: chains, Writer: writer, Nonces: nonces, RPCMetrics: rpcMetrics}
+	book := &orderbook.Book{Chains: chains, Writer: writer, Nonces: nonces, RPCMetrics: rpcMetrics, Log: mgr.GetLogger().WithName("order-book")}
 	inf, err := mgr.GetCache().GetInformer(context.Background(), &intentsv1alpha1.TransferIntent{})
 	if err != nil {
 		return nil, fmt.Errorf("getting the TransferIntent informer: %w", err)
 	}
 	if _, err := inf.AddEventHandler(book.EventHandler()); err != nil {
 		return nil, fmt.Errorf("watching TransferIntents for the order book: %w", err)
+	}
+	// Every replica reads the wallets of its book's signed orders again, so that orders whose
+	// funds or Permit2 nonce went leave the book (orderbook/reserve.go).
+	if err := mgr.Add(book); err != nil {
+		return nil, fmt.Errorf("adding the order book's recheck: %w", err)
 	}
 	return book, nil
 }

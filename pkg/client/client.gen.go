@@ -2051,7 +2051,7 @@ type OpenAPIDocument struct {
 	Openapi string                 `json:"openapi"`
 }
 
-// OrderBookEntry An entry of the order book - a signed gasless order, ready for a filler to open with `openFor`. It names no account.
+// OrderBookEntry An entry of the order book - a signed gasless order, ready for a filler to open with `openFor`. It names no account and no intent.
 type OrderBookEntry struct {
 	// Auction The order's market terms, which its `orderData` encodes: a filler that did not win the request for quotes may fill once `exclusivityDeadline` has passed, with at least the decayed amount.
 	Auction *Auction `json:"auction,omitempty"`
@@ -2063,11 +2063,6 @@ type OrderBookEntry struct {
 	//
 	// Examples: eip155:1, eip155:11155111
 	DestinationChainId Caip2ChainId `json:"destinationChainId"`
-
-	// IntentId Transfer intent ID: `int_transfer_` followed by a ULID.
-	//
-	// Examples: int_transfer_01J9Z3Q0S4M8V6X2T7K5N1R3PB
-	IntentId IntentId `json:"intentId"`
 
 	// OpenFor `openFor(order, signature, "")` on the origin settlement contract, for the filler to send (and check against `order` and `signature`: it encodes nothing else).
 	OpenFor TransactionPayload `json:"openFor"`
@@ -3406,13 +3401,17 @@ type ClientInterface interface {
 	// ListOrders The order book of signed gasless orders (for fillers)
 	//
 	// Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
-	// account in the key's environment, newest first, each with its signature and the `openFor`
-	// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
-	// `filler`, which only the operator grants (in the manifest; keys made by
-	// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
-	// chains and the intent id; it never sees the account, the key or the intent's other
-	// records, and it can change nothing. Orders leave the book when they settle, expire or are
-	// cancelled.
+	// account in the key's environment, oldest first (by `createdAt`, then `orderId`), so that a
+	// filler paging through reaches every order, the longest waiting first; each with its
+	// signature and the `openFor` transaction that opens it. The cursor of the next page is the
+	// last entry's position (`createdAt`, `orderId`). Only a filler key reads it: an ApiKey
+	// whose `spec.role` is `filler`, which only the operator grants (in the manifest; keys made
+	// by POST /auth/api-key/create are client keys). A filler sees the order, its signature and
+	// its chains; it never sees the account, the intent, the key or the intent's other records,
+	// and it can change nothing. Orders leave the book when they settle, expire or are
+	// cancelled. A user's signed orders of a token are served oldest first only as far as what
+	// they take stays within what the wallet holds and allows Permit2, as last read from the
+	// chain (every 15 s); an order whose Permit2 nonce is spent is left out.
 	//
 	// Corresponds with GET /v2/orders (the `ListOrders` operationId).
 	ListOrders(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3736,13 +3735,17 @@ func (c *Client) GetV2OpenAPIDocument(ctx context.Context, reqEditors ...Request
 // ListOrders The order book of signed gasless orders (for fillers)
 //
 // Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
-// account in the key's environment, newest first, each with its signature and the `openFor`
-// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
-// `filler`, which only the operator grants (in the manifest; keys made by
-// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
-// chains and the intent id; it never sees the account, the key or the intent's other
-// records, and it can change nothing. Orders leave the book when they settle, expire or are
-// cancelled.
+// account in the key's environment, oldest first (by `createdAt`, then `orderId`), so that a
+// filler paging through reaches every order, the longest waiting first; each with its
+// signature and the `openFor` transaction that opens it. The cursor of the next page is the
+// last entry's position (`createdAt`, `orderId`). Only a filler key reads it: an ApiKey
+// whose `spec.role` is `filler`, which only the operator grants (in the manifest; keys made
+// by POST /auth/api-key/create are client keys). A filler sees the order, its signature and
+// its chains; it never sees the account, the intent, the key or the intent's other records,
+// and it can change nothing. Orders leave the book when they settle, expire or are
+// cancelled. A user's signed orders of a token are served oldest first only as far as what
+// they take stays within what the wallet holds and allows Permit2, as last read from the
+// chain (every 15 s); an order whose Permit2 nonce is spent is left out.
 //
 // Corresponds with GET /v2/orders (the `ListOrders` operationId).
 func (c *Client) ListOrders(ctx context.Context, params *ListOrdersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4933,13 +4936,17 @@ type ClientWithResponsesInterface interface {
 	// ListOrdersWithResponse The order book of signed gasless orders (for fillers)
 	//
 	// Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
-	// account in the key's environment, newest first, each with its signature and the `openFor`
-	// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
-	// `filler`, which only the operator grants (in the manifest; keys made by
-	// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
-	// chains and the intent id; it never sees the account, the key or the intent's other
-	// records, and it can change nothing. Orders leave the book when they settle, expire or are
-	// cancelled.
+	// account in the key's environment, oldest first (by `createdAt`, then `orderId`), so that a
+	// filler paging through reaches every order, the longest waiting first; each with its
+	// signature and the `openFor` transaction that opens it. The cursor of the next page is the
+	// last entry's position (`createdAt`, `orderId`). Only a filler key reads it: an ApiKey
+	// whose `spec.role` is `filler`, which only the operator grants (in the manifest; keys made
+	// by POST /auth/api-key/create are client keys). A filler sees the order, its signature and
+	// its chains; it never sees the account, the intent, the key or the intent's other records,
+	// and it can change nothing. Orders leave the book when they settle, expire or are
+	// cancelled. A user's signed orders of a token are served oldest first only as far as what
+	// they take stays within what the wallet holds and allows Permit2, as last read from the
+	// chain (every 15 s); an order whose Permit2 nonce is spent is left out.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7456,13 +7463,17 @@ func (c *ClientWithResponses) GetV2OpenAPIDocumentWithResponse(ctx context.Conte
 // ListOrdersWithResponse The order book of signed gasless orders (for fillers)
 //
 // Extension, for fillers, like UniswapX's `/orders`: the signed gasless orders of every
-// account in the key's environment, newest first, each with its signature and the `openFor`
-// transaction that opens it. Only a filler key reads it: an ApiKey whose `spec.role` is
-// `filler`, which only the operator grants (in the manifest; keys made by
-// POST /auth/api-key/create are client keys). A filler sees the order and signature, the
-// chains and the intent id; it never sees the account, the key or the intent's other
-// records, and it can change nothing. Orders leave the book when they settle, expire or are
-// cancelled.
+// account in the key's environment, oldest first (by `createdAt`, then `orderId`), so that a
+// filler paging through reaches every order, the longest waiting first; each with its
+// signature and the `openFor` transaction that opens it. The cursor of the next page is the
+// last entry's position (`createdAt`, `orderId`). Only a filler key reads it: an ApiKey
+// whose `spec.role` is `filler`, which only the operator grants (in the manifest; keys made
+// by POST /auth/api-key/create are client keys). A filler sees the order, its signature and
+// its chains; it never sees the account, the intent, the key or the intent's other records,
+// and it can change nothing. Orders leave the book when they settle, expire or are
+// cancelled. A user's signed orders of a token are served oldest first only as far as what
+// they take stays within what the wallet holds and allows Permit2, as last read from the
+// chain (every 15 s); an order whose Permit2 nonce is spent is left out.
 //
 // Returns a wrapper object for the known response body format(s).
 //

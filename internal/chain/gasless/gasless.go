@@ -8,6 +8,7 @@ package gasless
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -89,28 +90,48 @@ const (
 	OpenForGas = 2_000_000
 )
 
+// Holding is what a user holds of a token on a chain and allows Permit2 to take of it.
+type Holding struct {
+	Balance, Allowance *big.Int
+}
+
+// Available is what orders of the holding can take: the lesser of the balance and the allowance.
+func (h Holding) Available() *big.Int {
+	if h.Allowance.Cmp(h.Balance) < 0 {
+		return h.Allowance
+	}
+	return h.Balance
+}
+
 // Verify returns nil when the node says the signed order can be opened now, a *Refusal when it
 // cannot, and another error when the node could not be asked (the caller answers 503, not 422).
 func Verify(ctx context.Context, node Batcher, s Signed) error {
+	_, err := Check(ctx, node, s)
+	return err
+}
+
+// Check is Verify that also answers the user's holding of the order's input token, as the node
+// read it in the same round trip (for the bound of the user's outstanding orders).
+func Check(ctx context.Context, node Batcher, s Signed) (Holding, error) {
 	o, err := settlement.Decode(s.Order.OrderData)
 	if err != nil {
-		return &Refusal{KindOpenReverts, "the order's data is not an Order: " + err.Error()}
+		return Holding{}, &Refusal{KindOpenReverts, "the order's data is not an Order: " + err.Error()}
 	}
 	typed, err := settlement.PermitTypedData(s.Order, s.Permit2)
 	if err != nil {
-		return &Refusal{KindOpenReverts, err.Error()}
+		return Holding{}, &Refusal{KindOpenReverts, err.Error()}
 	}
 	digest, err := settlement.PermitDigest(typed)
 	if err != nil {
-		return &Refusal{KindOpenReverts, err.Error()}
+		return Holding{}, &Refusal{KindOpenReverts, err.Error()}
 	}
 	openFor, err := settlement.OpenForData(s.Order, s.Signature)
 	if err != nil {
-		return &Refusal{KindOpenReverts, err.Error()}
+		return Holding{}, &Refusal{KindOpenReverts, err.Error()}
 	}
 	isValid, err := eip1271ABI.Pack("isValidSignature", digest, s.Signature)
 	if err != nil {
-		return err
+		return Holding{}, err
 	}
 	var code, magic, bitmap, balance, allowance, opened hexutil.Bytes
 	call := func(to common.Address, data []byte, out *hexutil.Bytes, gas uint64) rpc.BatchElem {
@@ -131,15 +152,15 @@ func Verify(ctx context.Context, node Batcher, s Signed) error {
 		call(o.OriginSettler, openFor, &opened, OpenForGas),
 	}
 	if err := node.Batch(ctx, batch, nil); err != nil {
-		return err
+		return Holding{}, err
 	}
 	for _, i := range []int{0, 2, 3, 4} { // the reads that must answer
 		if batch[i].Error != nil {
-			return fmt.Errorf("%s: %w", batch[i].Method, batch[i].Error)
+			return Holding{}, fmt.Errorf("%s: %w", batch[i].Method, batch[i].Error)
 		}
 	}
 	if err := checkSigner(o.User, digest, s.Signature, code, magic, batch[1].Error); err != nil {
-		return err
+		return Holding{}, err
 	}
 	return checkFunds(s, o, bitmap, balance, allowance, batch[5].Error)
 }
@@ -162,28 +183,29 @@ func checkSigner(user common.Address, digest common.Hash, sig, code, magic []byt
 	return nil
 }
 
-func checkFunds(s Signed, o settlement.Order, bitmap, balance, allowance []byte, openErr error) error {
+func checkFunds(s Signed, o settlement.Order, bitmap, balance, allowance []byte, openErr error) (Holding, error) {
 	word, err := permit2ABI.UnpackNonceBitmap(bitmap)
 	if err != nil {
-		return fmt.Errorf("nonceBitmap: %w", err)
+		return Holding{}, fmt.Errorf("nonceBitmap: %w", err)
 	}
 	if settlement.NonceUsed(s.Order.Nonce, word) {
-		return &Refusal{KindNonceUsed, fmt.Sprintf("Permit2 nonce %s of %s is already used or cancelled", s.Order.Nonce, o.User.Hex())}
+		return Holding{}, &Refusal{KindNonceUsed, fmt.Sprintf("Permit2 nonce %s of %s is already used or cancelled", s.Order.Nonce, o.User.Hex())}
 	}
-	if held, err := erc20.UnpackBalanceOf(balance); err != nil {
-		return fmt.Errorf("balanceOf: %w", err)
-	} else if held.Cmp(o.AmountIn) < 0 {
-		return &Refusal{KindBalanceShort, fmt.Sprintf("%s holds %s base units of %s; the order takes %s", o.User.Hex(), held, o.TokenIn.Hex(), o.AmountIn)}
+	var h Holding
+	if h.Balance, err = erc20.UnpackBalanceOf(balance); err != nil {
+		return Holding{}, fmt.Errorf("balanceOf: %w", err)
+	} else if h.Balance.Cmp(o.AmountIn) < 0 {
+		return Holding{}, &Refusal{KindBalanceShort, fmt.Sprintf("%s holds %s base units of %s; the order takes %s", o.User.Hex(), h.Balance, o.TokenIn.Hex(), o.AmountIn)}
 	}
-	if allowed, err := erc20.UnpackAllowance(allowance); err != nil {
-		return fmt.Errorf("allowance: %w", err)
-	} else if allowed.Cmp(o.AmountIn) < 0 {
-		return &Refusal{KindAllowanceShort, fmt.Sprintf("%s allows Permit2 %s base units of %s; the order takes %s: approve Permit2 once", o.User.Hex(), allowed, o.TokenIn.Hex(), o.AmountIn)}
+	if h.Allowance, err = erc20.UnpackAllowance(allowance); err != nil {
+		return Holding{}, fmt.Errorf("allowance: %w", err)
+	} else if h.Allowance.Cmp(o.AmountIn) < 0 {
+		return Holding{}, &Refusal{KindAllowanceShort, fmt.Sprintf("%s allows Permit2 %s base units of %s; the order takes %s: approve Permit2 once", o.User.Hex(), h.Allowance, o.TokenIn.Hex(), o.AmountIn)}
 	}
 	if openErr != nil {
-		return &Refusal{KindOpenReverts, "openFor would revert: " + revertReason(openErr)}
+		return Holding{}, &Refusal{KindOpenReverts, "openFor would revert: " + revertReason(openErr)}
 	}
-	return nil
+	return h, nil
 }
 
 // revertReason names the settlement contract's or Permit2's custom error in a call's revert data.
