@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -295,5 +296,46 @@ func TestGaslessCreateRefusedTakesNoNonce(t *testing.T) {
 	}
 	if book.nonces != 0 {
 		t.Fatalf("%d Permit2 nonces taken for refused creates, want none", book.nonces)
+	}
+}
+
+// A simulation and a create that the user sends answer calls, an EIP-5792 wallet_sendCalls
+// request built from the transactions they give: the simulation's tx (its approval first when the
+// chain reported a short allowance; this chain reports none), the created bridge's approve of
+// exactly its input to the settlement contract, then its open. A gasless one answers none. The
+// harness validates every answer against the OpenAPI document.
+func TestSimulateAndCreateAnswerWalletCalls(t *testing.T) {
+	h := gaslessHarness(t, &fakeBook{})
+	type answer struct {
+		Tx    intent.Tx         `json:"tx"`
+		Calls *intent.SendCalls `json:"calls"`
+	}
+	bridge := usdcTransfer().with("to", caip10(baseSepolia, bobAddr))
+	resp, body := h.post(t, simulatePath, testKeyA, bridge.String())
+	sim := decodeJSON[answer](t, body)
+	if resp.StatusCode != http.StatusOK || sim.Calls == nil {
+		t.Fatalf("simulate: %d %s", resp.StatusCode, body)
+	}
+	want := intent.SendCalls{Version: "2.0.0", ChainID: "0xaa36a7", From: eip55(aliceAddr), AtomicRequired: false,
+		Calls: []intent.SendCall{{To: sim.Tx.To, Data: sim.Tx.Data, Value: "0x0"}}}
+	if fmt.Sprint(*sim.Calls) != fmt.Sprint(want) {
+		t.Errorf("simulate's calls %+v; want %+v", *sim.Calls, want)
+	}
+
+	resp, body = h.post(t, transfersPath, testKeyA, bridge.String())
+	created := decodeJSON[answer](t, body)
+	if resp.StatusCode != http.StatusCreated || created.Calls == nil || len(created.Calls.Calls) != 2 {
+		t.Fatalf("create: %d %s", resp.StatusCode, body)
+	}
+	approve, open := created.Calls.Calls[0], created.Calls.Calls[1]
+	if approve.To != eip55(usdcSepolia) || !strings.HasPrefix(approve.Data, "0x095ea7b3") || approve.Value != "0x0" ||
+		open.To != created.Tx.To || open.Data != created.Tx.Data || created.Calls.ChainID != "0xaa36a7" {
+		t.Errorf("create's calls %+v for tx %+v", created.Calls, created.Tx)
+	}
+
+	gaslessBridge(t, h) // Permit2 verified on the origin
+	resp, body = h.post(t, simulatePath, testKeyA, bridge.with("execution", "gasless").String())
+	if g := decodeJSON[answer](t, body); resp.StatusCode != http.StatusOK || g.Calls != nil {
+		t.Errorf("a gasless simulation: %d %s", resp.StatusCode, body)
 	}
 }

@@ -203,6 +203,21 @@ func (e TransferType) Valid() bool {
 	}
 }
 
+// Defines values for WalletSendCallsVersion.
+const (
+	N200 WalletSendCallsVersion = "2.0.0"
+)
+
+// Valid indicates whether the value is a known member of the WalletSendCallsVersion enum.
+func (e WalletSendCallsVersion) Valid() bool {
+	switch e {
+	case N200:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiKeyForbiddenStatus.
 const (
 	ApiKeyForbiddenStatusN403 ApiKeyForbiddenStatus = 403
@@ -2221,6 +2236,9 @@ type SimulationResult struct {
 	// Approval Present when a swap or bridge order pulls an ERC-20 and the sender's allowance toward the settlement contract is short, as read from the chain's node. Send `tx` (an exact `approve(spender, amount)`, never unlimited) before the order's own transaction.
 	Approval *Approval `json:"approval,omitempty"`
 
+	// Calls A valid simulation that the user sends (not gasless): `approval.tx` (when present) then `tx`, as one EIP-5792 `wallet_sendCalls` request.
+	Calls *WalletSendCalls `json:"calls,omitempty"`
+
 	// Errors Fatal validation errors when `valid` is false.
 	Errors []string `json:"errors"`
 
@@ -2332,6 +2350,9 @@ type TransactionPayload struct {
 type TransferIntent struct {
 	// BlockNumber The block that holds the transaction (`metadata.hash`), once the service saw it in one. Absent while pending, and while a reported transaction waits to be mined.
 	BlockNumber *int `json:"blockNumber,omitempty"`
+
+	// Calls While the intent is `pending` (not gasless): what its user sends, as one EIP-5792 `wallet_sendCalls` request. A swap's or bridge's ERC-20 order first approves the settlement contract for exactly the order's input (the record does not know the allowance; the simulation's `calls` approves only when it is short), then sends `tx`.
+	Calls *WalletSendCalls `json:"calls,omitempty"`
 
 	// CreatedAt An RFC 3339 (ISO 8601) date-time.
 	CreatedAt Timestamp `json:"createdAt"`
@@ -2492,6 +2513,30 @@ type TxHash = string
 
 // Ulid A ULID (26 characters of Crockford base 32).
 type Ulid = string
+
+// WalletSendCalls The parameter of EIP-5792's `wallet_sendCalls` (`params: [calls]`): the transactions to send, in order, on one chain, so that a wallet that batches asks its user once (viem: `walletClient.sendCalls`, with `calls`, `chain` and `account` taken from this object). `atomicRequired` is false: the calls are correct one after the other, so a wallet that cannot batch atomically may still send them in order. A wallet without EIP-5792 sends each call as a transaction, in order.
+type WalletSendCalls struct {
+	AtomicRequired bool `json:"atomicRequired"`
+	Calls          []struct {
+		Data string `json:"data"`
+
+		// To 0x-prefixed 20-byte hex address.
+		To EvmAddress `json:"to"`
+
+		// Value Wei, as a hex quantity.
+		Value string `json:"value"`
+	} `json:"calls"`
+
+	// ChainId The EIP-155 chain id as a hex quantity (`0x1` for Ethereum).
+	ChainId string `json:"chainId"`
+
+	// From 0x-prefixed 20-byte hex address.
+	From    EvmAddress             `json:"from"`
+	Version WalletSendCallsVersion `json:"version"`
+}
+
+// WalletSendCallsVersion defines model for WalletSendCalls.Version.
+type WalletSendCallsVersion string
 
 // WebhookTestResult defines model for WebhookTestResult.
 type WebhookTestResult struct {
