@@ -22,6 +22,11 @@ fi
 
 rm -rf "$CONTRACTS/build"
 (cd "$CONTRACTS" && node compile.js)
+# OpenZeppelin's ERC-20 errors (ERC-6093's IERC20Errors), which every OpenZeppelin token reverts
+# with: an interface, so no bytecode; its ABI is the one the pinned package ships. The revert
+# decoder (internal/chain/reverts) names them in a failed intent's failure.
+(cd "$CONTRACTS" && node -e 'const a = require("@openzeppelin/contracts/build/contracts/IERC20Errors.json").abi;
+  require("fs").writeFileSync("build/IERC20Errors.abi", JSON.stringify(a, null, 2) + "\n")')
 
 mkdir -p "$BINDINGS"
 for abi in "$CONTRACTS"/build/*.abi; do
@@ -33,7 +38,11 @@ for abi in "$CONTRACTS"/build/*.abi; do
   if [ "$name" != Settlement ] && grep -q '"name": "eip712Domain"' "$abi"; then
     aliases=(--alias "eip712Domain=${lower}Eip712Domain")
   fi
-  (cd "$ROOT/hack/tools" && GOWORK=off go tool abigen --v2 --abi "$abi" --bin "$CONTRACTS/build/$name.bin" \
+  bin=()
+  if [ -f "$CONTRACTS/build/$name.bin" ]; then # an interface (IERC20Errors) has none
+    bin=(--bin "$CONTRACTS/build/$name.bin")
+  fi
+  (cd "$ROOT/hack/tools" && GOWORK=off go tool abigen --v2 --abi "$abi" "${bin[@]}" \
     --pkg contracts --type "$name" "${aliases[@]}" --out "$BINDINGS/$lower.go")
   echo "contracts: $name -> internal/chain/contracts/$lower.go" >&2
 done

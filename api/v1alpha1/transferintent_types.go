@@ -44,7 +44,7 @@ const (
 // FailureCode is why a failed intent failed: a closed set a client can branch on, where the
 // Transaction condition's message (the API's failure.message) is a sentence for people. The chain
 // watcher decides it where it fails the intent; FailureCodes lists the set.
-// +kubebuilder:validation:Enum=reverted;out_of_gas;not_opened;refunded
+// +kubebuilder:validation:Enum=reverted;out_of_gas;not_opened;refunded;insufficient_balance;insufficient_allowance;deadline_passed;below_minimum;already_opened;paused;nonce_used;invalid_signature
 type FailureCode string
 
 // The failure codes, as the API names them (failure.code).
@@ -61,11 +61,57 @@ const (
 	// FailureRefunded: nobody filled the order, and its escrow went back to its user by a refund
 	// that is final.
 	FailureRefunded FailureCode = "refunded"
+
+	// The reverts whose reason a client can act on, decoded from the revert data
+	// (internal/chain/reverts); any other revert stays reverted.
+
+	// FailureInsufficientBalance: the sender held less of the token than the transaction moves
+	// (ERC20InsufficientBalance, or an older token's "transfer amount exceeds balance").
+	FailureInsufficientBalance FailureCode = "insufficient_balance"
+	// FailureInsufficientAllowance: the spender (the settlement contract, or Permit2) was allowed
+	// less than it takes (ERC20InsufficientAllowance, Permit2's InsufficientAllowance).
+	FailureInsufficientAllowance FailureCode = "insufficient_allowance"
+	// FailureDeadlinePassed: the order's deadline, or its open deadline or its Permit2 signature's,
+	// had passed when the transaction ran.
+	FailureDeadlinePassed FailureCode = "deadline_passed"
+	// FailureBelowMinimum: the order would deliver less than its minimum output (BelowMinimum).
+	FailureBelowMinimum FailureCode = "below_minimum"
+	// FailureAlreadyOpened: the order was opened before, by this transaction's twin or a filler.
+	FailureAlreadyOpened FailureCode = "already_opened"
+	// FailurePaused: the settlement contract was paused by its guardian; nothing moved.
+	FailurePaused FailureCode = "paused"
+	// FailureNonceUsed: the order's Permit2 nonce was spent or cancelled before (InvalidNonce).
+	FailureNonceUsed FailureCode = "nonce_used"
+	// FailureInvalidSignature: Permit2 refused the order's signature (InvalidSignature,
+	// InvalidSigner, InvalidSignatureLength, InvalidContractSignature).
+	FailureInvalidSignature FailureCode = "invalid_signature"
 )
 
 // FailureCodes lists every failure code; the CRD's enum above and the OpenAPI document's
 // FailureCode are held to it by tests.
-var FailureCodes = []FailureCode{FailureReverted, FailureOutOfGas, FailureNotOpened, FailureRefunded}
+var FailureCodes = []FailureCode{FailureReverted, FailureOutOfGas, FailureNotOpened, FailureRefunded,
+	FailureInsufficientBalance, FailureInsufficientAllowance, FailureDeadlinePassed, FailureBelowMinimum,
+	FailureAlreadyOpened, FailurePaused, FailureNonceUsed, FailureInvalidSignature}
+
+// RevertError is the error a failed intent's transaction reverted with, decoded from its revert
+// data by the ABIs the service knows (the settlement contract's, Permit2's, OpenZeppelin's ERC-20
+// errors, Error(string) and Panic(uint256)).
+type RevertError struct {
+	// name is the error's name: ERC20InsufficientBalance, Error for Error(string), Panic for
+	// Panic(uint256); empty when the revert data names no error the service knows.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	Name string `json:"name,omitempty"`
+	// selector is the revert data's first four bytes, 0x hex.
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{8}$`
+	Selector string `json:"selector,omitempty"`
+	// args are the error's arguments by their ABI names, as text: addresses in EIP-55, integers in
+	// decimal, bytes in 0x hex.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=16
+	Args map[string]string `json:"args,omitempty"`
+}
 
 // Execution is who sends the transaction that opens an intent's order.
 // +kubebuilder:validation:Enum=transaction;gasless
@@ -379,6 +425,11 @@ type TransferIntentStatus struct {
 	// cancelling, not to signed.
 	// +optional
 	CancelledAt *metav1.Time `json:"cancelledAt,omitempty"`
+	// cancelReason is the reason the user gave with the cancel, if any: at most 200 characters,
+	// no control characters.
+	// +optional
+	// +kubebuilder:validation:MaxLength=200
+	CancelReason string `json:"cancelReason,omitempty"`
 	// refundHash is the transaction that returned a swap's or bridge's escrow to its owner. The
 	// intent fails once it is final; until then it stays submitted, and the hash is cleared if the
 	// refund leaves the chain.
@@ -394,6 +445,10 @@ type TransferIntentStatus struct {
 	// with the failed phase, and only then.
 	// +optional
 	FailureCode FailureCode `json:"failureCode,omitempty"`
+	// failureError is the error the failed intent's transaction reverted with, when the node
+	// gave its revert data. Set with the failed phase, and only then.
+	// +optional
+	FailureError *RevertError `json:"failureError,omitempty"`
 	// updatedAt is when phase last changed.
 	// +optional
 	UpdatedAt *metav1.Time `json:"updatedAt,omitempty"`

@@ -1,12 +1,17 @@
 package apiserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -26,7 +31,7 @@ type GaslessBook interface {
 	// Sign checks signature on chain and records it.
 	Sign(ctx context.Context, ti *v1alpha1.TransferIntent, signature []byte) (*v1alpha1.TransferIntent, error)
 	// Cancel withdraws the intent's order from the book.
-	Cancel(ctx context.Context, ti *v1alpha1.TransferIntent) (*v1alpha1.TransferIntent, error)
+	Cancel(ctx context.Context, ti *v1alpha1.TransferIntent, reason string) (*v1alpha1.TransferIntent, error)
 	// List returns a page of env's listed orders, oldest first, after the position after (nil:
 	// from the first), and whether more follow.
 	List(env v1alpha1.Environment, f orderbook.Filter, after *orderbook.Position, limit int) ([]orderbook.Order, bool)
@@ -89,22 +94,80 @@ func (s *Server) signTransfer(w http.ResponseWriter, r *http.Request) {
 
 // cancelTransfer is POST /v2/transfers/{id}/cancel: the soft cancel of a gasless intent (no
 // longer offered); its record carries the hard cancel, Permit2's invalidateUnorderedNonces, for
-// the user to send. It takes no body.
+// the user to send. Its body is optional: none, or a CancelRequest ({} from a generated client,
+// or {"reason": "..."}).
 func (s *Server) cancelTransfer(w http.ResponseWriter, r *http.Request) {
-	if n, _ := io.CopyN(io.Discard, r.Body, 1); n > 0 || r.ContentLength > 0 {
-		s.problems.Write(w, r, problem.BadRequest, "A cancel takes no request body.", nil)
+	reason, ok := s.readCancelReason(w, r)
+	if !ok {
 		return
 	}
 	obj, ok := s.callersIntent(w, r)
 	if !ok {
 		return
 	}
-	written, err := s.deps.Gasless.Cancel(r.Context(), obj)
+	written, err := s.deps.Gasless.Cancel(r.Context(), obj, reason)
 	if err != nil {
 		s.writeTransferError(w, r, err)
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, s.transferRecord(written))
+}
+
+// maxCancelReasonChars bounds a cancel's reason (characters; the CRD's cancelReason agrees).
+const maxCancelReasonChars = 200
+
+// readCancelReason reads a cancel's optional body: none (Content-Length 0, whatever the
+// Content-Type) is no reason; otherwise an application/json CancelRequest, an object with at
+// most reason, a string of 1 to maxCancelReasonChars characters without control characters.
+// Anything else is a 400 problem (415 for another media type), written here.
+func (s *Server) readCancelReason(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if r.ContentLength == 0 {
+		return "", true
+	}
+	body, ok := s.readJSONBody(w, r)
+	if !ok {
+		return "", false
+	}
+	reason, perr := cancelReason(body)
+	if perr != nil {
+		s.writeTransferError(w, r, perr)
+		return "", false
+	}
+	return reason, true
+}
+
+// cancelReason is the schema check of a CancelRequest: a JSON object with at most a reason.
+func cancelReason(body []byte) (string, *intent.Problem) {
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return "", &intent.Problem{Kind: intent.KindBadRequest, Detail: `the request body must be a JSON object: {} or {"reason": "..."}`}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", &intent.Problem{Kind: intent.KindBadRequest, Detail: "the request body must hold exactly one JSON object"}
+	}
+	for member := range members {
+		if member != "reason" {
+			return "", &intent.Problem{Kind: intent.KindBadRequest, Field: member,
+				Detail: fmt.Sprintf("unknown field %q: a cancel request has only reason", member)}
+		}
+	}
+	raw, present := members["reason"]
+	if !present {
+		return "", nil
+	}
+	var reason string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &reason) != nil {
+		return "", &intent.Problem{Kind: intent.KindBadRequest, Field: "reason", Detail: "reason must be a string"}
+	}
+	if n := utf8.RuneCountInString(reason); n == 0 || n > maxCancelReasonChars {
+		return "", &intent.Problem{Kind: intent.KindBadRequest, Field: "reason",
+			Detail: fmt.Sprintf("reason must be 1 to %d characters; leave it out for none", maxCancelReasonChars)}
+	}
+	if strings.IndexFunc(reason, unicode.IsControl) >= 0 || !utf8.ValidString(reason) {
+		return "", &intent.Problem{Kind: intent.KindBadRequest, Field: "reason", Detail: "reason must not hold control characters (line breaks, tabs, ...)"}
+	}
+	return reason, nil
 }
 
 // listOrders is GET /v2/orders, the order book: signed gasless orders of every account in the

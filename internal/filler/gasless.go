@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/reverts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
@@ -168,8 +169,8 @@ func (f *Filler) open(ctx context.Context, b bookOrder) error {
 func (f *Filler) simulate(ctx context.Context, c *Chain, data []byte) error {
 	from := crypto.PubkeyToAddress(f.Key.PublicKey)
 	_, err := c.Client.CallContract(ctx, ethereum.CallMsg{From: from, To: &c.Settlement, Gas: openForGas, Data: data}, nil)
-	if _, reverted := jsonrpc.RevertData(err); reverted {
-		return skip{fmt.Errorf("openFor would revert: %w", err)}
+	if data, reverted := jsonrpc.RevertData(err); reverted {
+		return skip{fmt.Errorf("openFor would revert, %s: %w", reverts.Decode(data), err)}
 	}
 	return err
 }

@@ -223,6 +223,9 @@ type SimulationResult struct {
 	Execution Execution `json:"execution"`
 	// Gasless is a valid gasless simulation's Permit2 terms, less the nonce a create allocates.
 	Gasless *GaslessTerms `json:"gasless,omitempty"`
+	// Calls is approval's tx (when present) and tx as one EIP-5792 wallet_sendCalls request:
+	// a valid simulation that the user sends (not a gasless one).
+	Calls *SendCalls `json:"calls,omitempty"`
 }
 
 // GaslessTerms is the OpenAPI GaslessTerms of a simulation: where the signature will be made and
@@ -319,6 +322,17 @@ func (s *Service) Simulate(ctx context.Context, account string, p Parsed) (Simul
 		res.Tx, res.Approval = plan.Tx, plan.Approval
 	}
 	res.Execution = ExecutionTransaction
+	if plan.Valid && !p.Gasless && res.Tx != nil {
+		var approve *Tx
+		if res.Approval != nil {
+			approve = &res.Approval.Tx
+		}
+		calls, err := SendCallsOf(common.HexToAddress(p.From.Address), approve, res.Tx)
+		if err != nil {
+			return SimulationResult{}, err
+		}
+		res.Calls = calls
+	}
 	if p.Gasless {
 		res.Execution, res.Tx = ExecutionGasless, nil
 		if g := plan.Gasless; plan.Valid && g != nil {

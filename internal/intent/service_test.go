@@ -142,6 +142,9 @@ func TestSimulateERC20Transfer(t *testing.T) {
 		Prices:    []Price{{Asset: "eip155:1:" + nativeAddress.Hex(), Symbol: "ETH", USD: "3150.25", Source: PriceSourceTyped}},
 		Execution: ExecutionTransaction,
 	}
+	// The one transaction as a wallet_sendCalls request.
+	want.Calls = &SendCalls{Version: "2.0.0", ChainID: "0x1", From: common.HexToAddress(mustParse(t, req).From.Address).Hex(),
+		Calls: []SendCall{{To: common.HexToAddress(usdcMainnet).Hex(), Data: want.Tx.Data, Value: "0x0"}}}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("result\n got %+v\nwant %+v", res, want)
 	}

@@ -2,6 +2,7 @@ package intentstatus
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -69,20 +70,36 @@ func Sign(ti *v1alpha1.TransferIntent, signature string, now metav1.Time) bool {
 // Cancel withdraws a gasless intent its user cancelled: cancelled when it was never offered,
 // cancelling when fillers may hold its signature; false when its phase does not take a cancel.
 func Cancel(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
-	if ti.Spec.Gasless == nil || !transition(ti, Phase(ti), intent.EventCancel, now) {
-		return false
+	return CancelWithReason("")(ti, now)
+}
+
+// CancelWithReason is Cancel that keeps the reason the user gave ("" for none; the API bounds it)
+// in the status and quotes it in the Transaction condition.
+func CancelWithReason(reason string) func(*v1alpha1.TransferIntent, metav1.Time) bool {
+	return func(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
+		if ti.Spec.Gasless == nil || !transition(ti, Phase(ti), intent.EventCancel, now) {
+			return false
+		}
+		ti.Status.CancelledAt, ti.Status.CancelReason = &now, reason
+		setCancelled(ti, reason, now)
+		return true
 	}
-	ti.Status.CancelledAt = &now
+}
+
+// setCancelled sets the Transaction condition of a cancel.
+func setCancelled(ti *v1alpha1.TransferIntent, reason string, now metav1.Time) {
 	msg := "cancelled by its user before it was signed"
 	if ti.Status.Phase == v1alpha1.IntentPhaseCancelling {
 		msg = "cancelled by its user and no longer offered; a filler that read it can still open it until " +
 			ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339) + ", unless the user sends the hard cancel first"
 	}
+	if reason != "" {
+		msg += " (reason: " + strconv.Quote(reason) + ")"
+	}
 	meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
 		Type: v1alpha1.ConditionTransaction, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonCancelled,
 		Message: msg, ObservedGeneration: ti.Generation, LastTransitionTime: now,
 	})
-	return true
 }
 
 // Observation is one thing learnt about an intent's transaction.
@@ -100,6 +117,9 @@ type Observation struct {
 	// Failure is why the intent failed, with Event fail (the API's failure.code); the status
 	// keeps it with the failed phase.
 	Failure v1alpha1.FailureCode
+	// FailureError is the error the transaction reverted with (decoded from its revert data), with
+	// Event fail; nil when the node did not give it.
+	FailureError *v1alpha1.RevertError
 	// Order news (swaps and bridges) is about the settlement contract, not the origin
 	// transaction: when Order is set, Hash, Block and BlockHash are ignored and the intent's own
 	// transaction fields stay as they are.
@@ -187,7 +207,7 @@ func transition(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase, ev inte
 // (the CRD refuses a code on another phase; failed is terminal, so no code is ever left behind).
 func recordFailure(ti *v1alpha1.TransferIntent, obs Observation) {
 	if ti.Status.Phase == v1alpha1.IntentPhaseFailed {
-		ti.Status.FailureCode = obs.Failure
+		ti.Status.FailureCode, ti.Status.FailureError = obs.Failure, obs.FailureError
 	}
 }
 

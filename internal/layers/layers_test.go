@@ -45,6 +45,7 @@ var levels = map[string]int{
 	// Read models, the contract's Go side, the node client, generic mechanisms.
 	"internal/chain/devchain":   1,
 	"internal/chain/jsonrpc":    1,
+	"internal/chain/reverts":    1,
 	"internal/chain/settlement": 1,
 	"internal/fieldrule":        1,
 	"internal/openapi":          1,

@@ -171,8 +171,9 @@ func notSignable(phase v1alpha1.IntentPhase) error {
 }
 
 // Cancel withdraws ti's order from the book (the soft cancel); the record then carries the hard
-// cancel for its user to send. Cancelling a cancelled (or cancelling) intent answers it as it is.
-func (b *Book) Cancel(ctx context.Context, ti *v1alpha1.TransferIntent) (*v1alpha1.TransferIntent, error) {
+// cancel for its user to send. reason is the user's ("" for none), kept in the status. Cancelling
+// a cancelled (or cancelling) intent answers it as it is, with the first cancel's reason.
+func (b *Book) Cancel(ctx context.Context, ti *v1alpha1.TransferIntent, reason string) (*v1alpha1.TransferIntent, error) {
 	if ti.Spec.Gasless == nil {
 		return nil, &intent.Problem{Kind: intent.KindConflict, Detail: "The intent is not gasless: nothing the service offers can be withdrawn; a transaction intent ends when its deadline passes unsent."}
 	}
@@ -183,7 +184,7 @@ func (b *Book) Cancel(ctx context.Context, ti *v1alpha1.TransferIntent) (*v1alph
 	if !intent.Takes(phase, intent.EventCancel) {
 		return nil, notCancellable(phase)
 	}
-	written, _, changed, err := b.Writer.Change(ctx, client.ObjectKeyFromObject(ti), intentstatus.Cancel)
+	written, _, changed, err := b.Writer.Change(ctx, client.ObjectKeyFromObject(ti), intentstatus.CancelWithReason(reason))
 	if err != nil {
 		return nil, err
 	}

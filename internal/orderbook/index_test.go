@@ -153,12 +153,12 @@ func TestSignAndCancelRefuseTheWrongPhase(t *testing.T) {
 	if _, err := b.Sign(t.Context(), signed, hexutil.MustDecode("0x"+strings.Repeat("22", 65))); !isConflict(err) {
 		t.Errorf("Sign of a submitted intent: %v, want a conflict", err)
 	}
-	if _, err := b.Cancel(t.Context(), signed); !isConflict(err) {
+	if _, err := b.Cancel(t.Context(), signed, ""); !isConflict(err) {
 		t.Errorf("Cancel of a submitted intent: %v, want a conflict", err)
 	}
 	plain := gaslessIntent(t, 2, v1alpha1.EnvironmentTest, "", "")
 	plain.Spec.Gasless = nil
-	if _, err := b.Cancel(t.Context(), plain); !isConflict(err) {
+	if _, err := b.Cancel(t.Context(), plain, ""); !isConflict(err) {
 		t.Errorf("Cancel of a transaction intent: %v, want a conflict", err)
 	}
 	// The signature it holds already answers the intent as it is (idempotent).

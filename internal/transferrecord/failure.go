@@ -7,10 +7,19 @@ import (
 )
 
 // Failure is the OpenAPI Failure of a failed intent: a code a client branches on (the closed set
-// v1alpha1.FailureCodes) and a sentence for people.
+// v1alpha1.FailureCodes), a sentence for people, and the error its transaction reverted with when
+// the node gave the revert data.
 type Failure struct {
 	Code    v1alpha1.FailureCode `json:"code"`
 	Message string               `json:"message"`
+	Error   *FailureError        `json:"error,omitempty"`
+}
+
+// FailureError is the OpenAPI FailureError: the decoded revert (internal/chain/reverts).
+type FailureError struct {
+	Name     string            `json:"name,omitempty"`
+	Selector string            `json:"selector"`
+	Args     map[string]string `json:"args,omitempty"`
 }
 
 // failureByReason is the code of an intent that failed before its status kept one (an object
@@ -31,6 +40,9 @@ func failureOf(obj *v1alpha1.TransferIntent) *Failure {
 		return nil
 	}
 	f := &Failure{Code: obj.Status.FailureCode}
+	if e := obj.Status.FailureError; e != nil {
+		f.Error = &FailureError{Name: e.Name, Selector: e.Selector, Args: e.Args}
+	}
 	c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction)
 	if c != nil {
 		f.Message = c.Message

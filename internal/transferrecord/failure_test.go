@@ -1,6 +1,7 @@
 package transferrecord
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -27,26 +28,30 @@ func TestFailureCodeOfEachFailure(t *testing.T) {
 		want   *Failure
 	}{
 		{"reverted", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed, FailureCode: v1alpha1.FailureReverted,
-			CommonStatus: condition(v1alpha1.ReasonReverted, "reverted: ERC20InsufficientBalance")}, &Failure{v1alpha1.FailureReverted, "reverted: ERC20InsufficientBalance"}},
+			CommonStatus: condition(v1alpha1.ReasonReverted, "reverted: ERC20InsufficientBalance")}, &Failure{Code: v1alpha1.FailureReverted, Message: "reverted: ERC20InsufficientBalance"}},
+		{"insufficient balance, with its error", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed, FailureCode: v1alpha1.FailureInsufficientBalance,
+			FailureError: &v1alpha1.RevertError{Name: "ERC20InsufficientBalance", Selector: "0xe450d38c", Args: map[string]string{"balance": "0", "needed": "9"}},
+			CommonStatus: condition(v1alpha1.ReasonReverted, "m")}, &Failure{Code: v1alpha1.FailureInsufficientBalance, Message: "m",
+			Error: &FailureError{Name: "ERC20InsufficientBalance", Selector: "0xe450d38c", Args: map[string]string{"balance": "0", "needed": "9"}}}},
 		{"out of gas", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed, FailureCode: v1alpha1.FailureOutOfGas,
-			CommonStatus: condition(v1alpha1.ReasonReverted, "gas used 25000")}, &Failure{v1alpha1.FailureOutOfGas, "gas used 25000"}},
+			CommonStatus: condition(v1alpha1.ReasonReverted, "gas used 25000")}, &Failure{Code: v1alpha1.FailureOutOfGas, Message: "gas used 25000"}},
 		{"not opened", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed, FailureCode: v1alpha1.FailureNotOpened,
-			CommonStatus: condition(v1alpha1.ReasonNotOpened, "no Opened")}, &Failure{v1alpha1.FailureNotOpened, "no Opened"}},
+			CommonStatus: condition(v1alpha1.ReasonNotOpened, "no Opened")}, &Failure{Code: v1alpha1.FailureNotOpened, Message: "no Opened"}},
 		{"refunded", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed, FailureCode: v1alpha1.FailureRefunded,
-			CommonStatus: condition(v1alpha1.ReasonRefunded, "refunded")}, &Failure{v1alpha1.FailureRefunded, "refunded"}},
+			CommonStatus: condition(v1alpha1.ReasonRefunded, "refunded")}, &Failure{Code: v1alpha1.FailureRefunded, Message: "refunded"}},
 		{"reverted, by an older release", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed,
-			CommonStatus: condition(v1alpha1.ReasonReverted, "r")}, &Failure{v1alpha1.FailureReverted, "r"}},
+			CommonStatus: condition(v1alpha1.ReasonReverted, "r")}, &Failure{Code: v1alpha1.FailureReverted, Message: "r"}},
 		{"not opened, by an older release", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed,
-			CommonStatus: condition(v1alpha1.ReasonNotOpened, "n")}, &Failure{v1alpha1.FailureNotOpened, "n"}},
+			CommonStatus: condition(v1alpha1.ReasonNotOpened, "n")}, &Failure{Code: v1alpha1.FailureNotOpened, Message: "n"}},
 		{"refunded, by an older release", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed,
-			CommonStatus: condition(v1alpha1.ReasonRefunded, "f")}, &Failure{v1alpha1.FailureRefunded, "f"}},
+			CommonStatus: condition(v1alpha1.ReasonRefunded, "f")}, &Failure{Code: v1alpha1.FailureRefunded, Message: "f"}},
 		{"failed by hand, no condition", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseFailed}, &Failure{Code: v1alpha1.FailureReverted}},
 		{"submitted", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseSubmitted, CommonStatus: condition(v1alpha1.ReasonDropped, "d")}, nil},
 		{"expired", v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseExpired}, nil},
 		{"pending, implied", v1alpha1.TransferIntentStatus{}, nil},
 	} {
 		got := Of(&v1alpha1.TransferIntent{Status: tc.status}, nil, epoch).Failure
-		if (got == nil) != (tc.want == nil) || (got != nil && *got != *tc.want) {
+		if (got == nil) != (tc.want == nil) || (got != nil && !reflect.DeepEqual(got, tc.want)) {
 			t.Errorf("%s: failure %+v; want %+v", tc.name, got, tc.want)
 		}
 	}

@@ -25,6 +25,10 @@ type Gasless struct {
 	TypedData    json.RawMessage              `json:"typedData,omitempty"`
 	Signature    string                       `json:"signature,omitempty"`
 	Cancel       *v1alpha1.TransactionPayload `json:"cancel,omitempty"`
+	// CancelledAt and CancelReason are the user's soft cancel, once made: when, and the reason
+	// given with it, if any.
+	CancelledAt  string `json:"cancelledAt,omitempty"`
+	CancelReason string `json:"cancelReason,omitempty"`
 }
 
 // OrderJSON is ERC-7683's GaslessCrossChainOrder as JSON (OpenAPI GaslessCrossChainOrder):
@@ -85,7 +89,10 @@ func gaslessOf(obj *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) *Gasles
 	}
 	out := &Gasless{
 		Permit2: permit2.Hex(), Nonce: order.Nonce.String(), OpenDeadline: formatRecordTime(obj.Spec.Gasless.OpenDeadline.Time),
-		Order: OrderJSONOf(order), Signature: obj.Status.Signature,
+		Order: OrderJSONOf(order), Signature: obj.Status.Signature, CancelReason: obj.Status.CancelReason,
+	}
+	if at := obj.Status.CancelledAt; at != nil {
+		out.CancelledAt = formatRecordTime(at.Time)
 	}
 	if intent.Takes(phase, intent.EventSign) { // waiting for the signature
 

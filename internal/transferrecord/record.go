@@ -47,6 +47,9 @@ type Record struct {
 	// Execution is transaction or gasless; Gasless the order a filler opens, for a gasless one.
 	Execution intent.Execution `json:"execution"`
 	Gasless   *Gasless         `json:"gasless,omitempty"`
+	// Calls is, while the user's transaction is awaited, what they send as one EIP-5792
+	// wallet_sendCalls request (callsOf).
+	Calls *intent.SendCalls `json:"calls,omitempty"`
 }
 
 // Links is the OpenAPI TransferLinks: a block explorer's page of each of the intent's
@@ -162,6 +165,7 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ConditionTransaction); c != nil {
 		rec.StatusDetail = c.Message
 	}
+	rec.Calls = callsOf(obj, sum.Status)
 	return rec
 }
 

@@ -73,18 +73,42 @@ func (e Execution) Valid() bool {
 
 // Defines values for FailureCode.
 const (
-	NotOpened FailureCode = "not_opened"
-	OutOfGas  FailureCode = "out_of_gas"
-	Refunded  FailureCode = "refunded"
-	Reverted  FailureCode = "reverted"
+	AlreadyOpened         FailureCode = "already_opened"
+	BelowMinimum          FailureCode = "below_minimum"
+	DeadlinePassed        FailureCode = "deadline_passed"
+	InsufficientAllowance FailureCode = "insufficient_allowance"
+	InsufficientBalance   FailureCode = "insufficient_balance"
+	InvalidSignature      FailureCode = "invalid_signature"
+	NonceUsed             FailureCode = "nonce_used"
+	NotOpened             FailureCode = "not_opened"
+	OutOfGas              FailureCode = "out_of_gas"
+	Paused                FailureCode = "paused"
+	Refunded              FailureCode = "refunded"
+	Reverted              FailureCode = "reverted"
 )
 
 // Valid indicates whether the value is a known member of the FailureCode enum.
 func (e FailureCode) Valid() bool {
 	switch e {
+	case AlreadyOpened:
+		return true
+	case BelowMinimum:
+		return true
+	case DeadlinePassed:
+		return true
+	case InsufficientAllowance:
+		return true
+	case InsufficientBalance:
+		return true
+	case InvalidSignature:
+		return true
+	case NonceUsed:
+		return true
 	case NotOpened:
 		return true
 	case OutOfGas:
+		return true
+	case Paused:
 		return true
 	case Refunded:
 		return true
@@ -191,6 +215,21 @@ func (e TransferType) Valid() bool {
 	case Swap:
 		return true
 	case Transfer:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletSendCallsVersion.
+const (
+	N200 WalletSendCallsVersion = "2.0.0"
+)
+
+// Valid indicates whether the value is a known member of the WalletSendCallsVersion enum.
+func (e WalletSendCallsVersion) Valid() bool {
+	switch e {
+	case N200:
 		return true
 	default:
 		return false
@@ -1292,6 +1331,36 @@ func (e CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus) Valid() b
 	}
 }
 
+// Defines values for CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatusN413 CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatus = 413
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatusN413:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatus.
+const (
+	CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatusN415 CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatus = 415
+)
+
+// Valid indicates whether the value is a known member of the CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatus enum.
+func (e CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatus) Valid() bool {
+	switch e {
+	case CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatusN415:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus.
 const (
 	CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatusN429 CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus = 429
@@ -1839,6 +1908,12 @@ type Caip10AccountId = string
 // Examples: eip155:1, eip155:11155111
 type Caip2ChainId = string
 
+// CancelRequest The optional body of POST /v2/transfers/{id}/cancel. An unknown member is a 400 `bad-request`.
+type CancelRequest struct {
+	// Reason Why the user cancels, for the record and its webhooks; no control characters.
+	Reason *string `json:"reason,omitempty"`
+}
+
 // CreateTransferRequest The body of a create: the transfer request (TransferRequest), and optionally the simulation whose quote to keep and the least output the client accepts.
 type CreateTransferRequest struct {
 	// Amount A non-negative decimal number as a string, never in exponent form.
@@ -1912,15 +1987,54 @@ type EvmAddress = string
 // Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
 type Execution string
 
-// Failure Present exactly when `status` is `failed`: why. Branch on `code`; `message` is a sentence for people (the same as `statusDetail`).
+// Failure Present exactly when `status` is `failed`: why. Branch on `code`; `message` is a sentence for people (the same as `statusDetail`); `error` is the error the transaction reverted with, when the node gave its revert data.
 type Failure struct {
-	// Code Why a `failed` intent failed, a closed set. `reverted`: its transaction was mined, final, and reverted (the revert reason, when the node gives one, is in `message`). `out_of_gas`: the transaction reverted having used its whole gas limit; sent again with a higher limit it may pass. `not_opened`: a swap's or bridge's open transaction succeeded but did not open the order, so nothing is escrowed. `refunded`: nobody filled the order and its escrow went back to its user (`refund.state` is `final`). An order nobody filled is not `failed` until its refund is final: it stays `submitted` with `refund`.
-	Code    FailureCode `json:"code"`
-	Message string      `json:"message"`
+	// Code Why a `failed` intent failed, a closed set; new codes may be added, so treat an unknown one as `reverted`.
+	// - `reverted`: its transaction was mined, final, and reverted for a reason no other code names (`error` and `message` say which, when the node gives it).
+	// - `out_of_gas`: the transaction reverted having used its whole gas limit; sent again with a higher limit it may pass.
+	// - `insufficient_balance`: the sender held less of the token (or of the native value) than the transaction moves: `ERC20InsufficientBalance` (`error.args.balance`, `error.args.needed`), an older token's `ERC20: transfer amount exceeds balance`, or the settlement contract's `InsufficientBalance`.
+	// - `insufficient_allowance`: the spender (the settlement contract, or Permit2) was allowed less than it takes: `ERC20InsufficientAllowance`, or Permit2's `InsufficientAllowance` or `AllowanceExpired`. Approve it, then create the intent again.
+	// - `deadline_passed`: the order's deadline or open deadline, or its Permit2 signature's, had passed when the transaction ran (`DeadlinePassed`, `OpenDeadlinePassed`, Permit2's `SignatureExpired`).
+	// - `below_minimum`: the order would deliver less than its minimum output (`BelowMinimum(amountOut, minAmountOut)`): the price moved beyond the slippage.
+	// - `already_opened`: the order was opened before, by another transaction (`AlreadyOpened`).
+	// - `paused`: the settlement contract was paused by its guardian (`EnforcedPause`); nothing moved.
+	// - `nonce_used`: the order's Permit2 nonce was spent or cancelled before (Permit2's `InvalidNonce`).
+	// - `invalid_signature`: Permit2 refused the order's signature (`InvalidSignature`, `InvalidSigner`, `InvalidSignatureLength`, `InvalidContractSignature`).
+	// - `not_opened`: a swap's or bridge's open transaction succeeded but did not open the order, so nothing is escrowed.
+	// - `refunded`: nobody filled the order and its escrow went back to its user (`refund.state` is `final`). An order nobody filled is not `failed` until its refund is final: it stays `submitted` with `refund`.
+	Code FailureCode `json:"code"`
+
+	// Error The error a failed intent's transaction reverted with, decoded from its revert data with the ABIs the service knows: the settlement contract's custom errors, Permit2's, the ERC-20 errors of OpenZeppelin's tokens (ERC-6093: `ERC20InsufficientBalance(sender, balance, needed)`, `ERC20InsufficientAllowance(spender, allowance, needed)`, ...), `Error(string)` (`name` `Error`, its text in `args.message`) and `Panic(uint256)` (`name` `Panic`, `args.reason`). Revert data the service does not know has a `selector` and no `name`.
+	Error   *FailureError `json:"error,omitempty"`
+	Message string        `json:"message"`
 }
 
-// FailureCode Why a `failed` intent failed, a closed set. `reverted`: its transaction was mined, final, and reverted (the revert reason, when the node gives one, is in `message`). `out_of_gas`: the transaction reverted having used its whole gas limit; sent again with a higher limit it may pass. `not_opened`: a swap's or bridge's open transaction succeeded but did not open the order, so nothing is escrowed. `refunded`: nobody filled the order and its escrow went back to its user (`refund.state` is `final`). An order nobody filled is not `failed` until its refund is final: it stays `submitted` with `refund`.
+// FailureCode Why a `failed` intent failed, a closed set; new codes may be added, so treat an unknown one as `reverted`.
+// - `reverted`: its transaction was mined, final, and reverted for a reason no other code names (`error` and `message` say which, when the node gives it).
+// - `out_of_gas`: the transaction reverted having used its whole gas limit; sent again with a higher limit it may pass.
+// - `insufficient_balance`: the sender held less of the token (or of the native value) than the transaction moves: `ERC20InsufficientBalance` (`error.args.balance`, `error.args.needed`), an older token's `ERC20: transfer amount exceeds balance`, or the settlement contract's `InsufficientBalance`.
+// - `insufficient_allowance`: the spender (the settlement contract, or Permit2) was allowed less than it takes: `ERC20InsufficientAllowance`, or Permit2's `InsufficientAllowance` or `AllowanceExpired`. Approve it, then create the intent again.
+// - `deadline_passed`: the order's deadline or open deadline, or its Permit2 signature's, had passed when the transaction ran (`DeadlinePassed`, `OpenDeadlinePassed`, Permit2's `SignatureExpired`).
+// - `below_minimum`: the order would deliver less than its minimum output (`BelowMinimum(amountOut, minAmountOut)`): the price moved beyond the slippage.
+// - `already_opened`: the order was opened before, by another transaction (`AlreadyOpened`).
+// - `paused`: the settlement contract was paused by its guardian (`EnforcedPause`); nothing moved.
+// - `nonce_used`: the order's Permit2 nonce was spent or cancelled before (Permit2's `InvalidNonce`).
+// - `invalid_signature`: Permit2 refused the order's signature (`InvalidSignature`, `InvalidSigner`, `InvalidSignatureLength`, `InvalidContractSignature`).
+// - `not_opened`: a swap's or bridge's open transaction succeeded but did not open the order, so nothing is escrowed.
+// - `refunded`: nobody filled the order and its escrow went back to its user (`refund.state` is `final`). An order nobody filled is not `failed` until its refund is final: it stays `submitted` with `refund`.
 type FailureCode string
+
+// FailureError The error a failed intent's transaction reverted with, decoded from its revert data with the ABIs the service knows: the settlement contract's custom errors, Permit2's, the ERC-20 errors of OpenZeppelin's tokens (ERC-6093: `ERC20InsufficientBalance(sender, balance, needed)`, `ERC20InsufficientAllowance(spender, allowance, needed)`, ...), `Error(string)` (`name` `Error`, its text in `args.message`) and `Panic(uint256)` (`name` `Panic`, `args.reason`). Revert data the service does not know has a `selector` and no `name`.
+type FailureError struct {
+	// Args The error's arguments by their ABI names (`argN` for an unnamed one), as text: addresses in EIP-55 form, integers in decimal (base units), bytes in 0x hex, strings as they are (at most 256 bytes, control characters removed).
+	Args *map[string]string `json:"args,omitempty"`
+
+	// Name The error's name, as its ABI names it.
+	Name *string `json:"name,omitempty"`
+
+	// Selector The revert data's first four bytes.
+	Selector string `json:"selector"`
+}
 
 // Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
 type Fill struct {
@@ -1987,6 +2101,12 @@ type GaslessCrossChainOrder struct {
 type GaslessOrder struct {
 	// Cancel While the order can still be opened, the hard cancel: Permit2's `invalidateUnorderedNonces` of the order's nonce, for the user to send on the origin chain. POST /v2/transfers/{id}/cancel only stops the service offering the order.
 	Cancel *TransactionPayload `json:"cancel,omitempty"`
+
+	// CancelReason The reason the user gave with the cancel (`CancelRequest.reason`), if any.
+	CancelReason *string `json:"cancelReason,omitempty"`
+
+	// CancelledAt When the user cancelled the order (POST /v2/transfers/{id}/cancel), once they did.
+	CancelledAt *Timestamp `json:"cancelledAt,omitempty"`
 
 	// Nonce The Permit2 nonce (unordered, `nonceBitmap`), a decimal uint256; also the order's nonce.
 	Nonce string `json:"nonce"`
@@ -2177,6 +2297,9 @@ type SimulationResult struct {
 	// Auction Extension, swaps and bridges only. The order's market terms, which the settlement contract enforces at fill time. When a Filler won the request for quotes (`type: exclusive`) its quote is `startAmountOut` and its payout address `exclusiveFiller` alone may fill until `exclusivityDeadline` (inclusive); another filler may fill before then only by paying `exclusivityOverrideBps` more, or not at all when it is 0. When no filler quoted at or above the floor (`type: open`) the order is an open Dutch auction from the feed price. In both cases what a fill owes falls linearly from `startAmountOut` at `decayStartAt` to `minAmountOut` (the quote's floor) at `decayEndAt`, rounded up in the recipient's favour. Amounts are in the output token's display units. A create with `simulationId` keeps the simulation's quotes and winner; its times are the create's.
 	Auction *Auction `json:"auction,omitempty"`
 
+	// Calls A valid simulation that the user sends (not gasless): `approval.tx` (when present) then `tx`, as one EIP-5792 `wallet_sendCalls` request.
+	Calls *WalletSendCalls `json:"calls,omitempty"`
+
 	// Errors Fatal validation errors when `valid` is false.
 	Errors []string `json:"errors"`
 
@@ -2292,6 +2415,9 @@ type TransferIntent struct {
 	// BlockNumber The block that holds the transaction (`metadata.hash`), once the service saw it in one. Absent while pending, and while a reported transaction waits to be mined.
 	BlockNumber *int `json:"blockNumber,omitempty"`
 
+	// Calls While the intent is `pending` (not gasless): what its user sends, as one EIP-5792 `wallet_sendCalls` request. A swap's or bridge's ERC-20 order first approves the settlement contract for exactly the order's input (the record does not know the allowance; the simulation's `calls` approves only when it is short), then sends `tx`.
+	Calls *WalletSendCalls `json:"calls,omitempty"`
+
 	// CreatedAt An RFC 3339 (ISO 8601) date-time.
 	CreatedAt Timestamp `json:"createdAt"`
 
@@ -2304,7 +2430,7 @@ type TransferIntent struct {
 	// ExpiresAt When a pending intent expires (status `expired`); the request's deadline, or the creation time plus the default time to live. Whole seconds.
 	ExpiresAt Timestamp `json:"expiresAt"`
 
-	// Failure Present exactly when `status` is `failed`: why. Branch on `code`; `message` is a sentence for people (the same as `statusDetail`).
+	// Failure Present exactly when `status` is `failed`: why. Branch on `code`; `message` is a sentence for people (the same as `statusDetail`); `error` is the error the transaction reverted with, when the node gave its revert data.
 	Failure *Failure `json:"failure,omitempty"`
 
 	// Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
@@ -2451,6 +2577,30 @@ type TxHash = string
 
 // Ulid A ULID (26 characters of Crockford base 32).
 type Ulid = string
+
+// WalletSendCalls The parameter of EIP-5792's `wallet_sendCalls` (`params: [calls]`): the transactions to send, in order, on one chain, so that a wallet that batches asks its user once (viem: `walletClient.sendCalls`, with `calls`, `chain` and `account` taken from this object). `atomicRequired` is false: the calls are correct one after the other, so a wallet that cannot batch atomically may still send them in order. A wallet without EIP-5792 sends each call as a transaction, in order.
+type WalletSendCalls struct {
+	AtomicRequired bool `json:"atomicRequired"`
+	Calls          []struct {
+		Data string `json:"data"`
+
+		// To 0x-prefixed 20-byte hex address.
+		To EvmAddress `json:"to"`
+
+		// Value Wei, as a hex quantity.
+		Value string `json:"value"`
+	} `json:"calls"`
+
+	// ChainId The EIP-155 chain id as a hex quantity (`0x1` for Ethereum).
+	ChainId string `json:"chainId"`
+
+	// From 0x-prefixed 20-byte hex address.
+	From    EvmAddress             `json:"from"`
+	Version WalletSendCallsVersion `json:"version"`
+}
+
+// WalletSendCallsVersion defines model for WalletSendCalls.Version.
+type WalletSendCallsVersion string
 
 // WebhookTestResult defines model for WebhookTestResult.
 type WebhookTestResult struct {
@@ -3085,6 +3235,12 @@ type CancelTransfer404ApplicationProblemPlusJSONResponseBodyStatus int
 // CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
 type CancelTransfer409ApplicationProblemPlusJSONResponseBodyStatus int
 
+// CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer413ApplicationProblemPlusJSONResponseBodyStatus int
+
+// CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
+type CancelTransfer415ApplicationProblemPlusJSONResponseBodyStatus int
+
 // CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus defines parameters for CancelTransfer.
 type CancelTransfer429ApplicationProblemPlusJSONResponseBodyStatus int
 
@@ -3186,6 +3342,9 @@ type CreateTransferJSONRequestBody = CreateTransferRequest
 
 // SimulateTransferJSONRequestBody defines body for SimulateTransfer for application/json ContentType.
 type SimulateTransferJSONRequestBody = TransferRequest
+
+// CancelTransferJSONRequestBody defines body for CancelTransfer for application/json ContentType.
+type CancelTransferJSONRequestBody = CancelRequest
 
 // SignTransferJSONRequestBody defines body for SignTransfer for application/json ContentType.
 type SignTransferJSONRequestBody = TransferSignature
@@ -3587,18 +3746,41 @@ type ClientInterface interface {
 	// Corresponds with GET /v2/transfers/{id} (the `GetTransfer` operationId).
 	GetTransfer(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CancelTransferWithBody Cancel a gasless intent
+	//
+	// The soft cancel of a gasless intent: the service stops offering its order at once. An
+	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+	// since a filler that read it may still open it. To make that impossible on chain, the user
+	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+	// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+	// deadline.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+	CancelTransferWithBody(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CancelTransfer Cancel a gasless intent
 	//
 	// The soft cancel of a gasless intent: the service stops offering its order at once. An
 	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 	// since a filler that read it may still open it. To make that impossible on chain, the user
 	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-	// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
-	// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
-	// an opened order's escrow is refunded after its deadline.
+	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+	// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+	// deadline.
+	//
+	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
-	CancelTransfer(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CancelTransfer(ctx context.Context, id IntentId, body CancelTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SignTransferWithBody Post the user's signature of a gasless intent
 	//
@@ -4011,19 +4193,52 @@ func (c *Client) GetTransfer(ctx context.Context, id IntentId, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
+// CancelTransferWithBody Cancel a gasless intent
+//
+// The soft cancel of a gasless intent: the service stops offering its order at once. An
+// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+// since a filler that read it may still open it. To make that impossible on chain, the user
+// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+// deadline.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+func (c *Client) CancelTransferWithBody(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTransferRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CancelTransfer Cancel a gasless intent
 //
 // The soft cancel of a gasless intent: the service stops offering its order at once. An
 // `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 // since a filler that read it may still open it. To make that impossible on chain, the user
 // sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
-// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
-// an opened order's escrow is refunded after its deadline.
+// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+// deadline.
+//
+// Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
-func (c *Client) CancelTransfer(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCancelTransferRequest(c.Server, id)
+func (c *Client) CancelTransfer(ctx context.Context, id IntentId, body CancelTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTransferRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4718,8 +4933,19 @@ func NewGetTransferRequest(server string, id IntentId) (*http.Request, error) {
 	return req, nil
 }
 
-// NewCancelTransferRequest constructs an http.Request for the CancelTransfer method
-func NewCancelTransferRequest(server string, id IntentId) (*http.Request, error) {
+// NewCancelTransferRequest calls the generic CancelTransfer builder with application/json body
+func NewCancelTransferRequest(server string, id IntentId, body CancelTransferJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCancelTransferRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCancelTransferRequestWithBody constructs an http.Request for the CancelTransfer method, with any body, and a specified content type
+func NewCancelTransferRequestWithBody(server string, id IntentId, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -4744,10 +4970,12 @@ func NewCancelTransferRequest(server string, id IntentId) (*http.Request, error)
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -5132,20 +5360,41 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v2/transfers/{id} (the `GetTransfer` operationId).
 	GetTransferWithResponse(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
 
+	// CancelTransferWithBodyWithResponse Cancel a gasless intent
+	//
+	// The soft cancel of a gasless intent: the service stops offering its order at once. An
+	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+	// since a filler that read it may still open it. To make that impossible on chain, the user
+	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+	// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+	// deadline.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+	CancelTransferWithBodyWithResponse(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error)
+
 	// CancelTransferWithResponse Cancel a gasless intent
 	//
 	// The soft cancel of a gasless intent: the service stops offering its order at once. An
 	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 	// since a filler that read it may still open it. To make that impossible on chain, the user
 	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-	// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
-	// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
-	// an opened order's escrow is refunded after its deadline.
+	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+	// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+	// deadline.
 	//
-	// Returns a wrapper object for the known response body format(s).
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
-	CancelTransferWithResponse(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error)
+	CancelTransferWithResponse(ctx context.Context, id IntentId, body CancelTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error)
 
 	// SignTransferWithBodyWithResponse Post the user's signature of a gasless intent
 	//
@@ -6650,6 +6899,20 @@ type CancelTransferResponse409Headers struct {
 	XCorrelationId  Ulid
 }
 
+// CancelTransferResponse413Headers the declared response headers of an HTTP 413 response for CancelTransfer
+type CancelTransferResponse413Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
+// CancelTransferResponse415Headers the declared response headers of an HTTP 415 response for CancelTransfer
+type CancelTransferResponse415Headers struct {
+	RateLimit       string
+	RateLimitPolicy string
+	XCorrelationId  Ulid
+}
+
 // CancelTransferResponse429Headers the declared response headers of an HTTP 429 response for CancelTransfer
 type CancelTransferResponse429Headers struct {
 	RateLimit       string
@@ -6688,6 +6951,10 @@ type CancelTransferResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *RateLimited
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -6706,6 +6973,10 @@ type CancelTransferResponse struct {
 	Headers404 *CancelTransferResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CancelTransferResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CancelTransferResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CancelTransferResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelTransferResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -6742,6 +7013,16 @@ func (r CancelTransferResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r CancelTransferResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CancelTransferResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -7713,21 +7994,48 @@ func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id In
 	return ParseGetTransferResponse(rsp)
 }
 
+// CancelTransferWithBodyWithResponse Cancel a gasless intent
+//
+// The soft cancel of a gasless intent: the service stops offering its order at once. An
+// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
+// since a filler that read it may still open it. To make that impossible on chain, the user
+// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
+// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+// deadline.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
+func (c *ClientWithResponses) CancelTransferWithBodyWithResponse(ctx context.Context, id IntentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error) {
+	rsp, err := c.CancelTransferWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelTransferResponse(rsp)
+}
+
 // CancelTransferWithResponse Cancel a gasless intent
 //
 // The soft cancel of a gasless intent: the service stops offering its order at once. An
 // `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 // since a filler that read it may still open it. To make that impossible on chain, the user
 // sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-// cancel). No body. Cancelling a `cancelling` or `cancelled` intent answers it (200); an
-// intent that is not gasless, or was opened or ended, is a 409 `conflict` (`details.status`):
-// an opened order's escrow is refunded after its deadline.
+// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
+// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
+// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
+// is a 409 `conflict` (`details.status`): an opened order's escrow is refunded after its
+// deadline.
 //
-// Returns a wrapper object for the known response body format(s).
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v2/transfers/{id}/cancel (the `CancelTransfer` operationId).
-func (c *ClientWithResponses) CancelTransferWithResponse(ctx context.Context, id IntentId, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error) {
-	rsp, err := c.CancelTransfer(ctx, id, reqEditors...)
+func (c *ClientWithResponses) CancelTransferWithResponse(ctx context.Context, id IntentId, body CancelTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelTransferResponse, error) {
+	rsp, err := c.CancelTransfer(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10337,6 +10645,20 @@ func ParseCancelTransferResponse(rsp *http.Response) (*CancelTransferResponse, e
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10519,6 +10841,54 @@ func ParseCancelTransferResponse(rsp *http.Response) (*CancelTransferResponse, e
 			headers.XCorrelationId = value
 		}
 		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers CancelTransferResponse413Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CancelTransferResponse415Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = value
+		}
+		if values := rsp.Header.Values("X-Correlation-Id"); len(values) > 0 {
+			var value Ulid
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Correlation-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCorrelationId = value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers CancelTransferResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {

@@ -134,7 +134,12 @@ type intentRecord struct {
 	StatusDetail string                      `json:"statusDetail"`
 	Tx           v1alpha1.TransactionPayload `json:"tx"`
 	Failure      *struct {
-		Code string `json:"code"`
+		Code  string `json:"code"`
+		Error *struct {
+			Name     string            `json:"name"`
+			Selector string            `json:"selector"`
+			Args     map[string]string `json:"args"`
+		} `json:"error"`
 	} `json:"failure"`
 	Refund *struct {
 		State string `json:"state"`
@@ -238,7 +243,7 @@ var _ = Describe("The chain watcher on a live node", Ordered, func() {
 		Consistently(func() []string { return intentEventReasons(name) }).WithTimeout(2 * time.Second).Should(BeEmpty())
 	})
 
-	It("follows an ERC-20 transfer to confirmed, and one that reverts to failed with the reason", func() {
+	It("follows an ERC-20 transfer to confirmed, and one that reverts to failed with the reason, named", func() {
 		ok := w.create(w.token, "1.5")
 		tx := w.send(ok.Tx, nil)
 		Expect(w.mineUntil(ok.ID, "confirmed").Metadata.Hash).To(Equal(tx.Hash().Hex()))
@@ -256,8 +261,12 @@ var _ = Describe("The chain watcher on a live node", Ordered, func() {
 		Expect(failed.Metadata.Hash).To(Equal(failing.Hash().Hex()))
 		Expect(failed.StatusDetail).To(ContainSubstring("reverted"))
 		Expect(failed.Failure).NotTo(BeNil())
-		Expect(failed.Failure.Code).To(Equal(string(v1alpha1.FailureReverted)), "a revert that returned gas")
-		Expect(failed.StatusDetail).To(ContainSubstring("custom error 0xe450d38c"), "ERC20InsufficientBalance")
+		Expect(failed.Failure.Code).To(Equal(string(v1alpha1.FailureInsufficientBalance)), "a revert that returned gas, ERC20InsufficientBalance")
+		Expect(failed.Failure.Error).NotTo(BeNil())
+		Expect(failed.Failure.Error.Name).To(Equal("ERC20InsufficientBalance"))
+		Expect(failed.Failure.Error.Selector).To(Equal("0xe450d38c"))
+		Expect(failed.Failure.Error.Args).To(HaveKeyWithValue("needed", "900000000"))
+		Expect(failed.StatusDetail).To(ContainSubstring("ERC20InsufficientBalance(sender: "))
 
 		By("recording the revert, and it alone, as a Warning Event on the TransferIntent: an operator may act on it")
 		name, err := intent.ObjectNameFromID(doomed.ID)

@@ -30,6 +30,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/reverts"
 	"github.com/transferintent/transfer-intent-service/internal/defaults"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -259,7 +260,7 @@ func (r *Reader) requestCalls(state *intent.ChainState, q intent.ChainQuery) []c
 			elem: rpc.BatchElem{Method: "eth_estimateGas", Args: []any{txArgs(q.Holder, *q.Tx)}, Result: &estimate},
 			apply: func(err error) {
 				if err != nil {
-					state.EstimateError = err
+					state.EstimateError = namedRevert(err)
 					return
 				}
 				state.GasUnits = uint64(estimate) * (100 + r.opts.GasMarginPercent) / 100
@@ -407,6 +408,17 @@ func codeCall(snap *snapshot, addr common.Address) call {
 			snap.missing[addr] = err == nil && len(code) == 0
 		},
 	}
+}
+
+// namedRevert is a node's refusal to estimate with the error its revert data names
+// (internal/chain/reverts), so that the simulation's warning says ERC20InsufficientBalance(...)
+// rather than a selector; err as it is when it carries no revert data.
+func namedRevert(err error) error {
+	data, ok := jsonrpc.RevertData(err)
+	if !ok || len(data) < 4 {
+		return err
+	}
+	return fmt.Errorf("%w: %s", err, reverts.Decode(data))
 }
 
 // txArgs are the eth_estimateGas arguments of tx sent by from.

@@ -198,3 +198,26 @@ func TestReadTellsAContractWithoutCode(t *testing.T) {
 		}
 	}
 }
+
+// A transaction the node refuses to estimate because it would revert names the error in the
+// simulation's warning: a token transfer from a holder without the token is
+// ERC20InsufficientBalance with the balance and the amount needed.
+func TestARevertingEstimateNamesTheError(t *testing.T) {
+	w := newWorld(t)
+	w.chain.SendValue(t, w.holderAddr(), big.NewInt(1e18)) // gas, no tokens
+	_, tokenAddr, _ := registry.SplitCAIP10(w.token.Address)
+	data, err := intent.ERC20TransferData(common.HexToAddress("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"), big.NewInt(1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := intent.Tx{To: common.HexToAddress(tokenAddr).Hex(), Data: hexutil.Encode(data), Value: "0", ChainID: devChainID}
+	state, err := newReader(t, Options{}).Read(context.Background(), w.row,
+		intent.ChainQuery{Holder: w.holderAddr(), Tokens: []registry.Token{w.token, w.native}, Tx: &tx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "ERC20InsufficientBalance(sender: " + w.holderAddr().Hex() + ", balance: 0, needed: 1000000)"
+	if state.EstimateError == nil || !strings.Contains(state.EstimateError.Error(), want) {
+		t.Fatalf("estimate error %v; want it to name %s", state.EstimateError, want)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/reverts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
@@ -77,7 +78,6 @@ var eip1271ABI = func() abi.ABI {
 var (
 	erc20      = contracts.NewTestToken() // balanceOf and allowance: plain ERC-20
 	permit2ABI = contracts.NewPermit2()
-	settleABI  = contracts.NewSettlement()
 )
 
 // Gas bounds of the calls of Verify that run the user's code. A Safe (1 owner, the devchain's)
@@ -208,18 +208,12 @@ func checkFunds(s Signed, o settlement.Order, bitmap, balance, allowance []byte,
 	return h, nil
 }
 
-// revertReason names the settlement contract's or Permit2's custom error in a call's revert data.
+// revertReason names the error in a call's revert data (internal/chain/reverts): the settlement
+// contract's, Permit2's or the token's, with its arguments.
 func revertReason(err error) string {
 	data, ok := jsonrpc.RevertData(err)
 	if !ok || len(data) < 4 {
 		return err.Error()
 	}
-	for _, a := range []abi.ABI{settleABI.GetABI(), permit2ABI.GetABI()} {
-		for name, e := range a.Errors {
-			if [4]byte(e.ID[:4]) == [4]byte(data[:4]) {
-				return name
-			}
-		}
-	}
-	return fmt.Sprintf("%v (revert data %x)", err, data)
+	return reverts.Decode(data).String()
 }

@@ -180,7 +180,7 @@ func TestVerifyRefusals(t *testing.T) {
 		err := w.verify(g, sign(t, w.user, w.digest(g)))
 		wantRefusal(t, err, gasless.KindOpenReverts)
 		var r *gasless.Refusal
-		if errors.As(err, &r) && r.Detail != "openFor would revert: EnforcedPause" {
+		if errors.As(err, &r) && r.Detail != "openFor would revert: EnforcedPause()" {
 			t.Errorf("detail %q; want the contract's error named", r.Detail)
 		}
 	})

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -220,30 +219,24 @@ func (c *Client) TransactionByHash(ctx context.Context, hash common.Hash) (Trans
 	return out, nil
 }
 
-// RevertReason replays the transaction, sent by from, on the state before its block and decodes
-// why it reverted: Error(string), Panic(uint256), or a custom error's selector. It is a best
-// effort (transactions earlier in the block are not replayed): "" when nothing could be learnt.
-func (c *Client) RevertReason(ctx context.Context, from common.Address, tx *types.Transaction, block uint64) string {
+// RevertReason replays the transaction, sent by from, on the state before its block and answers
+// its revert data (internal/chain/reverts decodes it), or, when the node gave none, its error's
+// text. It is a best effort (transactions earlier in the block are not replayed): both empty when
+// nothing could be learnt.
+func (c *Client) RevertReason(ctx context.Context, from common.Address, tx *types.Transaction, block uint64) (data []byte, message string) {
 	if block == 0 || tx.To() == nil {
-		return ""
+		return nil, ""
 	}
 	args := map[string]any{"from": from, "to": tx.To(), "gas": hexutil.Uint64(tx.Gas()), "value": (*hexutil.Big)(tx.Value()), "data": hexutil.Bytes(tx.Data())}
 	var out hexutil.Bytes
 	err := c.Call(ctx, &out, "eth_call", args, hexutil.Uint64(block-1))
 	if err == nil {
-		return ""
+		return nil, ""
 	}
-	raw, ok := RevertData(err)
-	if !ok {
-		return err.Error()
+	if raw, ok := RevertData(err); ok && len(raw) > 0 {
+		return raw, ""
 	}
-	if reason, unpackErr := abi.UnpackRevert(raw); unpackErr == nil {
-		return reason
-	}
-	if len(raw) >= 4 {
-		return fmt.Sprintf("custom error 0x%x", raw[:4])
-	}
-	return err.Error()
+	return nil, err.Error()
 }
 
 // RevertData is the revert data a node's answer to a call carries (a JSON-RPC error with data),

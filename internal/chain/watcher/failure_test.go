@@ -2,8 +2,13 @@ package watcher
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"maps"
 	"math/big"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -12,6 +17,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/transferrecord"
 )
 
 // A transaction that reverted out of gas used its whole limit (an exceptional halt keeps every
@@ -32,26 +38,33 @@ func TestRevertedCode(t *testing.T) {
 	}
 }
 
-// On a real (simulated) chain, an ERC-20 transfer of more than the sender holds fails its intent
-// with code reverted and the token's revert reason, and a transfer the sender can pay, sent with
-// too little gas for its storage writes, fails with out_of_gas.
+// On a real (simulated) chain, an ERC-20 transfer of more than the sender holds (or from an
+// account that holds none of the token) fails its intent with code insufficient_balance and the
+// token's ERC20InsufficientBalance with its balance and needed amounts, in the status and the
+// record; a transfer the sender can pay, sent with too little gas for its storage writes, fails
+// with out_of_gas.
 func TestARevertedTransactionFailsItsIntentWithItsCode(t *testing.T) {
 	dev, f, x, kube := newLateFixture(t)
 	token := dev.DeployTestToken(t, "Test USD", "TUSD", 6)
-	key := newKey(t)
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	dev.SendValue(t, from, big.NewInt(1e18))
-	dev.Mint(t, token, from, big.NewInt(1_000_000))
+	holder, empty := newKey(t), newKey(t)
+	dev.SendValue(t, crypto.PubkeyToAddress(holder.PublicKey), big.NewInt(1e18))
+	dev.SendValue(t, crypto.PubkeyToAddress(empty.PublicKey), big.NewInt(1e18)) // gas, no tokens
+	dev.Mint(t, token, crypto.PubkeyToAddress(holder.PublicKey), big.NewInt(1_000_000))
 	node := dev.Backend.Client()
 	for i, tc := range []struct {
-		name   string
-		amount int64
-		gas    uint64
-		want   v1alpha1.FailureCode
+		name    string
+		key     *ecdsa.PrivateKey
+		amount  int64
+		gas     uint64
+		want    v1alpha1.FailureCode
+		balance string // the error's balance argument; "" for no decoded error
 	}{
-		{"a transfer above the balance", 2_000_000, 200_000, v1alpha1.FailureReverted},
-		{"a transfer with too little gas", 1, 25_000, v1alpha1.FailureOutOfGas},
+		{"a transfer above the balance", holder, 2_000_000, 200_000, v1alpha1.FailureInsufficientBalance, "1000000"},
+		{"a transfer from an account without balance", empty, 900_000, 200_000, v1alpha1.FailureInsufficientBalance, "0"},
+		{"a transfer with too little gas", holder, 1, 25_000, v1alpha1.FailureOutOfGas, ""},
 	} {
+		key := tc.key
+		from := crypto.PubkeyToAddress(key.PublicKey)
 		t.Run(tc.name, func(t *testing.T) {
 			data := contracts.NewTestToken().PackTransfer(common.Address{0x22, byte(i)}, big.NewInt(tc.amount))
 			ti := pendingIntent(i, key, data)
@@ -89,6 +102,31 @@ func TestARevertedTransactionFailsItsIntentWithItsCode(t *testing.T) {
 			}
 			if got.Status.Hash != tx.Hash().Hex() {
 				t.Errorf("failed with hash %s; want %s", got.Status.Hash, tx.Hash().Hex())
+			}
+			if tc.balance != "" {
+				rec, _ := json.Marshal(transferrecord.Of(got, nil, time.Now()))
+				var shown struct {
+					Failure struct {
+						Code  string `json:"code"`
+						Error struct {
+							Name string            `json:"name"`
+							Args map[string]string `json:"args"`
+						} `json:"error"`
+					} `json:"failure"`
+				}
+				if err := json.Unmarshal(rec, &shown); err != nil {
+					t.Fatal(err)
+				}
+				e := shown.Failure.Error
+				want := map[string]string{"sender": from.Hex(), "balance": tc.balance, "needed": big.NewInt(tc.amount).String()}
+				if shown.Failure.Code != string(tc.want) || e.Name != "ERC20InsufficientBalance" || !maps.Equal(e.Args, want) {
+					t.Fatalf("record failure %s; want %s, ERC20InsufficientBalance %v", rec, tc.want, want)
+				}
+				if !strings.Contains(c.Message, "ERC20InsufficientBalance(sender: "+from.Hex()+", balance: "+tc.balance) {
+					t.Errorf("message %q does not name the error", c.Message)
+				}
+			} else if got.Status.FailureError != nil {
+				t.Errorf("failure error %+v for a transaction out of gas", got.Status.FailureError)
 			}
 			t.Logf("%s: %s", tc.want, c.Message)
 		})

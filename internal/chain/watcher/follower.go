@@ -15,6 +15,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
+	"github.com/transferintent/transfer-intent-service/internal/chain/reverts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/intentstatus"
@@ -375,7 +376,7 @@ func (f *follower) follow(ctx context.Context, s Submitted, r *jsonrpc.Receipt, 
 	case r.Status != types.ReceiptStatusSuccessful && final:
 		obs.Event, obs.Reason = intent.EventFail, v1alpha1.ReasonReverted
 		var why string
-		obs.Failure, why = f.whyReverted(ctx, s, r)
+		obs.Failure, obs.FailureError, why = f.whyReverted(ctx, s, r)
 		obs.Message = fmt.Sprintf("transaction %s reverted in block %d (%s), gas used %d", s.Hash.Hex(), r.BlockNumber, r.BlockHash.Hex(), r.GasUsed)
 		if why != "" {
 			obs.Message += ": " + truncate(why, maxReasonBytes)
@@ -509,16 +510,27 @@ func (f *follower) stillCanonical(ctx context.Context, n uint64, want common.Has
 }
 
 // whyReverted asks the node, within a short deadline, why the transaction of receipt r reverted:
-// out of gas when it used its whole gas limit (sent again with more gas it may pass), reverted
-// otherwise, with the revert reason the node gives. A node that cannot say leaves it reverted.
-func (f *follower) whyReverted(ctx context.Context, s Submitted, r *jsonrpc.Receipt) (v1alpha1.FailureCode, string) {
+// out of gas when it used its whole gas limit (sent again with more gas it may pass); else the
+// code of the error its revert data names (internal/chain/reverts: insufficient_balance, ...),
+// reverted for any other. It answers the decoded error and the reason in words too; a node that
+// cannot say leaves it reverted, with neither.
+func (f *follower) whyReverted(ctx context.Context, s Submitted, r *jsonrpc.Receipt) (v1alpha1.FailureCode, *v1alpha1.RevertError, string) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.CallTimeout)
 	defer cancel()
 	tx, err := f.node.TransactionByHash(ctx, s.Hash)
 	if err != nil {
-		return v1alpha1.FailureReverted, ""
+		return v1alpha1.FailureReverted, nil, ""
 	}
-	return revertedCode(tx.Tx.Gas(), r.GasUsed), f.node.RevertReason(ctx, s.From, tx.Tx, tx.Block)
+	code := revertedCode(tx.Tx.Gas(), r.GasUsed)
+	data, message := f.node.RevertReason(ctx, s.From, tx.Tx, tx.Block)
+	if data == nil {
+		return code, nil, message
+	}
+	decoded := reverts.Decode(data)
+	if code == v1alpha1.FailureReverted {
+		code = decoded.Code
+	}
+	return code, decoded.Status(), decoded.String()
 }
 
 // revertedCode is the failure of a transaction that reverted having used gasUsed of its limit:
