@@ -28,6 +28,11 @@ func bindMarketFlags(fs *flag.FlagSet, m *service.MarketOptions) {
 			m.OverrideBps = uint32(bps)
 			return nil
 		})
+	fs.IntVar(&m.FadeThreshold, "rfq-fade-threshold", rfq.DefaultFadeThreshold,
+		"Fades (orders won and not filled within their exclusivity) within --rfq-fade-window after which a filler is not asked for quotes for --rfq-fade-cooldown.")
+	fs.DurationVar(&m.FadeWindow, "rfq-fade-window", rfq.DefaultFadeWindow, "The window fades are counted in (see --rfq-fade-threshold).")
+	fs.DurationVar(&m.FadeCooldown, "rfq-fade-cooldown", rfq.DefaultFadeCooldown,
+		"How long a filler past --rfq-fade-threshold is not asked for quotes (its Filler reads Ready=False, reason Fading).")
 	fs.DurationVar(&m.StatusInterval, "filler-status-interval", controller.DefaultFillerStatsInterval,
 		"How often the leader writes each Filler's quotes, wins, fills, fades and latency on its status.")
 	fs.BoolVar(&m.AllowLoopback, "rfq-allow-loopback", false,

@@ -236,7 +236,10 @@ func (r *FillerReconciler) publish(ctx context.Context, f *v1alpha1.Filler, o *o
 			spec.AccountRef.Name)
 	case !stats.NotAskedUntil.IsZero():
 		served = true
-		window := r.FadeWindow
+		window := stats.FadeWindow
+		if window <= 0 {
+			window = r.FadeWindow
+		}
 		if window <= 0 {
 			window = rfq.DefaultFadeWindow
 		}

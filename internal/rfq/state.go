@@ -86,8 +86,9 @@ type Stats struct {
 	Quotes, Wins int64
 	// Fills and Fades come from Options.Fades (zero without it).
 	Fills, Fades int64
-	// RecentFades counts the fades within the fade window.
+	// RecentFades counts the fades within the fade window, FadeWindow (zero without Fades).
 	RecentFades int
+	FadeWindow  time.Duration
 	// QuoteLatency is the median time to an answer over the last answers (0: none yet).
 	QuoteLatency time.Duration
 	// NotAskedUntil is when a fading filler is asked again (zero: it is asked).
@@ -119,6 +120,7 @@ func (m *Market) Stats(name string) Stats {
 	if f := m.opts.Fades; f != nil {
 		fs := f.Stats(name, m.opts.Now())
 		st.Fills, st.Fades, st.RecentFades, st.NotAskedUntil = fs.Fills, fs.Fades, fs.RecentFades, fs.NotAskedUntil
+		st.FadeWindow = f.Window()
 	}
 	return st
 }

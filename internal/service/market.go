@@ -36,6 +36,11 @@ type MarketOptions struct {
 	Exclusivity time.Duration
 	DecayWindow time.Duration
 	OverrideBps uint32
+	// Fades are the fade rule's threshold, window and cooldown (rfq.FadeOptions; zero: its
+	// defaults).
+	FadeThreshold int
+	FadeWindow    time.Duration
+	FadeCooldown  time.Duration
 }
 
 // auction is the orders' market terms, asking the Ready fillers through the replica's Market.
@@ -56,7 +61,9 @@ func (s *Service) setupMarket(mgr ctrl.Manager, opts MarketOptions, webhooksLoop
 	if err != nil {
 		return fmt.Errorf("registering the request for quotes' metrics: %w", err)
 	}
-	s.Fades = rfq.NewFades(rfq.FadeOptions{Metrics: metrics})
+	s.Fades = rfq.NewFades(rfq.FadeOptions{
+		Threshold: opts.FadeThreshold, Window: opts.FadeWindow, Cooldown: opts.FadeCooldown, Metrics: metrics,
+	})
 	s.Market = rfq.NewMarket(rfq.Options{
 		Deadline: opts.Deadline, AllowLoopback: opts.AllowLoopback || webhooksLoopback, Fades: s.Fades, Metrics: metrics,
 	})

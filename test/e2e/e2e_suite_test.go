@@ -147,7 +147,7 @@ var _ = BeforeSuite(func() {
 		// Market terms short enough for a spec: a winner's exclusivity of 4s, then 10s of decay
 		// (the reference fillers wait for it: in chain time, which the specs' blocks run ahead),
 		// quote endpoints on loopback, and the Fillers' counters written every second.
-		"--rfq-exclusivity", "4s", "--auction-decay-window", "10s", "--rfq-allow-loopback", "--filler-status-interval", "1s",
+		"--rfq-exclusivity", "4s", "--auction-decay-window", "10s", "--rfq-allow-loopback", "--filler-status-interval", "1s", "--rfq-fade-threshold", "1",
 	}
 	manager = harness.RunManager(GinkgoTB(), managerBin, managerKubeconfig, logPath, GinkgoWriter, managerArgs...)
 	DeferCleanup(func() {

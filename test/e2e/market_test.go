@@ -64,11 +64,13 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 		newFillerKey("e2e-market-fillers")
 		// market-a quotes 30 bps above the floor, market-b 10: market-a wins while it answers.
 		for name, premium := range map[string]int{"market-a": 30, "market-b": 10} {
-			fillers[name] = startMarketFiller(name, premium, key, origin, dest)
+			fillers[name] = startMarketFiller(name, "e2e-market-fillers", premium, key, origin, dest)
 		}
 	})
 
-	simulate := func(body string) (string, marketAuction) {
+	// simulateAsking simulates body until the service asks `asked` fillers (both are Ready and
+	// in its directory, or one has faded).
+	simulateAsking := func(body string, asked int) (string, marketAuction) {
 		GinkgoHelper()
 		var sim struct {
 			SimulationID string         `json:"simulationId"`
@@ -85,7 +87,7 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 			g.Expect(json.Unmarshal([]byte(out), &sim)).To(Succeed())
 			g.Expect(sim.Valid).To(BeTrue(), out)
 			g.Expect(sim.Auction).NotTo(BeNil(), out)
-			g.Expect(sim.Auction.FillersAsked).To(Equal(2), out)
+			g.Expect(sim.Auction.FillersAsked).To(Equal(asked), out)
 		}).WithTimeout(30 * time.Second).Should(Succeed())
 		if sim.Approval != nil {
 			approval := origin.send(wallet, sim.Approval.Tx)
@@ -93,6 +95,10 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 			Expect(origin.receipt(approval.Hash().Hex()).Status).To(Equal(types.ReceiptStatusSuccessful), "the approval")
 		}
 		return sim.SimulationID, *sim.Auction
+	}
+	simulate := func(body string) (string, marketAuction) {
+		GinkgoHelper()
+		return simulateAsking(body, 2)
 	}
 	// create creates the simulated bridge and sends its open transaction, as a wallet does.
 	create := func(body, simulationID string) marketRecord {
@@ -122,20 +128,7 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 		}).WithTimeout(60 * time.Second).WithPolling(time.Second).Should(Succeed())
 		return rec
 	}
-	// catchUp waits for the clock to pass both chains' block time, which blocks made faster than
-	// one a second (the set-up's) run ahead: the order's exclusivity and decay are set by the
-	// service's clock and enforced in block time.
-	catchUp := func() {
-		GinkgoHelper()
-		By("letting the clock catch up with the chains' block time")
-		for _, c := range []*orderChain{origin, dest} {
-			Eventually(func() time.Duration { // how far the head's time is ahead of the clock
-				head, err := c.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
-				Expect(err).NotTo(HaveOccurred())
-				return time.Until(time.Unix(int64(head.Time), 0)) //nolint:gosec // block time
-			}).WithTimeout(2 * time.Minute).WithPolling(500 * time.Millisecond).Should(BeNumerically("<", 0))
-		}
-	}
+	catchUp := func() { catchUpClock(origin, dest) }
 	bridge := func(amount string) string {
 		return fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":%q}`,
 			origin.asset(walletAddr), dest.asset(walletAddr), origin.asset(origin.tusd), amount)
@@ -197,6 +190,23 @@ var _ = Describe("A market of two fillers", Ordered, func() {
 			g.Expect(f.Status.Fades).To(BeNumerically(">=", 1))
 			g.Expect(f.Status.Wins).To(BeNumerically(">=", 2))
 		}).WithTimeout(30 * time.Second).Should(Succeed())
+
+		// The suite runs the manager with --rfq-fade-threshold 1: one fade and market-a is not
+		// asked for the cooldown. Its endpoint is down too, so "not asked" shows in fillersAsked
+		// (a filler asked and silent still counts as asked).
+		By("no longer asking market-a, which faded")
+		Eventually(func(g Gomega) {
+			var f v1alpha1.Filler
+			g.Expect(k8sClient.Get(context.Background(), client.ObjectKey{Namespace: namespace, Name: "market-a"}, &f)).To(Succeed())
+			ready := meta.FindStatusCondition(f.Status.Conditions, v1alpha1.ConditionReady)
+			g.Expect(ready).NotTo(BeNil())
+			g.Expect(ready.Status).To(Equal(metav1.ConditionFalse))
+			g.Expect(ready.Reason).To(Equal(v1alpha1.ReasonFading))
+			g.Expect(f.Status.NotAskedUntil).NotTo(BeNil())
+		}).WithTimeout(30 * time.Second).Should(Succeed())
+		_, next := simulateAsking(bridge("2"), 1)
+		Expect(next.Quotes).To(Equal(1))
+		Expect(next.ExclusiveFiller).To(Equal(fillers["market-b"].address.Hex()), "only market-b is asked")
 	})
 })
 
@@ -214,15 +224,31 @@ type marketRecord struct {
 	Tx      v1alpha1.TransactionPayload `json:"tx"`
 }
 
+// catchUpClock waits for the clock to pass the chains' block time, which blocks made faster than
+// one a second (the set-up's) run ahead: an order's exclusivity and decay are set by the
+// service's clock and enforced in block time.
+func catchUpClock(chains ...*orderChain) {
+	GinkgoHelper()
+	By("letting the clock catch up with the chains' block time")
+	for _, c := range chains {
+		Eventually(func() time.Duration { // how far the head's time is ahead of the clock
+			head, err := c.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
+			Expect(err).NotTo(HaveOccurred())
+			return time.Until(time.Unix(int64(head.Time), 0)) //nolint:gosec // block time
+		}).WithTimeout(2 * time.Minute).WithPolling(500 * time.Millisecond).Should(BeNumerically("<", 0))
+	}
+}
+
 // marketFiller is a reference filler of the market specs.
 type marketFiller struct {
 	address common.Address
 	process *harness.Manager
 }
 
-// startMarketFiller funds a new filler key on both chains, registers it as a Filler quoting at
-// premium basis points above the floor, and starts `manager filler` with its quote endpoint.
-func startMarketFiller(name string, premium int, apiKey string, origin, dest *orderChain) *marketFiller {
+// startMarketFiller funds a new filler key on both chains, registers it as a Filler of account
+// quoting at premium basis points above the floor, and starts `manager filler` with its quote
+// endpoint.
+func startMarketFiller(name, account string, premium int, apiKey string, origin, dest *orderChain) *marketFiller {
 	GinkgoHelper()
 	key := mustKey()
 	f := &marketFiller{address: crypto.PubkeyToAddress(key.PublicKey)}
@@ -235,7 +261,7 @@ func startMarketFiller(name string, premium int, apiKey string, origin, dest *or
 	Expect(k8sClient.Create(ctx, &v1alpha1.Filler{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: v1alpha1.FillerSpec{
-			AccountRef: v1alpha1.LocalObjectReference{Name: "e2e-market-fillers"}, QuoteURL: "http://" + listen + "/quote",
+			AccountRef: v1alpha1.LocalObjectReference{Name: account}, QuoteURL: "http://" + listen + "/quote",
 			Routes:          []v1alpha1.FillerRoute{{FromChainID: origin.caip2, ToChainID: dest.caip2}},
 			PayoutAddresses: []v1alpha1.FillerPayoutAddress{{ChainID: dest.caip2, Address: f.address.Hex()}, {ChainID: origin.caip2, Address: f.address.Hex()}},
 		},
