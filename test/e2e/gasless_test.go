@@ -152,9 +152,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 	}
 	post := func(id, sig string) (int, string) {
 		GinkgoHelper()
-		status, out, err := api(http.MethodPost, "/v2/transfers/"+id+"/signature", key, fmt.Sprintf(`{"signature":%q}`, sig))
-		Expect(err).NotTo(HaveOccurred())
-		return status, out
+		return postSignature(key, id, sig)
 	}
 
 	It("simulates a gasless bridge for a wallet without ether: no transaction to send, no gas needed", func() {
