@@ -100,6 +100,7 @@ var levels = map[string]int{
 	"hack/benchbinary":     9,
 	"hack/benchscale":      9,
 	"hack/chart":           9,
+	"hack/controlplane":    9,
 	"hack/flakehunt":       9,
 	"hack/mutate":          9,
 	"hack/localcluster":    9,
