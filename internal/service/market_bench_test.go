@@ -3,7 +3,6 @@ package service
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -55,7 +54,7 @@ import (
 //     the same process and run;
 //   - 5-fillers-1-slow: four fillers answer at once and one stalls for twice the deadline, so
 //     that every firm quote waits the whole deadline: its p99 must stay within the deadline
-//     plus 20 ms (docs/decisions.md, "The request for quotes");
+//     plus 20 ms (docs/decisions.md, "A market for every order": "one deadline?");
 //   - 5-fillers: the same five fillers, all fast: the cost of the fan-out itself.
 //
 // and, for two fillers quoting 30 and 10 bps above the floor as in the e2e demo (market-a and
@@ -65,8 +64,8 @@ import (
 //	go test ./internal/service -run '^$' -bench FirmQuoteMarket -benchtime 1x
 //
 // TIS_BENCH_DURATION (default 40s: about 160 firm quotes that wait the deadline; the other runs
-// take at most 5s of it) and TIS_BENCH_CONCURRENCY (default 2) shape the latency runs; TIS_BENCH_RFQ_DEADLINE (default
-// rfq.DefaultDeadline) is the market's deadline.
+// take at most 5s of it) and TIS_BENCH_CONCURRENCY (default 2) shape the latency runs;
+// TIS_BENCH_RFQ_DEADLINE (default rfq.DefaultDeadline) is the market's deadline.
 func BenchmarkFirmQuoteMarket(b *testing.B) {
 	e := newMarketBench(b)
 	cfg := loadgen.Config{Concurrency: envInt("TIS_BENCH_CONCURRENCY", 2), Duration: envDuration("TIS_BENCH_DURATION", 40*time.Second),
@@ -204,10 +203,8 @@ func (e *marketBench) startFiller(b *testing.B, dev *devchain.Chain, name string
 	b.Cleanup(srv.Close)
 	e.fillers[name] = registry.Filler{Name: name, Account: "fillers", URL: srv.URL, Secret: secret,
 		Routes:  []registry.FillerRoute{{From: benchOrigin, To: benchDest}},
-		Payouts: map[string]common.Address{benchDest: payoutOf(key)}}
+		Payouts: map[string]common.Address{benchDest: crypto.PubkeyToAddress(key.PublicKey)}}
 }
-
-func payoutOf(key *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(key.PublicKey) }
 
 // stall answers after d, or not at all when the service gives up first: a filler past the
 // deadline.
