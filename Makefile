@@ -361,6 +361,13 @@ bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p
 bench-chainview: ## Print calls/simulation, p50 and simulations/s of transfer, swap and bridge simulations on a dev chain node, with the chain view and without (about two minutes).
 	$(GO) test ./internal/chain/chaindata -run '^$$' -bench ChainView -benchtime 1x -timeout 10m
 
+# The market on the firm quote (issue 44): POST /v2/transfers/simulate through the API on loopback
+# with no filler (the baseline), five reference fillers one of them stalled past the deadline, five
+# fast ones; and the improvement over the floor of the two-filler demo's winning quotes.
+.PHONY: bench-market
+bench-market: ## Print p50/p99 of a firm quote with no filler and with five (one stalled past the 500 ms deadline), and the two-filler demo's improvement over the floor in bps (about a minute).
+	$(GO) test ./internal/service -run '^$$' -bench FirmQuoteMarket -benchtime 1x -timeout 10m
+
 .PHONY: verify
 verify: manifests generate fmt docs chart ## Regenerate code, manifests, the API reference and the Helm chart and fail if that changed any file (run by CI).
 	@$(GO) mod tidy -diff >/dev/null 2>&1 || { \

@@ -31,9 +31,9 @@ func AuctionOf(spec v1alpha1.TransferIntentSpec) *intent.Auction {
 }
 
 // improvementBps is how far a fill's amount (base units) is above the intent's order's
-// minAmountOut, in basis points rounded down (never flattering the filler); nil when the order
-// does not read back from the intent's transaction, and when the fill is below the floor (the
-// contract refuses such a fill, so the status does not describe this order's fill).
+// minAmountOut (ImprovementBps); nil when the order does not read back from the intent's
+// transaction, and when the fill is below the floor (the contract refuses such a fill, so the
+// status does not describe this order's fill).
 func improvementBps(obj *v1alpha1.TransferIntent, amountOut string) *int64 {
 	tx := obj.Spec.Tx
 	filled, ok := new(big.Int).SetString(amountOut, 10)
@@ -41,16 +41,29 @@ func improvementBps(obj *v1alpha1.TransferIntent, amountOut string) *int64 {
 		return nil
 	}
 	order, err := settlement.OrderOfOpenData(common.FromHex(tx.Data))
-	if err != nil || order.MinAmountOut == nil || order.MinAmountOut.Sign() <= 0 ||
-		filled.Cmp(order.MinAmountOut) < 0 {
+	if err != nil {
 		return nil
 	}
-	bps := new(big.Int).Sub(filled, order.MinAmountOut)
-	bps.Mul(bps, big.NewInt(intent.BpsDenominator))
-	bps.Quo(bps, order.MinAmountOut) // rounds down: bps is not negative here
-	if !bps.IsInt64() {
+	v, ok := ImprovementBps(order.MinAmountOut, filled)
+	if !ok {
 		return nil
 	}
-	v := bps.Int64()
 	return &v
+}
+
+// ImprovementBps is how far amountOut is above the floor minAmountOut, in basis points rounded
+// down (never flattering the filler): the figure a fill's record shows (Fill.ImprovementBps) and
+// the market benchmark reports of winning quotes. False without a positive floor, below it, or
+// beyond an int64.
+func ImprovementBps(minAmountOut, amountOut *big.Int) (int64, bool) {
+	if minAmountOut == nil || minAmountOut.Sign() <= 0 || amountOut == nil || amountOut.Cmp(minAmountOut) < 0 {
+		return 0, false
+	}
+	bps := new(big.Int).Sub(amountOut, minAmountOut)
+	bps.Mul(bps, big.NewInt(intent.BpsDenominator))
+	bps.Quo(bps, minAmountOut) // rounds down: bps is not negative here
+	if !bps.IsInt64() {
+		return 0, false
+	}
+	return bps.Int64(), true
 }
