@@ -9,7 +9,7 @@
 #     $ENVTEST_INDEX_URL (envtest-releases.yaml) and checks its SHA-512. Seconds on a normal network.
 #  2. build from Go modules, when the index cannot be fetched within $ENVTEST_INDEX_TIMEOUT seconds
 #     or the download fails: the one route that needs nothing but the Go module proxy (this
-#     project's development machines reach nothing else), about 19 minutes cold on 2 cores.
+#     project's development machines reach nothing else), about 20 minutes cold on 2 cores.
 # The route taken, and why, is printed on stderr. ENVTEST_INDEX_URL= (empty) skips the download.
 #
 # Idempotent: binaries that are already there with the right version stamp are not fetched or
