@@ -19,6 +19,12 @@ const (
 	// DefaultDecayWindow is how long the output takes to fall from the start amount to the
 	// floor: UniswapX's Dutch orders decay over about a minute.
 	DefaultDecayWindow = time.Minute
+	// MaxQuoteAboveFeedBps bounds a filler's quote: at most this far above the feed's output. A
+	// quote far above any price is no offer but a lie (or a bug) that would win every request and
+	// start the decay where no fill can follow, and past 2^256/10^4 it would overflow the
+	// override's arithmetic on chain; 10% is beyond any honest spread between a filler's price
+	// and an on-chain feed.
+	MaxQuoteAboveFeedBps = 1_000
 )
 
 // AuctionExclusive and AuctionOpen are the two kinds of market terms: a winner of the request for
@@ -41,7 +47,9 @@ type MarketQuery struct {
 	From, To          registry.Chain
 	TokenIn, TokenOut registry.Token
 	AmountIn, Floor   *big.Int
-	Deadline          time.Time
+	// Ceiling is the highest quote taken (QuoteCeiling): a quote above it is refused.
+	Ceiling  *big.Int
+	Deadline time.Time
 }
 
 // MarketAnswer is what came of a request for quotes.
@@ -107,15 +115,24 @@ type Auction struct {
 	FillersAsked int `json:"fillersAsked"`
 }
 
+// QuoteCeiling is the highest quote a filler may win with for an order whose feed output is
+// feedOut: MaxQuoteAboveFeedBps above it, rounded down.
+func QuoteCeiling(feedOut *big.Int) *big.Int {
+	c := new(big.Int).Mul(feedOut, big.NewInt(BpsDenominator+MaxQuoteAboveFeedBps))
+	return c.Quo(c, big.NewInt(BpsDenominator))
+}
+
 // marketTerms sets the plan's market terms at now from the answer of a request for quotes: the
-// winner's quote is the start amount and holds for the exclusivity, then decays to the floor; with
-// no winner the feed's output (the quote's amountOut) decays to the floor from now. The decay ends
-// by the order's deadline.
+// winner's quote (between the floor and QuoteCeiling) is the start amount and holds for the
+// exclusivity, then decays to the floor; with no winner the feed's output (the quote's amountOut)
+// decays to the floor from now. The decay ends by the order's deadline, and the exclusivity takes
+// at most half of the time left to it, so that a winner that fades leaves the others time to fill.
 func (c AuctionConfig) marketTerms(plan Plan, ans MarketAnswer, now time.Time) *MarketTerms {
 	t := &MarketTerms{Asked: ans.Asked, Quotes: ans.Quotes, StartAmountOut: new(big.Int).Set(plan.AmountOut)}
 	start := now
-	if ans.Winner != "" && ans.AmountOut != nil && ans.AmountOut.Cmp(plan.MinAmountOut) >= 0 {
-		start = now.Add(c.exclusivity())
+	if ans.Winner != "" && ans.AmountOut != nil && ans.AmountOut.Cmp(plan.MinAmountOut) >= 0 &&
+		ans.AmountOut.Cmp(QuoteCeiling(plan.AmountOut)) <= 0 {
+		start = now.Add(min(c.exclusivity(), plan.Deadline.Sub(now)/2))
 		t.StartAmountOut.Set(ans.AmountOut)
 		t.ExclusiveFiller, t.Winner = ans.WinnerAddress, ans.Winner
 		t.OverrideBps = c.OverrideBps
@@ -162,7 +179,7 @@ func (s *Service) setMarketTerms(ctx context.Context, plan *Plan, r resolved, fi
 	case s.auction.Market != nil && len(plan.Errors) == 0:
 		ans = s.auction.Market.Quote(ctx, MarketQuery{
 			From: r.from, To: r.to, TokenIn: r.tokenIn.Token, TokenOut: r.tokenOut.Token,
-			AmountIn: plan.Amount, Floor: plan.MinAmountOut, Deadline: plan.Deadline,
+			AmountIn: plan.Amount, Floor: plan.MinAmountOut, Ceiling: QuoteCeiling(plan.AmountOut), Deadline: plan.Deadline,
 		})
 	}
 	plan.Market = s.auction.marketTerms(*plan, ans, now)

@@ -73,12 +73,32 @@ func TestMarketTerms(t *testing.T) {
 			t.Fatalf("terms = %+v", got)
 		}
 	})
-	t.Run("the decay ends by the order's deadline", func(t *testing.T) {
+	t.Run("the decay ends by the order's deadline, the exclusivity by half the time to it", func(t *testing.T) {
 		short := plan
 		short.Deadline = fixedNow.Add(40 * time.Second)
 		got := cfg.marketTerms(short, MarketAnswer{Winner: "a", WinnerAddress: winnerPayout, AmountOut: big.NewInt(1_080)}, fixedNow)
-		if got.DecayEnd != uint64(now+40) || got.ExclusivityDeadline != uint64(now+30) {
-			t.Fatalf("decay end %d, exclusivity %d; want %d, %d", got.DecayEnd, got.ExclusivityDeadline, now+40, now+30)
+		if got.DecayEnd != uint64(now+40) || got.ExclusivityDeadline != uint64(now+20) {
+			t.Fatalf("decay end %d, exclusivity %d; want %d, %d", got.DecayEnd, got.ExclusivityDeadline, now+40, now+20)
+		}
+		short.Deadline = fixedNow.Add(61 * time.Second) // half is 30.5 s: the configured 30 s holds
+		if got := cfg.marketTerms(short, MarketAnswer{Winner: "a", WinnerAddress: winnerPayout, AmountOut: big.NewInt(1_080)}, fixedNow); got.ExclusivityDeadline != uint64(now+30) {
+			t.Fatalf("exclusivity %d, want %d", got.ExclusivityDeadline, now+30)
+		}
+	})
+	t.Run("a quote above the ceiling (10% above the feed) does not win; at it, it does", func(t *testing.T) {
+		if c := QuoteCeiling(feed); c.Int64() != 1_155 {
+			t.Fatalf("ceiling of %s = %s, want 1155", feed, c)
+		}
+		got := cfg.marketTerms(plan, MarketAnswer{Winner: "a", WinnerAddress: winnerPayout, AmountOut: big.NewInt(1_156)}, fixedNow)
+		if got.ExclusiveFiller != (common.Address{}) || got.StartAmountOut.Cmp(feed) != 0 {
+			t.Fatalf("terms = %+v", got)
+		}
+		huge := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+		if got := cfg.marketTerms(plan, MarketAnswer{Winner: "a", WinnerAddress: winnerPayout, AmountOut: huge}, fixedNow); got.ExclusiveFiller != (common.Address{}) {
+			t.Fatalf("a quote of 2^256-1 won: %+v", got)
+		}
+		if got := cfg.marketTerms(plan, MarketAnswer{Winner: "a", WinnerAddress: winnerPayout, AmountOut: big.NewInt(1_155)}, fixedNow); got.ExclusiveFiller != winnerPayout {
+			t.Fatalf("a quote at the ceiling lost: %+v", got)
 		}
 	})
 	t.Run("the start is never below the floor", func(t *testing.T) {

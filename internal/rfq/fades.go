@@ -108,6 +108,14 @@ func (f *Fades) compact() {
 	f.order = kept
 }
 
+// Forget drops the win of an order that can no longer be filled through no fault of its winner
+// (its user cancelled it): neither a fill nor a fade.
+func (f *Fades) Forget(orderID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.wins, orderID)
+}
+
 // RecordFill notes that filler filled the order (seen on the destination chain) at the time at.
 // A fill by the winner settles its win; a fill by another filler is the winner's fade.
 func (f *Fades) RecordFill(orderID, filler string, at time.Time) {

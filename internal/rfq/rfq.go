@@ -74,6 +74,9 @@ const (
 	OutcomeBadJSON Outcome = "bad_json"
 	// OutcomeBelowFloor: a valid quote below the order's minAmountOut.
 	OutcomeBelowFloor Outcome = "below_floor"
+	// OutcomeAboveCeiling: a quote above Request.Ceiling, far above any price: a lie or a bug,
+	// which would otherwise win every request.
+	OutcomeAboveCeiling Outcome = "above_ceiling"
 	// OutcomeWrongRequest: the quote names another requestId than the request's.
 	OutcomeWrongRequest Outcome = "wrong_request"
 	// OutcomeWrongFiller: the quote names another filler address than the Filler's payout address
@@ -96,7 +99,7 @@ func (o Outcome) Asked() bool {
 // answer as a quote endpoint must. A 204, a quote below the floor and a valid quote are answers.
 func (o Outcome) failure() bool {
 	switch o {
-	case OutcomeTimeout, OutcomeError, OutcomeTooLarge, OutcomeBadJSON, OutcomeWrongRequest, OutcomeWrongFiller:
+	case OutcomeTimeout, OutcomeError, OutcomeTooLarge, OutcomeBadJSON, OutcomeWrongRequest, OutcomeWrongFiller, OutcomeAboveCeiling:
 		return true
 	}
 	return false
@@ -143,6 +146,9 @@ type Request struct {
 	Deadline time.Time `json:"deadline"`
 	// QuoteDeadline is when answers stop being read; Ask sets it.
 	QuoteDeadline time.Time `json:"quoteDeadline"`
+	// Ceiling is the highest quote taken, in base units of TokenOut (nil: none). It is not sent:
+	// it is derived from the service's own price, which a filler is not told.
+	Ceiling *big.Int `json:"-"`
 }
 
 // quote is a filler's answer, read strictly.
@@ -311,7 +317,7 @@ func (m *Market) Ask(ctx context.Context, fillers []Filler, req Request, floor *
 		pending++
 		go func() {
 			defer state.release()
-			q := m.askOne(ctx, f, req.RequestID, body, floor, start, began)
+			q := m.askOne(ctx, f, req.RequestID, body, floor, req.Ceiling, start, began)
 			answers <- answer{i, q}
 		}()
 	}
@@ -394,14 +400,14 @@ func (m *Market) admit(s *fillerState, name string, now time.Time) Outcome {
 }
 
 // askOne makes one signed POST and reads its answer.
-func (m *Market) askOne(ctx context.Context, f Filler, requestID string, body []byte, floor *big.Int, start time.Time, began time.Time) Quote {
+func (m *Market) askOne(ctx context.Context, f Filler, requestID string, body []byte, floor, ceiling *big.Int, start time.Time, began time.Time) Quote {
 	q := Quote{Filler: f.Name, Payout: f.Payout}
-	outcome, amount := m.post(ctx, f, requestID, body, floor, start)
+	outcome, amount := m.post(ctx, f, requestID, body, floor, ceiling, start)
 	q.Outcome, q.AmountOut, q.Latency = outcome, amount, time.Since(began)
 	return q
 }
 
-func (m *Market) post(ctx context.Context, f Filler, requestID string, body []byte, floor *big.Int, now time.Time) (Outcome, *big.Int) {
+func (m *Market) post(ctx context.Context, f Filler, requestID string, body []byte, floor, ceiling *big.Int, now time.Time) (Outcome, *big.Int) {
 	if err := ssrf.CheckURL(f.URL, m.opts.AllowLoopback); err != nil {
 		return OutcomeError, nil
 	}
@@ -463,6 +469,9 @@ func (m *Market) post(ctx context.Context, f Filler, requestID string, body []by
 	}
 	if amount.Cmp(floor) < 0 {
 		return OutcomeBelowFloor, amount
+	}
+	if ceiling != nil && amount.Cmp(ceiling) > 0 {
+		return OutcomeAboveCeiling, nil
 	}
 	return OutcomeOK, amount
 }

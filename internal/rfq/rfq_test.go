@@ -509,3 +509,25 @@ func TestNoFillersNoWinner(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+// A quote above the request's ceiling (far above any price) does not win, whatever it bids, and
+// counts against the filler's breaker like any answer that is not a quote; one at the ceiling
+// wins.
+func TestAQuoteAboveTheCeilingDoesNotWin(t *testing.T) {
+	liar := good(t, "liar", "115792089237316195423570985008687907853269984665640564039457584007913129639935")
+	atCeiling, honest := good(t, "at-ceiling", "1100000"), good(t, "honest", "1000500")
+	m := newMarket(Options{})
+	req := order
+	req.Ceiling = big.NewInt(1_100_000)
+	res := m.Ask(context.Background(), fillersOf(liar, atCeiling, honest), req, floor)
+	if res.Winner == nil || res.Winner.Filler != "at-ceiling" {
+		t.Fatalf("winner %+v, want at-ceiling (%s)", res.Winner, res)
+	}
+	if o := outcomes(res)["liar"]; o != OutcomeAboveCeiling || !o.failure() {
+		t.Fatalf("the liar's outcome: %s", o)
+	}
+	res = m.Ask(context.Background(), fillersOf(liar, honest), req, floor)
+	if res.Winner == nil || res.Winner.Filler != "honest" {
+		t.Fatalf("winner %+v, want honest (%s)", res.Winner, res)
+	}
+}

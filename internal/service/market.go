@@ -123,7 +123,7 @@ func (m marketQuotes) Quote(ctx context.Context, q intent.MarketQuery) intent.Ma
 	res := m.market.Ask(ctx, fillers, rfq.Request{
 		FromChainID: numericID(q.From), FromChain: q.From.ID, ToChainID: numericID(q.To), ToChain: q.To.ID,
 		TokenIn: q.TokenIn.Address, TokenOut: q.TokenOut.Address, AmountIn: q.AmountIn.String(),
-		RecipientChainID: q.To.ID, Deadline: q.Deadline.UTC(),
+		RecipientChainID: q.To.ID, Deadline: q.Deadline.UTC(), Ceiling: q.Ceiling,
 	}, q.Floor)
 	m.log.V(1).Info("request for quotes", "result", res.String())
 	ans := intent.MarketAnswer{}
@@ -154,8 +154,10 @@ func numericID(c registry.Chain) uint64 {
 const FadeSlack = 15 * time.Second
 
 // fadeWatch tells the replica's fade record of the wins and fills its intents record, from the
-// TransferIntent informer: a win is an order opened on chain (its transaction in a block) before
-// the end of its winner's exclusivity, a fill the fill the watcher recorded. Every replica sees
+// TransferIntent informer: a win is an order the winner can fill before the end of its
+// exclusivity (opened on chain, its transaction in a block; or a gasless order signed, which the
+// winner opens itself from the book, so that a winner that never opens it fades too), a fill the
+// fill the watcher recorded, and an order its user cancelled is no win. Every replica sees
 // the same intents, so every replica counts the same fades and skips the same fillers; the
 // leader writes them on the Filler's status.
 type fadeWatch struct {
@@ -189,8 +191,14 @@ func (w fadeWatch) observe(obj any) {
 		w.fades.RecordFill(ti.Spec.OrderID, filler, now)
 		return
 	}
+	switch ti.Status.Phase {
+	case v1alpha1.IntentPhaseCancelling, v1alpha1.IntentPhaseCancelled:
+		w.fades.Forget(ti.Spec.OrderID)
+		return
+	}
 	opened := ti.Status.BlockNumber > 0 && ti.Status.Phase == v1alpha1.IntentPhaseSubmitted
-	if opened && now.Before(a.ExclusivityDeadline.Add(time.Second)) { // the deadline's second is exclusive
+	signed := ti.Spec.Gasless != nil && ti.Status.Phase == v1alpha1.IntentPhaseSigned
+	if (opened || signed) && now.Before(a.ExclusivityDeadline.Add(time.Second)) { // the deadline's second is exclusive
 		w.market.RecordWin(a.Winner, ti.Spec.OrderID, a.ExclusivityDeadline.Add(FadeSlack))
 	}
 }

@@ -81,3 +81,41 @@ func TestFadesAreCountedFromTheIntents(t *testing.T) {
 		t.Fatalf("an order past its exclusivity is tracked as a win (%d)", n)
 	}
 }
+
+// A gasless order is the winner's to open from the book: signed within the exclusivity, it is a
+// win, and one never opened nor filled is a fade. An order its user cancels is no win.
+func TestAGaslessWinnerThatNeverOpensFades(t *testing.T) {
+	now := time.Date(2026, 12, 5, 3, 0, 0, 0, time.UTC)
+	fades := rfq.NewFades(rfq.FadeOptions{})
+	market := rfq.NewMarket(rfq.Options{Fades: fades, Now: func() time.Time { return now }})
+	w := fadeWatch{market: market, fades: fades, now: func() time.Time { return now }}
+	deadline := now.Add(30 * time.Second)
+
+	unsigned := gaslessAt(wonIntent("0x11", deadline), "")
+	w.OnAdd(unsigned, false)
+	if n := fades.Tracked(); n != 0 {
+		t.Fatalf("an unsigned gasless order is tracked as a win (%d)", n)
+	}
+	w.OnUpdate(nil, gaslessAt(wonIntent("0x11", deadline), v1alpha1.IntentPhaseSigned))
+	if n := fades.Tracked(); n != 1 {
+		t.Fatalf("a signed gasless order is not a win (%d tracked)", n)
+	}
+	fades.Sweep(deadline.Add(FadeSlack + time.Second))
+	if st := fades.Stats("filler-a", now); st.Fades != 1 {
+		t.Fatalf("a winner that never opened the order: %+v, want one fade", st)
+	}
+
+	w.OnUpdate(nil, gaslessAt(wonIntent("0x12", deadline), v1alpha1.IntentPhaseSigned))
+	w.OnUpdate(nil, gaslessAt(wonIntent("0x12", deadline), v1alpha1.IntentPhaseCancelling))
+	fades.Sweep(deadline.Add(FadeSlack + time.Second))
+	if st := fades.Stats("filler-a", now); st.Fades != 1 || fades.Tracked() != 0 {
+		t.Fatalf("an order its user cancelled counted: %+v, %d tracked", st, fades.Tracked())
+	}
+}
+
+func gaslessAt(ti *v1alpha1.TransferIntent, phase v1alpha1.IntentPhase) *v1alpha1.TransferIntent {
+	out := ti.DeepCopy()
+	out.Spec.Gasless = &v1alpha1.GaslessTerms{Nonce: "1"}
+	out.Status.Phase = phase
+	return out
+}

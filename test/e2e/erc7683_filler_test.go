@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -176,8 +177,11 @@ var _ = Describe("A filler of its own that speaks only ERC-7683", Ordered, func(
 		fillerData, err := abi.Arguments{{Type: mustType("uint256")}, {Type: mustType("address")}}.Pack(spend.Amount, ownAddr)
 		Expect(err).NotTo(HaveOccurred())
 		fillCall := settlementABI.PackFill(resolved.OrderId, fill.OriginData, fillerData)
-		Expect(callAt(dest, ownAddr, destSettler, fillCall, deadline-1)).To(MatchError(ContainSubstring("revert")),
-			"another filler is refused a second before the exclusivity ends (no override)")
+		refused := callAt(dest, ownAddr, destSettler, fillCall, deadline-1)
+		var data rpc.DataError
+		Expect(errors.As(refused, &data)).To(BeTrue(), "another filler is refused a second before the exclusivity ends: %v", refused)
+		noOverride := settlementABI.GetABI().Errors["NoExclusiveOverride"].ID
+		Expect(data.ErrorData()).To(HavePrefix(hexutil.Encode(noOverride[:4])), "refused with NoExclusiveOverride (no override)")
 		Expect(callAt(dest, ownAddr, destSettler, fillCall, deadline+1)).To(Succeed(), "and may fill a second after")
 		Eventually(func() uint64 {
 			dest.dev.Commit()
