@@ -228,7 +228,7 @@ test: manifests generate fmt vet lint ## Run all tests: the chart, unit, envtest
 	@$(MAKE) --no-print-directory test-chart
 	@$(WITH_ASSETS) $(WITH_TEST_SERVICES) echo "KUBEBUILDER_ASSETS=$$assets"; \
 	echo "==> unit, envtest and browser tests"; \
-	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out; \
+	$(GO) test $(GO_TEST_FLAGS) $(UNIT_PACKAGES) -coverprofile cover.out -timeout 20m; \
 	echo "==> the release: make release-local into a loopback registry, helm install from it"; \
 	$(RELEASE_TEST); \
 	echo "==> fuzzing the parsers ($(FUZZTIME) each)"; \

@@ -25,8 +25,12 @@ import (
 // loaded machine comes well within it.
 const testDeadline = 300 * time.Millisecond
 
-// slack is how far past the deadline Ask may return.
-const slack = 20 * time.Millisecond
+// slack is how far past the deadline Ask may return here. What this suite holds is that a bad
+// endpoint never keeps Ask past the deadline by its own delay (the slow ones take ten deadlines);
+// the margin absorbs a loaded 2-core CI machine's scheduling under -race (a slow body's Ask took
+// 439 ms of a 300 ms deadline there). The tight figure (p99 within 20 ms of the deadline) is
+// BenchmarkFirmQuoteMarket's, measured beside its baseline.
+const slack = 200 * time.Millisecond
 
 var order = Request{
 	FromChainID: 1337, FromChain: "eip155:1337", ToChainID: 1338, ToChain: "eip155:1338",
