@@ -3,7 +3,9 @@ package watcher
 import (
 	"crypto/ecdsa"
 	"crypto/rand"
+	"encoding/json"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
+	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
@@ -32,20 +35,7 @@ import (
 // open's block yet.
 func TestAFinalHardCancelEndsACancellingOrder(t *testing.T) {
 	dev, f, x, kube := newLateFixture(t)
-	attester, err := crypto.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	settler, err := dev.DeploySettlement(crypto.PubkeyToAddress(attester.PublicKey), settlement.MinRefundDelay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	token := dev.DeployTestToken(t, "Test USD", "TUSD", 6)
-	user := newKey(t)
-	userAddr := crypto.PubkeyToAddress(user.PublicKey)
-	dev.SendValue(t, userAddr, big.NewInt(params.Ether)) // for its approval and its hard cancel
-	dev.Mint(t, token, userAddr, big.NewInt(10_000_000))
-	dev.Transact(t, user, token, contracts.NewTestToken().PackApprove(contracts.CanonicalPermit2, math.MaxBig256))
+	settler, token, user := gaslessWorld(t, dev)
 
 	cancelled := cancellingOrder(t, dev, kube, settler, token, user, "hard-cancelled")
 	opened := cancellingOrder(t, dev, kube, settler, token, user, "opened")
@@ -90,6 +80,64 @@ func TestAFinalHardCancelEndsACancellingOrder(t *testing.T) {
 	if n := len(x.Cancelling(31337)); n != 1 {
 		t.Errorf("%d cancelling intents in the index; want 1, the opened order", n)
 	}
+}
+
+// On a node that does not serve the finalized tag, a hard cancel is final at the Chain's bridge
+// depth (bridgeMinConfirmations here), as a bridge's transaction is: one block short of it, the
+// intent is still cancelling.
+func TestAHardCancelIsFinalAtTheBridgeDepthWithoutTheFinalizedTag(t *testing.T) {
+	dev, f, x, kube := newLateFixture(t)
+	settler, token, user := gaslessWorld(t, dev)
+	proxy := dev.NewProxy(t)
+	proxy.Lie(func(method string, params, result json.RawMessage) json.RawMessage {
+		if method == "eth_getBlockByNumber" && strings.Contains(string(params), `"finalized"`) {
+			return json.RawMessage("null") // a node without the tag
+		}
+		return result
+	})
+	node, err := jsonrpc.Dial(t.Context(), "eip155:31337", proxy.URL, jsonrpc.Options{Caller: Caller})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(node.Close)
+	f.node, f.chain.BridgeMinConfirmations = node, 5
+	o := cancellingOrder(t, dev, kube, settler, token, user, "hard-cancelled")
+	x.Upsert(intentNamed(t, kube, o.name))
+
+	at := dev.Transact(t, user, contracts.CanonicalPermit2, settlement.CancelData(o.order.Nonce)).BlockNumber.Uint64()
+	for head, _ := f.node.Head(t.Context()); head < at+3; head, _ = f.node.Head(t.Context()) {
+		dev.Commit()
+	}
+	stepOnce(t, f)
+	if p := intentNamed(t, kube, o.name).Status.Phase; p != v1alpha1.IntentPhaseCancelling {
+		t.Fatalf("the hard cancel 4 blocks deep (bridge depth 5) ended the intent %s", p)
+	}
+	dev.Commit()
+	stepOnce(t, f)
+	if p := intentNamed(t, kube, o.name).Status.Phase; p != v1alpha1.IntentPhaseCancelled {
+		t.Fatalf("the hard cancel 5 blocks deep (bridge depth 5) left the intent %s; want cancelled", p)
+	}
+}
+
+// gaslessWorld deploys a settlement contract (gasless orders through the genesis Permit2) and a
+// TUSD token on dev, and makes a user who holds TUSD, has approved Permit2 and has ether for its
+// hard cancel.
+func gaslessWorld(t *testing.T, dev *devchain.Chain) (settler, token common.Address, user *ecdsa.PrivateKey) {
+	t.Helper()
+	attester, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if settler, err = dev.DeploySettlement(crypto.PubkeyToAddress(attester.PublicKey), settlement.MinRefundDelay); err != nil {
+		t.Fatal(err)
+	}
+	token = dev.DeployTestToken(t, "Test USD", "TUSD", 6)
+	user = newKey(t)
+	userAddr := crypto.PubkeyToAddress(user.PublicKey)
+	dev.SendValue(t, userAddr, big.NewInt(params.Ether))
+	dev.Mint(t, token, userAddr, big.NewInt(10_000_000))
+	dev.Transact(t, user, token, contracts.NewTestToken().PackApprove(contracts.CanonicalPermit2, math.MaxBig256))
+	return settler, token, user
 }
 
 // gaslessOrder is a cancelling gasless intent of the test and its signed order.
