@@ -111,7 +111,7 @@ func setCancelled(ti *v1alpha1.TransferIntent, reason string, now metav1.Time) {
 	msg := "cancelled by its user before it was signed"
 	if ti.Status.Phase == v1alpha1.IntentPhaseCancelling {
 		msg = "cancelled by its user and no longer offered; a filler that read it can still open it until " +
-			ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339) + ", unless the user sends the hard cancel first"
+			ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339) + ", unless the user sends the hard cancel first (the intent then ends cancelled once that is final)"
 	}
 	if reason != "" {
 		msg += " (reason: " + strconv.Quote(reason) + ")"
