@@ -81,6 +81,10 @@ const (
 	// ReasonCancelled: the user cancelled the gasless order; it is no longer offered (the message
 	// says whether a filler could still open it).
 	ReasonCancelled = "Cancelled"
+	// ReasonHardCancelled: the user's hard cancel (Permit2's invalidateUnorderedNonces of the
+	// order's nonce) is final and the order was not opened: no filler can open it any more, so the
+	// cancelling intent ended cancelled before its open deadline.
+	ReasonHardCancelled = "HardCancelled"
 )
 
 // Reasons of the RPCReachable condition.

@@ -86,12 +86,32 @@ func CancelWithReason(reason string) func(*v1alpha1.TransferIntent, metav1.Time)
 	}
 }
 
+// EndHardCancelled ends a cancelling intent as cancelled now, rather than at its open deadline,
+// because its user's hard cancel is final: the chain watcher read, at a final block, the order's
+// Permit2 nonce spent and the order not opened, so no filler can ever open it (message says so).
+// It is the expire transition (cancelling -> cancelled), the one the CRD's rule already allows,
+// taken early; false for any other phase: a signed intent is still offered, and one opened
+// meanwhile (submitted) is the chain's to end.
+func EndHardCancelled(message string) func(*v1alpha1.TransferIntent, metav1.Time) bool {
+	return func(ti *v1alpha1.TransferIntent, now metav1.Time) bool {
+		phase := Phase(ti)
+		if ti.Spec.Gasless == nil || phase != v1alpha1.IntentPhaseCancelling || !transition(ti, phase, intent.EventExpire, now) {
+			return false
+		}
+		meta.SetStatusCondition(&ti.Status.Conditions, metav1.Condition{
+			Type: v1alpha1.ConditionTransaction, Status: metav1.ConditionFalse, Reason: v1alpha1.ReasonHardCancelled,
+			Message: message, ObservedGeneration: ti.Generation, LastTransitionTime: now,
+		})
+		return true
+	}
+}
+
 // setCancelled sets the Transaction condition of a cancel.
 func setCancelled(ti *v1alpha1.TransferIntent, reason string, now metav1.Time) {
 	msg := "cancelled by its user before it was signed"
 	if ti.Status.Phase == v1alpha1.IntentPhaseCancelling {
 		msg = "cancelled by its user and no longer offered; a filler that read it can still open it until " +
-			ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339) + ", unless the user sends the hard cancel first"
+			ti.Spec.Gasless.OpenDeadline.UTC().Format(time.RFC3339) + ", unless the user sends the hard cancel first (the intent then ends cancelled once that is final)"
 	}
 	if reason != "" {
 		msg += " (reason: " + strconv.Quote(reason) + ")"

@@ -101,6 +101,34 @@ func TestExpireOnlyWhatWasNeverOpened(t *testing.T) {
 	}
 }
 
+// A final hard cancel ends only a cancelling gasless intent, as cancelled, with its own reason: a
+// signed one (still offered) expires only at its deadline, and one opened meanwhile (submitted) is
+// the chain's to end.
+func TestAHardCancelEndsOnlyACancellingIntent(t *testing.T) {
+	now := metav1.NewTime(time.Unix(1_700_000_000, 0))
+	for _, phase := range intent.Statuses {
+		ti := &v1alpha1.TransferIntent{
+			Spec:   v1alpha1.TransferIntentSpec{Gasless: &v1alpha1.GaslessTerms{}},
+			Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhase(phase)},
+		}
+		ended := EndHardCancelled("final")(ti, now)
+		if want := phase == intent.StatusCancelling; ended != want {
+			t.Errorf("a hard cancel of a %s intent: ended %v, want %v", phase, ended, want)
+		}
+		c := meta.FindStatusCondition(ti.Status.Conditions, v1alpha1.ConditionTransaction)
+		switch {
+		case ended && (ti.Status.Phase != v1alpha1.IntentPhaseCancelled || c == nil || c.Reason != v1alpha1.ReasonHardCancelled):
+			t.Errorf("a hard cancel of a cancelling intent left it %s with condition %+v", ti.Status.Phase, c)
+		case !ended && (ti.Status.Phase != v1alpha1.IntentPhase(phase) || c != nil):
+			t.Errorf("a refused hard cancel of a %s intent wrote %s, condition %+v", phase, ti.Status.Phase, c)
+		}
+	}
+	transfer := &v1alpha1.TransferIntent{Status: v1alpha1.TransferIntentStatus{Phase: v1alpha1.IntentPhaseCancelling}}
+	if EndHardCancelled("final")(transfer, now) {
+		t.Error("a hard cancel ended an intent without gasless terms")
+	}
+}
+
 // Observe follows only the transaction an intent holds, moves through the table, and sets the
 // Transaction condition (False for bad news).
 func TestObserve(t *testing.T) {

@@ -2146,7 +2146,7 @@ type IntentMetadata struct {
 	Hash *string `json:"hash,omitempty"`
 }
 
-// IntentStatus Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
+// IntentStatus Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window, and the intent is `cancelled` as soon as the hard cancel is final on the origin chain and the order was not opened). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 type IntentStatus string
 
 // Limits Extension, swaps and bridges only (a transfer has none). The least and the most amount the route takes, in display units of the asset given up, like the request's `amount`. `minAmount` is where the fees (gas of the transaction, valued in the asset, plus the protocol and solver basis points) would take the service's fee share of the amount (all of it unless the operator sets `--fee-share-bps`), computed from the same gas and prices as `estimatedFees`: it moves with the gas price, and is at least one base unit. `maxAmount` is what the asset's fillers declare (its TokenDefinition's `spec.limits.maxAmount`); absent, there is no maximum. An amount outside them is refused with 422 `validation-failed` carrying both in `details`; a create naming a simulation keeps that simulation's `minAmount` while its quote holds.
@@ -2468,7 +2468,7 @@ type TransferIntent struct {
 	// ResolvedPath Ordered primitive operations, as the simulation reported them, for example `["swap", "bridge"]`.
 	ResolvedPath []TransferType `json:"resolvedPath"`
 
-	// Status Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
+	// Status Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window, and the intent is `cancelled` as soon as the hard cancel is final on the origin chain and the order was not opened). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 	Status IntentStatus `json:"status"`
 
 	// StatusDetail Why the intent has its status, when the chain said so, for example the revert reason of a `failed` intent or the reorg that sent a `submitted` one back to `pending`.
@@ -2559,7 +2559,7 @@ type TransferSummary struct {
 	// OrderId Deterministic on-chain order identifier (bytes32 hex).
 	OrderId OrderId `json:"orderId"`
 
-	// Status Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
+	// Status Lifecycle status. A transaction intent: `pending` -> `submitted` -> `confirmed` | `failed`; `pending` -> `expired`. A gasless intent (`execution: gasless`): `unsigned` (waiting for its user's signature) -> `signed` (offered to fillers, GET /v2/orders) -> `submitted` (a filler's `openFor`, or the user's own `open`, is mined) -> `confirmed` | `failed`; `unsigned` or `signed` -> `expired` at `gasless.openDeadline` when nobody opened it; `unsigned` -> `cancelled`, and `signed` -> `cancelling` -> `cancelled` (at the open deadline: until then a filler that read the order may still open it, and it becomes `submitted`; the hard cancel in `gasless.cancel` closes that window, and the intent is `cancelled` as soon as the hard cancel is final on the origin chain and the order was not opened). `confirmed`, `failed`, `expired` and `cancelled` are terminal. A `submitted` intent goes back to `pending` (`signed`, if gasless) only when its transaction left the chain before it was final (a reorg) or the node dropped a reported one; a `submitted` intent never expires.
 	Status IntentStatus `json:"status"`
 
 	// Type Inferred operation type: different chains make a `bridge`; an `asset` object whose `in` and `out` differ makes a `swap`; anything else is a `transfer`.
@@ -3752,7 +3752,8 @@ type ClientInterface interface {
 	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 	// since a filler that read it may still open it. To make that impossible on chain, the user
 	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// cancel); once that is in a final block of the origin chain and the order was not opened,
+	// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -3770,7 +3771,8 @@ type ClientInterface interface {
 	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 	// since a filler that read it may still open it. To make that impossible on chain, the user
 	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// cancel); once that is in a final block of the origin chain and the order was not opened,
+	// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -4199,7 +4201,8 @@ func (c *Client) GetTransfer(ctx context.Context, id IntentId, reqEditors ...Req
 // `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 // since a filler that read it may still open it. To make that impossible on chain, the user
 // sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// cancel); once that is in a final block of the origin chain and the order was not opened,
+// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 // and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 // the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 // with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -4227,7 +4230,8 @@ func (c *Client) CancelTransferWithBody(ctx context.Context, id IntentId, conten
 // `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 // since a filler that read it may still open it. To make that impossible on chain, the user
 // sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// cancel); once that is in a final block of the origin chain and the order was not opened,
+// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 // and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 // the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 // with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -5366,7 +5370,8 @@ type ClientWithResponsesInterface interface {
 	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 	// since a filler that read it may still open it. To make that impossible on chain, the user
 	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// cancel); once that is in a final block of the origin chain and the order was not opened,
+	// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -5384,7 +5389,8 @@ type ClientWithResponsesInterface interface {
 	// `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 	// since a filler that read it may still open it. To make that impossible on chain, the user
 	// sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-	// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+	// cancel); once that is in a final block of the origin chain and the order was not opened,
+	// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 	// and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 	// the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 	// with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -8000,7 +8006,8 @@ func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id In
 // `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 // since a filler that read it may still open it. To make that impossible on chain, the user
 // sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// cancel); once that is in a final block of the origin chain and the order was not opened,
+// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 // and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 // the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 // with the first cancel's reason; an intent that is not gasless, or was opened or ended,
@@ -8024,7 +8031,8 @@ func (c *ClientWithResponses) CancelTransferWithBodyWithResponse(ctx context.Con
 // `unsigned` intent is `cancelled`; a `signed` one is `cancelling` until its open deadline,
 // since a filler that read it may still open it. To make that impossible on chain, the user
 // sends `gasless.cancel` of the answer (Permit2's `invalidateUnorderedNonces`: the hard
-// cancel). The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
+// cancel); once that is in a final block of the origin chain and the order was not opened,
+// the intent is `cancelled` then rather than at its open deadline. The body is optional: none, `{}`, or `{"reason": "..."}`; the reason is kept
 // and shown in `gasless.cancelReason` (and the `transfer.cancelled` webhook, which carries
 // the record). Cancelling a `cancelling` or `cancelled` intent answers it (200) as it is,
 // with the first cancel's reason; an intent that is not gasless, or was opened or ended,

@@ -107,10 +107,11 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		DeferCleanup(filler.Stop)
 	})
 
-	bridge := func(from common.Address) string {
-		return fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"5","execution":"gasless"}`,
-			origin.asset(from), dest.asset(from), origin.asset(origin.tusd))
+	bridgeOf := func(from common.Address, amount string) string {
+		return fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":%q,"execution":"gasless"}`,
+			origin.asset(from), dest.asset(from), origin.asset(origin.tusd), amount)
 	}
+	bridge := func(from common.Address) string { return bridgeOf(from, "5") }
 	read := func(id string) gaslessRecord {
 		GinkgoHelper()
 		status, out, err := api(http.MethodGet, "/v2/transfers/"+id, key, "")
@@ -120,11 +121,11 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		Expect(json.Unmarshal([]byte(out), &rec)).To(Succeed())
 		return rec
 	}
-	create := func(from common.Address) gaslessRecord {
+	createOf := func(body string) gaslessRecord {
 		GinkgoHelper()
 		var rec gaslessRecord
 		Eventually(func(g Gomega) {
-			status, out, err := api(http.MethodPost, "/v2/transfers", key, bridge(from))
+			status, out, err := api(http.MethodPost, "/v2/transfers", key, body)
 			g.Expect(err).NotTo(HaveOccurred())
 			g.Expect(status).To(Equal(http.StatusCreated), out)
 			g.Expect(json.Unmarshal([]byte(out), &rec)).To(Succeed())
@@ -135,6 +136,7 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		Expect(rec.Gasless.TypedData).NotTo(BeEmpty())
 		return rec
 	}
+	create := func(from common.Address) gaslessRecord { GinkgoHelper(); return createOf(bridge(from)) }
 	// confirm makes blocks on both chains until the intent is confirmed (a bridge is final in the
 	// node's finalized block, every 32nd block on a simulated node).
 	confirm := func(id string) gaslessRecord {
@@ -223,6 +225,43 @@ var _ = Describe("Gasless bridges: the user signs, a filler opens", Ordered, fun
 		Eventually(func() string { return read(rec.ID).Status }).WithTimeout(10 * time.Second).Should(Equal("cancelled"))
 		status, out = post(rec.ID, signTyped(wallet, typed))
 		Expect(status).To(Equal(http.StatusConflict), out)
+	})
+
+	It("ends a signed order its user cancelled once the hard cancel is final, not at its open deadline", func() {
+		// 3,000 TUSD: more than the reference filler holds on the destination (1,000), so it leaves
+		// the order alone (inventory short) and nobody opens it between the signature and the cancel.
+		origin.dev.Mint(GinkgoTB(), origin.tusd, spenderAddr, big.NewInt(3_000_000_000))
+		rec := createOf(bridgeOf(spenderAddr, "3000"))
+		sig := signTyped(spender, typedDataOf(rec.Gasless.TypedData))
+		// Until the intent reaches the API's cache the signature finds no intent (500).
+		Eventually(func() (int, error) {
+			status, _ := post(rec.ID, sig)
+			return status, nil
+		}).WithTimeout(10 * time.Second).Should(Equal(http.StatusOK))
+
+		By("the soft cancel: cancelling, the record offering the hard cancel")
+		status, out, err := api(http.MethodPost, "/v2/transfers/"+rec.ID+"/cancel", key, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(status).To(Equal(http.StatusOK), out)
+		var cancelling gaslessRecord
+		Expect(json.Unmarshal([]byte(out), &cancelling)).To(Succeed())
+		Expect(cancelling.Status).To(Equal("cancelling"))
+		Expect(cancelling.Gasless.Cancel).NotTo(BeNil())
+
+		By("the hard cancel: cancelled once its block is final (every 32nd block on a simulated node)")
+		sent := time.Now()
+		r := origin.dev.Transact(GinkgoTB(), spender, common.HexToAddress(cancelling.Gasless.Cancel.To), hexutil.MustDecode(cancelling.Gasless.Cancel.Data))
+		Expect(r.Status).To(Equal(types.ReceiptStatusSuccessful), "the hard cancel")
+		var ended gaslessRecord
+		Eventually(func() string {
+			for range 4 {
+				origin.dev.Backend.Commit()
+			}
+			ended = read(rec.ID)
+			return ended.Status
+		}).WithTimeout(60*time.Second).WithPolling(400*time.Millisecond).Should(Equal("cancelled"), func() string { return ended.StatusDetail })
+		Expect(ended.StatusDetail).To(ContainSubstring("hard cancel (Permit2 nonce invalidation) is final"), "ended by the hard cancel, not at the open deadline")
+		fmt.Fprintf(GinkgoWriter, "gasless: hard cancel -> cancelled in %s\n", time.Since(sent).Round(time.Millisecond))
 	})
 
 	It("accepts a Safe's EIP-1271 signature and confirms its bridge, opened by the filler", func() {

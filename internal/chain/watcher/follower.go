@@ -64,6 +64,9 @@ type follower struct {
 	// refundBlocks holds the block of each recorded refund this follower saw, to tell a refund
 	// whose block left the chain from one whose receipt the node has not indexed yet.
 	refundBlocks map[common.Hash]blockRef
+	// cancelsRead is, per cancelling intent, the final block at which its hard cancel was last
+	// read and not found: it is read again only at a newer final block (followCancels).
+	cancelsRead map[string]uint64
 	// rereadTo is the highest block read again for late intents: blocks up to it are not counted
 	// twice in the block metrics.
 	rereadTo uint64
@@ -147,6 +150,9 @@ func (f *follower) step(ctx context.Context) (behind bool, err error) {
 		return false, err
 	}
 	if err := f.followRefunds(ctx, head); err != nil {
+		return false, err
+	}
+	if err := f.followCancels(ctx, head); err != nil {
 		return false, err
 	}
 	f.metrics.observeHead(f.chain.ID, head, f.cursor)

@@ -133,6 +133,9 @@ type placement struct {
 type chainIndex struct {
 	pending   map[txKey][]Pending // each list is sorted by ID: the oldest intent is matched first
 	submitted map[string]Submitted
+	// cancelling are the gasless intents of this origin chain that their user cancelled while a
+	// filler could still open them, by name: the only ones whose hard cancel is looked for.
+	cancelling map[string]Cancelling
 }
 
 // NewIndex returns an empty index.
@@ -191,7 +194,7 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 	}
 	ci := x.chains[chainID]
 	if ci == nil {
-		ci = &chainIndex{pending: map[txKey][]Pending{}, submitted: map[string]Submitted{}}
+		ci = &chainIndex{pending: map[txKey][]Pending{}, submitted: map[string]Submitted{}, cancelling: map[string]Cancelling{}}
 		x.chains[chainID] = ci
 	}
 	place := placement{chain: chainID, phase: intentstatus.Phase(ti), resourceVersion: ti.ResourceVersion}
@@ -222,6 +225,10 @@ func (x *Index) Upsert(ti *v1alpha1.TransferIntent) {
 			s.Block, s.BlockHash = uint64(ti.Status.BlockNumber), common.HexToHash(ti.Status.BlockHash)
 		}
 		ci.submitted[ti.Name] = s
+	case v1alpha1.IntentPhaseCancelling:
+		if c, ok := cancellingOf(ti, from); ok {
+			ci.cancelling[ti.Name] = c
+		}
 	default:
 		place.resourceVersion = ti.ResourceVersion // remembered so an older event cannot re-add it
 	}
@@ -314,6 +321,8 @@ func (x *Index) removeLocked(name, id string) {
 		}
 	case v1alpha1.IntentPhaseSubmitted:
 		delete(ci.submitted, name)
+	case v1alpha1.IntentPhaseCancelling:
+		delete(ci.cancelling, name)
 	}
 }
 
@@ -395,6 +404,21 @@ func (x *Index) Submitted(chainID uint64) []Submitted {
 		if !s.OpenFinal {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// Cancelling returns the cancelling gasless intents whose origin is the chain, in no order.
+func (x *Index) Cancelling(chainID uint64) []Cancelling {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	ci := x.chains[chainID]
+	if ci == nil {
+		return nil
+	}
+	out := make([]Cancelling, 0, len(ci.cancelling))
+	for _, c := range ci.cancelling {
+		out = append(out, c)
 	}
 	return out
 }

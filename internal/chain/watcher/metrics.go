@@ -63,7 +63,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "tis_chain_watch_transactions_total", Help: "Transactions the watcher matched against pending intents.",
 		}, []string{"chain"}),
 		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "tis_chain_watch_transitions_total", Help: "Intent transitions the watcher applied, by chain and event (submit, confirm, fail, drop).",
+			Name: "tis_chain_watch_transitions_total", Help: "Intent transitions the watcher applied, by chain and event (submit, confirm, fail, drop; expire for a cancelling order whose hard cancel is final).",
 		}, []string{"chain", "event"}),
 		reorgs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_chain_watch_reorgs_total", Help: "Reorgs the watcher stepped back over.",
