@@ -4,9 +4,11 @@
 //
 // What every simulation on a chain asks alike at a block (the fees, the price feeds' rounds, the
 // settlement contract's code) is read once per block into the chain's view (view.go), and the
-// chain id once per connection; a simulation's batch then holds its head, its balances, its
-// allowance and its estimate. It never uses a view older than the head its batch was answered at,
-// nor one not confirmed current within one block time: then it reads everything itself.
+// chain id once per connection; a simulation's batch then holds its balances and allowance, read
+// at the view's block while the view follows the head (else with the head, so that it never uses
+// a view older than the head its batch was answered at), and its estimate unless one of its shape
+// was measured at that block (estimate.go). It never uses a view not confirmed current within one
+// block time: then it reads everything itself.
 //
 // A node is never on the request path without a bound: every batch has a deadline
 // (Options.CallTimeout), and after Options.Failures failed batches in a row a chain's circuit
