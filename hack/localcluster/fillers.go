@@ -60,7 +60,8 @@ import (
 // Each filler starts once the manager has generated its Filler's signing secret (the Secret
 // <name>-filler-secret): localcluster copies it to <state-dir>/fillers/<name>.secret for the
 // filler's --quote-secret-file. Its key, the well-known development account #4 or #5 (PUBLIC: the
-// local chains only), goes to <name>.key, and its output to <name>.log.
+// local chains only), goes to <name>.key, its output to <name>.log, and its pid to <name>.pid
+// while it runs (`kill $(cat .local/fillers/filler-a.pid)` in the README's walk).
 
 // marketFiller is one reference filler of make run's market.
 type marketFiller struct {
@@ -253,6 +254,11 @@ func (r *fillerRun) run(ctx context.Context, f marketFiller, dir string) {
 		return
 	}
 	pid := cmd.Process.Pid
+	pidFile := filepath.Join(dir, f.name+".pid")
+	if err := writePrivateFile(pidFile, []byte(strconv.Itoa(pid)+"\n")); err != nil {
+		log.Print(err) // only the README's kill reads it
+	}
+	defer os.Remove(pidFile) //nolint:errcheck // a stale one names a pid that is gone
 	log.Printf("%s (%s, quoting and filling at %d bps above the floor) quotes on http://%s/quote as pid %d (`kill %d` stops it until the next make run); its log: %s",
 		f.name, f.address().Hex(), f.premiumBps, listen, pid, pid, logPath)
 	exited := make(chan error, 1)

@@ -1029,6 +1029,9 @@ func TestTheMarketsFillersStartWithTheirFillersSecrets(t *testing.T) {
 		if f.APIKey != demoAPIKey || f.OrdersKey != demoFillerKey {
 			t.Errorf("%s: started without the demo API key and filler key", m.name)
 		}
+		if pid, err := os.ReadFile(filepath.Join(o.stateDir, fillersSubdir, m.name+".pid")); err != nil || string(pid) != fmt.Sprintln(f.Pid) {
+			t.Errorf("%s.pid holds %q (%v); want %d", m.name, pid, err, f.Pid)
+		}
 	}
 	if len(seen) != len(o.fillers) {
 		t.Errorf("fillers started: %v; want each of %v once", seen, o.fillers)
