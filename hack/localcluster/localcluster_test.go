@@ -983,7 +983,9 @@ func TestTheMarketsFillersStartWithTheirFillersSecrets(t *testing.T) {
 				started = append(started, f)
 			}
 		}
-		if len(started) == len(o.fillers) || time.Now().After(deadline) {
+		// localcluster writes a pid file just after the process starts, so maybe after its record.
+		pidFiles, _ := filepath.Glob(filepath.Join(o.stateDir, fillersSubdir, "*.pid"))
+		if len(started) == len(o.fillers) && len(pidFiles) == len(o.fillers) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond) // polling the fake fillers' records, within the deadline
