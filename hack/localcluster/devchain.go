@@ -36,12 +36,12 @@ const (
 	devChainID       = 1337
 	secondChainID    = 1338
 	devBlockInterval = time.Second
-	// demoAPIKey is the public demo key of config/samples (README: never outside make run); the
-	// reference fillers use it to fetch attestations.
+	// demoAPIKey is the public demo key of config/samples (README: never outside make run).
 	demoAPIKey = "sk_test_mVsphOaVGPhcbEOVc2v47gmRCBTSZXBU56XcQobdo66SADUeMmrStQJ5ByKQ19ns"
 	// demoFillerKey is the public filler key of config/samples (ApiKey demo-filler-key, role
 	// filler, of the Account demo-filler; never outside make run): the reference fillers read the
-	// signed gasless orders of GET /v2/orders with it, and open them.
+	// signed gasless orders of GET /v2/orders with it, and open them, and fetch their bridge
+	// fills' attestations with it (600 requests a minute; the demo key's 50 are the user's).
 	demoFillerKey = "sk_test_COzRsCK61aJDrOGAPXbUqIQ8e2qyu3wOKvz1dsbkGHqBB0MPP1IF0VojLOPifZu4"
 )
 
@@ -166,7 +166,9 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 				return
 			case <-t.C:
 				for _, c := range d.chains {
-					c.Commit()
+					if !aheadOfTheClock(blocks, c.Chain) {
+						c.Commit()
+					}
 				}
 			}
 		}
@@ -177,6 +179,18 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 		d.close()
 	}
 	return d, nil
+}
+
+// aheadOfTheClock says whether c's head is stamped at or after the current second: a block made now
+// would be stamped a second after it (go-ethereum's simulated beacon never repeats a block time),
+// so the chain would run ahead of the clock. The set-up's blocks, mined back to back, put a new
+// chain some 20 s ahead; at one block a second it would stay that far ahead, and an order's
+// exclusivity and decay, set by the service's clock and enforced in block time, would be that
+// much shorter on the chain (a 10 s exclusivity over before the order is opened). So the chain
+// makes no block until the clock has caught up with it. A head that cannot be read is not ahead.
+func aheadOfTheClock(ctx context.Context, c *devchain.Chain) bool {
+	head, err := c.Backend.Client().HeaderByNumber(ctx, nil)
+	return err == nil && int64(head.Time) >= time.Now().Unix() //nolint:gosec // block times are far below 2^63
 }
 
 // close stops the nodes; go-ethereum writes what it holds in memory to the database on the way.

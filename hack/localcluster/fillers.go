@@ -242,9 +242,11 @@ func (r *fillerRun) run(ctx context.Context, f marketFiller, dir string) {
 		args = append(args, "--chain", c)
 	}
 	cmd := exec.Command(r.managerPath, args...) //nolint:gosec // localcluster's own manager binary
-	// The public demo keys: attestations, and the gasless orders of GET /v2/orders, which each
-	// filler opens when it would fill them (the winner of their auction during its exclusivity).
-	cmd.Env = append(os.Environ(), "TIS_API_KEY="+demoAPIKey, "TIS_FILLER_KEY="+demoFillerKey)
+	// The public filler key of the samples, for the gasless orders of GET /v2/orders (each filler
+	// opens those it would fill: the winner of their auction during its exclusivity) and for the
+	// attestations of its bridge fills. Not the demo key: two fillers asking for an attestation
+	// every second would spend its 50 requests a minute, and the user's requests would be 429.
+	cmd.Env = append(os.Environ(), "TIS_API_KEY="+demoFillerKey, "TIS_FILLER_KEY="+demoFillerKey)
 	cmd.Stdout, cmd.Stderr = out, out
 	// Its own process group, so that a Ctrl-C reaches localcluster only, which stops the fillers
 	// before the chains; and gone with localcluster should that be killed outright.
