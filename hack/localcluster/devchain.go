@@ -8,19 +8,16 @@ import (
 	"log"
 	"math/big"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/go-logr/logr/funcr"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/deploy"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
-	"github.com/transferintent/transfer-intent-service/internal/filler"
 )
 
 // The local chains of `make run` are the Chain samples local-dev (eip155:1337, spec.rpc
@@ -39,12 +36,12 @@ const (
 	devChainID       = 1337
 	secondChainID    = 1338
 	devBlockInterval = time.Second
-	// demoAPIKey is the public demo key of config/samples (README: never outside make run); the
-	// reference filler uses it to fetch attestations.
+	// demoAPIKey is the public demo key of config/samples (README: never outside make run).
 	demoAPIKey = "sk_test_mVsphOaVGPhcbEOVc2v47gmRCBTSZXBU56XcQobdo66SADUeMmrStQJ5ByKQ19ns"
 	// demoFillerKey is the public filler key of config/samples (ApiKey demo-filler-key, role
-	// filler, of the Account demo-filler; never outside make run): the reference filler reads the
-	// signed gasless orders of GET /v2/orders with it, and opens them.
+	// filler, of the Account demo-filler; never outside make run): the reference fillers read the
+	// signed gasless orders of GET /v2/orders with it, and open them, and fetch their bridge
+	// fills' attestations with it (600 requests a minute; the demo key's 50 are the user's).
 	demoFillerKey = "sk_test_COzRsCK61aJDrOGAPXbUqIQ8e2qyu3wOKvz1dsbkGHqBB0MPP1IF0VojLOPifZu4"
 )
 
@@ -64,7 +61,7 @@ var (
 var (
 	devWalletEther = new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
 	devWalletUSDC  = big.NewInt(10_000 * 1_000_000)
-	// The filler's inventory on each chain.
+	// Each market filler's inventory on each chain (fillers.go).
 	fillerEther = new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
 	fillerUSDC  = big.NewInt(100_000 * 1_000_000)
 )
@@ -75,23 +72,20 @@ type localChain struct {
 	addr string
 }
 
-// devChains are the local chains and the keys of the settlement demo; stop stops them and closes
-// their databases.
+// devChains are the local chains and the attester key of the settlement demo; stop stops them and
+// closes their databases.
 type devChains struct {
 	chains   []*localChain
 	attester *ecdsa.PrivateKey
-	filler   *ecdsa.PrivateKey
 	stop     func()
-	// stopFiller stops the filler and waits for it, before the chains it reads close.
-	stopFiller func()
 }
 
 // startDevChains runs a local chain for each id on its address, keeping its blocks and state in
 // dir/eip155-<id>. A chain found there continues from its last block, with the contracts, balances
 // and transactions of earlier runs; a new one is set up (see setUpChain) with the attester key in
-// attesterKeyPath and the filler key dir/filler.key. The keys are made with the first chains and
-// kept with them: the contracts name the attester for good, and only the filler's address holds
-// the filler's funds. Every chain makes a block a second until ctx ends.
+// attesterKeyPath, written there with the first chains: the contracts name the attester for good.
+// Every start gives each market filler (fillers.go) its inventory where it holds none
+// (fundFillers). Every chain makes a block a second until ctx ends.
 func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int64, addrs []string) (*devChains, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", dir, err)
@@ -101,11 +95,7 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 	if err != nil {
 		return nil, err
 	}
-	filler, err := loadOrMakeKey(filepath.Join(dir, "filler.key"))
-	if err != nil {
-		return nil, err
-	}
-	d.attester, d.filler = attester.key, filler.key
+	d.attester = attester.key
 	heads := make([]uint64, len(ids))
 	progress := make([]uint64, len(ids))
 	for i, id := range ids {
@@ -119,19 +109,14 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", id, err)
 		}
-		if progress[i] > 0 && filler.made {
-			d.close()
-			return nil, fmt.Errorf("%s holds a chain set up with a filler key that is gone (%s); %s",
-				chainDataDir(dir, id), filler.path, resetHint)
-		}
 	}
-	// Written before any chain uses them, and only once no kept chain needs the lost ones.
-	if err := errors.Join(attester.save(), filler.save()); err != nil {
+	// Written before any chain uses it.
+	if err := attester.save(); err != nil {
 		d.close()
 		return nil, err
 	}
 	for i, c := range d.chains {
-		if err := setUpChain(c.Chain, progress[i], filler.address()); err != nil {
+		if err := setUpChain(c.Chain, progress[i], marketFillers[0].address()); err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		}
@@ -150,6 +135,10 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		}
 		if err := refreshPrices(c.Chain); err != nil {
+			d.close()
+			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
+		}
+		if err := fundFillers(c.Chain); err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		}
@@ -177,19 +166,31 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 				return
 			case <-t.C:
 				for _, c := range d.chains {
-					c.Commit()
+					if !aheadOfTheClock(blocks, c.Chain) {
+						c.Commit()
+					}
 				}
 			}
 		}
 	}()
-	d.stopFiller = func() {}
 	d.stop = func() {
-		d.stopFiller()
 		cancel()
 		<-done
 		d.close()
 	}
 	return d, nil
+}
+
+// aheadOfTheClock says whether c's head is stamped at or after the current second: a block made now
+// would be stamped a second after it (go-ethereum's simulated beacon never repeats a block time),
+// so the chain would run ahead of the clock. The set-up's blocks, mined back to back, put a new
+// chain some 20 s ahead; at one block a second it would stay that far ahead, and an order's
+// exclusivity and decay, set by the service's clock and enforced in block time, would be that
+// much shorter on the chain (a 10 s exclusivity over before the order is opened). So the chain
+// makes no block until the clock has caught up with it. A head that cannot be read is not ahead.
+func aheadOfTheClock(ctx context.Context, c *devchain.Chain) bool {
+	head, err := c.Backend.Client().HeaderByNumber(ctx, nil)
+	return err == nil && int64(head.Time) >= time.Now().Unix() //nolint:gosec // block times are far below 2^63
 }
 
 // close stops the nodes; go-ethereum writes what it holds in memory to the database on the way.
@@ -207,10 +208,11 @@ const resetHint = "`make run-reset` starts the local chains and the control plan
 // setUpTxs is the number of transactions that set up a local chain, all sent by the funder
 // (development account #0) in this order: the demo USDC (nonce 0), the settlement contract (1,
 // through the deployment proxy: its address does not depend on the nonce, the later ones do),
-// USDC and ether for the demo wallet (2, 3), and for the filler (4, 5), the ETH/USD and USDC/USD
-// price feeds (6, 7), then USDC for the gasless wallet and its EIP-2612 permit of Permit2 (8, 9).
-// Their addresses follow from the funder's nonces, which is why the samples can
-// name them.
+// USDC and ether for the demo wallet (2, 3), and for a filler (4, 5: the first market filler,
+// filler-a), the ETH/USD and USDC/USD price feeds (6, 7), then USDC for the gasless wallet and its
+// EIP-2612 permit of Permit2 (8, 9). Their addresses follow from the funder's nonces, which is why
+// the samples can name them. The other market fillers are funded after it (fundFillers), since a
+// kept chain's funder has sent more transactions since (refreshPrices at every start).
 const setUpTxs = 10
 
 // setUpProgress is how many of the set-up transactions a chain holds: the funder's nonce, capped.
@@ -227,7 +229,7 @@ func setUpProgress(c *devchain.Chain) (uint64, error) {
 }
 
 // setUpChain sends the set-up transactions a chain does not hold yet, from number done on, each
-// mined before the next: deploying the contracts, funding the demo wallet and the filler.
+// mined before the next: deploying the contracts, funding the demo wallet and fillerAddr.
 func setUpChain(c *devchain.Chain, done uint64, fillerAddr common.Address) error {
 	deployed := func(name string, want common.Address, deploy func() (common.Address, error)) func() error {
 		return func() error {
@@ -350,45 +352,6 @@ func refreshPrices(c *devchain.Chain) error {
 		if err := c.SetPrice(addr, round.Answer, time.Time{}); err != nil {
 			return fmt.Errorf("refreshing the price feed at %s: %w", addr.Hex(), err)
 		}
-	}
-	return nil
-}
-
-// runFiller runs the reference filler on every local chain until ctx ends: it opens the signed
-// gasless orders of the API at apiURL and claims bridge escrows with its attestations.
-func (d *devChains) runFiller(ctx context.Context, apiURL string) error {
-	f := &filler.Filler{
-		Key: d.filler, Chains: map[uint64]*filler.Chain{}, Quote: filler.AtMinimum,
-		API: apiURL, APIKey: demoAPIKey, OrdersKey: demoFillerKey,
-		Log: funcr.New(func(prefix, args string) { log.Println(prefix, args) }, funcr.Options{}).WithName("filler"),
-	}
-	closeClients := func() {
-		for _, c := range f.Chains {
-			c.Client.Close()
-		}
-	}
-	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	for _, c := range d.chains {
-		fc, err := filler.Dial(dialCtx, c.ID.Uint64(), c.URL, deploy.LocalAddress())
-		if err != nil {
-			closeClients()
-			return err
-		}
-		f.Chains[c.ID.Uint64()] = fc
-	}
-	log.Printf("reference filler %s fills orders on the local chains (funded with %s USDC and 100 ETH on each when they were made)",
-		crypto.PubkeyToAddress(d.filler.PublicKey).Hex(), formatUSDC(fillerUSDC))
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f.Run(runCtx, devBlockInterval)
-	}()
-	d.stopFiller = func() {
-		stop()
-		<-done
-		closeClients()
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -30,6 +31,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,8 +56,10 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/deploy"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/controller"
 	"github.com/transferintent/transfer-intent-service/internal/freeport"
 	"github.com/transferintent/transfer-intent-service/internal/testenv"
+	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
 // These tests run the real thing: kube-apiserver and etcd from KUBEBUILDER_ASSETS (make test sets
@@ -86,11 +90,29 @@ func TestMain(m *testing.M) {
 }
 
 // fakeManager stands in for bin/manager: it serves /healthz on --health-probe-bind-address and,
-// once localcluster has probed it, appends its pid to pidFile; it stops on SIGTERM.
+// once localcluster has probed it, appends its pid to pidFile; it stops on SIGTERM. As `manager
+// filler` it writes what it was started with to pidFile.<pid>.filler (fakeFiller), and stops on
+// SIGTERM.
 func fakeManager(pidFile string, args []string) int {
 	if code := os.Getenv(fakeManagerExit); code != "" {
 		n, _ := strconv.Atoi(code)
 		return n
+	}
+	if len(args) > 0 && args[0] == "filler" {
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, syscall.SIGTERM)
+		record, err := json.Marshal(fakeFiller{
+			Pid: os.Getpid(), Args: args[1:], APIKey: os.Getenv("TIS_API_KEY"), OrdersKey: os.Getenv("TIS_FILLER_KEY"),
+		})
+		if err == nil {
+			err = os.WriteFile(fmt.Sprintf("%s.%d.filler", pidFile, os.Getpid()), record, 0o600)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fake filler:", err)
+			return 2
+		}
+		<-stop
+		return 0
 	}
 	if os.Getenv("KUBECONFIG") == "" {
 		fmt.Fprintln(os.Stderr, "fake manager: no KUBECONFIG")
@@ -156,7 +178,6 @@ func TestDataKeptAcrossRestarts(t *testing.T) {
 	receipt := sendValue(t, first.chains.chains[0].Chain, recipient, big.NewInt(123_456))
 	headBefore := blockNumber(t, first.chains.chains[0].URL)
 	attesterBefore := crypto.PubkeyToAddress(first.chains.attester.PublicKey)
-	fillerBefore := crypto.PubkeyToAddress(first.chains.filler.PublicKey)
 	chainURL := first.chains.chains[0].URL
 	first.stop()
 	if _, err := blockNumberErr(chainURL); err == nil {
@@ -222,9 +243,7 @@ func TestDataKeptAcrossRestarts(t *testing.T) {
 	if got := crypto.PubkeyToAddress(second.chains.attester.PublicKey); got != attesterBefore {
 		t.Errorf("attester %s after restart, %s before", got.Hex(), attesterBefore.Hex())
 	}
-	if got := crypto.PubkeyToAddress(second.chains.filler.PublicKey); got != fillerBefore {
-		t.Errorf("filler %s after restart, %s before", got.Hex(), fillerBefore.Hex())
-	}
+	checkFillersFunded(ctx, t, eth)
 	second.stop()
 }
 
@@ -262,8 +281,15 @@ func TestKilledManagerIsRestartedAndTheControlPlaneStaysUp(t *testing.T) {
 	if err := k8s.Get(ctx, client.ObjectKeyFromObject(cm), cm); err != nil {
 		t.Fatalf("the control plane after the manager was killed: %v", err)
 	}
-	if head := blockNumber(t, "http://"+o.devChainAddr); head <= headBefore {
-		t.Errorf("the local chain is at block %d after the kill, was at %d", head, headBefore)
+	// A new chain makes no block until the clock catches up with its set-up's (aheadOfTheClock).
+	deadline := time.Now().Add(time.Minute)
+	head := blockNumber(t, "http://"+o.devChainAddr)
+	for head <= headBefore && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond) // polling the chain's head, within the deadline
+		head = blockNumber(t, "http://"+o.devChainAddr)
+	}
+	if head <= headBefore {
+		t.Errorf("the local chain is at block %d a minute after the kill, was at %d", head, headBefore)
 	}
 
 	cancel()
@@ -892,6 +918,174 @@ func waitForManager(t *testing.T, pidFile string, n int, done <-chan int) int {
 		case <-deadline:
 			t.Fatalf("no manager number %d within 90 s", n)
 		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// fakeFiller is what a fake `manager filler` was started with.
+type fakeFiller struct {
+	Pid               int
+	Args              []string
+	APIKey, OrdersKey string
+}
+
+// flag is the value of the flag name in the filler's arguments, each value when it repeats.
+func (f fakeFiller) flag(name string) []string {
+	var values []string
+	for i, a := range f.Args {
+		if a == "--"+name && i+1 < len(f.Args) {
+			values = append(values, f.Args[i+1])
+		}
+	}
+	return values
+}
+
+// make run is a market: each filler of --fillers starts once its Filler's signing secret exists
+// (the manager generates it; here the test), as `manager filler` with its well-known key, its
+// spread, a copy of the secret and the address its Filler's quoteURL names, on every local chain,
+// with the demo filler key; each is funded; stopping the market stops the processes.
+func TestTheMarketsFillersStartWithTheirFillersSecrets(t *testing.T) {
+	o := testOptions(t)
+	o.noOperator = true
+	o.managerPath = os.Args[0]
+	o.fillers = fillerNames()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv(fakeManagerEnv, pidFile)
+	lc := startForTest(t, o)
+	k8s := kubeClient(t, lc)
+	ctx := t.Context()
+
+	// filler-b's endpoint moves to a port of the test's own: a filler listens where its Filler says.
+	listen := map[string]string{"filler-a": "127.0.0.1:9101", "filler-b": freeport.MustAddr(t)}
+	var fillerB v1alpha1.Filler
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: o.namespace, Name: "filler-b"}, &fillerB); err != nil {
+		t.Fatalf("the sample Filler filler-b: %v", err)
+	}
+	fillerB.Spec.QuoteURL = "http://" + listen["filler-b"] + "/quote"
+	if err := k8s.Update(ctx, &fillerB); err != nil {
+		t.Fatal(err)
+	}
+	stop := startMarket(ctx, o, lc.localCluster)
+	t.Cleanup(stop)
+	secrets := map[string]string{}
+	for _, name := range o.fillers {
+		secrets[name] = "whsec_" + hex.EncodeToString([]byte(name+" signing secret"))
+		if err := k8s.Create(ctx, &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Name: controller.FillerSecretName(name), Namespace: o.namespace},
+			Data:       map[string][]byte{signing.DefaultSecretKey: []byte(secrets[name])},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var started []fakeFiller
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		started = nil
+		records, _ := filepath.Glob(pidFile + ".*.filler")
+		for _, path := range records {
+			data, err := os.ReadFile(path)
+			var f fakeFiller
+			if err == nil && json.Unmarshal(data, &f) == nil {
+				started = append(started, f)
+			}
+		}
+		// localcluster writes a pid file just after the process starts, so maybe after its record.
+		pidFiles, _ := filepath.Glob(filepath.Join(o.stateDir, fillersSubdir, "*.pid"))
+		if len(started) == len(o.fillers) && len(pidFiles) == len(o.fillers) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // polling the fake fillers' records, within the deadline
+	}
+	if len(started) != len(o.fillers) {
+		t.Fatalf("%d fillers started within 30 s; want %d", len(started), len(o.fillers))
+	}
+	chain := lc.chains.chains[0]
+	seen := map[string]bool{}
+	for _, f := range started {
+		keyFile := f.flag("key-file")
+		if len(keyFile) != 1 {
+			t.Fatalf("filler pid %d started without one --key-file: %v", f.Pid, f.Args)
+		}
+		key, err := os.ReadFile(keyFile[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(marketFillers, func(m marketFiller) bool { return m.key == string(key) })
+		if i < 0 {
+			t.Fatalf("filler pid %d holds a key of no market filler", f.Pid)
+		}
+		m := marketFillers[i]
+		seen[m.name] = true
+		if got := f.flag("premium-bps"); !slices.Equal(got, []string{strconv.FormatUint(uint64(m.premiumBps), 10)}) {
+			t.Errorf("%s: --premium-bps %v; want %d", m.name, got, m.premiumBps)
+		}
+		if got := f.flag("quote-listen"); !slices.Equal(got, []string{listen[m.name]}) {
+			t.Errorf("%s: --quote-listen %v; want %s, its Filler's quoteURL", m.name, got, listen[m.name])
+		}
+		if secretFile := f.flag("quote-secret-file"); len(secretFile) != 1 {
+			t.Errorf("%s: --quote-secret-file %v", m.name, secretFile)
+		} else if got, err := os.ReadFile(secretFile[0]); err != nil || string(got) != secrets[m.name] {
+			t.Errorf("%s: its secret file holds %q (%v); want its Filler's secret", m.name, got, err)
+		}
+		wantChain := fmt.Sprintf("%s,%s,%s", chain.ID, chain.URL, deploy.LocalAddress().Hex())
+		if got := f.flag("chain"); !slices.Equal(got, []string{wantChain}) {
+			t.Errorf("%s: --chain %v; want %s", m.name, got, wantChain)
+		}
+		if got := f.flag("api"); !slices.Equal(got, []string{"http://" + o.apiAddr}) {
+			t.Errorf("%s: --api %v; want http://%s", m.name, got, o.apiAddr)
+		}
+		if f.APIKey != demoFillerKey || f.OrdersKey != demoFillerKey {
+			t.Errorf("%s: started without the demo filler key (for attestations and the order book)", m.name)
+		}
+		if pid, err := os.ReadFile(filepath.Join(o.stateDir, fillersSubdir, m.name+".pid")); err != nil || string(pid) != fmt.Sprintln(f.Pid) {
+			t.Errorf("%s.pid holds %q (%v); want %d", m.name, pid, err, f.Pid)
+		}
+	}
+	if len(seen) != len(o.fillers) {
+		t.Errorf("fillers started: %v; want each of %v once", seen, o.fillers)
+	}
+	eth, err := ethclient.Dial(chain.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	checkFillersFunded(ctx, t, eth)
+
+	stop()
+	for _, f := range started {
+		if err := syscall.Kill(f.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("filler pid %d still runs after the market stopped (%v)", f.Pid, err)
+		}
+	}
+}
+
+// The samples' Fillers name the market fillers' addresses as their payout addresses: filler-a on
+// both local chains, filler-b on eip155:1338.
+func TestSamplesNameTheMarketFillers(t *testing.T) {
+	data, err := os.ReadFile("../../config/samples/intents_v1alpha1_filler.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int{"filler-a": 2, "filler-b": 1} {
+		f := marketFillers[fillerIndex(name)]
+		if n := strings.Count(string(data), `address: "`+f.address().Hex()+`"`); n != want {
+			t.Errorf("the samples name %s's address %s %d times; want %d", name, f.address().Hex(), n, want)
+		}
+	}
+}
+
+// checkFillersFunded: each market filler holds its inventory, given once.
+func checkFillersFunded(ctx context.Context, t *testing.T, eth *ethclient.Client) {
+	t.Helper()
+	usdc := contracts.NewTestToken()
+	for _, f := range marketFillers {
+		if balance, err := eth.BalanceAt(ctx, f.address(), nil); err != nil || balance.Cmp(fillerEther) != 0 {
+			t.Errorf("%s holds %v wei (%v); want %s", f.name, balance, err, fillerEther)
+		}
+		out, err := eth.CallContract(ctx, callMsg(sampleUSDC, usdc.PackBalanceOf(f.address())), nil)
+		if balance, unpackErr := usdc.UnpackBalanceOf(out); err != nil || unpackErr != nil || balance.Cmp(fillerUSDC) != 0 {
+			t.Errorf("%s holds %v USDC base units (%v, %v); want %s", f.name, balance, err, unpackErr, fillerUSDC)
 		}
 	}
 }

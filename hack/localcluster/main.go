@@ -18,11 +18,12 @@ limitations under the License.
 // for `make run`. It starts a control plane (kube-apiserver and etcd, through controller-runtime's
 // envtest) on the data kept in its state directory (.local), installs or updates the CRDs, writes
 // an admin kubeconfig to .local/kubeconfig, applies config/samples, starts the two local chains
-// and a PostgreSQL for the archive of finished intents (both also kept in .local) and runs the
-// manager binary against it all. A manager that stops by itself is started again; the control
+// and a PostgreSQL for the archive of finished intents (both also kept in .local), runs the
+// manager binary against it all, and the market's two reference fillers (fillers.go) as
+// `manager filler` processes. A manager that stops by itself is started again; the control
 // plane, the chains and PostgreSQL keep running. On SIGINT, SIGTERM or SIGHUP it stops the
-// manager, the chains, PostgreSQL and the control plane, in that order, so that nothing is left
-// running; the data stays for the next run. `localcluster --reset` removes it.
+// manager and the fillers, the chains, PostgreSQL and the control plane, in that order, so that
+// nothing is left running; the data stays for the next run. `localcluster --reset` removes it.
 //
 // Usage:
 //
@@ -70,7 +71,9 @@ type options struct {
 	attesterKeyPath string
 	postgresPort    int
 	postgresBindir  string
-	managerArgs     []string
+	// fillers are the market fillers to run (marketFillers' names).
+	fillers     []string
+	managerArgs []string
 }
 
 func main() {
@@ -143,6 +146,21 @@ func parseFlags(args []string) options {
 		"port on 127.0.0.1 of the local PostgreSQL that holds the archive of finished intents (passed to the manager as --archive-url); 0 for none. None either when the manager's flags or $ARCHIVE_URL name an archive")
 	fs.StringVar(&o.postgresBindir, "postgres-bindir", os.Getenv("POSTGRES_BINDIR"),
 		"directory holding PostgreSQL's initdb and postgres (default $POSTGRES_BINDIR, else the output of hack/postgres.sh)")
+	o.fillers = fillerNames()
+	fs.Func("fillers", fmt.Sprintf("comma-separated reference fillers to run on the local chains, each serving its Filler sample as a `manager filler` process (default %s; empty for none)",
+		strings.Join(o.fillers, ",")), func(v string) error {
+		o.fillers = nil
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name == "" {
+				continue
+			}
+			if fillerIndex(name) < 0 {
+				return fmt.Errorf("no filler %q in make run's market (%s)", name, strings.Join(fillerNames(), ", "))
+			}
+			o.fillers = append(o.fillers, name)
+		}
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags] [-- extra manager flags]\n\n", os.Args[0])
 		fs.PrintDefaults()
@@ -190,6 +208,8 @@ func run(ctx context.Context, o options, hurry <-chan struct{}) int {
 		return 1
 	}
 	printBanner(o, lc)
+	// Deferred after lc.stop, so run before it: the fillers stop before the chains they use.
+	defer startMarket(ctx, o, lc)()
 	if o.noOperator {
 		log.Print("control plane ready; press Ctrl-C to stop it")
 		<-ctx.Done()
@@ -319,6 +339,7 @@ func startCluster(ctx context.Context, o options, assets string) (*localCluster,
 	}
 	// The sample WebhookEndpoint receives on 127.0.0.1: development only, never in a cluster.
 	lc.managerArgs = append(lc.managerArgs, "--webhook-allow-loopback")
+	lc.managerArgs = append(lc.managerArgs, marketManagerArgs...)
 	lc.managerArgs = append(lc.managerArgs, o.managerArgs...)
 	return lc, nil
 }
@@ -350,21 +371,36 @@ func (lc *localCluster) stop() {
 }
 
 // startLocalChains starts the local chains with the settlement demo, their data and keys under
-// <state-dir>/chains, and the reference filler.
+// <state-dir>/chains.
 func startLocalChains(ctx context.Context, o options) (*devChains, error) {
 	ids, addrs := []int64{devChainID}, []string{o.devChainAddr}
 	if o.secondChainAddr != "" {
 		ids, addrs = append(ids, secondChainID), append(addrs, o.secondChainAddr)
 	}
-	chains, err := startDevChains(ctx, filepath.Join(o.stateDir, chainsSubdir), o.attesterKeyPath, ids, addrs)
+	return startDevChains(ctx, filepath.Join(o.stateDir, chainsSubdir), o.attesterKeyPath, ids, addrs)
+}
+
+// startMarket starts the market's fillers (fillers.go) on the local chains, with the manager
+// binary; it returns what stops them. Without local chains, fillers or a manager binary (make
+// run-control-plane builds none) there are none.
+func startMarket(ctx context.Context, o options, lc *localCluster) (stop func()) {
+	none := func() {}
+	if lc.chains == nil || len(o.fillers) == 0 {
+		return none
+	}
+	if _, err := os.Stat(o.managerPath); err != nil {
+		log.Printf("the market's fillers are not started: %v (build it with `make build`)", err)
+		return none
+	}
+	run, err := newFillerRun(lc, o.managerPath)
+	if err == nil {
+		stop, err = run.start(ctx, o.fillers)
+	}
 	if err != nil {
-		return nil, err
+		log.Printf("the market's fillers are not started: %v", err)
+		return none
 	}
-	if err := chains.runFiller(ctx, "http://"+o.apiAddr); err != nil {
-		chains.stop()
-		return nil, fmt.Errorf("starting the reference filler: %w", err)
-	}
-	return chains, nil
+	return stop
 }
 
 // resolveAssets finds the directory of kube-apiserver and etcd: the flag (or KUBEBUILDER_ASSETS),
@@ -463,6 +499,10 @@ func printBanner(o options, lc *localCluster) {
 	}
 	if o.devChainAddr != "" && o.secondChainAddr != "" {
 		fmt.Fprintf(&b, "  2nd chain:   http://%s (eip155:%d), for bridges\n", o.secondChainAddr, secondChainID)
+	}
+	if lc.chains != nil && len(o.fillers) > 0 {
+		fmt.Fprintf(&b, "  fillers:     %s (%s), once the manager generated their Filler secrets; logs in %s\n",
+			strings.Join(o.fillers, ", "), fillerInventory(), filepath.Join(o.stateDir, fillersSubdir))
 	}
 	if lc.postgres != nil {
 		fmt.Fprintf(&b, "  archive:     %s (PostgreSQL, data in %s)\n", lc.postgres.url, filepath.Join(o.stateDir, postgresSubdir))

@@ -34,7 +34,8 @@ import (
 //	                      manager and its clients created
 //	chains/eip155-<id>/   each local chain's blocks and state (go-ethereum's database)
 //	chains/attester.key   the settlement contracts' attester: the public development account #3
-//	chains/filler.key     the reference filler's key, funded when the chains were created
+//	fillers/              the market's fillers (fillers.go): each one's key (a public development
+//	                      account), a copy of its Filler's signing secret, and its log
 //	postgres/             the archive's PostgreSQL cluster (owned by the postgres OS user when
 //	                      localcluster runs as root); postgres.init/ while initdb makes it
 //	postgres.log          PostgreSQL's log of the last run
@@ -93,7 +94,7 @@ func resetState(o options) error {
 	for _, path := range []string{
 		filepath.Join(o.stateDir, etcdSubdir), filepath.Join(o.stateDir, chainsSubdir),
 		filepath.Join(o.stateDir, postgresSubdir), filepath.Join(o.stateDir, postgresInitDir),
-		filepath.Join(o.stateDir, postgresLogFile),
+		filepath.Join(o.stateDir, postgresLogFile), filepath.Join(o.stateDir, fillersSubdir),
 		o.attesterKeyPath, o.kubeconfigPath,
 	} {
 		if err := os.RemoveAll(path); err != nil {

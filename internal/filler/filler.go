@@ -234,6 +234,9 @@ func (f *Filler) fill(ctx context.Context, id common.Hash, o settlement.Order) e
 	if err != nil {
 		return err
 	}
+	if err := f.unfilled(ctx, dest, id); err != nil {
+		return err
+	}
 	// The native drop travels as value with the fill, beside a native output.
 	value := new(big.Int).Set(settlement.Plain(o).NativeDropAmount)
 	if o.TokenOut == settlement.Native {
@@ -287,6 +290,25 @@ func (f *Filler) worth(ctx context.Context, o settlement.Order) (*Chain, *big.In
 		return nil, nil, err
 	}
 	return dest, owed, nil
+}
+
+// unfilled checks that no filler has filled the order on dest yet: in a market another filler
+// may have (the winner of its exclusivity, while this one waited for the decay), and a second
+// fill would only revert and cost gas, then leave a claim no attestation names this filler for.
+func (f *Filler) unfilled(ctx context.Context, dest *Chain, id common.Hash) error {
+	abi := contracts.NewSettlement()
+	out, err := dest.Client.CallContract(ctx, ethereum.CallMsg{To: &dest.Settlement, Data: abi.PackFills(id)}, nil)
+	if err != nil {
+		return fmt.Errorf("reading the order's fill: %w", err)
+	}
+	fill, err := abi.UnpackFills(out)
+	if err != nil {
+		return fmt.Errorf("reading the order's fill: %w", err)
+	}
+	if fill.Filler != (common.Address{}) {
+		return skip{fmt.Errorf("filled by %s", fill.Filler.Hex())}
+	}
+	return nil
 }
 
 // owed is what a fill of o by the filler owes at the destination chain's latest block: a fill

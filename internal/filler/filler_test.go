@@ -2,8 +2,10 @@ package filler
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +100,45 @@ func TestTheFillerWaitsForTheDecayAndTheExclusivity(t *testing.T) {
 	reached.DecayStart, reached.DecayEnd = 0, 0 // at its floor: what the filler asks
 	if _, amount, err := f.worth(t.Context(), reached); err != nil || amount.Int64() != 1_000_000 {
 		t.Errorf("an order at the filler's price: %v, %v; want it filled at 1,000,000", amount, err)
+	}
+}
+
+// In a market another filler may fill an order first (the winner, while this one waited for the
+// decay): an order already filled on its destination chain is left for good, not filled again.
+func TestAnOrderFilledByAnotherFillerIsLeft(t *testing.T) {
+	c := newGaslessChain(t, 1338)
+	winner, other := newTestKey(t), newTestKey(t)
+	fillers := map[*ecdsa.PrivateKey]*Filler{}
+	for _, key := range []*ecdsa.PrivateKey{winner, other} {
+		addr := crypto.PubkeyToAddress(key.PublicKey)
+		c.dev.Mint(t, c.token, addr, big.NewInt(10_000_000))
+		c.dev.SendValue(t, addr, big.NewInt(1e18))
+		fillers[key] = &Filler{Key: key, Quote: AtMinimum, Log: logr.Discard(), Chains: map[uint64]*Chain{1338: c.filler}}
+		fillers[key].Step(t.Context()) //nolint:errcheck // only to set the filler up
+	}
+	head, err := c.filler.Client.HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := settlement.Order{
+		OriginChainId: big.NewInt(1337), DestinationChainId: big.NewInt(1338), DestinationSettler: c.settlement,
+		Recipient: common.HexToAddress("0x000000000000000000000000000000000000bEEF"), TokenOut: c.token,
+		AmountIn: big.NewInt(1_000_000), StartAmountOut: big.NewInt(1_000_000), MinAmountOut: big.NewInt(1_000_000),
+		ExclusivityOverrideBps: new(big.Int), FeeAmount: new(big.Int), NativeDropAmount: new(big.Int), Deadline: head.Time + 3600,
+	}
+	id, err := settlement.ID(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fillers[winner].fill(t.Context(), id, o); err != nil {
+		t.Fatalf("the first fill: %v", err)
+	}
+	c.dev.Commit()
+	var skipped skip
+	if err := fillers[other].fill(t.Context(), id, o); !errors.As(err, &skipped) || !strings.Contains(err.Error(), crypto.PubkeyToAddress(winner.PublicKey).Hex()) {
+		t.Errorf("a fill of an order the winner filled: %v; want it left for good, filled by the winner", err)
+	}
+	if n := len(fillers[other].Sent); n != 0 {
+		t.Errorf("the other filler sent %d transactions; want none", n)
 	}
 }
