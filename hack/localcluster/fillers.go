@@ -273,11 +273,12 @@ func (r *fillerRun) run(ctx context.Context, f marketFiller, dir string) {
 		timer := time.NewTimer(fillerStopGrace)
 		defer timer.Stop()
 		select {
-		case <-exited:
+		case err := <-exited:
+			log.Printf("%s (pid %d) stopped with make run (%s)", f.name, pid, describeExit(err))
 		case <-timer.C:
 			log.Printf("%s did not stop within %s; killing it", f.name, fillerStopGrace)
 			signalGroup(pid, syscall.SIGKILL)
-			<-exited
+			log.Printf("%s (pid %d) killed (%s)", f.name, pid, describeExit(<-exited))
 		}
 	}
 }
