@@ -53,6 +53,7 @@ var readyReasons = map[string]string{
 	v1alpha1.ReasonRefundAllowed:  "",
 	v1alpha1.ReasonSigned:         "",
 	v1alpha1.ReasonCancelled:      "",
+	v1alpha1.ReasonHardCancelled:  "",
 	// SettlementContract's reasons: the chain is served and transfers work whatever they say; the
 	// condition and a Warning event tell the operator.
 	v1alpha1.ReasonContractVerified:      "",
