@@ -59,9 +59,7 @@ func (w *world) tokenTransfer(t testing.TB, amount string) intent.Parsed {
 
 func TestSimulateOnTheLiveNode(t *testing.T) {
 	w := newWorld(t)
-	// Each step changes the chain, then simulates at once: the view learns the head from the
-	// simulations' batches, not from a poller that may be half a block behind (readPinned).
-	svc := w.service(t, Options{ViewPoll: -1})
+	svc := w.service(t, Options{})
 	ctx := context.Background()
 
 	t.Run("an empty from is refused with the amounts", func(t *testing.T) {
