@@ -29,6 +29,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
+	"github.com/transferintent/transfer-intent-service/internal/chain/txnonce"
 )
 
 // Chain is one chain the filler works on.
@@ -37,6 +38,8 @@ type Chain struct {
 	ID         *big.Int
 	Settlement common.Address
 	url        string // redacted from the errors Run logs
+	// nonces: the filler opens and fills back to back, faster than the node's pending nonce moves.
+	nonces txnonce.Tracker
 }
 
 // Dial connects to a chain's node through the service's node client and checks that it serves
@@ -349,10 +352,6 @@ func (f *Filler) holds(ctx context.Context, c *Chain, token common.Address, amou
 // send signs and sends a transaction of the filler's key.
 func (f *Filler) send(ctx context.Context, c *Chain, to common.Address, data []byte, value *big.Int, gas uint64) (*types.Transaction, error) {
 	from := crypto.PubkeyToAddress(f.Key.PublicKey)
-	nonce, err := c.Client.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, err
-	}
 	tip, err := c.Client.SuggestGasTipCap(ctx)
 	if err != nil {
 		return nil, err
@@ -362,13 +361,18 @@ func (f *Filler) send(ctx context.Context, c *Chain, to common.Address, data []b
 		return nil, err
 	}
 	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2)))
-	tx, err := types.SignNewTx(f.Key, types.LatestSignerForChainID(c.ID), &types.DynamicFeeTx{
-		ChainID: c.ID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data,
-	})
+	nonce, err := c.nonces.Next(ctx, c.Client, from)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Client.SendTransaction(ctx, tx); err != nil {
+	tx, err := types.SignNewTx(f.Key, types.LatestSignerForChainID(c.ID), &types.DynamicFeeTx{
+		ChainID: c.ID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data,
+	})
+	if err == nil {
+		err = c.Client.SendTransaction(ctx, tx)
+	}
+	if err != nil {
+		c.nonces.Unused(from, nonce)
 		return nil, err
 	}
 	f.Sent = append(f.Sent, tx)

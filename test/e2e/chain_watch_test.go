@@ -95,7 +95,7 @@ var _ = Describe("Following intents on chain", Ordered, func() {
 	send := func(p v1alpha1.TransactionPayload) *types.Transaction {
 		GinkgoHelper()
 		c := dev.Backend.Client()
-		nonce, err := c.PendingNonceAt(context.Background(), from)
+		nonce, err := dev.Nonces.Next(context.Background(), c, from)
 		Expect(err).NotTo(HaveOccurred())
 		to := common.HexToAddress(p.To)
 		value, _ := new(big.Int).SetString(p.Value, 10)

@@ -219,7 +219,7 @@ var _ = Describe("Live status stream across replicas", Ordered, func() {
 	send := func(p v1alpha1.TransactionPayload) {
 		GinkgoHelper()
 		cl := dev.Backend.Client()
-		nonce, err := cl.PendingNonceAt(context.Background(), from)
+		nonce, err := dev.Nonces.Next(context.Background(), cl, from)
 		Expect(err).NotTo(HaveOccurred())
 		to := common.HexToAddress(p.To)
 		value, _ := new(big.Int).SetString(p.Value, 10)

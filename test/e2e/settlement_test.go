@@ -112,7 +112,7 @@ func (c *orderChain) send(key *ecdsa.PrivateKey, p v1alpha1.TransactionPayload) 
 		gas, err = node.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: value, Data: data})
 		Expect(err).NotTo(HaveOccurred(), "estimating %s", p.Data[:10])
 	}
-	nonce, err := node.PendingNonceAt(ctx, from)
+	nonce, err := c.dev.Nonces.Next(ctx, node, from)
 	Expect(err).NotTo(HaveOccurred())
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.dev.ID), &types.DynamicFeeTx{
 		ChainID: c.dev.ID, Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),

@@ -177,7 +177,7 @@ func (w *watchedChain) send(p v1alpha1.TransactionPayload, edit func(*types.Dyna
 	GinkgoHelper()
 	client := w.dev.Backend.Client()
 	c := context.Background()
-	nonce, err := client.PendingNonceAt(c, w.address)
+	nonce, err := w.dev.Nonces.Next(c, client, w.address)
 	Expect(err).NotTo(HaveOccurred())
 	head, err := client.HeaderByNumber(c, nil)
 	Expect(err).NotTo(HaveOccurred())

@@ -27,6 +27,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/txnonce"
 	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
@@ -60,6 +61,10 @@ type Chain struct {
 	ID *big.Int
 	// Funder holds FunderBalance at genesis.
 	Funder *ecdsa.PrivateKey
+	// Nonces hands out the nonces of transactions sent to this chain: tests that send several
+	// transactions without a block between them take theirs here (a node's pending nonce trails
+	// what it has just accepted).
+	Nonces txnonce.Tracker
 
 	// commitMu serialises Commit: the simulated beacon's own Commit races with itself when a
 	// block-making loop and a test's transaction both make a block.
@@ -316,7 +321,7 @@ func (c *Chain) Fund(to common.Address, wei *big.Int) error {
 	ctx := context.Background()
 	client := c.Backend.Client()
 	from := crypto.PubkeyToAddress(c.Funder.PublicKey)
-	nonce, err := client.PendingNonceAt(ctx, from)
+	nonce, err := c.Nonces.Next(ctx, client, from)
 	if err != nil {
 		return err
 	}
