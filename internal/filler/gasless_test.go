@@ -92,15 +92,7 @@ func signedBridge(t *testing.T, origin, dest *gaslessChain, user *ecdsa.PrivateK
 	if err != nil {
 		t.Fatal(err)
 	}
-	typed, err := settlement.PermitTypedData(g, contracts.CanonicalPermit2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	digest, err := settlement.PermitDigest(typed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig, err := devchain.SignDigest(user, digest[:])
+	sig, err := devchain.SignGasless(user, g, contracts.CanonicalPermit2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,15 +179,7 @@ func (w *world) intent(user *ecdsa.PrivateKey, amountIn int64) (*v1alpha1.Transf
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	typed, err := settlement.PermitTypedData(g, contracts.CanonicalPermit2)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	digest, err := settlement.PermitDigest(typed)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	sig, err := devchain.SignDigest(user, digest[:])
+	sig, err := devchain.SignGasless(user, g, contracts.CanonicalPermit2)
 	if err != nil {
 		w.t.Fatal(err)
 	}

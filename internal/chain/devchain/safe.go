@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 // Safe is a Safe smart account (@safe-global/safe-contracts 1.4.1, compiled by hack/contracts.sh)
@@ -128,4 +129,18 @@ func SignDigest(key *ecdsa.PrivateKey, hash []byte) ([]byte, error) {
 	}
 	sig[64] += 27
 	return sig, nil
+}
+
+// SignGasless is key's signature of the gasless order g as a wallet makes it: over the Permit2
+// typed data the service hands out (settlement.PermitTypedData, permit2 the verifying contract).
+func SignGasless(key *ecdsa.PrivateKey, g settlement.GaslessOrder, permit2 common.Address) ([]byte, error) {
+	typed, err := settlement.PermitTypedData(g, permit2)
+	if err != nil {
+		return nil, err
+	}
+	digest, err := settlement.PermitDigest(typed)
+	if err != nil {
+		return nil, err
+	}
+	return SignDigest(key, digest[:])
 }

@@ -178,15 +178,7 @@ func cancellingOrder(t *testing.T, dev *devchain.Chain, kube client.Client, sett
 	if err != nil {
 		t.Fatal(err)
 	}
-	typed, err := settlement.PermitTypedData(g, contracts.CanonicalPermit2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	digest, err := settlement.PermitDigest(typed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig, err := devchain.SignDigest(user, digest[:])
+	sig, err := devchain.SignGasless(user, g, contracts.CanonicalPermit2)
 	if err != nil {
 		t.Fatal(err)
 	}
