@@ -38,6 +38,13 @@ type ChainQuery struct {
 	Tokens []registry.Token
 	// Tx, when set, is the exact transaction the service returns; it is estimated as sent by Holder.
 	Tx *Tx
+	// Amount, when set with Tx, is what Tx takes from Holder, in base units of the asset: of the
+	// ERC-20 Tx calls (a transfer) or of Allowance's token (an order), or the native value. The
+	// reader derives Tx's estimate only when Holder's balances (and allowance) cover it.
+	Amount *big.Int
+	// Kind is what Tx does (a transfer, a swap, a bridge): transactions of one kind to one contract
+	// take the same path through its code, which the reader's derived estimates rely on.
+	Kind Type
 	// Allowance, when set, reads Holder's ERC-20 allowance toward a spender.
 	Allowance *AllowanceQuery
 	// Contract, when set, is checked to hold code: the settlement contract an order is sent to.

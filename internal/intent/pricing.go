@@ -14,7 +14,7 @@ import (
 func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []byte) error {
 	needs := balanceNeeds(r, plan.Gasless != nil)
 	assets := pricedAssets(r, s.fees.For(plan.ResolvedPath))
-	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx, Feeds: feedAddresses(assets)}
+	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx, Amount: plan.Amount, Kind: plan.Type, Feeds: feedAddresses(assets)}
 	for _, n := range needs {
 		q.Tokens = append(q.Tokens, n.tok.Token)
 	}

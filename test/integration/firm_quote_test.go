@@ -179,6 +179,19 @@ var _ = Describe("Firm quotes with prices from the chain's feeds", Ordered, func
 		return nil
 	}
 
+	// simulateOnceViewed simulates until seen says the answer is of the block the spec just made:
+	// a simulation reads the shared answers (fees, feeds) from the chain's view, which follows the
+	// head every half block time, so a block just made shows within that, not at once.
+	simulateOnceViewed := func(seen func(intent.SimulationResult) bool) intent.SimulationResult {
+		GinkgoHelper()
+		var out intent.SimulationResult
+		Eventually(func() bool {
+			out = simulate()
+			return seen(out)
+		}).WithTimeout(5*time.Second).WithPolling(100*time.Millisecond).Should(BeTrue(), "the view never showed the new block")
+		return out
+	}
+
 	var sim intent.SimulationResult
 
 	It("keeps the simulated quote and encodes its minimum after the feeds and the typed price moved", func() {
@@ -233,8 +246,10 @@ var _ = Describe("Firm quotes with prices from the chain's feeds", Ordered, func
 		Expect(encodedOrder(fresh).MinAmountOut).To(Equal(wei(fresh.Quote.MinAmountOut)))
 		Expect(encodedOrder(fresh).MinAmountOut).NotTo(Equal(order.MinAmountOut))
 
-		By("simulating again: the fees follow the moved feeds")
-		again := simulate()
+		By("simulating again: the fees follow the moved feeds once the chain's view has seen their block")
+		// A simulation reads the shared answers (fees, feeds) from the chain's view, which follows
+		// the head every half block time: a block just made shows within that, not at once.
+		again := simulateOnceViewed(func(s intent.SimulationResult) bool { return price(s, "ETH").USD == "6000" })
 		Expect(price(again, "ETH")).To(And(HaveField("USD", "6000"), HaveField("Source", intent.PriceSourceFeed)))
 		Expect(price(again, "TUSD")).To(And(HaveField("USD", "0.5"), HaveField("Source", intent.PriceSourceFeed)))
 		Expect(again.EstimatedFees).To(Equal(expectedFees(again, "6000", "0.5")))
@@ -260,7 +275,7 @@ var _ = Describe("Firm quotes with prices from the chain's feeds", Ordered, func
 	It("falls back to the typed price, with a warning, when a feed is stale", func() {
 		updated := time.Now().Add(-2 * time.Hour).Truncate(time.Second).UTC()
 		Expect(w.dev.SetPrice(ethFeed, feedAnswer("6000"), updated)).To(Succeed())
-		stale := simulate()
+		stale := simulateOnceViewed(func(s intent.SimulationResult) bool { return price(s, "ETH").Source == intent.PriceSourceTyped })
 		Expect(stale.Warnings).To(ContainElement(fmt.Sprintf(
 			"price stale: ETH on %s (feed %s): updated at %s, older than maxAgeSeconds 3600; using the typed price 3000",
 			w.caip2, ethFeed.Hex(), updated.Format(time.RFC3339))))

@@ -207,7 +207,7 @@ type benchPath struct {
 
 // benchPaths are an ERC-20 transfer, a swap and a bridge to a second chain (without a node of
 // its own: a bridge reads its origin chain only) from the world's funded holder.
-func (w *feedWorld) benchPaths(b *testing.B) []benchPath {
+func (w *feedWorld) benchPaths(b testing.TB) []benchPath {
 	b.Helper()
 	dest := w.row
 	dest.ID, dest.NumericID, dest.RPCURL, dest.DisplayName = "eip155:31338", big.NewInt(31338), "", "dev 2"

@@ -4,9 +4,11 @@
 //
 // What every simulation on a chain asks alike at a block (the fees, the price feeds' rounds, the
 // settlement contract's code) is read once per block into the chain's view (view.go), and the
-// chain id once per connection; a simulation's batch then holds its head, its balances, its
-// allowance and its estimate. It never uses a view older than the head its batch was answered at,
-// nor one not confirmed current within one block time: then it reads everything itself.
+// chain id once per connection; a simulation's batch then holds its balances and allowance, read
+// at the view's block while the view follows the head (else with the head, so that it never uses
+// a view older than the head its batch was answered at), and its estimate unless one of its shape
+// was measured at that block (estimate.go). It never uses a view not confirmed current within one
+// block time: then it reads everything itself.
 //
 // A node is never on the request path without a bound: every batch has a deadline
 // (Options.CallTimeout), and after Options.Failures failed batches in a row a chain's circuit
@@ -157,7 +159,10 @@ type call struct {
 func (r *Reader) readAll(ctx context.Context, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery, checkID bool) (intent.ChainState, *snapshot, error) {
 	state := intent.ChainState{Balances: map[string]*big.Int{}}
 	shared, finish := r.sharedCalls(q.Feeds, contractsOf(q))
-	calls := append(shared, r.requestCalls(&state, q)...)
+	calls := append(shared, r.requestCalls(&state, q, latest)...)
+	if q.Tx != nil {
+		calls = append(calls, r.estimateCall(&state, q, latest, nil))
+	}
 	if err := send(ctx, node, chain, calls, checkID); err != nil {
 		return intent.ChainState{}, nil, err
 	}
@@ -175,7 +180,10 @@ func (r *Reader) readRequest(ctx context.Context, node *jsonrpc.Client, chain re
 	calls := append([]call{{
 		elem:  rpc.BatchElem{Method: "eth_blockNumber", Result: &head},
 		apply: func(err error) { headKnown = err == nil },
-	}}, r.requestCalls(&state, q)...)
+	}}, r.requestCalls(&state, q, latest)...)
+	if q.Tx != nil {
+		calls = append(calls, r.estimateCall(&state, q, latest, nil))
+	}
 	if err := send(ctx, node, chain, calls, checkID); err != nil {
 		return intent.ChainState{}, 0, err
 	}
@@ -244,30 +252,49 @@ func judgeChainID(chain registry.Chain, err error, reported *big.Int) error {
 	return nil
 }
 
-// requestCalls are the questions that depend on the request: the holder's balances and
-// allowance, and the estimate of its transaction.
-func (r *Reader) requestCalls(state *intent.ChainState, q intent.ChainQuery) []call {
+// latest is the block parameter of a read at the node's head.
+const latest = "latest"
+
+// requestCalls are the questions about the request's own state at block: the holder's balances
+// and allowance.
+func (r *Reader) requestCalls(state *intent.ChainState, q intent.ChainQuery, block any) []call {
 	var calls []call
 	for _, tok := range q.Tokens {
-		calls = append(calls, r.balanceCall(state, tok, q.Holder))
+		calls = append(calls, r.balanceCall(state, tok, q.Holder, block))
 	}
 	if a := q.Allowance; a != nil {
-		calls = append(calls, r.allowanceCall(state, a.Token, q.Holder, a.Spender))
-	}
-	if q.Tx != nil {
-		var estimate hexutil.Uint64
-		calls = append(calls, call{
-			elem: rpc.BatchElem{Method: "eth_estimateGas", Args: []any{txArgs(q.Holder, *q.Tx)}, Result: &estimate},
-			apply: func(err error) {
-				if err != nil {
-					state.EstimateError = namedRevert(err)
-					return
-				}
-				state.GasUnits = uint64(estimate) * (100 + r.opts.GasMarginPercent) / 100
-			},
-		})
+		calls = append(calls, r.allowanceCall(state, a.Token, q.Holder, a.Spender, block))
 	}
 	return calls
+}
+
+// estimateCall asks the node's estimate of q's transaction at block (at its head when latest,
+// which some providers take as a parameter they do not know), and puts it with the margin into
+// state; units, when not nil, receives the estimate itself.
+func (r *Reader) estimateCall(state *intent.ChainState, q intent.ChainQuery, block any, units *uint64) call {
+	var estimate hexutil.Uint64
+	args := []any{txArgs(q.Holder, *q.Tx)}
+	if block != latest {
+		args = append(args, block)
+	}
+	return call{
+		elem: rpc.BatchElem{Method: "eth_estimateGas", Args: args, Result: &estimate},
+		apply: func(err error) {
+			if err != nil {
+				state.EstimateError = namedRevert(err)
+				return
+			}
+			state.GasUnits = r.withMargin(uint64(estimate))
+			if units != nil {
+				*units = uint64(estimate)
+			}
+		},
+	}
+}
+
+// withMargin is the gas limit of a transaction estimated at units: Options.GasMarginPercent more.
+func (r *Reader) withMargin(units uint64) uint64 {
+	return units * (100 + r.opts.GasMarginPercent) / 100
 }
 
 // sharedCalls are the questions every simulation on the chain asks alike at a block: the latest
@@ -284,7 +311,7 @@ func (r *Reader) sharedCalls(feeds, contracts []common.Address) ([]call, func() 
 	)
 	snap := &snapshot{feeds: make(map[common.Address]feedAnswer, len(feeds)), missing: make(map[common.Address]bool, len(contracts))}
 	calls := []call{
-		{elem: rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}, apply: func(err error) { headErr = err }},
+		{elem: rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{latest, false}, Result: &head}, apply: func(err error) { headErr = err }},
 		{elem: rpc.BatchElem{Method: "eth_maxPriorityFeePerGas", Result: &tip}, apply: func(err error) { tipErr = err }},
 		{elem: rpc.BatchElem{Method: "eth_gasPrice", Result: &legacy}, apply: func(err error) { legacyErr = err }},
 	}
@@ -325,12 +352,12 @@ func gasPrice(headErr error, baseFee *hexutil.Big, tipErr error, tip *hexutil.Bi
 
 // balanceCall reads holder's balance of tok: eth_getBalance for the native token, ERC-20
 // balanceOf otherwise. A failed element leaves the balance unknown.
-func (r *Reader) balanceCall(st *intent.ChainState, tok registry.Token, holder common.Address) call {
-	_, address, _ := registry.SplitCAIP10(tok.Address)
-	if common.HexToAddress(address) == common.HexToAddress(registry.NativeTokenAddress) {
+func (r *Reader) balanceCall(st *intent.ChainState, tok registry.Token, holder common.Address, block any) call {
+	to := tokenAddress(tok)
+	if to == common.HexToAddress(registry.NativeTokenAddress) {
 		var balance hexutil.Big
 		return call{
-			elem: rpc.BatchElem{Method: "eth_getBalance", Args: []any{holder, "latest"}, Result: &balance},
+			elem: rpc.BatchElem{Method: "eth_getBalance", Args: []any{holder, block}, Result: &balance},
 			apply: func(err error) {
 				if err == nil {
 					st.Balances[tok.Address] = balance.ToInt()
@@ -338,16 +365,20 @@ func (r *Reader) balanceCall(st *intent.ChainState, tok registry.Token, holder c
 			},
 		}
 	}
+	return r.balanceOfCall(to, holder, block, func(balance *big.Int) { st.Balances[tok.Address] = balance })
+}
+
+// balanceOfCall reads holder's ERC-20 balance of token into set; a failed element sets nothing.
+func (r *Reader) balanceOfCall(token, holder common.Address, block any, set func(*big.Int)) call {
 	var out hexutil.Bytes
-	to := common.HexToAddress(address)
 	return call{
-		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": to, "data": hexutil.Bytes(r.token.PackBalanceOf(holder))}, "latest"}, Result: &out},
+		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": token, "data": hexutil.Bytes(r.token.PackBalanceOf(holder))}, block}, Result: &out},
 		apply: func(err error) {
 			if err != nil {
 				return
 			}
 			if balance, err := r.token.UnpackBalanceOf(out); err == nil {
-				st.Balances[tok.Address] = balance
+				set(balance)
 			}
 		},
 	}
@@ -355,13 +386,12 @@ func (r *Reader) balanceCall(st *intent.ChainState, tok registry.Token, holder c
 
 // allowanceCall reads holder's ERC-20 allowance of tok toward spender; a failed element leaves it
 // unknown.
-func (r *Reader) allowanceCall(st *intent.ChainState, tok registry.Token, holder, spender common.Address) call {
-	_, address, _ := registry.SplitCAIP10(tok.Address)
+func (r *Reader) allowanceCall(st *intent.ChainState, tok registry.Token, holder, spender common.Address, block any) call {
 	var out hexutil.Bytes
 	return call{
 		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{
-			"to": common.HexToAddress(address), "data": hexutil.Bytes(r.token.PackAllowance(holder, spender)),
-		}, "latest"}, Result: &out},
+			"to": tokenAddress(tok), "data": hexutil.Bytes(r.token.PackAllowance(holder, spender)),
+		}, block}, Result: &out},
 		apply: func(err error) {
 			if err != nil {
 				return
@@ -379,7 +409,7 @@ func (r *Reader) feedCall(snap *snapshot, feed common.Address) call {
 	return call{
 		elem: rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{
 			"to": feed, "data": hexutil.Bytes(r.feed.PackLatestRoundData()),
-		}, "latest"}, Result: &out},
+		}, latest}, Result: &out},
 		apply: func(err error) {
 			if err != nil {
 				snap.feeds[feed] = feedAnswer{err: fmt.Errorf("latestRoundData() failed: %w", err)}
@@ -403,7 +433,7 @@ func (r *Reader) feedCall(snap *snapshot, feed common.Address) call {
 func codeCall(snap *snapshot, addr common.Address) call {
 	var code hexutil.Bytes
 	return call{
-		elem: rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, "latest"}, Result: &code},
+		elem: rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, latest}, Result: &code},
 		apply: func(err error) {
 			snap.missing[addr] = err == nil && len(code) == 0
 		},

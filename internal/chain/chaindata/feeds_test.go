@@ -118,7 +118,9 @@ func simulate(t testing.TB, svc *intent.Service, p intent.Parsed) intent.Simulat
 
 func TestPricesFromFeedsOnTheDevChain(t *testing.T) {
 	w := newFeedWorld(t)
-	svc := w.service(t, Options{})
+	// Each step changes the chain, then simulates at once: the view learns the head from the
+	// simulations' batches, not from a poller that may be half a block behind (readPinned).
+	svc := w.service(t, Options{ViewPoll: -1})
 
 	t.Run("fresh feeds price the fees and are named as the source", func(t *testing.T) {
 		res := simulate(t, svc, w.swap(t))

@@ -59,7 +59,9 @@ func (w *world) tokenTransfer(t testing.TB, amount string) intent.Parsed {
 
 func TestSimulateOnTheLiveNode(t *testing.T) {
 	w := newWorld(t)
-	svc := w.service(t, Options{})
+	// Each step changes the chain, then simulates at once: the view learns the head from the
+	// simulations' batches, not from a poller that may be half a block behind (readPinned).
+	svc := w.service(t, Options{ViewPoll: -1})
 	ctx := context.Background()
 
 	t.Run("an empty from is refused with the amounts", func(t *testing.T) {

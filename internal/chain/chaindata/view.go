@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
@@ -81,18 +82,23 @@ func (s *snapshot) merged(other *snapshot) *snapshot {
 }
 
 // readWithView answers q from the chain's view and one batch of what depends on q, when the view
-// is fresh (verified within one block time) and covers q. The batch also asks the head: a view
-// older than the head the node answered at is never used; the simulation then waits for the
-// chain's one refresh at that head. A missing, stale or partial view makes the simulation read
-// everything itself, as without a view, and offer what it read to the view.
+// is fresh (verified within one block time) and covers q. When the view follows the head (its
+// poller runs, or the chain watcher told it within one block time), the batch reads q's state at
+// the view's block (readPinned). Otherwise the batch also asks the head: a view older than the
+// head the node answered at is never used; the simulation then waits for the chain's one refresh
+// at that head. A missing, stale or partial view makes the simulation read everything itself, as
+// without a view, and offer what it read to the view.
 func (r *Reader) readWithView(ctx context.Context, v *view, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery) (intent.ChainState, error) {
-	snap, checked := v.usable(q, r.opts.Clock.Now(), blockTime(chain))
+	snap, checked, followed := v.usable(q, r.opts.Clock.Now(), blockTime(chain))
 	if snap == nil {
 		state, read, err := r.readAll(ctx, node, chain, q, !checked)
 		if err == nil {
 			v.offer(node, read, r.opts.Clock.Now())
 		}
 		return state, err
+	}
+	if followed {
+		return r.readPinned(ctx, v, snap, node, chain, q, !checked)
 	}
 	state, head, err := r.readRequest(ctx, node, chain, q, !checked)
 	if err != nil {
@@ -108,6 +114,59 @@ func (r *Reader) readWithView(ctx context.Context, v *view, node *jsonrpc.Client
 	}
 	snap.fill(&state, q)
 	return state, nil
+}
+
+// readPinned answers q from snap and one batch of q's own state at snap's block, without asking
+// the head: the view follows it for every simulation. Pinning the reads to the block keeps them
+// consistent with the fees and prices of snap, which is at most one block time behind the node.
+// The estimate is derived when a transaction of q's shape was measured at that block (estimate.go);
+// the batch asks it when none of q's kind was, and a second round trip when q's own reads show
+// another shape or a transaction that would not run. A read the node could not answer at the
+// block (a provider's backend behind it) makes the simulation read everything at the head.
+func (r *Reader) readPinned(ctx context.Context, v *view, snap *snapshot, node *jsonrpc.Client, chain registry.Chain, q intent.ChainQuery, checkID bool) (intent.ChainState, error) {
+	block := hexutil.Uint64(snap.head)
+	state := intent.ChainState{Balances: map[string]*big.Int{}}
+	calls := r.requestCalls(&state, q, block)
+	d := derivable(q)
+	if d != nil && d.recipient != nil {
+		calls = append(calls, r.balanceOfCall(tokenAddress(*d.asset), *d.recipient, block, func(b *big.Int) { d.recipientBalance = b }))
+	}
+	var units uint64
+	asked := q.Tx != nil && (d == nil || !v.knows(snap.head, d))
+	if asked {
+		calls = append(calls, r.estimateCall(&state, q, block, &units))
+	}
+	if err := send(ctx, node, chain, calls, checkID); err != nil {
+		return intent.ChainState{}, err
+	}
+	v.checked(node)
+	if !answered(state, q) {
+		state, _, err := r.readAll(ctx, node, chain, q, false)
+		return state, err
+	}
+	usual := d != nil && d.complete(state, q)
+	if !asked && q.Tx != nil {
+		if gas, ok := v.derive(snap.head, d, usual); ok {
+			state.GasUnits = r.withMargin(gas)
+		} else if err := send(ctx, node, chain, []call{r.estimateCall(&state, q, block, &units)}, false); err != nil {
+			return intent.ChainState{}, err
+		}
+	}
+	if usual && units > 0 {
+		v.learn(snap.head, d, units)
+	}
+	snap.fill(&state, q)
+	return state, nil
+}
+
+// answered says whether the node answered every read of q's own state.
+func answered(state intent.ChainState, q intent.ChainQuery) bool {
+	for _, tok := range q.Tokens {
+		if state.Balances[tok.Address] == nil {
+			return false
+		}
+	}
+	return q.Allowance == nil || state.Allowance != nil
 }
 
 // atHead is a snapshot of head or newer that covers q: snap itself, or else the chain's refresh.
@@ -184,6 +243,7 @@ type view struct {
 	fedAt    time.Time // when the watcher last told the head
 	polling  bool
 	flight   *flight
+	measured estimates // the node's estimates of transactions of a shape, at the view's latest block
 	// wanted are the feeds and contracts simulations asked about, with when they last did: a
 	// refresh reads those asked within ViewIdle.
 	feeds, contracts map[common.Address]time.Time
@@ -203,7 +263,7 @@ func (vs *views) use(chain registry.Chain, node *jsonrpc.Client, q intent.ChainQ
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.node != node { // a new URL: another node, whose chain id is not checked yet
-		v.node, v.idOK, v.snap = node, false, nil
+		v.node, v.idOK, v.snap, v.measured = node, false, nil, estimates{}
 	}
 	v.chain, v.lastUse = chain, now
 	for _, f := range q.Feeds {
@@ -219,15 +279,41 @@ func (vs *views) use(chain registry.Chain, node *jsonrpc.Client, q intent.ChainQ
 	return v
 }
 
-// usable is the snapshot a simulation of q may start from (nil: read everything), and whether
-// the view's node has had its chain id checked.
-func (v *view) usable(q intent.ChainQuery, now time.Time, maxAge time.Duration) (*snapshot, bool) {
+// usable is the snapshot a simulation of q may start from (nil: read everything), whether the
+// view's node has had its chain id checked, and whether the view follows the head by itself (its
+// poller runs, or the chain watcher told the head within maxAge).
+func (v *view) usable(q intent.ChainQuery, now time.Time, maxAge time.Duration) (snap *snapshot, checked, followed bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	followed = v.polling || now.Sub(v.fedAt) <= maxAge
 	if v.snap == nil || now.Sub(v.verified) > maxAge || !v.snap.covers(q) {
-		return nil, v.idOK
+		return nil, v.idOK, followed
 	}
-	return v.snap, v.idOK
+	return v.snap, v.idOK, followed
+}
+
+// knows says whether a transaction of d's kind was measured at block.
+func (v *view) knows(block uint64, d *derivation) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.measured.knows(block, d)
+}
+
+// derive is d's estimate at block from those measured, when d is usual and one of its shape was.
+func (v *view) derive(block uint64, d *derivation, usual bool) (uint64, bool) {
+	if !usual {
+		return 0, false
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.measured.derive(block, d)
+}
+
+// learn records the node's estimate units of d's transaction at block.
+func (v *view) learn(block uint64, d *derivation, units uint64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.measured.learn(block, d, units)
 }
 
 // checked records that node's chain id was checked.
