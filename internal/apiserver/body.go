@@ -180,7 +180,7 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 }
 
 // stringField is the string member name of a transfer request (one of transferRequestFields or
-// createOnlyFields, asset and slippageBps aside).
+// createOnlyFields, asset, slippageBps and gasOnArrival aside).
 func stringField(req *intent.Request, name string) *string {
 	switch name {
 	case "from":
