@@ -142,6 +142,19 @@ func TestGasOnArrivalIsPricedIntoTheQuoteAndCarriedByTheOrder(t *testing.T) {
 	}
 }
 
+// The request for quotes tells the fillers about the drop they would pay.
+func TestTheMarketIsToldOfTheGasOnArrival(t *testing.T) {
+	market := &fakeMarket{}
+	cat := gasOnArrivalService(t).catalog
+	svc := newTestService(t, func(c *Config) { c.Catalog = cat; c.Auction.Market = market })
+	if _, err := svc.Prepare(context.Background(), "acme", mustParse(t, bridgeWithGas("100", "0.002")), testNonce); err != nil {
+		t.Fatal(err)
+	}
+	if market.asked() != 1 || market.queries[0].NativeDrop == nil || market.queries[0].NativeDrop.Int64() != 2_000_000_000_000_000 {
+		t.Errorf("the market was asked %+v; want one query with the drop, 2e15 wei", market.queries)
+	}
+}
+
 // The cost rounds up to the input token's base unit: the filler is never short, and the user pays
 // exactly the cost the quote shows (the output is computed from the rounded cost).
 func TestGasOnArrivalCostRoundsUp(t *testing.T) {
