@@ -85,6 +85,16 @@ type ChainSpec struct {
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
 	Permit2Address string `json:"permit2Address,omitempty"`
 
+	// maxGasOnArrival is the most of this chain's native token, in display units (a decimal string
+	// such as "0.01" ETH), that a swap or bridge delivering here may ask to arrive with its output
+	// (the request's gasOnArrival: the order's native drop, paid by the filler with the fill and
+	// priced into the quote). Absent: gas on arrival is not offered on this chain. It may have no
+	// more decimal places than nativeDecimals.
+	// +optional
+	// +kubebuilder:validation:MaxLength=40
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+	MaxGasOnArrival string `json:"maxGasOnArrival,omitempty"`
+
 	// bridgeMinConfirmations is the least depth, in blocks, at which a bridge's open or fill on this
 	// chain counts as final when the node does not serve the `finalized` block tag. A bridge waits for
 	// the larger of this and finalitySeconds in blocks, so finalitySeconds: 0 never means one block

@@ -216,6 +216,42 @@ type TransferRequest struct {
 	// filler with the user's signature (gasless).
 	// +optional
 	Execution Execution `json:"execution,omitempty"`
+	// gasOnArrival is the destination chain's native token the request asked to arrive with a
+	// swap's or bridge's output (the order's native drop).
+	// +optional
+	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
+}
+
+// GasOnArrival is an amount of the destination chain's native token delivered to the recipient
+// with a swap's or bridge's output.
+type GasOnArrival struct {
+	// amount is in display units of the destination chain's native token, such as "0.002".
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+	Amount string `json:"amount"`
+}
+
+// IntentGasOnArrival is the quote's gas on arrival line: what arrives and what it costs.
+type IntentGasOnArrival struct {
+	// amount is the native token delivered with the fill, in display units of the destination
+	// chain's native token: the order's nativeDropAmount.
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	Amount string `json:"amount"`
+	// symbol is the destination chain's native symbol.
+	// +required
+	// +kubebuilder:validation:MaxLength=16
+	Symbol string `json:"symbol"`
+	// cost is what it costs, in display units of the input token, rounded up: the quote's
+	// amountOut is the output of the amount less the percentage fees and less this cost.
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	Cost string `json:"cost"`
+	// costSymbol is the input token's symbol.
+	// +required
+	// +kubebuilder:validation:MaxLength=16
+	CostSymbol string `json:"costSymbol"`
 }
 
 // GaslessTerms are the Permit2 terms of a gasless intent: with the order its tx encodes they make
@@ -272,6 +308,10 @@ type IntentQuote struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=1000
 	SlippageBps int32 `json:"slippageBps"`
+	// gasOnArrival is the native token delivered with the output, and its cost, when the request
+	// asked for it.
+	// +optional
+	GasOnArrival *IntentGasOnArrival `json:"gasOnArrival,omitempty"`
 }
 
 // IntentAuction is a swap's or bridge's market terms as its order encodes them: the Dutch decay of

@@ -25,7 +25,7 @@ import (
 // the order a problem lists them; createOnlyFields are the create's terms (OpenAPI
 // CreateTransferRequest), refused on a simulation.
 var (
-	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution"}
+	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution", "gasOnArrival"}
 	createOnlyFields      = []string{"simulationId", "minAmountOut"}
 )
 
@@ -135,9 +135,9 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 	}
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps and execution", name)
+			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps, execution and gasOnArrival", name)
 			if create {
-				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, simulationId and minAmountOut", name)
+				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival, simulationId and minAmountOut", name)
 			} else if slices.Contains(createOnlyFields, name) {
 				detail = fmt.Sprintf("%s belongs to a create (POST /v2/transfers), not to a simulation", name)
 			}
@@ -162,6 +162,13 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 			}
 			req.SlippageBps = &n
 			continue
+		case "gasOnArrival":
+			g, perr := decodeGasOnArrival(raw)
+			if perr != nil {
+				return req, perr
+			}
+			req.GasOnArrival = g
+			continue
 		}
 		v, ok := jsonString(raw)
 		if !ok {
@@ -173,7 +180,7 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 }
 
 // stringField is the string member name of a transfer request (one of transferRequestFields or
-// createOnlyFields, asset and slippageBps aside).
+// createOnlyFields, asset, slippageBps and gasOnArrival aside).
 func stringField(req *intent.Request, name string) *string {
 	switch name {
 	case "from":
@@ -264,4 +271,27 @@ func isTxHash(s string) bool {
 	}
 	_, err := hex.DecodeString(s[2:])
 	return err == nil
+}
+
+// decodeGasOnArrival is the schema check of gasOnArrival: an object with exactly the string
+// member amount.
+func decodeGasOnArrival(raw json.RawMessage) (*intent.GasOnArrival, *intent.Problem) {
+	var members map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "gasOnArrival", Detail: "must be an object {\"amount\": \"0.002\"}"}
+	}
+	for name := range members {
+		if name != "amount" {
+			return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "gasOnArrival", Detail: fmt.Sprintf("unknown field %q: gasOnArrival has only amount", name)}
+		}
+	}
+	amount, ok := members["amount"]
+	if !ok {
+		return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "gasOnArrival.amount", Detail: "gasOnArrival.amount is required"}
+	}
+	v, ok := jsonString(amount)
+	if !ok {
+		return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "gasOnArrival.amount", Detail: "must be a string"}
+	}
+	return &intent.GasOnArrival{Amount: v}, nil
 }

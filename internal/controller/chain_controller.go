@@ -34,6 +34,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/chain/contracts"
 	"github.com/transferintent/transfer-intent-service/internal/chain/jsonrpc"
 	"github.com/transferintent/transfer-intent-service/internal/fieldrule"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
@@ -107,6 +108,7 @@ func ValidateChainSpec(spec *v1alpha1.ChainSpec) field.ErrorList {
 	}
 	errs = append(errs, fieldrule.String{Required: true, MaxLen: 40, Pattern: decimalPattern}.Validate(p.Child("nativeTokenPriceUsd"), spec.NativeTokenPriceUSD)...)
 	errs = append(errs, validatePriceFeed(p.Child("priceFeed"), spec.PriceFeed)...)
+	errs = append(errs, validateMaxGasOnArrival(p.Child("maxGasOnArrival"), spec)...)
 	if spec.PriceFeed != nil && spec.RPC == nil {
 		errs = append(errs, field.Invalid(p.Child("priceFeed"), spec.PriceFeed.Address, "a priceFeed needs rpc: the feed is read through the chain's node"))
 	}
@@ -397,6 +399,9 @@ func (r *ChainReconciler) row(ctx context.Context, chain *v1alpha1.Chain) (row r
 		row.NumericID, _ = new(big.Int).SetString(ref, 10)
 	}
 	row.DefaultGasPriceWei, _ = new(big.Int).SetString(spec.DefaultGasPriceWei, 10)
+	if spec.MaxGasOnArrival != "" {
+		row.MaxGasOnArrival, _ = intent.ParseAmount(spec.MaxGasOnArrival, spec.NativeDecimals) // checked by validateSpec
+	}
 	row.Permit2Address = contracts.CanonicalPermit2.Hex()
 	if spec.Permit2Address != "" {
 		row.Permit2Address = common.HexToAddress(spec.Permit2Address).Hex()
@@ -575,4 +580,19 @@ func (r *ChainReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WithOptions(r.controllerOptions()).
 		Named(r.controllerName("chain")).
 		Complete(r.recording("Chain", r))
+}
+
+// validateMaxGasOnArrival checks spec.maxGasOnArrival: a positive decimal in display units of the
+// native token, with no more decimal places than nativeDecimals (the schema checks its form).
+func validateMaxGasOnArrival(p *field.Path, spec *v1alpha1.ChainSpec) field.ErrorList {
+	if spec.MaxGasOnArrival == "" {
+		return nil
+	}
+	if e := (fieldrule.String{MaxLen: 40, Pattern: decimalPattern}).Validate(p, spec.MaxGasOnArrival); len(e) > 0 {
+		return e
+	}
+	if _, err := intent.ParseAmount(spec.MaxGasOnArrival, spec.NativeDecimals); err != nil {
+		return field.ErrorList{field.Invalid(p, spec.MaxGasOnArrival, fmt.Sprintf("must be a positive amount of %s with at most %d decimal places: %v", spec.NativeSymbol, spec.NativeDecimals, err))}
+	}
+	return nil
 }

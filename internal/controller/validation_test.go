@@ -74,6 +74,11 @@ var _ = DescribeTable("ValidateChainSpec",
 	Entry("gas price above uint256", func(s *v1alpha1.ChainSpec) { s.DefaultGasPriceWei = strings.Repeat("9", 78) }, "2^256-1"),
 	Entry("native price exponent", func(s *v1alpha1.ChainSpec) { s.NativeTokenPriceUSD = "1e3" }, "spec.nativeTokenPriceUsd"),
 	Entry("settlement not hex", func(s *v1alpha1.ChainSpec) { s.SettlementAddress = "0x1234" }, "spec.settlementAddress"),
+	Entry("maxGasOnArrival", func(s *v1alpha1.ChainSpec) { s.MaxGasOnArrival = "0.01" }, ""),
+	Entry("maxGasOnArrival of one wei", func(s *v1alpha1.ChainSpec) { s.MaxGasOnArrival = "0.000000000000000001" }, ""),
+	Entry("maxGasOnArrival zero", func(s *v1alpha1.ChainSpec) { s.MaxGasOnArrival = "0" }, "spec.maxGasOnArrival"),
+	Entry("maxGasOnArrival finer than the native token", func(s *v1alpha1.ChainSpec) { s.MaxGasOnArrival = "0.0000000000000000001" }, "at most 18 decimal places"),
+	Entry("maxGasOnArrival exponent", func(s *v1alpha1.ChainSpec) { s.MaxGasOnArrival = "1e-2" }, "spec.maxGasOnArrival"),
 	Entry("valid price feed", func(s *v1alpha1.ChainSpec) {
 		s.RPC = &v1alpha1.ChainRPC{URL: "https://rpc.example.com"}
 		s.PriceFeed = &v1alpha1.PriceFeed{Address: usdcAddress, Decimals: 8, MaxAgeSeconds: 3600}

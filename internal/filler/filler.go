@@ -292,6 +292,16 @@ func (f *Filler) worth(ctx context.Context, o settlement.Order) (*Chain, *big.In
 	if err := f.holds(ctx, dest, o.TokenOut, owed); err != nil {
 		return nil, nil, err
 	}
+	// The native drop (gas on arrival) is paid from the filler's native balance with the fill.
+	if drop := settlement.Plain(o).NativeDropAmount; drop.Sign() > 0 {
+		native := new(big.Int).Set(drop)
+		if o.TokenOut == settlement.Native {
+			native.Add(native, owed)
+		}
+		if err := f.holds(ctx, dest, settlement.Native, native); err != nil {
+			return nil, nil, err
+		}
+	}
 	return dest, owed, nil
 }
 

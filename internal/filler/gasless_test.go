@@ -75,6 +75,12 @@ func read[T any](t *testing.T, c *gaslessChain, to common.Address, calldata []by
 // signed by user through Permit2, and its orderId.
 func signedBridge(t *testing.T, origin, dest *gaslessChain, user *ecdsa.PrivateKey, recipient common.Address) (settlement.GaslessOrder, []byte, common.Hash) {
 	t.Helper()
+	return signedBridgeWithDrop(t, origin, dest, user, recipient, nil)
+}
+
+// signedBridgeWithDrop is signedBridge with a native drop (gas on arrival), nil for none.
+func signedBridgeWithDrop(t *testing.T, origin, dest *gaslessChain, user *ecdsa.PrivateKey, recipient common.Address, drop *big.Int) (settlement.GaslessOrder, []byte, common.Hash) {
+	t.Helper()
 	head, err := origin.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +92,7 @@ func signedBridge(t *testing.T, origin, dest *gaslessChain, user *ecdsa.PrivateK
 		Account: crypto.Keccak256Hash([]byte("acme")), OriginSettler: origin.settlement, OriginChainId: origin.dev.ID,
 		User: crypto.PubkeyToAddress(user.PublicKey), DestinationChainId: dest.dev.ID, Recipient: recipient,
 		TokenIn: origin.token, TokenOut: dest.token, AmountIn: big.NewInt(5_000_000), MinAmountOut: big.NewInt(4_990_000),
-		Deadline: now + 3600, Nonce: nonce, DestinationSettler: dest.settlement,
+		Deadline: now + 3600, Nonce: nonce, DestinationSettler: dest.settlement, NativeDropAmount: drop,
 	}
 	g, err := settlement.Gasless(o, now+600)
 	if err != nil {

@@ -50,6 +50,9 @@ type MarketQuery struct {
 	// Ceiling is the highest quote taken (QuoteCeiling): a quote above it is refused.
 	Ceiling  *big.Int
 	Deadline time.Time
+	// NativeDrop is the order's gas on arrival in base units of the destination chain's native
+	// token, which the filler pays with the fill beside the output; nil: none.
+	NativeDrop *big.Int
 }
 
 // MarketAnswer is what came of a request for quotes.
@@ -180,6 +183,7 @@ func (s *Service) setMarketTerms(ctx context.Context, plan *Plan, r resolved, fi
 		ans = s.auction.Market.Quote(ctx, MarketQuery{
 			From: r.from, To: r.to, TokenIn: r.tokenIn.Token, TokenOut: r.tokenOut.Token,
 			AmountIn: plan.Amount, Floor: plan.MinAmountOut, Ceiling: QuoteCeiling(plan.AmountOut), Deadline: plan.Deadline,
+			NativeDrop: plan.NativeDrop,
 		})
 	}
 	plan.Market = s.auction.marketTerms(*plan, ans, now)

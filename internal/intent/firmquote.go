@@ -39,6 +39,9 @@ type SimulatedQuote struct {
 	AmountOut    string `json:"amountOut,omitempty"`
 	MinAmountOut string `json:"minAmountOut,omitempty"`
 	SlippageBps  int    `json:"slippageBps"`
+	// GasOnArrivalCost is the gas on arrival's cost in base units of the input token, which
+	// AmountOut has taken off; empty without gas on arrival.
+	GasOnArrivalCost string `json:"gasOnArrivalCost,omitempty"`
 	// MinAmountIn is the route's limits.minAmount in base units of the input token; empty for a
 	// transfer and for simulations kept before limits existed.
 	MinAmountIn string `json:"minAmountIn,omitempty"`
@@ -189,6 +192,9 @@ func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
 	if plan.MinAmountIn != nil {
 		q.MinAmountIn = plan.MinAmountIn.String()
 	}
+	if plan.GasOnArrivalCost != nil {
+		q.GasOnArrivalCost = plan.GasOnArrivalCost.String()
+	}
 	if t := plan.Market; t != nil && (t.Asked > 0 || t.Winner != "") {
 		q.Market = &SimulatedMarket{Asked: t.Asked, Quotes: t.Quotes}
 		if t.Winner != "" {
@@ -240,6 +246,14 @@ func applyFirmQuote(plan *Plan, q SimulatedQuote) (bool, error) {
 		return false, fmt.Errorf("simulation %s holds malformed amounts %q, %q", q.ID, q.AmountOut, q.MinAmountOut)
 	}
 	plan.AmountOut, plan.MinAmountOut, plan.SlippageBps = out, minimum, q.SlippageBps
+	if plan.NativeDrop != nil {
+		// The request (its hash) names the same drop; its cost is the simulation's.
+		cost, ok := new(big.Int).SetString(q.GasOnArrivalCost, 10)
+		if !ok {
+			return false, fmt.Errorf("simulation %s holds no cost of its gas on arrival", q.ID)
+		}
+		plan.GasOnArrivalCost = cost
+	}
 	return true, nil
 }
 

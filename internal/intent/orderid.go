@@ -44,6 +44,9 @@ type OrderInputs struct {
 	ExclusiveFiller        common.Address
 	ExclusivityDeadline    uint64
 	ExclusivityOverrideBps uint32
+	// NativeDrop is the gas on arrival: native token of the destination chain, in base units, the
+	// filler pays the recipient with the fill (nil: none).
+	NativeDrop *big.Int
 }
 
 // Order is the settlement contract's order for in.
@@ -57,6 +60,7 @@ func (in OrderInputs) Order() settlement.Order {
 		StartAmountOut: in.StartAmountOut, DecayStart: in.DecayStart, DecayEnd: in.DecayEnd,
 		ExclusiveFiller: in.ExclusiveFiller, ExclusivityDeadline: in.ExclusivityDeadline,
 		ExclusivityOverrideBps: new(big.Int).SetUint64(uint64(in.ExclusivityOverrideBps)),
+		NativeDropAmount:       in.NativeDrop,
 	}
 }
 

@@ -25,6 +25,9 @@ type Quote struct {
 	MinAmountOut string `json:"minAmountOut"`
 	// SlippageBps is the tolerance applied, the request's or DefaultSlippageBps.
 	SlippageBps int `json:"slippageBps"`
+	// GasOnArrival is the native token delivered with the output and its cost, which AmountOut
+	// already has taken off; nil when the request asked for none.
+	GasOnArrival *GasOnArrivalQuote `json:"gasOnArrival,omitempty"`
 }
 
 // quoteOrder fills the plan's output amounts. A transfer delivers exactly its amount. An order
@@ -45,8 +48,24 @@ func quoteOrder(plan *Plan, r resolved, fee StepFee, slippageBps int) {
 		plan.Errors = append(plan.Errors, err.Error())
 		return
 	}
-	out := new(big.Rat).Mul(new(big.Rat).SetInt(plan.Amount), rate)
-	out.Mul(out, big.NewRat(int64(BpsDenominator-fee.ProtocolBps-fee.SolverBps), BpsDenominator))
+	// The percentage fees are of the whole amount (estimatedFees says so); the gas on arrival is
+	// bought from what they leave, and the rest is converted.
+	out := new(big.Rat).Mul(new(big.Rat).SetInt(plan.Amount), big.NewRat(int64(BpsDenominator-fee.ProtocolBps-fee.SolverBps), BpsDenominator))
+	if plan.NativeDrop != nil {
+		cost, err := GasOnArrivalCost(nativeToken(r.to), r.tokenIn, plan.NativeDrop)
+		if err != nil {
+			plan.Errors = append(plan.Errors, err.Error())
+			return
+		}
+		plan.GasOnArrivalCost = cost
+		if out.Sub(out, new(big.Rat).SetInt(cost)); out.Sign() <= 0 {
+			plan.Errors = append(plan.Errors, fmt.Sprintf("amount %s %s is too small to pay the gas on arrival: %s %s costs %s %s",
+				FormatAmount(plan.Amount, r.tokenIn.Decimals), r.tokenIn.Symbol, FormatAmount(plan.NativeDrop, r.to.NativeDecimals),
+				r.to.NativeSymbol, FormatAmount(cost, r.tokenIn.Decimals), r.tokenIn.Symbol))
+			return
+		}
+	}
+	out.Mul(out, rate)
 	plan.AmountOut = floor(out)
 	minimum := out.Mul(out, big.NewRat(int64(BpsDenominator-slippageBps), BpsDenominator))
 	plan.MinAmountOut = floor(minimum)
@@ -87,5 +106,6 @@ func (p Plan) Quote() *Quote {
 		AmountOut:    FormatAmount(p.AmountOut, tokenOut.Decimals),
 		MinAmountOut: FormatAmount(p.MinAmountOut, tokenOut.Decimals),
 		SlippageBps:  p.SlippageBps,
+		GasOnArrival: p.gasOnArrivalQuote(),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
@@ -36,6 +37,15 @@ type Request struct {
 	// Execution is who opens the order: "transaction" (the user, the default) or "gasless" (a
 	// filler, with the user's Permit2 signature).
 	Execution string `json:"execution,omitempty"`
+	// GasOnArrival asks for an amount of the destination chain's native token to arrive with a
+	// swap's or bridge's output (the order's native drop); nil: none.
+	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
+}
+
+// GasOnArrival is the request's gasOnArrival: Amount in display units of the destination chain's
+// native token ("0.002" ETH).
+type GasOnArrival struct {
+	Amount string `json:"amount"`
 }
 
 // Execution is who opens an intent's order.
@@ -150,6 +160,10 @@ type Parsed struct {
 	MinAmountOut string
 	// Gasless is the request's execution "gasless"; false for a transaction (the default).
 	Gasless bool
+	// GasOnArrival is gasOnArrival.amount in its canonical form (no trailing zeros in the
+	// fraction, so "0.0020" and "0.002" are one request); empty when the request has none. Its
+	// precision and bound depend on the destination chain, which Prepare checks.
+	GasOnArrival string
 }
 
 // Slippage is the request's slippage tolerance, or DefaultSlippageBps.
@@ -201,7 +215,25 @@ func ParseRequest(r Request) (Parsed, error) {
 	default:
 		return Parsed{}, badRequest("execution", "execution must be transaction or gasless")
 	}
+	if r.GasOnArrival != nil {
+		if p.GasOnArrival, err = canonicalDecimal(r.GasOnArrival.Amount); err != nil {
+			return Parsed{}, badRequest("gasOnArrival.amount", "gasOnArrival.amount must be a decimal string of the destination chain's native token, such as \"0.002\": %v", err)
+		}
+	}
 	return p, nil
+}
+
+// canonicalDecimal checks an amount's syntax (ParseAmount's) and drops the trailing zeros of its
+// fraction, and the point when nothing is left after it.
+func canonicalDecimal(s string) (string, error) {
+	intPart, fracPart, err := splitDecimal(s)
+	if err != nil {
+		return "", err
+	}
+	if fracPart = strings.TrimRight(fracPart, "0"); fracPart == "" {
+		return intPart, nil
+	}
+	return intPart + "." + fracPart, nil
 }
 
 func (p *Parsed) parseAsset(a Asset) error {
@@ -280,6 +312,9 @@ func (p Parsed) Request() Request {
 	}
 	if p.Gasless {
 		r.Execution = string(ExecutionGasless)
+	}
+	if p.GasOnArrival != "" {
+		r.GasOnArrival = &GasOnArrival{Amount: p.GasOnArrival}
 	}
 	return r
 }

@@ -162,6 +162,10 @@ type Plan struct {
 	// order accepts (both Amount for a transfer). MinAmountOut is nil when the pair has no quote.
 	AmountOut, MinAmountOut *big.Int
 	SlippageBps             int
+	// NativeDrop is the gas on arrival in base units of the destination chain's native token
+	// (the order's nativeDropAmount), and GasOnArrivalCost its cost in base units of TokenIn,
+	// which AmountOut has taken off; both nil when the request asked for none.
+	NativeDrop, GasOnArrivalCost *big.Int
 	// Market is a swap's or bridge's market terms (its Dutch decay and exclusivity); nil for a
 	// transfer or an order without a quote.
 	Market    *MarketTerms
@@ -371,6 +375,10 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if err := r.checkParties(p); err != nil {
 		return Plan{}, err
 	}
+	drop, err := r.checkGasOnArrival(p)
+	if err != nil {
+		return Plan{}, err
+	}
 	var firm *SimulatedQuote
 	if p.SimulationID != "" {
 		q, err := s.firmQuote(ctx, account, p, amount, now)
@@ -380,6 +388,7 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 		firm = &q
 	}
 	plan := s.newPlan(p, r, amount, nonce, now)
+	plan.NativeDrop = drop
 	if err := r.checkRoute(&plan); err != nil {
 		return Plan{}, err
 	}
@@ -637,7 +646,7 @@ func (r resolved) orderInputs(account string, plan Plan, nonce [32]byte) OrderIn
 	in := OrderInputs{
 		Account: account, AccountKey: r.accountKey, FromChainID: r.fromID, From: r.fromAddr, ToChainID: r.toID, To: r.toAddr,
 		TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, Amount: plan.Amount, MinAmountOut: new(big.Int),
-		Deadline: unixSeconds(plan.Deadline), Nonce: nonce,
+		Deadline: unixSeconds(plan.Deadline), Nonce: nonce, NativeDrop: plan.NativeDrop,
 	}
 	if plan.MinAmountOut != nil { // nil: an order with no quote, which is never built
 		in.MinAmountOut = plan.MinAmountOut

@@ -141,7 +141,8 @@ func chainEqual(a, b Chain) bool {
 		a.Permit2Address == b.Permit2Address && a.Permit2Verified == b.Permit2Verified && ptrEqual(a.Refund, b.Refund) &&
 		a.RPCURL == b.RPCURL && a.Name == b.Name && a.CreatedAt.Equal(b.CreatedAt) &&
 		slices.Equal(a.WitnessURLs, b.WitnessURLs) && a.BridgeMinConfirmations == b.BridgeMinConfirmations &&
-		a.ExplorerURL == b.ExplorerURL && ptrEqual(a.NativePriceFeed, b.NativePriceFeed)
+		a.ExplorerURL == b.ExplorerURL && ptrEqual(a.NativePriceFeed, b.NativePriceFeed) &&
+		bigEqual(a.MaxGasOnArrival, b.MaxGasOnArrival)
 }
 
 func bigEqual(a, b *big.Int) bool {

@@ -73,6 +73,9 @@ type Chain struct {
 	// BridgeMinConfirmations is the least depth at which a bridge's transaction on this chain is
 	// final when the node does not serve the finalized block tag.
 	BridgeMinConfirmations uint64
+	// MaxGasOnArrival is spec.maxGasOnArrival in base units of the native token: the most a swap
+	// or bridge delivering here may ask to arrive as its native drop; nil: not offered.
+	MaxGasOnArrival *big.Int
 	// Name is the Chain object name; ChainTable.Upsert sets it.
 	Name string
 	// CreatedAt decides conflicts: of two Chain objects with the same ID, the older is served.

@@ -142,6 +142,10 @@ type Request struct {
 	MinAmountOut string `json:"minAmountOut"`
 	// RecipientChainID is the CAIP-2 chain the recipient is paid on (the destination chain).
 	RecipientChainID string `json:"recipientChainId"`
+	// NativeDropAmount is the order's gas on arrival, in base units of the destination chain's
+	// native token, a decimal string: the filler pays it to the recipient with the fill, beside
+	// the output it quotes. Absent: none.
+	NativeDropAmount string `json:"nativeDropAmount,omitempty"`
 	// Deadline is the order's deadline.
 	Deadline time.Time `json:"deadline"`
 	// QuoteDeadline is when answers stop being read; Ask sets it.

@@ -120,11 +120,15 @@ func (m marketQuotes) Quote(ctx context.Context, q intent.MarketQuery) intent.Ma
 	if len(fillers) == 0 {
 		return intent.MarketAnswer{}
 	}
-	res := m.market.Ask(ctx, fillers, rfq.Request{
+	req := rfq.Request{
 		FromChainID: numericID(q.From), FromChain: q.From.ID, ToChainID: numericID(q.To), ToChain: q.To.ID,
 		TokenIn: q.TokenIn.Address, TokenOut: q.TokenOut.Address, AmountIn: q.AmountIn.String(),
 		RecipientChainID: q.To.ID, Deadline: q.Deadline.UTC(), Ceiling: q.Ceiling,
-	}, q.Floor)
+	}
+	if q.NativeDrop != nil {
+		req.NativeDropAmount = q.NativeDrop.String()
+	}
+	res := m.market.Ask(ctx, fillers, req, q.Floor)
 	m.log.V(1).Info("request for quotes", "result", res.String())
 	ans := intent.MarketAnswer{}
 	for _, quote := range res.Quotes {

@@ -116,6 +116,10 @@ type Fill struct {
 	// ImprovementBps is how far AmountOut is above the order's minAmountOut, in basis points
 	// (rounded down); absent when the order does not read back.
 	ImprovementBps *int64 `json:"improvementBps,omitempty"`
+	// GasOnArrival is the native token delivered to the recipient with the fill, in display units
+	// of the fill chain's native token, when the order carried a native drop: the contract takes
+	// a fill only with exactly the drop as its value, so a fill is a drop delivered.
+	GasOnArrival string `json:"gasOnArrival,omitempty"`
 }
 
 // Metadata is the OpenAPI IntentMetadata: the from-chain and the open transaction.
@@ -153,6 +157,12 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 	rec.RefundHash = obj.Status.RefundHash
 	if q := obj.Spec.Quote; q != nil {
 		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
+		if g := q.GasOnArrival; g != nil {
+			rec.Quote.GasOnArrival = &intent.GasOnArrivalQuote{Amount: g.Amount, Symbol: g.Symbol, Cost: g.Cost, CostSymbol: g.CostSymbol}
+			if rec.Fill != nil {
+				rec.Fill.GasOnArrival = g.Amount
+			}
+		}
 	}
 	rec.Failure = failureOf(obj)
 	origin, _ := chains.chain(obj.Spec.FromChain)
@@ -233,5 +243,8 @@ func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
 		out.SlippageBps = &v
 	}
 	out.Execution = string(r.Execution)
+	if r.GasOnArrival != nil {
+		out.GasOnArrival = &intent.GasOnArrival{Amount: r.GasOnArrival.Amount}
+	}
 	return out
 }

@@ -1936,6 +1936,9 @@ type CreateTransferRequest struct {
 	// Examples: eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
 	From Caip10AccountId `json:"from"`
 
+	// GasOnArrival Extension, swaps and bridges only. An amount of the destination chain's native token to arrive with the output, so that a recipient holding none can spend it (Relay's `topupGas`, Across's `gasTopUp`). The order carries it as its `nativeDropAmount`, and the filler pays it to the recipient with the fill. It is paid out of the output: `amount` is still what the user gives up, and the quote's `amountOut` is less by its cost (`quote.gasOnArrival.cost`). Refused with 422 `validation-failed` (`details.field` `gasOnArrival`) on a transfer and towards a chain that does not offer it (its Chain sets no `maxGasOnArrival`; `details.chainId`), and (`details.field` `gasOnArrival.amount`) for zero, more fraction digits than the native token's decimals, or more than the chain's bound (`details.maxGasOnArrival`, `details.symbol`). Part of the request a firm quote is held to.
+	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
+
 	// MinAmountOut Extension. The least output, in the output token's display units, the client accepts: an order whose minimum would be lower is refused with 422 `min-amount-out`.
 	MinAmountOut *DecimalString `json:"minAmountOut,omitempty"`
 
@@ -2053,6 +2056,9 @@ type Fill struct {
 	// FillerName The Filler resource whose payout address on the fill's chain `filler` is, when it is one.
 	FillerName *string `json:"fillerName,omitempty"`
 
+	// GasOnArrival The native token delivered to the recipient with the fill, in display units of the fill chain's native token, when the order carried gas on arrival: the settlement contract takes a fill only with exactly the order's `nativeDropAmount` as its value.
+	GasOnArrival *DecimalString `json:"gasOnArrival,omitempty"`
+
 	// Hash A transaction hash, 0x and 64 hex digits.
 	Hash TxHash `json:"hash"`
 
@@ -2075,6 +2081,27 @@ type FillAttestation struct {
 
 	// Tx A transaction ready for submission.
 	Tx TransactionPayload `json:"tx"`
+}
+
+// GasOnArrival Extension, swaps and bridges only. An amount of the destination chain's native token to arrive with the output, so that a recipient holding none can spend it (Relay's `topupGas`, Across's `gasTopUp`). The order carries it as its `nativeDropAmount`, and the filler pays it to the recipient with the fill. It is paid out of the output: `amount` is still what the user gives up, and the quote's `amountOut` is less by its cost (`quote.gasOnArrival.cost`). Refused with 422 `validation-failed` (`details.field` `gasOnArrival`) on a transfer and towards a chain that does not offer it (its Chain sets no `maxGasOnArrival`; `details.chainId`), and (`details.field` `gasOnArrival.amount`) for zero, more fraction digits than the native token's decimals, or more than the chain's bound (`details.maxGasOnArrival`, `details.symbol`). Part of the request a firm quote is held to.
+type GasOnArrival struct {
+	// Amount In display units of the destination chain's native token, such as "0.002" (ETH).
+	Amount DecimalString `json:"amount"`
+}
+
+// GasOnArrivalQuote The quote's gas on arrival line, when the request asked for it: what arrives and what it costs. The cost is the amount's value in the input token at the USD prices the quote converts with (one for one between tokens of one symbol), rounded up to the input token's base unit; `amountOut` is the output of `amount` less the protocol and solver fees and less exactly this cost.
+type GasOnArrivalQuote struct {
+	// Amount The native token delivered with the fill, in display units (the order's `nativeDropAmount`).
+	Amount DecimalString `json:"amount"`
+
+	// Cost What it costs, in display units of the input token.
+	Cost DecimalString `json:"cost"`
+
+	// CostSymbol The input token's symbol.
+	CostSymbol string `json:"costSymbol"`
+
+	// Symbol The destination chain's native symbol.
+	Symbol string `json:"symbol"`
 }
 
 // GaslessCrossChainOrder ERC-7683's `GaslessCrossChainOrder`; uint256 fields as decimal strings, the uint32 deadlines as numbers (unix seconds), bytes as 0x hex. `orderData` is the settlement contract's ABI-encoded `Order`.
@@ -2258,6 +2285,9 @@ type Quote struct {
 	//
 	// Examples: 12.5, 0.0042
 	AmountOut DecimalString `json:"amountOut"`
+
+	// GasOnArrival The quote's gas on arrival line, when the request asked for it: what arrives and what it costs. The cost is the amount's value in the input token at the USD prices the quote converts with (one for one between tokens of one symbol), rounded up to the input token's base unit; `amountOut` is the output of `amount` less the protocol and solver fees and less exactly this cost.
+	GasOnArrival *GasOnArrivalQuote `json:"gasOnArrival,omitempty"`
 
 	// MinAmountOut A non-negative decimal number as a string, never in exponent form.
 	//
@@ -2515,6 +2545,9 @@ type TransferRequest struct {
 
 	// From Source account and chain (CAIP-10).
 	From Caip10AccountId `json:"from"`
+
+	// GasOnArrival Extension, swaps and bridges only. An amount of the destination chain's native token to arrive with the output, so that a recipient holding none can spend it (Relay's `topupGas`, Across's `gasTopUp`). The order carries it as its `nativeDropAmount`, and the filler pays it to the recipient with the fill. It is paid out of the output: `amount` is still what the user gives up, and the quote's `amountOut` is less by its cost (`quote.gasOnArrival.cost`). Refused with 422 `validation-failed` (`details.field` `gasOnArrival`) on a transfer and towards a chain that does not offer it (its Chain sets no `maxGasOnArrival`; `details.chainId`), and (`details.field` `gasOnArrival.amount`) for zero, more fraction digits than the native token's decimals, or more than the chain's bound (`details.maxGasOnArrival`, `details.symbol`). Part of the request a firm quote is held to.
+	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
 
 	// SlippageBps Extension. The tolerance below the quoted output that a swap or bridge order accepts, in basis points; 50 (0.5%) when absent. The order's `minAmountOut` is the quote less this tolerance, and the settlement contract refuses any fill below it. Ignored by transfers.
 	SlippageBps *int `json:"slippageBps,omitempty"`
