@@ -276,9 +276,9 @@ func (a *Archiver) archiveBatch(ctx context.Context, due []*v1alpha1.TransferInt
 
 // deleteWorkers is how many deletes are in flight at once, across the batches of a phase: one at
 // a time, a delete's round trip (a few milliseconds) bounded the archiver below the API server's
-// create rate; 32, as many as the create writers of make bench-drain, keep the API server busy
-// (16 drained at about two thirds of bare deletes' rate in the same run). The rate limiter, not
-// this, bounds the archiver's share of the API server.
+// create rate; 32 is as many as the create writers of make bench-drain, whose bare deletes from
+// 32 writers are the ceiling the archiver is measured against. The rate limiter, not this, bounds
+// the archiver's share of the API server.
 const deleteWorkers = 32
 
 // deleter deletes archived intents from deleteWorkers goroutines, collecting what happened.
