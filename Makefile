@@ -355,6 +355,11 @@ bench-scale: build ## Scale harness (not in `make test`): N intents (default 100
 bench-archive: ## Seed the archive with 1,000,000 intents (COPY) and print p50/p99 of its reads against a bare round trip (not in make test; a few minutes).
 	@export POSTGRES_BINDIR="$$(hack/postgres.sh)"; $(GO) test ./test/archivebench/ -run '^$$' -bench ArchiveReads -benchtime 1x -timeout 60m
 
+# The archiver's drain against the create rate (issue 46, item 4), one API server and one PostgreSQL.
+.PHONY: bench-drain
+bench-drain: ## Print the archiver's drain rate against the raw create rate of the same run, and the ratio (target >= 2x; ARCHIVER_DRAIN_N intents, default 3000; about a minute).
+	@$(WITH_ASSETS) export POSTGRES_BINDIR="$$(hack/postgres.sh)"; $(GO) test ./internal/archiver -run '^$$' -bench Drain -benchtime 1x -timeout 10m
+
 # The chains' views (issue 37): calls per simulation, p50 and throughput of live simulations with
 # and without the view, against one dev chain node on loopback, in one run.
 .PHONY: bench-chainview

@@ -131,7 +131,7 @@ func (a *Archiver) defaults() {
 // it doubles up to Options.Interval.
 const notOpenWait = 500 * time.Millisecond
 
-// Pass measures the backlog, moves up to one batch of the due intents of each phase, and applies
+// Pass measures the backlog, moves up to passBatches batches of the due intents of each phase, and applies
 // the archive's retention. It returns how many intents it moved.
 func (a *Archiver) Pass(ctx context.Context, limiter *rate.Limiter) (int, error) {
 	moved, _, err := a.pass(ctx, limiter)
@@ -186,103 +186,187 @@ func (a *Archiver) measureBacklog(ctx context.Context, now time.Time) error {
 	return nil
 }
 
-// moveDue archives up to one batch of the due intents of the phase, read whole from the API
-// server, then deletes them; it returns how many it moved and how many were due.
+// passBatches is how many batches of one phase a pass moves at most, so that a long backlog still
+// measures the backlog and applies the retention every few seconds.
+const passBatches = 10
+
+// callTimeout bounds each API server call of the archiver (a page of the list, a delete) and
+// BeforeArchive: a stalled server fails the pass, which is tried again, instead of holding it.
+const callTimeout = 30 * time.Second
+
+// moveDue moves up to passBatches batches of the phase's due intents and returns how many it moved
+// and how many were due. The two halves of a move run as a pipeline: one goroutine lists a page,
+// archives it (one PostgreSQL transaction) and only then hands it over, while the deletes of the
+// batches before it are in flight. The API server, which bounds the drain, is not left idle while
+// a page is listed or PostgreSQL commits (issue 46: the deletes are the API server's work, and
+// each must carry its own preconditions, so they cannot be one request).
 func (a *Archiver) moveDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time, limiter *rate.Limiter) (moved, found int, err error) {
-	due, err := a.listDue(ctx, phase, now)
-	if err != nil || len(due) == 0 {
-		return 0, 0, err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	archived := make(chan []*v1alpha1.TransferIntent, 1) // one batch ahead of the deletes
+	var archiveErr error
+	go func() {
+		defer close(archived)
+		found, archiveErr = a.archiveDue(ctx, phase, now, limiter, archived)
+	}()
+	d := newDeleter(a.Writer, a.Metrics)
+	for due := range archived {
+		d.deleteAll(ctx, due)
 	}
+	moved, err = d.wait()
+	return moved, found, errors.Join(archiveErr, err)
+}
+
+// archiveDue lists the phase's due intents page by page and archives each page's; a batch goes to
+// out only once its rows are committed, so nothing is deleted that is not archived. It stops at
+// the first error (that batch is not sent: it stays in the API server for the next pass).
+func (a *Archiver) archiveDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time, limiter *rate.Limiter,
+	out chan<- []*v1alpha1.TransferIntent) (found int, err error) {
+	cont := ""
+	for range passBatches {
+		due, next, err := a.listPage(ctx, phase, now, cont)
+		if err != nil {
+			return found, err
+		}
+		found += len(due)
+		if len(due) > 0 {
+			if err := a.archiveBatch(ctx, due, limiter); err != nil {
+				return found, err
+			}
+			select {
+			case out <- due:
+			case <-ctx.Done():
+				return found, ctx.Err()
+			}
+		}
+		if cont = next; cont == "" {
+			return found, nil
+		}
+	}
+	return found, nil
+}
+
+// archiveBatch waits for the limiter, lets BeforeArchive see the batch, then upserts it in one
+// transaction (a pgx batch: one round trip, idempotent by id).
+func (a *Archiver) archiveBatch(ctx context.Context, due []*v1alpha1.TransferIntent, limiter *rate.Limiter) error {
 	records := make([]archive.Record, len(due))
 	for i, ti := range due {
+		var err error
 		if records[i], err = intentstore.RecordOf(ti); err != nil {
-			return 0, len(due), err
+			return err
 		}
 	}
 	if err := limiter.WaitN(ctx, len(due)); err != nil {
-		return 0, len(due), err
+		return err
 	}
 	if a.BeforeArchive != nil {
-		if err := a.BeforeArchive(ctx, due); err != nil {
-			return 0, len(due), fmt.Errorf("before archiving %d intents: %w", len(due), err)
+		callCtx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		if err := a.BeforeArchive(callCtx, due); err != nil {
+			return fmt.Errorf("before archiving %d intents: %w", len(due), err)
 		}
 	}
-	// The archive first: an intent is deleted only once its row is written.
+	// The archive first: an intent is deleted only once its row is written. Upsert is bounded by
+	// the database's own call timeout.
 	if err := a.Archive.Upsert(ctx, records); err != nil {
-		return 0, len(due), fmt.Errorf("writing %d intents to the archive: %w", len(records), err)
+		return fmt.Errorf("writing %d intents to the archive: %w", len(records), err)
 	}
-	moved, err = a.deleteArchived(ctx, due)
-	a.Metrics.archived(moved)
-	return moved, len(due), err
+	return nil
 }
 
-// deleteWorkers is how many deletes of one batch are in flight at once: one at a time, a delete's
-// round trip (a few milliseconds) bounded the archiver below the API server's create rate
-// (issue 24 wants it at twice that), while the rate limiter, not this, bounds its share.
-const deleteWorkers = 16
+// deleteWorkers is how many deletes are in flight at once, across the batches of a phase: one at
+// a time, a delete's round trip (a few milliseconds) bounded the archiver below the API server's
+// create rate; 32 is as many as the create writers of make bench-drain, whose bare deletes from
+// 32 writers are the ceiling the archiver is measured against. The rate limiter, not this, bounds
+// the archiver's share of the API server.
+const deleteWorkers = 32
 
-// deleteArchived deletes the archived intents and returns how many it deleted.
-func (a *Archiver) deleteArchived(ctx context.Context, due []*v1alpha1.TransferIntent) (int, error) {
-	var (
-		mu     sync.Mutex
-		moved  int
-		failed []error
-		group  errgroup.Group
-	)
-	group.SetLimit(deleteWorkers)
+// deleter deletes archived intents from deleteWorkers goroutines, collecting what happened.
+type deleter struct {
+	writer  client.Writer
+	metrics *Metrics
+	group   errgroup.Group
+	mu      sync.Mutex
+	moved   int
+	failed  []error
+}
+
+func newDeleter(w client.Writer, m *Metrics) *deleter {
+	d := &deleter{writer: w, metrics: m}
+	d.group.SetLimit(deleteWorkers)
+	return d
+}
+
+// deleteAll starts the deletes of an archived batch; it returns once the last has started.
+func (d *deleter) deleteAll(ctx context.Context, due []*v1alpha1.TransferIntent) {
 	for _, ti := range due {
-		group.Go(func() error {
-			// The preconditions keep an intent that changed since it was read: its next pass
-			// writes the newer state (the upsert keeps the latest) before deleting it.
-			err := a.Writer.Delete(ctx, ti, client.Preconditions{UID: &ti.UID, ResourceVersion: &ti.ResourceVersion})
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				moved++
-			case apierrors.IsNotFound(err) || apierrors.IsConflict(err):
-			default:
-				// One intent that cannot be deleted (a finalizer of someone else's, a webhook)
-				// must not hold up the others: it stays archived and live, and is tried again
-				// next pass.
-				failed = append(failed, fmt.Errorf("deleting archived intent %s: %w", ti.Name, err))
-			}
-			return nil
+		d.group.Go(func() error {
+			d.record(ti, d.delete(ctx, ti))
+			return nil // the errors are collected by record: one must not stop the others
 		})
 	}
-	_ = group.Wait() // the goroutines collect their errors themselves
-	return moved, errors.Join(failed...)
 }
 
-// listDue reads up to one batch of the phase's due intents whole from the API server, in pages
-// (names, and so the pages, run from the oldest intent to the newest).
-func (a *Archiver) listDue(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time) ([]*v1alpha1.TransferIntent, error) {
+// delete deletes one intent if it is still the one archived: the preconditions keep an intent
+// that changed since it was read (or was replaced under its name); its next pass writes the newer
+// state (the upsert keeps the latest) before deleting it.
+func (d *deleter) delete(ctx context.Context, ti *v1alpha1.TransferIntent) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	return d.writer.Delete(ctx, ti, client.Preconditions{UID: &ti.UID, ResourceVersion: &ti.ResourceVersion})
+}
+
+func (d *deleter) record(ti *v1alpha1.TransferIntent, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case err == nil:
+		d.moved++
+		d.metrics.archived(1) // as it happens: a pass can move thousands
+	case apierrors.IsNotFound(err) || apierrors.IsConflict(err):
+	default:
+		// One intent that cannot be deleted (a finalizer of someone else's, a webhook) must not
+		// hold up the others: it stays archived and live, and is tried again next pass.
+		d.failed = append(d.failed, fmt.Errorf("deleting archived intent %s: %w", ti.Name, err))
+	}
+}
+
+// wait waits for every delete started and returns how many deleted.
+func (d *deleter) wait() (int, error) {
+	_ = d.group.Wait()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.moved, errors.Join(d.failed...)
+}
+
+// listPage reads one page (Batch intents) of the phase whole from the API server, from cont, and
+// returns its due intents and the next page's token ("" when this was the last, or nothing further
+// can be due). Names, and so the pages, run from the oldest intent to the newest. A token that
+// expired (the API server compacted past it) ends the pass's list: the next pass starts over.
+func (a *Archiver) listPage(ctx context.Context, phase v1alpha1.IntentPhase, now time.Time, cont string) ([]*v1alpha1.TransferIntent, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	var list v1alpha1.TransferIntentList
+	err := a.APIReader.List(ctx, &list, client.InNamespace(a.Namespace), client.Limit(int64(a.Batch)), client.Continue(cont),
+		client.MatchingFields{v1alpha1.PhaseField: string(phase)})
+	switch {
+	case cont != "" && apierrors.IsResourceExpired(err):
+		return nil, "", nil
+	case err != nil:
+		return nil, "", fmt.Errorf("listing %s intents from the API server: %w", phase, err)
+	}
 	var due []*v1alpha1.TransferIntent
-	cont := ""
-	for {
-		var list v1alpha1.TransferIntentList
-		if err := a.APIReader.List(ctx, &list, client.InNamespace(a.Namespace), client.Limit(int64(a.Batch)), client.Continue(cont),
-			client.MatchingFields{v1alpha1.PhaseField: string(phase)}); err != nil {
-			return nil, fmt.Errorf("listing %s intents from the API server: %w", phase, err)
+	for i := range list.Items {
+		ti := &list.Items[i]
+		if created := intent.IDTime(ti.Spec.ID); !created.IsZero() && now.Before(created.Add(a.After)) {
+			// An intent finishes after it is created: nothing from here on can be due.
+			return due, "", nil
 		}
-		for i := range list.Items {
-			ti := &list.Items[i]
-			if created := intent.IDTime(ti.Spec.ID); !created.IsZero() && now.Before(created.Add(a.After)) {
-				// Names run in the order of creation, and an intent finishes after it is created:
-				// nothing from here on can be due.
-				return due, nil
-			}
-			if a.due(ti, now) {
-				due = append(due, ti)
-				if len(due) == a.Batch {
-					return due, nil
-				}
-			}
-		}
-		if cont = list.Continue; cont == "" {
-			return due, nil
+		if a.due(ti, now) {
+			due = append(due, ti)
 		}
 	}
+	return due, list.Continue, nil
 }
 
 // applyRetention deletes from the archive what has been unchanged for Retention, in batches.

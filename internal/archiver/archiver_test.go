@@ -35,7 +35,7 @@ import (
 // world is a real API server and a real PostgreSQL, the intent store of a running manager (its
 // index fed by the informer, the archive behind it) and an archiver over them.
 type world struct {
-	t        *testing.T
+	t        testing.TB
 	kube     client.Client
 	ns       string
 	pg       *pgtest.Server
@@ -45,7 +45,7 @@ type world struct {
 	owner    intentstore.Owner
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	cluster := testenv.Start(t)
 	w := &world{t: t, kube: cluster.Client, ns: cluster.CreateNamespace(t), pg: pgtest.Start(t),
