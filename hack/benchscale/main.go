@@ -32,7 +32,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -42,6 +41,7 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
 	"github.com/transferintent/transfer-intent-service/internal/intent"
 )
 
@@ -242,10 +242,9 @@ type bench struct {
 	work string
 
 	callers      []caller
-	rawNamespace string         // the namespace of the raw client-go creates, which no manager watches
-	managerArgs  []string       // the flags of every manager started
-	attester     common.Address // the address of the managers' attester key
-	starts       int            // managers started so far, numbering their logs
+	rawNamespace string   // the namespace of the raw client-go creates, which no manager watches
+	managerArgs  []string // the flags of every manager started
+	starts       int      // managers started so far, numbering their logs
 
 	templates map[v1alpha1.IntentType]*v1alpha1.TransferIntent // measureEmpty's, for the fill
 	pl        *planner                                         // the fill's, for the raw creates
@@ -264,7 +263,9 @@ func (b *bench) prepare(ctx context.Context) error {
 	if err := b.cp.admin.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: b.rawNamespace}}); err != nil {
 		return err
 	}
-	attester, err := crypto.GenerateKey()
+	// make run's attester: the samples' settlement address is the CREATE2 address of the local
+	// arguments, its attester among them (deploy.LocalArgs).
+	attester, err := crypto.HexToECDSA(devchain.WellKnownAttesterKey)
 	if err != nil {
 		return err
 	}
@@ -275,7 +276,6 @@ func (b *bench) prepare(ctx context.Context) error {
 	// The bench's local chains have one node each (no witnessRpcs), as make run's: their bridge
 	// fills may be attested on that node's word, since the node is this process.
 	b.managerArgs = append([]string{"--attester-key-file", attesterFile, "--unsafe-single-rpc-attestation"}, b.o.managerArgs...)
-	b.attester = crypto.PubkeyToAddress(attester.PublicKey)
 	return nil
 }
 
@@ -610,7 +610,7 @@ func waitKeys(ctx context.Context, m *managerProcess, callers []caller) error {
 // createTemplates creates the templates of the fill with the manager m, the swap's and the
 // bridge's on the local chains, run only meanwhile.
 func (b *bench) createTemplates(ctx context.Context, m *managerProcess) (map[v1alpha1.IntentType]*v1alpha1.TransferIntent, error) {
-	chains, err := startOrderChains(ctx, b.cp.admin, b.o.namespace, b.o.samples, b.attester)
+	chains, err := startOrderChains(ctx, b.cp.admin, b.o.namespace, b.o.samples)
 	if err != nil {
 		return nil, err
 	}

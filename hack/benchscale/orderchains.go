@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/transferintent/transfer-intent-service/api/v1alpha1"
+	"github.com/transferintent/transfer-intent-service/internal/chain/deploy"
 	"github.com/transferintent/transfer-intent-service/internal/chain/devchain"
-	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 	"github.com/transferintent/transfer-intent-service/internal/freeport"
 )
 
@@ -33,10 +33,10 @@ type orderChains struct {
 }
 
 // startOrderChains starts a node for each sample Chain with an rpc (the local chains), deploys
-// there, with the samples' well-known deployer, the demo USDC and the settlement contract accepting
-// attester (so they land at the samples' addresses), funds userA, and creates the Chain (its rpc
+// there, with the samples' well-known deployer, the demo USDC and make run's settlement contract
+// (so they land at the samples' addresses), funds userA, and creates the Chain (its rpc
 // pointing at the node) and its sample TokenDefinitions in namespace.
-func startOrderChains(ctx context.Context, c client.Client, namespace, samples string, attester common.Address) (_ *orderChains, err error) {
+func startOrderChains(ctx context.Context, c client.Client, namespace, samples string) (_ *orderChains, err error) {
 	o := &orderChains{c: c}
 	defer func() {
 		if err != nil {
@@ -69,7 +69,7 @@ func startOrderChains(ctx context.Context, c client.Client, namespace, samples s
 			return nil, fmt.Errorf("local chain %s: %w", ch.Spec.ChainID, err)
 		}
 		o.nodes = append(o.nodes, node)
-		if err := setUpOrderChain(node, ch.Spec.SettlementAddress, attester); err != nil {
+		if err := setUpOrderChain(node, ch.Spec.SettlementAddress); err != nil {
 			return nil, fmt.Errorf("local chain %s: %w", ch.Spec.ChainID, err)
 		}
 		ch.Namespace = namespace
@@ -101,7 +101,7 @@ func startOrderChains(ctx context.Context, c client.Client, namespace, samples s
 
 // setUpOrderChain deploys the demo USDC and the settlement contract and gives userA what the
 // templates spend (the service checks balances on a chain with a node).
-func setUpOrderChain(node *devchain.Chain, settlementAddress string, attester common.Address) error {
+func setUpOrderChain(node *devchain.Chain, settlementAddress string) error {
 	usdc, err := node.Deploy("Local USD Coin", "USDC", 6)
 	if err != nil {
 		return err
@@ -109,12 +109,13 @@ func setUpOrderChain(node *devchain.Chain, settlementAddress string, attester co
 	if usdc != common.HexToAddress(localUSDC) {
 		return fmt.Errorf("USDC landed at %s, not at %s where the samples expect it", usdc.Hex(), localUSDC)
 	}
-	contract, err := node.DeploySettlement(attester, settlement.MinRefundDelay)
-	if err != nil {
+	// As make run: CREATE2 with the local arguments (the well-known attester), at the samples'
+	// settlementAddress.
+	if _, err := node.DeployLocalSettlement(); err != nil {
 		return err
 	}
-	if contract != common.HexToAddress(settlementAddress) {
-		return fmt.Errorf("the settlement contract landed at %s, not at %s where the samples expect it", contract.Hex(), settlementAddress)
+	if deploy.LocalAddress() != common.HexToAddress(settlementAddress) {
+		return fmt.Errorf("the samples name the settlement contract %s, not %s (make samples-address)", settlementAddress, deploy.LocalAddress().Hex())
 	}
 	user := common.HexToAddress(userA)
 	return errors.Join(node.MintTo(usdc, user, big.NewInt(1_000_000_000)), node.Fund(user, big.NewInt(5e18)))

@@ -123,7 +123,7 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 		// A chain kept from before the contract moved to its CREATE2 address (or from before a
 		// change of contracts/src/Settlement.sol, which moves it) gets this release's contract
 		// there; the old one stays where it was, unused.
-		if redeployed, err := deploySettlement(c.Chain); err != nil {
+		if redeployed, err := c.Chain.DeployLocalSettlement(); err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		} else if redeployed && progress[i] == setUpTxs {
@@ -246,7 +246,7 @@ func setUpChain(c *devchain.Chain, done uint64, fillerAddr common.Address) error
 	wallet := devWallet()
 	steps := [setUpTxs]func() error{
 		deployed("USDC", sampleUSDC, func() (common.Address, error) { return c.Deploy("Local USD Coin", "USDC", 6) }),
-		func() error { _, err := deploySettlement(c); return err },
+		func() error { _, err := c.DeployLocalSettlement(); return err },
 		func() error { return c.MintTo(sampleUSDC, wallet, devWalletUSDC) },
 		func() error { return c.Fund(wallet, devWalletEther) },
 		func() error { return c.MintTo(sampleUSDC, fillerAddr, fillerUSDC) },
@@ -294,39 +294,6 @@ func checkChain(chain *devchain.Chain, dataDir string) error {
 		return fmt.Errorf("%s holds a chain without this release's settlement contract at %s; %s", dataDir, deploy.LocalAddress().Hex(), resetHint)
 	}
 	return nil
-}
-
-// deploySettlement deploys make run's settlement contract on c as `manager settlement deploy`
-// does (internal/chain/deploy), from the funder, with deploy.LocalArgs(); it reports whether it
-// sent a transaction (false: the chain held it already). Blocks are made while it waits.
-func deploySettlement(c *devchain.Chain) (bool, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				c.Commit()
-			}
-		}
-	}()
-	defer func() { close(stop); <-done }()
-	res, err := deploy.Deploy(ctx, c.Backend.Client(), deploy.Request{
-		ChainID: c.ID, Args: deploy.LocalArgs(), Key: c.Funder, Poll: 20 * time.Millisecond,
-	})
-	if err != nil {
-		return false, fmt.Errorf("deploying the settlement contract: %w", err)
-	}
-	if res.Address != deploy.LocalAddress() {
-		return false, fmt.Errorf("the settlement contract landed at %s, not at %s where the samples expect it", res.Address.Hex(), deploy.LocalAddress().Hex())
-	}
-	return !res.AlreadyDeployed, nil
 }
 
 // priceFeeds are the local chains' price feeds; every start posts each one's answer again, one

@@ -531,15 +531,15 @@ func TestAChainKeptWithAnOlderContractGetsThisRelease(t *testing.T) {
 	if err := checkChain(c, dir); err == nil || !strings.Contains(err.Error(), deploy.LocalAddress().Hex()) {
 		t.Fatalf("checkChain of a chain with the old contract at %s only: %v", old.Hex(), err)
 	}
-	redeployed, err := deploySettlement(c)
+	redeployed, err := c.DeployLocalSettlement()
 	if err != nil || !redeployed {
-		t.Fatalf("deploySettlement = %v, %v; want a deployment", redeployed, err)
+		t.Fatalf("DeployLocalSettlement = %v, %v; want a deployment", redeployed, err)
 	}
 	if err := checkChain(c, dir); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := deploySettlement(c); err != nil || again {
-		t.Fatalf("a second deploySettlement = %v, %v; want nothing sent", again, err)
+	if again, err := c.DeployLocalSettlement(); err != nil || again {
+		t.Fatalf("a second DeployLocalSettlement = %v, %v; want nothing sent", again, err)
 	}
 }
 
