@@ -8,8 +8,10 @@
 // the nonce it handed out last per sender and hands out the next one, never the same twice.
 //
 // What it remembers expires: a transaction the node drops (evicted, or refused after Next) would
-// otherwise leave a gap no later transaction can fill. Within Window the node's view can trail
-// ours only by the pool's promotion lag, milliseconds; after it, the node's view is the truth.
+// otherwise leave a gap no later transaction can fill. The node's view trails ours only by the
+// pool's promotion lag, milliseconds: once the tracker has been ahead of the node for Window
+// (counted from when it went ahead, however many nonces it handed out since), the node's view
+// is the truth.
 package txnonce
 
 import (
@@ -40,7 +42,10 @@ type Tracker struct {
 
 type handedOut struct {
 	nonce uint64 // the next nonce to hand out
-	at    time.Time
+	// aheadSince is when the tracker went ahead of the node's pending nonce (zero while it is
+	// not): the window runs from there, not from the last nonce handed out, so that a steady
+	// stream of sends cannot keep a gap open.
+	aheadSince time.Time
 }
 
 // Next returns the nonce for from's next transaction: the node's pending nonce, or one past the
@@ -53,14 +58,22 @@ func (t *Tracker) Next(ctx context.Context, node PendingNoncer, from common.Addr
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	nonce := pending
-	if last, ok := t.next[from]; ok && last.nonce > pending && now.Sub(last.at) < Window {
-		nonce = last.nonce
+	nonce, since := pending, time.Time{}
+	if last, ok := t.next[from]; ok && last.nonce > pending {
+		since = last.aheadSince
+		if since.IsZero() {
+			since = now
+		}
+		if now.Sub(since) < Window {
+			nonce = last.nonce
+		} else {
+			since = time.Time{} // the node's view is the truth again
+		}
 	}
 	if t.next == nil {
 		t.next = map[common.Address]handedOut{}
 	}
-	t.next[from] = handedOut{nonce: nonce + 1, at: now}
+	t.next[from] = handedOut{nonce: nonce + 1, aheadSince: since}
 	return nonce, nil
 }
 
@@ -70,7 +83,7 @@ func (t *Tracker) Unused(from common.Address, nonce uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if last, ok := t.next[from]; ok && last.nonce == nonce+1 {
-		t.next[from] = handedOut{nonce: nonce, at: last.at}
+		t.next[from] = handedOut{nonce: nonce, aheadSince: last.aheadSince}
 	}
 }
 

@@ -54,13 +54,31 @@ func TestWhatWasHandedOutExpires(t *testing.T) {
 	tr := txnonce.Tracker{Now: func() time.Time { return now }}
 	node := &staleNode{pending: 5}
 	_, _ = tr.Next(context.Background(), node, sender) // 5, then dropped by the node
-	now = now.Add(txnonce.Window - time.Millisecond)
 	if got, _ := tr.Next(context.Background(), node, sender); got != 6 {
-		t.Fatalf("within the window Next = %d, want 6", got)
+		t.Fatalf("right after, Next = %d, want 6", got)
 	}
 	now = now.Add(txnonce.Window)
 	if got, _ := tr.Next(context.Background(), node, sender); got != 5 {
-		t.Fatalf("after the window Next = %d, want the node's 5 (no gap left behind)", got)
+		t.Fatalf("a window after going ahead, Next = %d, want the node's 5 (no gap left behind)", got)
+	}
+}
+
+// A filler steps every second: sends closer together than the window must not keep a gap open.
+func TestSteadySendsDoNotKeepAGapOpen(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	tr := txnonce.Tracker{Now: func() time.Time { return now }}
+	node := &staleNode{pending: 5} // the transaction of nonce 5 was dropped: the node stays at 5
+	fellBack := false
+	for range 10 {
+		got, _ := tr.Next(context.Background(), node, sender)
+		if got == 5 && now.After(time.Unix(1_700_000_000, 0)) {
+			fellBack = true
+			break
+		}
+		now = now.Add(txnonce.Window / 2)
+	}
+	if !fellBack {
+		t.Fatal("sends every half window kept the tracker ahead of the node: nonce 5 never handed out again")
 	}
 }
 
