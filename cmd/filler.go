@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr/funcr"
 
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/filler"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
@@ -50,6 +51,8 @@ type fillerSettings struct {
 	chains               []fillerChain
 	interval             time.Duration
 	premiumBps           uint
+	// maxNativeDrop is the most native token it pays as an order's gas on arrival, in ether.
+	maxNativeDrop string
 	// quoteListen and quoteSecretFile serve the filler's quote endpoint (the service's requests
 	// for quotes): the address to listen on, and the file holding its Filler's signing secret.
 	quoteListen, quoteSecretFile string
@@ -100,6 +103,7 @@ func runFiller(args []string, stderr io.Writer) int {
 	fs.Var(chainFlags{&s.chains}, "chain", "A chain to fill on: ID,RPC_URL,SETTLEMENT (repeat for each chain).")
 	fs.DurationVar(&s.interval, "interval", time.Second, "How often to look for new orders and attestations.")
 	fs.UintVar(&s.premiumBps, "premium-bps", 0, "Price each order this many basis points above its minimum (its quotes, and the most it pays).")
+	fs.StringVar(&s.maxNativeDrop, "max-native-drop", "0.01", "The most native token (in ether, 18 decimals) to pay as an order's gas on arrival; orders asking more are neither quoted nor filled.")
 	fs.StringVar(&s.quoteListen, "quote-listen", "", "Serve the quote endpoint of the filler's Filler resource on this address (e.g. 127.0.0.1:9101); empty: none.")
 	fs.StringVar(&s.quoteSecretFile, "quote-secret-file", "", "File holding the signing secret (whsec_…) of the filler's Filler resource; required with --quote-listen.")
 	if err := fs.Parse(args); err != nil {
@@ -158,9 +162,13 @@ func newFiller(ctx context.Context, s fillerSettings, stderr io.Writer) (*filler
 	if err != nil {
 		return nil, err
 	}
+	maxDrop, err := intent.ParseAmount(s.maxNativeDrop, 18)
+	if err != nil {
+		return nil, fmt.Errorf("--max-native-drop %q: %w", s.maxNativeDrop, err)
+	}
 	f := &filler.Filler{
 		Key: key, Chains: map[uint64]*filler.Chain{}, Quote: filler.Premium(s.premiumBps),
-		API: strings.TrimSuffix(s.api, "/"), APIKey: s.apiKey, OrdersKey: s.ordersKey,
+		API: strings.TrimSuffix(s.api, "/"), APIKey: s.apiKey, OrdersKey: s.ordersKey, MaxNativeDrop: maxDrop,
 		Log: funcr.New(func(prefix, args string) { fmt.Fprintln(stderr, prefix, args) }, funcr.Options{}).WithName("filler"),
 	}
 	dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -248,9 +248,9 @@ type IntentGasOnArrival struct {
 	// +required
 	// +kubebuilder:validation:MaxLength=100
 	Cost string `json:"cost"`
-	// costSymbol is the input token's symbol.
+	// costSymbol is the input token's symbol (a TokenDefinition's symbol: up to 32 characters).
 	// +required
-	// +kubebuilder:validation:MaxLength=16
+	// +kubebuilder:validation:MaxLength=32
 	CostSymbol string `json:"costSymbol"`
 }
 

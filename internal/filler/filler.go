@@ -90,8 +90,12 @@ type Filler struct {
 	// OrdersKey is a filler key of the API (an ApiKey of role filler): with it, each step first
 	// opens the signed gasless orders of GET /v2/orders it would fill. Empty: no order book.
 	OrdersKey string
-	HTTP      *http.Client
-	Log       logr.Logger
+	// MaxNativeDrop is the most native token (wei) the filler pays as an order's native drop (gas
+	// on arrival); nil: DefaultMaxNativeDrop. open() is anyone's call: without a bound, an order
+	// with a one-wei input could ask for the filler's whole native balance as its drop.
+	MaxNativeDrop *big.Int
+	HTTP          *http.Client
+	Log           logr.Logger
 
 	// Sent lists the transactions the filler sent, oldest first.
 	Sent []*types.Transaction
@@ -292,6 +296,9 @@ func (f *Filler) worth(ctx context.Context, o settlement.Order) (*Chain, *big.In
 	if err := f.holds(ctx, dest, o.TokenOut, owed); err != nil {
 		return nil, nil, err
 	}
+	if err := f.dropAllowed(settlement.Plain(o).NativeDropAmount); err != nil {
+		return nil, nil, skip{err}
+	}
 	// The native drop (gas on arrival) is paid from the filler's native balance with the fill.
 	if drop := settlement.Plain(o).NativeDropAmount; drop.Sign() > 0 {
 		native := new(big.Int).Set(drop)
@@ -355,6 +362,22 @@ func (f *Filler) holds(ctx context.Context, c *Chain, token common.Address, amou
 	}
 	if balance.Cmp(amount) < 0 {
 		return skip{fmt.Errorf("inventory of %s short: holds %s, the order needs %s", token.Hex(), balance, amount)}
+	}
+	return nil
+}
+
+// DefaultMaxNativeDrop is the most native token a filler pays as an order's native drop unless
+// told otherwise: 0.01 ether, the bound of the sample Chains' maxGasOnArrival.
+var DefaultMaxNativeDrop = big.NewInt(1e16)
+
+// dropAllowed says why the filler does not pay drop (wei) as a native drop, if it does not.
+func (f *Filler) dropAllowed(drop *big.Int) error {
+	most := f.MaxNativeDrop
+	if most == nil {
+		most = DefaultMaxNativeDrop
+	}
+	if drop != nil && drop.Cmp(most) > 0 {
+		return fmt.Errorf("its native drop %s wei is above the filler's bound %s wei", drop, most)
 	}
 	return nil
 }

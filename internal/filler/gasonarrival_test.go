@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,17 @@ func TestTheFillDeliversTheNativeDrop(t *testing.T) {
 	var skipped skip
 	if _, _, err := g.worth(t.Context(), o); !errors.As(err, &skipped) {
 		t.Errorf("a filler without native token for the drop: %v; want the order skipped", err)
+	}
+
+	// open() is anyone's call: an order asking a drop above the filler's bound is skipped, however
+	// much native token the filler holds; at the bound it is worth filling.
+	f.MaxNativeDrop = new(big.Int).Sub(drop, big.NewInt(1))
+	if _, _, err := f.worth(t.Context(), o); !errors.As(err, &skipped) {
+		t.Errorf("a drop one wei above the filler's bound: %v; want the order skipped", err)
+	}
+	f.MaxNativeDrop = drop
+	if _, _, err := f.worth(t.Context(), o); err != nil && !strings.Contains(err.Error(), "filled") {
+		t.Errorf("a drop at the filler's bound: %v; want it worth filling", err)
 	}
 }
 

@@ -38,6 +38,8 @@ type quoteRequest struct {
 	ToChainID    uint64 `json:"toChainId"`
 	TokenOut     string `json:"tokenOut"`
 	MinAmountOut string `json:"minAmountOut"`
+	// NativeDropAmount is the order's gas on arrival (wei), which the filler would pay besides.
+	NativeDropAmount string `json:"nativeDropAmount"`
 }
 
 // quoteAnswer is the filler's quote.
@@ -98,6 +100,12 @@ func (q *QuoteEndpoint) quote(ctx context.Context, req quoteRequest) (*big.Int, 
 	floor, ok := new(big.Int).SetString(req.MinAmountOut, 10)
 	if !ok || floor.Sign() <= 0 {
 		return nil, false
+	}
+	if req.NativeDropAmount != "" {
+		drop, ok := new(big.Int).SetString(req.NativeDropAmount, 10)
+		if !ok || drop.Sign() < 0 || q.Filler.dropAllowed(drop) != nil {
+			return nil, false // a quote it would not fill would only fade it
+		}
 	}
 	token, err := caip.ParseAccountID(req.TokenOut)
 	if err != nil || token.Chain.Reference != strconv.FormatUint(req.ToChainID, 10) {

@@ -35,11 +35,15 @@ func TestQuoteEndpoint(t *testing.T) {
 	srv := httptest.NewServer(&QuoteEndpoint{Filler: f, Secrets: []string{secret}})
 	t.Cleanup(srv.Close)
 
-	ask := func(secret string, toChain uint64, token string, floor string) (int, quoteAnswer) {
+	ask := func(secret string, toChain uint64, token, floor, drop string) (int, quoteAnswer) {
 		t.Helper()
-		body, _ := json.Marshal(map[string]any{
+		fields := map[string]any{
 			"requestId": "01JQUOTE", "fromChainId": 1337, "toChainId": toChain, "tokenOut": token, "minAmountOut": floor,
-		})
+		}
+		if drop != "" {
+			fields["nativeDropAmount"] = drop
+		}
+		body, _ := json.Marshal(fields)
 		header, err := signing.Sign("01JQUOTE", time.Now(), body, secret)
 		if err != nil {
 			t.Fatal(err)
@@ -64,24 +68,27 @@ func TestQuoteEndpoint(t *testing.T) {
 	}
 	token := fmt.Sprintf("eip155:1338:%s", c.token.Hex())
 
-	status, ans := ask(secret, 1338, token, "100000000")
+	status, ans := ask(secret, 1338, token, "100000000", "")
 	if status != http.StatusOK || ans.RequestID != "01JQUOTE" || ans.AmountOut != "100400000" ||
 		ans.Filler != crypto.PubkeyToAddress(key.PublicKey).Hex() {
 		t.Errorf("a served route: %d %+v; want 200 with 100,400,000 (40 bps over the floor) from the filler", status, ans)
 	}
 	other, _ := signing.NewSecret(rand.Reader)
 	for name, tt := range map[string]struct {
-		secret, token, floor string
-		chain                uint64
-		want                 int
+		secret, token, floor, drop string
+		chain                      uint64
+		want                       int
 	}{
-		"another secret":           {other, token, "100000000", 1338, http.StatusUnauthorized},
-		"another chain":            {secret, token, "100000000", 1, http.StatusNoContent},
-		"a token of another chain": {secret, fmt.Sprintf("eip155:1337:%s", c.token.Hex()), "100000000", 1338, http.StatusNoContent},
-		"beyond its inventory":     {secret, token, "999999999", 1338, http.StatusNoContent},
-		"no floor":                 {secret, token, "x", 1338, http.StatusNoContent},
+		"another secret":                     {other, token, "100000000", "", 1338, http.StatusUnauthorized},
+		"another chain":                      {secret, token, "100000000", "", 1, http.StatusNoContent},
+		"a token of another chain":           {secret, fmt.Sprintf("eip155:1337:%s", c.token.Hex()), "100000000", "", 1338, http.StatusNoContent},
+		"beyond its inventory":               {secret, token, "999999999", "", 1338, http.StatusNoContent},
+		"no floor":                           {secret, token, "x", "", 1338, http.StatusNoContent},
+		"a native drop within its bound":     {secret, token, "100000000", DefaultMaxNativeDrop.String(), 1338, http.StatusOK},
+		"a native drop above its bound":      {secret, token, "100000000", new(big.Int).Add(DefaultMaxNativeDrop, big.NewInt(1)).String(), 1338, http.StatusNoContent},
+		"a native drop that is not a number": {secret, token, "100000000", "0x10", 1338, http.StatusNoContent},
 	} {
-		if got, _ := ask(tt.secret, tt.chain, tt.token, tt.floor); got != tt.want {
+		if got, _ := ask(tt.secret, tt.chain, tt.token, tt.floor, tt.drop); got != tt.want {
 			t.Errorf("%s: %d; want %d", name, got, tt.want)
 		}
 	}

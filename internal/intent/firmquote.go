@@ -228,7 +228,7 @@ func (s *Service) firmQuote(ctx context.Context, account string, p Parsed, amoun
 	}
 	if q.RequestHash != QuoteRequestHash(account, p, amount) {
 		return SimulatedQuote{}, &Problem{Kind: KindQuoteMismatch, Field: "simulationId", Detail: fmt.Sprintf(
-			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData and slippageBps must be the same); "+
+			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData, execution, gasOnArrival and slippageBps must be the same); "+
 				"send the simulated request unchanged, or simulate this one", q.ID)}
 	}
 	return q, nil
