@@ -207,3 +207,23 @@ func TestAFirmQuoteKeepsItsGasOnArrival(t *testing.T) {
 func tokenOf(symbol string, decimals int32, priceUSD string) registry.Token {
 	return registry.Token{Symbol: symbol, Decimals: decimals, PriceUSD: priceUSD}
 }
+
+// The drop is valued at the destination native token's price as the catalog gives it, the price
+// an ETH output would convert at: its TokenDefinition's first, the Chain's when it has none.
+func TestGasOnArrivalIsValuedAtTheNativeTokensDefinedPrice(t *testing.T) {
+	cat := testCatalog()
+	base := cat.chains["eip155:8453"]
+	base.MaxGasOnArrival = big.NewInt(10_000_000_000_000_000)
+	cat.chains[base.ID] = base
+	native := "eip155:8453:" + registry.NativeTokenAddress
+	cat.tokens[native] = registry.Token{Symbol: "ETH", ChainID: base.ID, Address: native, Decimals: 18, PriceUSD: "3000"}
+	svc := newTestService(t, func(c *Config) { c.Catalog = cat })
+	plan, err := svc.Prepare(context.Background(), "acme", mustParse(t, bridgeWithGas("100", "0.002")), testNonce)
+	if err != nil || !plan.Valid {
+		t.Fatalf("%v, %v", err, plan.Errors)
+	}
+	// 0.002 ETH x $3000 (the TokenDefinition's, not the Chain's $3150.25) = 6 USDC.
+	if q := plan.Quote(); q.GasOnArrival == nil || q.GasOnArrival.Cost != "6" || q.AmountOut != "93.8" {
+		t.Errorf("quote %+v (gas on arrival %+v); want a cost of 6 USDC and 93.8 out", q, q.GasOnArrival)
+	}
+}

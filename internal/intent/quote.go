@@ -52,7 +52,7 @@ func quoteOrder(plan *Plan, r resolved, fee StepFee, slippageBps int) {
 	// bought from what they leave, and the rest is converted.
 	out := new(big.Rat).Mul(new(big.Rat).SetInt(plan.Amount), big.NewRat(int64(BpsDenominator-fee.ProtocolBps-fee.SolverBps), BpsDenominator))
 	if plan.NativeDrop != nil {
-		cost, err := GasOnArrivalCost(nativeToken(r.to), r.tokenIn, plan.NativeDrop)
+		cost, err := GasOnArrivalCost(r.toNative, r.tokenIn, plan.NativeDrop)
 		if err != nil {
 			plan.Errors = append(plan.Errors, err.Error())
 			return

@@ -485,6 +485,9 @@ type resolved struct {
 	// tokenOut is the zero token when a single-asset bridge finds no same-symbol token.
 	tokenOut    token
 	hasTokenOut bool
+	// toNative is the destination chain's native token as the catalog prices it (its
+	// TokenDefinition's price first, as for tokenOut): what a gas on arrival is valued at.
+	toNative token
 }
 
 // resolve checks chains, asset placement and tokens, in that order, so the first problem
@@ -556,6 +559,7 @@ func (s *Service) resolveTokens(p Parsed, r *resolved) error {
 		// route", reported by checkRoute as CurrencyError.
 		r.tokenOut, r.hasTokenOut = resolveTokenBySymbol(s.catalog, r.to, r.tokenIn.Symbol)
 	}
+	r.toNative, _ = resolveToken(s.catalog, r.to, caip.AccountID{Chain: p.To.Chain, Address: registry.NativeTokenAddress})
 	return nil
 }
 
