@@ -20,8 +20,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-logr/logr/funcr"
 
-	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/filler"
+	"github.com/transferintent/transfer-intent-service/internal/intent"
 	"github.com/transferintent/transfer-intent-service/internal/webhook/signing"
 )
 
