@@ -130,19 +130,8 @@ func listed(id common.Hash, g settlement.GaslessOrder, sig, openForData []byte) 
 // and opens it once however often the book still lists it; an order whose listed openFor is not
 // the one of its order and signature is never sent.
 func TestOpensGaslessOrdersOfTheBook(t *testing.T) {
-	origin, dest := newGaslessChain(t, 1337), newGaslessChain(t, 1338)
-	fillerKey, user := newTestKey(t), newTestKey(t)
-	fillerAddr, userAddr := crypto.PubkeyToAddress(fillerKey.PublicKey), crypto.PubkeyToAddress(user.PublicKey)
-	recipient := crypto.PubkeyToAddress(newTestKey(t).PublicKey)
+	origin, dest, fillerKey, user, recipient := newGaslessBridge(t)
 	erc20 := contracts.NewTestToken()
-	for _, c := range []*gaslessChain{origin, dest} {
-		c.dev.SendValue(t, fillerAddr, big.NewInt(1e18))
-	}
-	dest.dev.Mint(t, dest.token, fillerAddr, big.NewInt(1_000_000_000))
-	origin.dev.SendValue(t, userAddr, big.NewInt(1e17)) // the user's one approval of Permit2
-	origin.dev.Mint(t, origin.token, userAddr, big.NewInt(10_000_000))
-	maxUint256 := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
-	origin.dev.Transact(t, user, origin.token, erc20.PackApprove(contracts.CanonicalPermit2, maxUint256))
 
 	good, goodSig, goodID := signedBridge(t, origin, dest, user, recipient)
 	goodData, err := settlement.OpenForData(good, goodSig)
@@ -268,4 +257,24 @@ func TestNextPageStaysOnTheAPI(t *testing.T) {
 			t.Errorf("Link %s: next %q (%v); want %q", link, got, err, want)
 		}
 	}
+}
+
+// newGaslessBridge is two chains (1337, 1338) with a filler funded on both and holding the
+// destination token, and a user holding the origin token who approved Permit2 once (paying that
+// one approval's gas), and a fresh recipient.
+func newGaslessBridge(t *testing.T) (origin, dest *gaslessChain, fillerKey, user *ecdsa.PrivateKey, recipient common.Address) {
+	t.Helper()
+	origin, dest = newGaslessChain(t, 1337), newGaslessChain(t, 1338)
+	fillerKey, user = newTestKey(t), newTestKey(t)
+	fillerAddr, userAddr := crypto.PubkeyToAddress(fillerKey.PublicKey), crypto.PubkeyToAddress(user.PublicKey)
+	recipient = crypto.PubkeyToAddress(newTestKey(t).PublicKey)
+	for _, c := range []*gaslessChain{origin, dest} {
+		c.dev.SendValue(t, fillerAddr, big.NewInt(1e18))
+	}
+	dest.dev.Mint(t, dest.token, fillerAddr, big.NewInt(1_000_000_000))
+	origin.dev.SendValue(t, userAddr, big.NewInt(1e17))
+	origin.dev.Mint(t, origin.token, userAddr, big.NewInt(10_000_000))
+	maxUint256 := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	origin.dev.Transact(t, user, origin.token, contracts.NewTestToken().PackApprove(contracts.CanonicalPermit2, maxUint256))
+	return origin, dest, fillerKey, user, recipient
 }

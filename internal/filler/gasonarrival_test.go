@@ -97,19 +97,8 @@ func TestTheFillDeliversTheNativeDrop(t *testing.T) {
 // A gasless order whose signed Permit2 witness carries a native drop: the filler opens it with
 // openFor and fills it, and the recipient's native balance rises by exactly the drop.
 func TestAGaslessOrderDeliversItsNativeDrop(t *testing.T) {
-	origin, dest := newGaslessChain(t, 1337), newGaslessChain(t, 1338)
-	fillerKey, user := newTestKey(t), newTestKey(t)
-	fillerAddr, userAddr := crypto.PubkeyToAddress(fillerKey.PublicKey), crypto.PubkeyToAddress(user.PublicKey)
-	recipient := crypto.PubkeyToAddress(newTestKey(t).PublicKey)
+	origin, dest, fillerKey, user, recipient := newGaslessBridge(t)
 	erc20 := contracts.NewTestToken()
-	for _, c := range []*gaslessChain{origin, dest} {
-		c.dev.SendValue(t, fillerAddr, big.NewInt(1e18))
-	}
-	dest.dev.Mint(t, dest.token, fillerAddr, big.NewInt(1_000_000_000))
-	origin.dev.SendValue(t, userAddr, big.NewInt(1e17))
-	origin.dev.Mint(t, origin.token, userAddr, big.NewInt(10_000_000))
-	maxUint256 := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
-	origin.dev.Transact(t, user, origin.token, erc20.PackApprove(contracts.CanonicalPermit2, maxUint256))
 
 	drop := big.NewInt(3_000_000_000_000_000) // 0.003 ETH
 	g, sig, id := signedBridgeWithDrop(t, origin, dest, user, recipient, drop)
