@@ -26,6 +26,7 @@ var levels = map[string]int{
 	"internal/apihealth":       0,
 	"internal/caip":            0,
 	"internal/chain/contracts": 0,
+	"internal/chain/txnonce":   0,
 	"internal/defaults":        0,
 	"internal/freeport":        0,
 	"internal/ssetest":         0,
@@ -43,7 +44,6 @@ var levels = map[string]int{
 	"pkg/client": 0,
 
 	// Read models, the contract's Go side, the node client, generic mechanisms.
-	"internal/chain/devchain":   1,
 	"internal/chain/jsonrpc":    1,
 	"internal/chain/reverts":    1,
 	"internal/chain/settlement": 1,
@@ -74,6 +74,10 @@ var levels = map[string]int{
 
 	// The archive of finished intents: which statuses are finished is the lifecycle's rule.
 	"internal/archive": 3,
+
+	// The development chain of tests and make run: it signs gasless orders (chain/settlement)
+	// and deploys the settlement contract as a user does (chain/deploy).
+	"internal/chain/devchain": 3,
 
 	// Adapters of the domain: the store, the simulation's reads, the controllers.
 	"internal/chain/chaindata": 4,
