@@ -123,7 +123,7 @@ func startDevChains(ctx context.Context, dir, attesterKeyPath string, ids []int6
 		// A chain kept from before the contract moved to its CREATE2 address (or from before a
 		// change of contracts/src/Settlement.sol, which moves it) gets this release's contract
 		// there; the old one stays where it was, unused.
-		if redeployed, err := c.Chain.DeployLocalSettlement(); err != nil {
+		if redeployed, err := c.DeployLocalSettlement(); err != nil {
 			d.close()
 			return nil, fmt.Errorf("local chain eip155:%d: %w", ids[i], err)
 		} else if redeployed && progress[i] == setUpTxs {
