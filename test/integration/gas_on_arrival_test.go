@@ -24,8 +24,11 @@ import (
 var _ = Describe("Gas on arrival", Ordered, func() {
 	It("delivers a bridge's native drop to its recipient with the fill", func() {
 		origin := newWatchedChain(true)
-		dest := newWatchedChainWith(true, func(_ *watchedChain, c *v1alpha1.ChainSpec, _ map[string]*v1alpha1.TokenDefinitionSpec) {
+		dest := newWatchedChainWith(true, func(_ *watchedChain, c *v1alpha1.ChainSpec, tokens map[string]*v1alpha1.TokenDefinitionSpec) {
 			c.MaxGasOnArrival = "0.01"
+			// The drop is valued at the native token's price as the catalog gives it: its
+			// TokenDefinition's (the suite's default is $1) before the Chain's.
+			tokens["ETH"].PriceUSD = "3000"
 		})
 		Eventually(func() bool { row, _ := readModels.Chains.Get(dest.caip2); return row.MaxGasOnArrival != nil }).
 			WithTimeout(10*time.Second).Should(BeTrue(), "the destination Chain's maxGasOnArrival is not published")
