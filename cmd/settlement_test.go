@@ -23,21 +23,7 @@ import (
 func settlementChain(t *testing.T, id int64, finalitySeconds int) (chainFile, keyFile string, deployer common.Address) {
 	t.Helper()
 	c := devchain.Start(t, id)
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				c.Commit()
-			}
-		}
-	}()
-	t.Cleanup(func() { close(stop); <-done })
+	t.Cleanup(c.MineEvery(50 * time.Millisecond))
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)

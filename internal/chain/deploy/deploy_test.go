@@ -23,22 +23,7 @@ import (
 // its receipts.
 func autoMine(t *testing.T, c *devchain.Chain) {
 	t.Helper()
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				c.Commit()
-			}
-		}
-	}()
-	t.Cleanup(func() { close(stop); <-done })
+	t.Cleanup(c.MineEvery(50 * time.Millisecond))
 }
 
 func newKey(t *testing.T) *ecdsa.PrivateKey {

@@ -351,3 +351,23 @@ func (c *Chain) Fund(to common.Address, wei *big.Int) error {
 func ethereumCall(to common.Address, calldata []byte) ethereum.CallMsg {
 	return ethereum.CallMsg{To: &to, Data: calldata}
 }
+
+// MineEvery makes a block every interval until the returned stop is called (stop waits for the
+// last block in progress): for code under test that waits for its transactions to be mined.
+func (c *Chain) MineEvery(interval time.Duration) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				c.Commit()
+			}
+		}
+	}()
+	return func() { close(quit); <-done }
+}

@@ -16,21 +16,8 @@ import (
 func (c *Chain) DeployLocalSettlement() (bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				c.Commit()
-			}
-		}
-	}()
-	defer func() { close(stop); <-done }()
+	stop := c.MineEvery(20 * time.Millisecond)
+	defer stop()
 	res, err := deploy.Deploy(ctx, c.Backend.Client(), deploy.Request{
 		ChainID: c.ID, Args: deploy.LocalArgs(), Key: c.Funder, Poll: 20 * time.Millisecond,
 	})
