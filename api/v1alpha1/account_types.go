@@ -34,6 +34,60 @@ type AccountSpec struct {
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	MaxAPIKeys *int32 `json:"maxApiKeys,omitempty"`
+
+	// fees is the account's integrator fee policy: what its swaps and bridges may charge their
+	// users on top of the service's fees, and to whom it is paid. Absent: its requests charge none,
+	// and a request that sets a fee is refused (fee-not-allowed).
+	// +optional
+	Fees *IntegratorFeePolicy `json:"fees,omitempty"`
+}
+
+// IntegratorFeePolicy is an Account's integrator fee policy. The fee is a share of the order's
+// input (amountIn, in the input token), credited to the recipient by the settlement contract when
+// the order is paid out (a bridge's settle, a swap's fill) and never on a refund.
+// +kubebuilder:validation:XValidation:rule="!has(self.defaultBps) || self.defaultBps <= self.maxBps",message="defaultBps must not exceed maxBps"
+type IntegratorFeePolicy struct {
+	// defaultBps is the fee of a swap or bridge whose request sets none, in basis points of its
+	// amount (absent: 0, no fee unless the request sets one).
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	DefaultBps int32 `json:"defaultBps,omitempty"`
+
+	// maxBps is the most a request may set, in basis points (at most 1000, 10%).
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	MaxBps int32 `json:"maxBps"`
+
+	// recipients are, per origin chain (where the fee is credited, in the input token), the
+	// addresses a fee may be paid to; the first is the one a request that names none is paid at.
+	// A fee on an order from a chain not listed is refused.
+	// +required
+	// +listType=map
+	// +listMapKey=chainId
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	Recipients []FeeRecipients `json:"recipients"`
+}
+
+// FeeRecipients are the addresses an integrator fee may be paid to on one chain.
+type FeeRecipients struct {
+	// chainId is the CAIP-2 id of the origin chain.
+	// +required
+	// +kubebuilder:validation:MaxLength=41
+	// +kubebuilder:validation:Pattern=`^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$`
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('eip155:') || self.matches('^eip155:[1-9][0-9]{0,18}$')",message="an eip155 chain id must be eip155:<decimal chain id without leading zeros>"
+	ChainID string `json:"chainId"`
+
+	// addresses are the 0x EVM addresses (EIP-55 checksummed or all one case) a fee on an order
+	// from that chain may be paid to; the first is the default.
+	// +required
+	// +listType=atomic
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Addresses []string `json:"addresses"`
 }
 
 // DefaultMaxAPIKeys is how many ApiKeys an Account may hold when its spec does not say.

@@ -220,6 +220,45 @@ type TransferRequest struct {
 	// swap's or bridge's output (the order's native drop).
 	// +optional
 	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
+	// fee is the integrator fee the request set, within its Account's fee policy (absent: the
+	// policy's default applies, which the quote's integratorFee shows).
+	// +optional
+	Fee *RequestFee `json:"fee,omitempty"`
+}
+
+// RequestFee is a request's integrator fee.
+type RequestFee struct {
+	// bps is the fee in basis points of the amount (absent: the policy's default).
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	Bps *int32 `json:"bps,omitempty"`
+	// recipient is the 0x address it is paid to (absent: the policy's first for the origin chain).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Recipient string `json:"recipient,omitempty"`
+}
+
+// IntentIntegratorFee is the quote's integrator fee: what the order carries as feeAmount and
+// feeRecipient.
+type IntentIntegratorFee struct {
+	// bps is the fee in basis points of the amount.
+	// +required
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	Bps int32 `json:"bps"`
+	// amount is the fee in display units of the input token (rounded down).
+	// +required
+	// +kubebuilder:validation:MaxLength=100
+	Amount string `json:"amount"`
+	// symbol is the input token's symbol.
+	// +required
+	// +kubebuilder:validation:MaxLength=32
+	Symbol string `json:"symbol"`
+	// recipient is the EIP-55 address it is credited to on the origin chain.
+	// +required
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Recipient string `json:"recipient"`
 }
 
 // GasOnArrival is an amount of the destination chain's native token delivered to the recipient
@@ -312,6 +351,9 @@ type IntentQuote struct {
 	// asked for it.
 	// +optional
 	GasOnArrival *IntentGasOnArrival `json:"gasOnArrival,omitempty"`
+	// integratorFee is the Account's integrator fee the order carries, when it has one.
+	// +optional
+	IntegratorFee *IntentIntegratorFee `json:"integratorFee,omitempty"`
 }
 
 // IntentAuction is a swap's or bridge's market terms as its order encodes them: the Dutch decay of

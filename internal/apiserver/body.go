@@ -25,7 +25,7 @@ import (
 // the order a problem lists them; createOnlyFields are the create's terms (OpenAPI
 // CreateTransferRequest), refused on a simulation.
 var (
-	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution", "gasOnArrival"}
+	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution", "gasOnArrival", "fee"}
 	createOnlyFields      = []string{"simulationId", "minAmountOut"}
 )
 
@@ -135,9 +135,9 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 	}
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps, execution and gasOnArrival", name)
+			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival and fee", name)
 			if create {
-				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival, simulationId and minAmountOut", name)
+				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival, fee, simulationId and minAmountOut", name)
 			} else if slices.Contains(createOnlyFields, name) {
 				detail = fmt.Sprintf("%s belongs to a create (POST /v2/transfers), not to a simulation", name)
 			}
@@ -168,6 +168,13 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 				return req, perr
 			}
 			req.GasOnArrival = g
+			continue
+		case "fee":
+			f, perr := decodeFee(raw)
+			if perr != nil {
+				return req, perr
+			}
+			req.Fee = f
 			continue
 		}
 		v, ok := jsonString(raw)
@@ -294,4 +301,33 @@ func decodeGasOnArrival(raw json.RawMessage) (*intent.GasOnArrival, *intent.Prob
 		return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "gasOnArrival.amount", Detail: "must be a string"}
 	}
 	return &intent.GasOnArrival{Amount: v}, nil
+}
+
+// decodeFee is the schema check of fee: an object with an integer bps and a string recipient,
+// each optional, nothing else.
+func decodeFee(raw json.RawMessage) (*intent.RequestFee, *intent.Problem) {
+	var members map[string]json.RawMessage
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &members) != nil {
+		return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "fee", Detail: "must be an object {\"bps\": 50, \"recipient\": \"0x...\"}"}
+	}
+	var fee intent.RequestFee
+	for name, v := range members {
+		switch name {
+		case "bps":
+			var n int
+			if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) || json.Unmarshal(v, &n) != nil {
+				return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "fee.bps", Detail: "must be an integer"}
+			}
+			fee.Bps = &n
+		case "recipient":
+			s, ok := jsonString(v)
+			if !ok {
+				return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "fee.recipient", Detail: "must be a string"}
+			}
+			fee.Recipient = s
+		default:
+			return nil, &intent.Problem{Kind: intent.KindBadRequest, Field: "fee", Detail: fmt.Sprintf("unknown field %q: fee has only bps and recipient", name)}
+		}
+	}
+	return &fee, nil
 }

@@ -2,7 +2,9 @@ package controller
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/ethereum/go-ethereum/common"
 	"golang.org/x/crypto/bcrypt"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,7 +47,77 @@ func ValidateAccountSpec(spec *v1alpha1.AccountSpec) field.ErrorList {
 	p := field.NewPath("spec")
 	errs := fieldrule.String{Required: true, MinLen: 1, MaxLen: 128}.Validate(p.Child("displayName"), spec.DisplayName)
 	errs = append(errs, fieldrule.String{Required: true, MaxLen: 254, Pattern: emailPattern}.Validate(p.Child("email"), spec.Email)...)
-	return append(errs, fieldrule.SecretKeyReference(p.Child("passwordSecretRef"), spec.PasswordSecretRef)...)
+	errs = append(errs, fieldrule.SecretKeyReference(p.Child("passwordSecretRef"), spec.PasswordSecretRef)...)
+	return append(errs, validateFeePolicy(p.Child("fees"), spec.Fees)...)
+}
+
+// validateFeePolicy mirrors the CRD rules of spec.fees and checks the EIP-55 checksum of each
+// recipient: a mistyped recipient would be paid fees nobody can claim.
+func validateFeePolicy(p *field.Path, f *v1alpha1.IntegratorFeePolicy) field.ErrorList {
+	if f == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	for _, b := range []struct {
+		name string
+		v    int32
+	}{{"defaultBps", f.DefaultBps}, {"maxBps", f.MaxBps}} {
+		if b.v < 0 || b.v > maxIntegratorFeeBps {
+			errs = append(errs, field.Invalid(p.Child(b.name), b.v, fmt.Sprintf("must be between 0 and %d basis points", maxIntegratorFeeBps)))
+		}
+	}
+	if f.DefaultBps > f.MaxBps {
+		errs = append(errs, field.Invalid(p, f.DefaultBps, "defaultBps must not exceed maxBps"))
+	}
+	rp := p.Child("recipients")
+	switch {
+	case len(f.Recipients) == 0:
+		errs = append(errs, field.Required(rp, "at least one chain's recipients"))
+	case len(f.Recipients) > 64:
+		errs = append(errs, field.TooMany(rp, len(f.Recipients), 64))
+	}
+	seen := map[string]bool{}
+	for i, r := range f.Recipients {
+		ip := rp.Index(i)
+		errs = append(errs, validateChainID(ip.Child("chainId"), r.ChainID)...)
+		if seen[r.ChainID] {
+			errs = append(errs, field.Duplicate(ip.Child("chainId"), r.ChainID))
+		}
+		seen[r.ChainID] = true
+		ap := ip.Child("addresses")
+		switch {
+		case len(r.Addresses) == 0:
+			errs = append(errs, field.Required(ap, "at least one address"))
+		case len(r.Addresses) > 16:
+			errs = append(errs, field.TooMany(ap, len(r.Addresses), 16))
+		}
+		for j, a := range r.Addresses {
+			if e := (fieldrule.String{Required: true, Pattern: hexAddressPattern}).Validate(ap.Index(j), a); len(e) > 0 {
+				errs = append(errs, e...)
+			} else {
+				errs = append(errs, validateEIP55(ap.Index(j), a, a)...)
+			}
+		}
+	}
+	return errs
+}
+
+// maxIntegratorFeeBps is the most an Account's fee policy may charge: 10%, 0x's bound on an
+// integrator's swapFeeBps.
+const maxIntegratorFeeBps = 1000
+
+// feePolicyOf is the read model of spec.fees (validated): addresses in EIP-55, the default first.
+func feePolicyOf(f *v1alpha1.IntegratorFeePolicy) *registry.FeePolicy {
+	if f == nil {
+		return nil
+	}
+	out := &registry.FeePolicy{DefaultBps: uint32(f.DefaultBps), MaxBps: uint32(f.MaxBps), Recipients: map[string][]string{}}
+	for _, r := range f.Recipients {
+		for _, a := range r.Addresses {
+			out.Recipients[r.ChainID] = append(out.Recipients[r.ChainID], common.HexToAddress(a).Hex())
+		}
+	}
+	return out
 }
 
 // Reconcile publishes one Account. Deleting an Account (or starting to) withdraws it from the key
@@ -69,6 +141,7 @@ func (r *AccountReconciler) publish(ctx context.Context, req ctrl.Request, accou
 		Email:       spec.Email,
 		Disabled:    spec.Disabled,
 		CreatedAt:   account.CreationTimestamp.Time,
+		Fees:        feePolicyOf(spec.Fees),
 	}
 	if ref := spec.PasswordSecretRef; ref != nil {
 		entry.PasswordSecret = &registry.SecretRef{Name: ref.Name, Key: secretKeyOrDefault(ref, defaultPasswordSecretKey)}

@@ -53,6 +53,9 @@ type MarketQuery struct {
 	// NativeDrop is the order's gas on arrival in base units of the destination chain's native
 	// token, which the filler pays with the fill beside the output; nil: none.
 	NativeDrop *big.Int
+	// FeeAmount is the order's integrator fee in base units of the input token, which the filler
+	// is not paid (it receives AmountIn less it); nil: none.
+	FeeAmount *big.Int
 }
 
 // MarketAnswer is what came of a request for quotes.
@@ -183,7 +186,7 @@ func (s *Service) setMarketTerms(ctx context.Context, plan *Plan, r resolved, fi
 		ans = s.auction.Market.Quote(ctx, MarketQuery{
 			From: r.from, To: r.to, TokenIn: r.tokenIn.Token, TokenOut: r.tokenOut.Token,
 			AmountIn: plan.Amount, Floor: plan.MinAmountOut, Ceiling: QuoteCeiling(plan.AmountOut), Deadline: plan.Deadline,
-			NativeDrop: plan.NativeDrop,
+			NativeDrop: plan.NativeDrop, FeeAmount: plan.integratorFeeAmount(),
 		})
 	}
 	plan.Market = s.auction.marketTerms(*plan, ans, now)

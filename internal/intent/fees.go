@@ -95,7 +95,10 @@ type Fees struct {
 	GasUSD         string `json:"gasUsd"`
 	ProtocolFeeBps uint32 `json:"protocolFeeBps"`
 	SolverFeeBps   uint32 `json:"solverFeeBps"`
-	TotalUSD       string `json:"totalUsd"`
+	// IntegratorFeeBps is the Account's integrator fee (the quote's integratorFee), which
+	// totalUsd counts; absent without one.
+	IntegratorFeeBps uint32 `json:"integratorFeeBps,omitempty"`
+	TotalUSD         string `json:"totalUsd"`
 }
 
 // FeeInputs are the exact quantities a fee estimate is made of. A nil price means unknown.
@@ -109,12 +112,15 @@ type FeeInputs struct {
 	TokenDecimals int32
 	TokenPriceUSD *big.Rat
 	Bps           StepFee
+	// IntegratorBps is the integrator fee's basis points: in totalUsd, not in the route's
+	// minimum (MinAmount), which is the service's own fees' bound.
+	IntegratorBps uint32
 }
 
 // ComputeFees prices an intent:
 //
 //	gasUsd   = gasUnits x gasPriceWei x nativePriceUsd / 10^nativeDecimals
-//	totalUsd = gasUsd + notional x (protocolBps + solverBps) / 10000
+//	totalUsd = gasUsd + notional x (protocolBps + solverBps + integratorBps) / 10000
 //	notional = amount / 10^tokenDecimals x tokenPriceUsd
 //
 // Everything is exact (big.Rat); each figure is rounded once by FormatUSD, so totalUsd is the
@@ -124,10 +130,11 @@ func ComputeFees(in FeeInputs) Fees {
 	gas := gasUSD(in)
 	total := new(big.Rat).Add(gas, percentageFeeUSD(in))
 	return Fees{
-		GasUSD:         FormatUSD(gas),
-		ProtocolFeeBps: in.Bps.ProtocolBps,
-		SolverFeeBps:   in.Bps.SolverBps,
-		TotalUSD:       FormatUSD(total),
+		GasUSD:           FormatUSD(gas),
+		ProtocolFeeBps:   in.Bps.ProtocolBps,
+		SolverFeeBps:     in.Bps.SolverBps,
+		IntegratorFeeBps: in.IntegratorBps,
+		TotalUSD:         FormatUSD(total),
 	}
 }
 
@@ -144,7 +151,7 @@ func percentageFeeUSD(in FeeInputs) *big.Rat {
 		return new(big.Rat)
 	}
 	notional := inUnits(in.Amount, in.TokenDecimals, in.TokenPriceUSD)
-	bps := new(big.Rat).SetFrac64(int64(in.Bps.ProtocolBps)+int64(in.Bps.SolverBps), BpsDenominator)
+	bps := new(big.Rat).SetFrac64(int64(in.Bps.ProtocolBps)+int64(in.Bps.SolverBps)+int64(in.IntegratorBps), BpsDenominator)
 	return notional.Mul(notional, bps)
 }
 

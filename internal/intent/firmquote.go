@@ -42,6 +42,8 @@ type SimulatedQuote struct {
 	// GasOnArrivalCost is the gas on arrival's cost in base units of the input token, which
 	// AmountOut has taken off; empty without gas on arrival.
 	GasOnArrivalCost string `json:"gasOnArrivalCost,omitempty"`
+	// IntegratorFee is the integrator fee the quote took off its output; absent without one.
+	IntegratorFee *SimulatedFee `json:"integratorFee,omitempty"`
 	// MinAmountIn is the route's limits.minAmount in base units of the input token; empty for a
 	// transfer and for simulations kept before limits existed.
 	MinAmountIn string `json:"minAmountIn,omitempty"`
@@ -59,6 +61,33 @@ type SimulatedMarket struct {
 	Winner        string `json:"winner,omitempty"`
 	WinnerAddress string `json:"winnerAddress,omitempty"`
 	AmountOut     string `json:"amountOut,omitempty"`
+}
+
+// SimulatedFee is a simulation's integrator fee: Amount in base units of the input token.
+type SimulatedFee struct {
+	Bps       uint32 `json:"bps"`
+	Amount    string `json:"amount"`
+	Recipient string `json:"recipient"`
+}
+
+// simulatedFee is the record of fee, nil without one.
+func simulatedFee(fee *IntegratorFee) *SimulatedFee {
+	if fee == nil {
+		return nil
+	}
+	return &SimulatedFee{Bps: fee.Bps, Amount: fee.Amount.String(), Recipient: fee.Recipient.Hex()}
+}
+
+// feeChanged refuses a firm quote whose integrator fee the account's policy no longer gives: the
+// request (its hash) is the same, so only the policy (its default, its most, its recipients)
+// changed, and the quote's output was computed with the old fee.
+func feeChanged(plan Plan, q SimulatedQuote) error {
+	now, then := simulatedFee(plan.IntegratorFee), q.IntegratorFee
+	if now == nil && then == nil || now != nil && then != nil && *now == *then {
+		return nil
+	}
+	return &Problem{Kind: KindQuoteExpired, Field: "simulationId", Detail: fmt.Sprintf(
+		"the account's integrator fee policy changed since simulation %s quoted its fee; simulate again", q.ID)}
 }
 
 // marketAnswer is the answer the simulation's request for quotes gave, for a create that keeps it.
@@ -195,6 +224,7 @@ func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
 	if plan.GasOnArrivalCost != nil {
 		q.GasOnArrivalCost = plan.GasOnArrivalCost.String()
 	}
+	q.IntegratorFee = simulatedFee(plan.IntegratorFee)
 	if t := plan.Market; t != nil && (t.Asked > 0 || t.Winner != "") {
 		q.Market = &SimulatedMarket{Asked: t.Asked, Quotes: t.Quotes}
 		if t.Winner != "" {
@@ -228,7 +258,7 @@ func (s *Service) firmQuote(ctx context.Context, account string, p Parsed, amoun
 	}
 	if q.RequestHash != QuoteRequestHash(account, p, amount) {
 		return SimulatedQuote{}, &Problem{Kind: KindQuoteMismatch, Field: "simulationId", Detail: fmt.Sprintf(
-			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData, execution, gasOnArrival and slippageBps must be the same); "+
+			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData, execution, gasOnArrival, fee and slippageBps must be the same); "+
 				"send the simulated request unchanged, or simulate this one", q.ID)}
 	}
 	return q, nil

@@ -47,6 +47,10 @@ type OrderInputs struct {
 	// NativeDrop is the gas on arrival: native token of the destination chain, in base units, the
 	// filler pays the recipient with the fill (nil: none).
 	NativeDrop *big.Int
+	// FeeAmount (base units of TokenIn, nil: none) is the integrator fee credited to FeeRecipient
+	// when the order is paid out.
+	FeeAmount    *big.Int
+	FeeRecipient common.Address
 }
 
 // Order is the settlement contract's order for in.
@@ -61,6 +65,7 @@ func (in OrderInputs) Order() settlement.Order {
 		ExclusiveFiller: in.ExclusiveFiller, ExclusivityDeadline: in.ExclusivityDeadline,
 		ExclusivityOverrideBps: new(big.Int).SetUint64(uint64(in.ExclusivityOverrideBps)),
 		NativeDropAmount:       in.NativeDrop,
+		FeeAmount:              in.FeeAmount, FeeRecipient: in.FeeRecipient,
 	}
 }
 

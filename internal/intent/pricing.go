@@ -199,7 +199,7 @@ func (s *Service) feeInputs(r resolved, plan Plan, gasPrice *big.Int, prices usd
 	return FeeInputs{
 		GasUnits: plan.GasUnits, GasPriceWei: gasPrice, NativeDecimals: r.from.NativeDecimals,
 		Amount: plan.Amount, TokenDecimals: r.tokenIn.Decimals, Bps: s.fees.For(plan.ResolvedPath),
-		NativePriceUSD: prices.native, TokenPriceUSD: prices.token,
+		NativePriceUSD: prices.native, TokenPriceUSD: prices.token, IntegratorBps: plan.integratorFeeBps(),
 	}
 }
 
@@ -210,9 +210,9 @@ func (s *Service) computeFees(r resolved, plan *Plan, in FeeInputs) Fees {
 	if in.NativePriceUSD == nil {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price for %s: gasUsd counts gas as 0", r.from.ID, r.from.NativeSymbol))
 	}
-	if in.TokenPriceUSD == nil && bps.ProtocolBps+bps.SolverBps > 0 {
-		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price: totalUsd excludes the %d bps of protocol and solver fees",
-			r.tokenIn.Symbol, bps.ProtocolBps+bps.SolverBps))
+	if in.TokenPriceUSD == nil && bps.ProtocolBps+bps.SolverBps+in.IntegratorBps > 0 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%s has no USD price: totalUsd excludes the %d bps of protocol, solver and integrator fees",
+			r.tokenIn.Symbol, bps.ProtocolBps+bps.SolverBps+in.IntegratorBps))
 	}
 	return ComputeFees(in)
 }

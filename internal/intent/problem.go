@@ -26,6 +26,13 @@ const (
 	// KindMinAmountOut is a create whose order would accept less than the client's minAmountOut
 	// (HTTP 422 min-amount-out).
 	KindMinAmountOut ProblemKind = "min-amount-out"
+	// KindFeeNotAllowed is an integrator fee the Account's policy does not allow: above its
+	// maxBps, on an Account without a policy, on a chain without recipients, or on a transfer
+	// (HTTP 422 fee-not-allowed).
+	KindFeeNotAllowed ProblemKind = "fee-not-allowed"
+	// KindFeeRecipientNotAllowed is an integrator fee's recipient the policy does not list for
+	// the origin chain (HTTP 422 fee-recipient-not-allowed).
+	KindFeeRecipientNotAllowed ProblemKind = "fee-recipient-not-allowed"
 )
 
 // Problem is a refusal the client can act on. The HTTP layer finds it with errors.As and never

@@ -28,6 +28,9 @@ type Quote struct {
 	// GasOnArrival is the native token delivered with the output and its cost, which AmountOut
 	// already has taken off; nil when the request asked for none.
 	GasOnArrival *GasOnArrivalQuote `json:"gasOnArrival,omitempty"`
+	// IntegratorFee is the Account's integrator fee the order carries, apart from the service's
+	// fees (estimatedFees), which AmountOut already has taken off; nil without one.
+	IntegratorFee *IntegratorFeeQuote `json:"integratorFee,omitempty"`
 }
 
 // quoteOrder fills the plan's output amounts. A transfer delivers exactly its amount. An order
@@ -48,9 +51,14 @@ func quoteOrder(plan *Plan, r resolved, fee StepFee, slippageBps int) {
 		plan.Errors = append(plan.Errors, err.Error())
 		return
 	}
-	// The percentage fees are of the whole amount (estimatedFees says so); the gas on arrival is
-	// bought from what they leave, and the rest is converted.
+	// The percentage fees, the service's and the integrator's, are of the whole amount
+	// (estimatedFees says so); the gas on arrival is bought from what they leave, and the rest is
+	// converted.
 	out := new(big.Rat).Mul(new(big.Rat).SetInt(plan.Amount), big.NewRat(int64(BpsDenominator-fee.ProtocolBps-fee.SolverBps), BpsDenominator))
+	if f := plan.IntegratorFee; f != nil {
+		// The integrator's fee is its share of the whole amount, which the filler is not paid.
+		out.Sub(out, new(big.Rat).SetInt(f.Amount))
+	}
 	if plan.NativeDrop != nil {
 		cost, err := GasOnArrivalCost(r.toNative, r.tokenIn, plan.NativeDrop)
 		if err != nil {
@@ -106,6 +114,7 @@ func (p Plan) Quote() *Quote {
 		AmountOut:    FormatAmount(p.AmountOut, tokenOut.Decimals),
 		MinAmountOut: FormatAmount(p.MinAmountOut, tokenOut.Decimals),
 		SlippageBps:  p.SlippageBps,
-		GasOnArrival: p.gasOnArrivalQuote(),
+		GasOnArrival:  p.gasOnArrivalQuote(),
+		IntegratorFee: p.integratorFeeQuote(),
 	}
 }

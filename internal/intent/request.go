@@ -9,6 +9,7 @@ import (
 
 	"github.com/transferintent/transfer-intent-service/internal/caip"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/transferintent/transfer-intent-service/internal/registry"
@@ -40,6 +41,9 @@ type Request struct {
 	// GasOnArrival asks for an amount of the destination chain's native token to arrive with a
 	// swap's or bridge's output (the order's native drop); nil: none.
 	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
+	// Fee is the integrator fee the request sets, within its Account's fee policy; nil: the
+	// policy's default.
+	Fee *RequestFee `json:"fee,omitempty"`
 }
 
 // GasOnArrival is the request's gasOnArrival: Amount in display units of the destination chain's
@@ -164,6 +168,11 @@ type Parsed struct {
 	// fraction, so "0.0020" and "0.002" are one request); empty when the request has none. Its
 	// precision and bound depend on the destination chain, which Prepare checks.
 	GasOnArrival string
+	// FeeBps is fee.bps (nil: the Account's default) and FeeRecipient fee.recipient in EIP-55
+	// form (empty: the policy's first on the origin chain). Prepare checks them against the
+	// Account's fee policy.
+	FeeBps       *int
+	FeeRecipient string
 }
 
 // Slippage is the request's slippage tolerance, or DefaultSlippageBps.
@@ -220,7 +229,41 @@ func ParseRequest(r Request) (Parsed, error) {
 			return Parsed{}, badRequest("gasOnArrival.amount", "gasOnArrival.amount must be a decimal string of the destination chain's native token, such as \"0.002\": %v", err)
 		}
 	}
+	if r.Fee != nil {
+		if err := p.parseFee(*r.Fee); err != nil {
+			return Parsed{}, err
+		}
+	}
 	return p, nil
+}
+
+// parseFee checks fee's syntax: bps a whole number of basis points up to 100%, recipient a 0x
+// address (a mixed-case one with its EIP-55 checksum). Whether the Account allows them is
+// Prepare's to say (422).
+func (p *Parsed) parseFee(f RequestFee) error {
+	if f.Bps != nil {
+		if *f.Bps < 0 || *f.Bps > BpsDenominator {
+			return badRequest("fee.bps", "fee.bps must be a whole number of basis points between 0 and %d", BpsDenominator)
+		}
+		v := *f.Bps
+		p.FeeBps = &v
+	}
+	if f.Recipient != "" {
+		if !common.IsHexAddress(f.Recipient) || !strings.HasPrefix(f.Recipient, "0x") {
+			return badRequest("fee.recipient", "fee.recipient must be a 0x address of 40 hex digits")
+		}
+		addr := common.HexToAddress(f.Recipient)
+		if mixedCase(f.Recipient[2:]) && addr.Hex() != f.Recipient {
+			return badRequest("fee.recipient", "fee.recipient %s fails its EIP-55 checksum (a mistyped address?)", f.Recipient)
+		}
+		p.FeeRecipient = addr.Hex()
+	}
+	return nil
+}
+
+// mixedCase says whether hex digits carry an EIP-55 checksum (both cases of letters).
+func mixedCase(digits string) bool {
+	return strings.ToLower(digits) != digits && strings.ToUpper(digits) != digits
 }
 
 // canonicalDecimal checks an amount's syntax (ParseAmount's) and drops the trailing zeros of its
@@ -315,6 +358,13 @@ func (p Parsed) Request() Request {
 	}
 	if p.GasOnArrival != "" {
 		r.GasOnArrival = &GasOnArrival{Amount: p.GasOnArrival}
+	}
+	if p.FeeBps != nil || p.FeeRecipient != "" {
+		r.Fee = &RequestFee{Recipient: p.FeeRecipient}
+		if p.FeeBps != nil {
+			v := *p.FeeBps
+			r.Fee.Bps = &v
+		}
 	}
 	return r
 }

@@ -82,6 +82,8 @@ type Config struct {
 	// Auction tunes the orders' market terms: the request for quotes, the exclusivity and the
 	// Dutch decay.
 	Auction AuctionConfig
+	// FeePolicies finds each Account's integrator fee policy; nil: no account has one.
+	FeePolicies FeePolicies
 }
 
 // DefaultFeeShareBps puts a route's minimum where the fees would take the whole amount: below it
@@ -106,8 +108,9 @@ type Service struct {
 	// typedPricesLive is Config.TypedPricesOnLive.
 	typedPricesLive bool
 	// feeShare is Config.FeeShareBps with its default.
-	feeShare uint32
-	auction  AuctionConfig
+	feeShare    uint32
+	auction     AuctionConfig
+	feePolicies FeePolicies
 }
 
 // NewService applies defaults and refuses an unusable configuration at start-up rather than on
@@ -121,6 +124,7 @@ func NewService(cfg Config) (*Service, error) {
 		quoteTTL: cfg.QuoteTTL, intentTTL: cfg.IntentTTL, clock: cfg.Clock, noBridges: cfg.BridgesUnavailable,
 		maxDeadline: cfg.MaxDeadline, oneSourceOK: cfg.SingleSourceAttestation, trusted: cfg.TrustedSources, quotes: cfg.Quotes,
 		typedPricesLive: cfg.TypedPricesOnLive, feeShare: cfg.FeeShareBps, accountKey: cfg.AccountKey, auction: cfg.Auction,
+		feePolicies: cfg.FeePolicies,
 	}
 	if cfg.Fees != nil {
 		s.fees = *cfg.Fees
@@ -166,6 +170,9 @@ type Plan struct {
 	// (the order's nativeDropAmount), and GasOnArrivalCost its cost in base units of TokenIn,
 	// which AmountOut has taken off; both nil when the request asked for none.
 	NativeDrop, GasOnArrivalCost *big.Int
+	// IntegratorFee is the Account's integrator fee the order carries (feeAmount, feeRecipient),
+	// which AmountOut has taken off; nil without one.
+	IntegratorFee *IntegratorFee
 	// Market is a swap's or bridge's market terms (its Dutch decay and exclusivity); nil for a
 	// transfer or an order without a quote.
 	Market    *MarketTerms
@@ -379,6 +386,10 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if err != nil {
 		return Plan{}, err
 	}
+	fee, err := s.integratorFee(account, p, r)
+	if err != nil {
+		return Plan{}, err
+	}
 	var firm *SimulatedQuote
 	if p.SimulationID != "" {
 		q, err := s.firmQuote(ctx, account, p, amount, now)
@@ -389,11 +400,15 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	}
 	plan := s.newPlan(p, r, amount, nonce, now)
 	plan.NativeDrop = drop
+	plan.setIntegratorFee(fee)
 	if err := r.checkRoute(&plan); err != nil {
 		return Plan{}, err
 	}
 	if firm != nil {
 		if err := routeChanged(plan, *firm); err != nil {
+			return Plan{}, err
+		}
+		if err := feeChanged(plan, *firm); err != nil {
 			return Plan{}, err
 		}
 	}
@@ -651,6 +666,9 @@ func (r resolved) orderInputs(account string, plan Plan, nonce [32]byte) OrderIn
 		Account: account, AccountKey: r.accountKey, FromChainID: r.fromID, From: r.fromAddr, ToChainID: r.toID, To: r.toAddr,
 		TokenIn: r.tokenIn.addr, TokenOut: r.tokenOut.addr, Amount: plan.Amount, MinAmountOut: new(big.Int),
 		Deadline: unixSeconds(plan.Deadline), Nonce: nonce, NativeDrop: plan.NativeDrop,
+	}
+	if f := plan.IntegratorFee; f != nil {
+		in.FeeAmount, in.FeeRecipient = f.Amount, f.Recipient
 	}
 	if plan.MinAmountOut != nil { // nil: an order with no quote, which is never built
 		in.MinAmountOut = plan.MinAmountOut

@@ -75,6 +75,13 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 	if req.GasOnArrival != nil {
 		spec.Request.GasOnArrival = &v1alpha1.GasOnArrival{Amount: req.GasOnArrival.Amount}
 	}
+	if f := req.Fee; f != nil {
+		spec.Request.Fee = &v1alpha1.RequestFee{Recipient: f.Recipient}
+		if f.Bps != nil {
+			v := int32(*f.Bps) //nolint:gosec // Prepare refuses more than the policy's maxBps (at most MaxIntegratorFeeBps)
+			spec.Request.Fee.Bps = &v
+		}
+	}
 	if g := d.Plan.Gasless; g != nil {
 		spec.Request.Execution = v1alpha1.ExecutionGasless
 		spec.Gasless = &v1alpha1.GaslessTerms{Permit2: g.Permit2.Hex(), Nonce: g.Nonce.String(), OpenDeadline: metav1.NewTime(g.OpenDeadline)}
@@ -86,6 +93,9 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 			SlippageBps: int32(q.SlippageBps)} //nolint:gosec // at most MaxSlippageBps
 		if g := q.GasOnArrival; g != nil {
 			spec.Quote.GasOnArrival = &v1alpha1.IntentGasOnArrival{Amount: g.Amount, Symbol: g.Symbol, Cost: g.Cost, CostSymbol: g.CostSymbol}
+		}
+		if f := q.IntegratorFee; f != nil {
+			spec.Quote.IntegratorFee = &v1alpha1.IntentIntegratorFee{Bps: int32(f.Bps), Amount: f.Amount, Symbol: f.Symbol, Recipient: f.Recipient} //nolint:gosec // at most MaxIntegratorFeeBps
 		}
 	}
 	spec.Auction = auctionSpec(d.Plan)

@@ -286,7 +286,7 @@ func TestProblemTypesCatalogue(t *testing.T) {
 		"unsupported-media-type": 415, "validation-failed": 422, "CurrencyError": 422,
 		"rate-limited": 429, "internal-error": 500, "transfer-service-failure": 500,
 		"service-unavailable": 503,
-		"quote-expired":       422, "quote-mismatch": 422, "min-amount-out": 422,
+		"quote-expired":       422, "quote-mismatch": 422, "min-amount-out": 422, "fee-not-allowed": 422, "fee-recipient-not-allowed": 422,
 		"signature-invalid": 422, "nonce-used": 422, "insufficient-balance": 422, "permit2-allowance-short": 422, "orders-exceed-funds": 422,
 		"open-would-revert": 422, "filler-key-required": 403, "too-many-streams": 429,
 	}

@@ -44,6 +44,9 @@ var (
 	QuoteExpired  = Type{"quote-expired", "Quote Expired", http.StatusUnprocessableEntity}
 	QuoteMismatch = Type{"quote-mismatch", "Quote Mismatch", http.StatusUnprocessableEntity}
 	MinAmountOut  = Type{"min-amount-out", "Minimum Output Not Met", http.StatusUnprocessableEntity}
+	// The integrator fee a request sets, refused by its Account's fee policy.
+	FeeNotAllowed          = Type{"fee-not-allowed", "Fee Not Allowed", http.StatusUnprocessableEntity}
+	FeeRecipientNotAllowed = Type{"fee-recipient-not-allowed", "Fee Recipient Not Allowed", http.StatusUnprocessableEntity}
 
 	// Gasless intents (issue 34): a signature the service will not offer to fillers, each for its
 	// own reason (internal/chain/gasless names them), and the order book's key.
@@ -66,7 +69,7 @@ var Catalogue = []Type{
 	BadRequest, MissingAPIKey, InvalidAPIKey, ChainNotAllowedForKeyEnvironment, ValidationFailed,
 	CurrencyError, RateLimited, TransferServiceFailure, NotFound, MethodNotAllowed, PayloadTooLarge,
 	UnsupportedMediaType, ServiceUnavailable, InternalError, Unauthorized, Forbidden, Conflict,
-	QuoteExpired, QuoteMismatch, MinAmountOut,
+	QuoteExpired, QuoteMismatch, MinAmountOut, FeeNotAllowed, FeeRecipientNotAllowed,
 	SignatureInvalid, NonceUsed, InsufficientBalance, Permit2AllowanceShort, OpenWouldRevert, OrdersExceedFunds, FillerKeyRequired,
 	TooManyStreams,
 }

@@ -31,6 +31,19 @@ func emailKey(email string) string { return strings.ToLower(strings.TrimSpace(em
 // Get returns the account with the object name.
 func (d *Accounts) Get(name string) (Account, bool) { return d.byName.get(name) }
 
+// FeePolicy is the integrator fee policy of the account with the object name; nil when it has
+// none or is not known.
+func (d *Accounts) FeePolicy(name string) *FeePolicy {
+	if d == nil {
+		return nil
+	}
+	a, ok := d.byName.get(name)
+	if !ok {
+		return nil
+	}
+	return a.Fees
+}
+
 // ByEmail returns the account that signs in with the email.
 func (d *Accounts) ByEmail(email string) (Account, bool) { return d.byEmail.get(emailKey(email)) }
 

@@ -185,6 +185,36 @@ type Account struct {
 	PasswordSecret *SecretRef
 	// CreatedAt decides conflicts: of two accounts with the same email, the older signs in.
 	CreatedAt time.Time
+	// Fees is the account's integrator fee policy (spec.fees); nil: its requests charge none.
+	Fees *FeePolicy
+}
+
+// FeePolicy is an Account's integrator fee policy: the fee of a request that sets none, the most
+// a request may set, and per origin chain the addresses a fee may be paid to.
+type FeePolicy struct {
+	DefaultBps, MaxBps uint32
+	// Recipients are, by CAIP-2 chain id, the allowed addresses as 0x hex (EIP-55), the default
+	// first.
+	Recipients map[string][]string
+}
+
+// Recipient is the address a fee on an order from chain is paid to: want when the policy allows
+// it there (compared without case), the chain's first when want is empty; false when the policy
+// names no address on chain or does not allow want.
+func (p *FeePolicy) Recipient(chain, want string) (string, bool) {
+	allowed := p.Recipients[chain]
+	if len(allowed) == 0 {
+		return "", false
+	}
+	if want == "" {
+		return allowed[0], true
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(a, want) {
+			return a, true
+		}
+	}
+	return "", false
 }
 
 // SecretRef names one key of a Secret in the operator's namespace.

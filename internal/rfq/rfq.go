@@ -146,6 +146,9 @@ type Request struct {
 	// native token, a decimal string: the filler pays it to the recipient with the fill, beside
 	// the output it quotes. Absent: none.
 	NativeDropAmount string `json:"nativeDropAmount,omitempty"`
+	// FeeAmount is the order's integrator fee in base units of TokenIn, a decimal string: the
+	// settlement contract pays the filler AmountIn less it. Absent: none.
+	FeeAmount string `json:"feeAmount,omitempty"`
 	// Deadline is the order's deadline.
 	Deadline time.Time `json:"deadline"`
 	// QuoteDeadline is when answers stop being read; Ask sets it.

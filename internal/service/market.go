@@ -128,6 +128,9 @@ func (m marketQuotes) Quote(ctx context.Context, q intent.MarketQuery) intent.Ma
 	if q.NativeDrop != nil {
 		req.NativeDropAmount = q.NativeDrop.String()
 	}
+	if q.FeeAmount != nil {
+		req.FeeAmount = q.FeeAmount.String()
+	}
 	res := m.market.Ask(ctx, fillers, req, q.Floor)
 	m.log.V(1).Info("request for quotes", "result", res.String())
 	ans := intent.MarketAnswer{}

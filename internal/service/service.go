@@ -297,7 +297,7 @@ func Setup(mgr ctrl.Manager, opts Options, apiListener net.Listener, log logr.Lo
 	if err != nil {
 		return nil, err
 	}
-	transfers, chainData, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log), s.auction(opts.Market, log))
+	transfers, chainData, err := newTransfers(opts.Transfers, catalog, attester, rpcMetrics, quoteStore(opts.Redis, shared, log), s.auction(opts.Market, log), s.Models.Accounts)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func (s *Service) setupControllers(mgr ctrl.Manager, opts Options, attester *set
 // newTransfers builds the transfer domain (simulation and creation) over the read models and the
 // chains' nodes.
 func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester *settlement.Attester, rpcMetrics *jsonrpc.Metrics,
-	quotes intent.QuoteStore, auction intent.AuctionConfig) (*intent.Service, *chaindata.Reader, error) {
+	quotes intent.QuoteStore, auction intent.AuctionConfig, feePolicies intent.FeePolicies) (*intent.Service, *chaindata.Reader, error) {
 	rpcOpts := opts.ChainRPC
 	rpcOpts.Metrics = rpcMetrics
 	chainData, err := chaindata.New(rpcOpts)
@@ -446,7 +446,7 @@ func newTransfers(opts TransferOptions, catalog intent.RegistryCatalog, attester
 		Catalog:    catalog, Fees: &fees, QuoteTTL: opts.QuoteTTL, IntentTTL: opts.IntentTTL, MaxDeadline: opts.MaxDeadline,
 		ChainData: chainData, BridgesUnavailable: bridgesUnavailable(attester),
 		SingleSourceAttestation: opts.Watch.SingleSourceAttestation, TrustedSources: opts.Watch.TrustedSources,
-		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps), Auction: auction,
+		Quotes: quotes, FeeShareBps: feeShare(opts.FeeShareBps), Auction: auction, FeePolicies: feePolicies,
 	})
 	return svc, chainData, err
 }

@@ -120,6 +120,22 @@ type Fill struct {
 	// of the fill chain's native token, when the order carried a native drop: the contract takes
 	// a fill only with exactly the drop as its value, so a fill is a drop delivered.
 	GasOnArrival string `json:"gasOnArrival,omitempty"`
+	// IntegratorFee is the integrator fee the order pays out, when it carries one.
+	IntegratorFee *FeePayout `json:"integratorFee,omitempty"`
+}
+
+// FeePayout is where and when an order's integrator fee is credited to its recipient (who claims
+// it from the settlement contract with claimFees): a swap's fill credits it in its own
+// transaction (CreditedWith "fill", Hash the fill's), a bridge's escrow is paid out, fee
+// included, by the filler's settle on the origin chain once the fill is attested (CreditedWith
+// "settle"; the service does not follow that transaction). A refund credits nothing.
+type FeePayout struct {
+	Amount       string `json:"amount"`
+	Symbol       string `json:"symbol"`
+	Recipient    string `json:"recipient"`
+	ChainID      string `json:"chainId"`
+	CreditedWith string `json:"creditedWith"`
+	Hash         string `json:"hash,omitempty"`
 }
 
 // Metadata is the OpenAPI IntentMetadata: the from-chain and the open transaction.
@@ -161,6 +177,12 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 			rec.Quote.GasOnArrival = &intent.GasOnArrivalQuote{Amount: g.Amount, Symbol: g.Symbol, Cost: g.Cost, CostSymbol: g.CostSymbol}
 			if rec.Fill != nil {
 				rec.Fill.GasOnArrival = g.Amount
+			}
+		}
+		if f := q.IntegratorFee; f != nil {
+			rec.Quote.IntegratorFee = &intent.IntegratorFeeQuote{Bps: int(f.Bps), Amount: f.Amount, Symbol: f.Symbol, Recipient: f.Recipient}
+			if rec.Fill != nil {
+				rec.Fill.IntegratorFee = feePayout(obj, f)
 			}
 		}
 	}
@@ -245,6 +267,23 @@ func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
 	out.Execution = string(r.Execution)
 	if r.GasOnArrival != nil {
 		out.GasOnArrival = &intent.GasOnArrival{Amount: r.GasOnArrival.Amount}
+	}
+	if f := r.Fee; f != nil {
+		out.Fee = &intent.RequestFee{Recipient: f.Recipient}
+		if f.Bps != nil {
+			bps := int(*f.Bps)
+			out.Fee.Bps = &bps
+		}
+	}
+	return out
+}
+
+// feePayout is the fill's integrator fee line: a swap's fill credits it in its own transaction, a
+// bridge's settle on the origin chain does.
+func feePayout(obj *v1alpha1.TransferIntent, f *v1alpha1.IntentIntegratorFee) *FeePayout {
+	out := &FeePayout{Amount: f.Amount, Symbol: f.Symbol, Recipient: f.Recipient, ChainID: obj.Spec.FromChain, CreditedWith: "settle"}
+	if fill := obj.Status.Fill; fill != nil && obj.Spec.Type == v1alpha1.IntentTypeSwap {
+		out.CreditedWith, out.Hash = "fill", fill.Hash
 	}
 	return out
 }

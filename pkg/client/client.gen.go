@@ -119,6 +119,24 @@ func (e FailureCode) Valid() bool {
 	}
 }
 
+// Defines values for FeePayoutCreditedWith.
+const (
+	FeePayoutCreditedWithFill   FeePayoutCreditedWith = "fill"
+	FeePayoutCreditedWithSettle FeePayoutCreditedWith = "settle"
+)
+
+// Valid indicates whether the value is a known member of the FeePayoutCreditedWith enum.
+func (e FeePayoutCreditedWith) Valid() bool {
+	switch e {
+	case FeePayoutCreditedWithFill:
+		return true
+	case FeePayoutCreditedWithSettle:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IntentStatus.
 const (
 	Cancelled  IntentStatus = "cancelled"
@@ -1931,6 +1949,9 @@ type CreateTransferRequest struct {
 	// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
 	Execution *Execution `json:"execution,omitempty"`
 
+	// Fee Extension, swaps and bridges only. The integrator fee of the order, within the fee policy of the key's Account (`spec.fees`: `defaultBps`, `maxBps` and per origin chain the allowed recipients, managed from Git); absent, the policy's `defaultBps` applies (0x's `swapFeeBps` and `swapFeeRecipient`, LI.FI's `fee`, Relay's `appFees`). The fee is `bps` of `amount`, rounded down, in the input token: the order carries it as `feeAmount` and `feeRecipient`, and the settlement contract credits it to the recipient when the order is paid out (a bridge's settle, a swap's fill; the recipient claims it with `claimFees`), never on a refund, which returns the whole amount. `amount` is what the user gives up, fee included; the quote's `amountOut` is less by it (`quote.integratorFee`). Refused with 422 `fee-not-allowed` (above `maxBps`, no policy, no recipient on the origin chain, a transfer) or `fee-recipient-not-allowed`; malformed members are 400. Part of the request a firm quote is held to.
+	Fee *IntegratorFeeRequest `json:"fee,omitempty"`
+
 	// From CAIP-10 account identifier: `<CAIP-2>:<address>`.
 	//
 	// Examples: eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
@@ -1971,6 +1992,9 @@ type EstimatedFees struct {
 	//
 	// Examples: 12.5, 0.0042
 	GasUsd DecimalString `json:"gasUsd"`
+
+	// IntegratorFeeBps Extension. The Account's integrator fee in basis points (`quote.integratorFee`), which `totalUsd` counts; absent without one.
+	IntegratorFeeBps *float32 `json:"integratorFeeBps,omitempty"`
 
 	// ProtocolFeeBps Protocol fee in basis points.
 	ProtocolFeeBps float32 `json:"protocolFeeBps"`
@@ -2039,6 +2063,26 @@ type FailureError struct {
 	Selector string `json:"selector"`
 }
 
+// FeePayout The integrator fee the filled order pays out, credited to `recipient` in the settlement contract of the origin chain `chainId` (claimed with `claimFees(token)`). A swap's fill credits it in its own transaction (`creditedWith: fill`, `hash` the fill's); a bridge's escrow is paid out, fee included, by the filler's `settle` on the origin chain once the fill is attested (`creditedWith: settle`; the service does not follow that transaction, so there is no `hash`). A refunded order credits nothing and has no fill.
+type FeePayout struct {
+	// Amount In display units of the input token.
+	Amount DecimalString `json:"amount"`
+
+	// ChainId CAIP-2 id of the origin chain.
+	ChainId      string                `json:"chainId"`
+	CreditedWith FeePayoutCreditedWith `json:"creditedWith"`
+
+	// Hash A transaction hash, 0x and 64 hex digits.
+	Hash *TxHash `json:"hash,omitempty"`
+
+	// Recipient 0x-prefixed 20-byte hex address.
+	Recipient EvmAddress `json:"recipient"`
+	Symbol    string     `json:"symbol"`
+}
+
+// FeePayoutCreditedWith defines model for FeePayout.CreditedWith.
+type FeePayoutCreditedWith string
+
 // Fill Swaps and bridges. The fill of the order on its destination chain (the origin chain for a swap), as the chain watcher saw it: `metadata.hash` is the origin transaction (open), this is the fill. The intent is `confirmed` once the fill is final.
 type Fill struct {
 	// AmountOut What the recipient received, in the output token's base units.
@@ -2064,6 +2108,9 @@ type Fill struct {
 
 	// ImprovementBps How far `amountOut` is above the order's `minAmountOut`, in basis points, rounded down.
 	ImprovementBps *int `json:"improvementBps,omitempty"`
+
+	// IntegratorFee The integrator fee the filled order pays out, credited to `recipient` in the settlement contract of the origin chain `chainId` (claimed with `claimFees(token)`). A swap's fill credits it in its own transaction (`creditedWith: fill`, `hash` the fill's); a bridge's escrow is paid out, fee included, by the filler's `settle` on the origin chain once the fill is attested (`creditedWith: settle`; the service does not follow that transaction, so there is no `hash`). A refunded order credits nothing and has no fill.
+	IntegratorFee *FeePayout `json:"integratorFee,omitempty"`
 }
 
 // FillAttestation The attester's EIP-712 statement that `filler` filled `orderId` with `amountOut`, final on the destination chain. `tx` calls `settle` on the origin chain's settlement contract, which releases the escrow to `filler`; anyone may send it.
@@ -2156,6 +2203,28 @@ type GaslessOrder struct {
 
 // HexData 0x-prefixed hex bytes.
 type HexData = string
+
+// IntegratorFeeQuote The quote's integrator fee, apart from the service's fees (`estimatedFees`), when the order carries one: `bps` of the amount, rounded down to the input token's base unit, which `amountOut` has already taken off. The order's `feeAmount` and `feeRecipient`.
+type IntegratorFeeQuote struct {
+	// Amount The fee in display units of the input token.
+	Amount DecimalString `json:"amount"`
+	Bps    int           `json:"bps"`
+
+	// Recipient 0x-prefixed 20-byte hex address.
+	Recipient EvmAddress `json:"recipient"`
+
+	// Symbol The input token's symbol.
+	Symbol string `json:"symbol"`
+}
+
+// IntegratorFeeRequest Extension, swaps and bridges only. The integrator fee of the order, within the fee policy of the key's Account (`spec.fees`: `defaultBps`, `maxBps` and per origin chain the allowed recipients, managed from Git); absent, the policy's `defaultBps` applies (0x's `swapFeeBps` and `swapFeeRecipient`, LI.FI's `fee`, Relay's `appFees`). The fee is `bps` of `amount`, rounded down, in the input token: the order carries it as `feeAmount` and `feeRecipient`, and the settlement contract credits it to the recipient when the order is paid out (a bridge's settle, a swap's fill; the recipient claims it with `claimFees`), never on a refund, which returns the whole amount. `amount` is what the user gives up, fee included; the quote's `amountOut` is less by it (`quote.integratorFee`). Refused with 422 `fee-not-allowed` (above `maxBps`, no policy, no recipient on the origin chain, a transfer) or `fee-recipient-not-allowed`; malformed members are 400. Part of the request a firm quote is held to.
+type IntegratorFeeRequest struct {
+	// Bps Basis points of the amount; absent, the policy's `defaultBps`.
+	Bps *int `json:"bps,omitempty"`
+
+	// Recipient Where the fee is credited on the origin chain; absent, the policy's first address for that chain.
+	Recipient *EvmAddress `json:"recipient,omitempty"`
+}
 
 // IntentId Transfer intent ID: `int_transfer_` followed by a ULID.
 //
@@ -2288,6 +2357,9 @@ type Quote struct {
 
 	// GasOnArrival The quote's gas on arrival line, when the request asked for it: what arrives and what it costs. The cost is the amount's value in the input token at the USD prices the quote converts with (one for one between tokens of one symbol), rounded up to the input token's base unit; `amountOut` is the output of `amount` less the protocol and solver fees and less exactly this cost.
 	GasOnArrival *GasOnArrivalQuote `json:"gasOnArrival,omitempty"`
+
+	// IntegratorFee The quote's integrator fee, apart from the service's fees (`estimatedFees`), when the order carries one: `bps` of the amount, rounded down to the input token's base unit, which `amountOut` has already taken off. The order's `feeAmount` and `feeRecipient`.
+	IntegratorFee *IntegratorFeeQuote `json:"integratorFee,omitempty"`
 
 	// MinAmountOut A non-negative decimal number as a string, never in exponent form.
 	//
@@ -2542,6 +2614,9 @@ type TransferRequest struct {
 
 	// Execution Who opens a swap's or bridge's order. `transaction` (the default): the user sends `tx` and pays its gas. `gasless`: the user signs the Permit2 typed data of an ERC-7683 `GaslessCrossChainOrder` (`gasless.typedData` of the created intent) and a filler opens it with `openFor`, paying the gas; the user needs no native token, only an allowance to Permit2.
 	Execution *Execution `json:"execution,omitempty"`
+
+	// Fee Extension, swaps and bridges only. The integrator fee of the order, within the fee policy of the key's Account (`spec.fees`: `defaultBps`, `maxBps` and per origin chain the allowed recipients, managed from Git); absent, the policy's `defaultBps` applies (0x's `swapFeeBps` and `swapFeeRecipient`, LI.FI's `fee`, Relay's `appFees`). The fee is `bps` of `amount`, rounded down, in the input token: the order carries it as `feeAmount` and `feeRecipient`, and the settlement contract credits it to the recipient when the order is paid out (a bridge's settle, a swap's fill; the recipient claims it with `claimFees`), never on a refund, which returns the whole amount. `amount` is what the user gives up, fee included; the quote's `amountOut` is less by it (`quote.integratorFee`). Refused with 422 `fee-not-allowed` (above `maxBps`, no policy, no recipient on the origin chain, a transfer) or `fee-recipient-not-allowed`; malformed members are 400. Part of the request a firm quote is held to.
+	Fee *IntegratorFeeRequest `json:"fee,omitempty"`
 
 	// From Source account and chain (CAIP-10).
 	From Caip10AccountId `json:"from"`
