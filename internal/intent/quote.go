@@ -111,9 +111,9 @@ func (p Plan) Quote() *Quote {
 		return nil
 	}
 	return &Quote{
-		AmountOut:    FormatAmount(p.AmountOut, tokenOut.Decimals),
-		MinAmountOut: FormatAmount(p.MinAmountOut, tokenOut.Decimals),
-		SlippageBps:  p.SlippageBps,
+		AmountOut:     FormatAmount(p.AmountOut, tokenOut.Decimals),
+		MinAmountOut:  FormatAmount(p.MinAmountOut, tokenOut.Decimals),
+		SlippageBps:   p.SlippageBps,
 		GasOnArrival:  p.gasOnArrivalQuote(),
 		IntegratorFee: p.integratorFeeQuote(),
 	}
