@@ -21,6 +21,26 @@ var _ = Describe("Account controller", func() {
 		Expect(entry.PasswordSecret).To(BeNil())
 	})
 
+	It("publishes an Account's integrator fee policy, its recipients in EIP-55 form, and the API server refuses a default above the most", func() {
+		account := newAccount()
+		account.Spec.Fees = feePolicy()
+		account.Spec.Fees.Recipients[0].Addresses = []string{"0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"}
+		Expect(k8sClient.Create(ctx, account)).To(Succeed())
+		expectReady(account, metav1.ConditionTrue, v1alpha1.ReasonValid)
+		policy := models.Accounts.FeePolicy(account.Name)
+		Expect(policy).NotTo(BeNil())
+		Expect(policy.DefaultBps).To(BeEquivalentTo(25))
+		Expect(policy.MaxBps).To(BeEquivalentTo(100))
+		Expect(policy.Recipients).To(Equal(map[string][]string{"eip155:11155111": {"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}}))
+
+		bad := newAccount()
+		bad.Spec.Fees = feePolicy()
+		bad.Spec.Fees.DefaultBps = 200
+		err := k8sClient.Create(ctx, bad)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("defaultBps must not exceed maxBps"))
+	})
+
 	It("reports a missing password Secret as SecretMissing, keeps the account usable, and follows the Secret", func() {
 		account := newAccount()
 		secretName := uniqueName("pw")

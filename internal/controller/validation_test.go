@@ -199,7 +199,38 @@ var _ = DescribeTable("ValidateAccountSpec",
 	Entry("email too long", func(s *v1alpha1.AccountSpec) { s.Email = strings.Repeat("a", 250) + "@example.com" }, "spec.email: Too long"),
 	Entry("displayName missing", func(s *v1alpha1.AccountSpec) { s.DisplayName = "" }, "spec.displayName"),
 	Entry("secret name missing", func(s *v1alpha1.AccountSpec) { s.PasswordSecretRef = &v1alpha1.SecretKeyReference{} }, "spec.passwordSecretRef.name"),
+	Entry("valid fee policy", func(s *v1alpha1.AccountSpec) { s.Fees = feePolicy() }, ""),
+	Entry("fee default above its most", func(s *v1alpha1.AccountSpec) {
+		s.Fees = feePolicy()
+		s.Fees.DefaultBps = 101
+	}, "defaultBps must not exceed maxBps"),
+	Entry("fee most above 10%", func(s *v1alpha1.AccountSpec) {
+		s.Fees = feePolicy()
+		s.Fees.MaxBps = 1001
+	}, "spec.fees.maxBps"),
+	Entry("fee without recipients", func(s *v1alpha1.AccountSpec) {
+		s.Fees = feePolicy()
+		s.Fees.Recipients = nil
+	}, "spec.fees.recipients: Required value"),
+	Entry("fee recipients of one chain twice", func(s *v1alpha1.AccountSpec) {
+		s.Fees = feePolicy()
+		s.Fees.Recipients = append(s.Fees.Recipients, s.Fees.Recipients[0])
+	}, "spec.fees.recipients[1].chainId: Duplicate value"),
+	Entry("fee recipient with a bad checksum", func(s *v1alpha1.AccountSpec) {
+		s.Fees = feePolicy()
+		s.Fees.Recipients[0].Addresses = []string{"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"}
+	}, "spec.fees.recipients[0].addresses[0]"),
+	Entry("fee recipients on a malformed chain", func(s *v1alpha1.AccountSpec) {
+		s.Fees = feePolicy()
+		s.Fees.Recipients[0].ChainID = "eip155:01"
+	}, "spec.fees.recipients[0].chainId"),
 )
+
+// feePolicy is a valid integrator fee policy: 25 bps by default, up to 100, paid on Sepolia.
+func feePolicy() *v1alpha1.IntegratorFeePolicy {
+	return &v1alpha1.IntegratorFeePolicy{DefaultBps: 25, MaxBps: 100, Recipients: []v1alpha1.FeeRecipients{
+		{ChainID: "eip155:11155111", Addresses: []string{"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}}}}
+}
 
 var _ = DescribeTable("ValidateApiKeySpec",
 	func(edit func(*v1alpha1.ApiKeySpec), want string) {
