@@ -18,7 +18,7 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/filler"
 )
 
-// Gas on arrival (issue 45, item 3) end to end: a bridge that asks for 0.002 ETH on the destination
+// Gas on arrival (issue 45, item 3) end to end, sent by viem: a bridge that asks for 0.002 ETH on the destination
 // is priced, opened with the drop in its order, filled by the reference filler with the drop as
 // the fill's value, and the recipient, who held no ETH, holds exactly the drop afterwards.
 var _ = Describe("Gas on arrival", Ordered, func() {
@@ -68,8 +68,8 @@ var _ = Describe("Gas on arrival", Ordered, func() {
 		drop := big.NewInt(2_000_000_000_000_000)
 		Expect(order.NativeDropAmount).To(Equal(drop))
 
-		origin.approve(big.NewInt(50_000_000))
-		origin.send(rec.Tx, nil)
+		// A wallet sends the record's calls (approve, open) through viem.
+		sendCallsWithViem(origin, readRecord(rec.ID, origin.key).Calls)
 		before, err := dest.dev.Backend.Client().BalanceAt(context.Background(), recipient, nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(before.Sign()).To(BeZero(), "the recipient starts without ETH")

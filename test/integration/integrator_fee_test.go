@@ -28,8 +28,8 @@ import (
 	"github.com/transferintent/transfer-intent-service/internal/registry"
 )
 
-// feeRecord is what the integrator fee specs read of a record.
-type feeRecord struct {
+// walletRecord is what the specs that send a record's calls through a wallet read of it.
+type walletRecord struct {
 	Status string `json:"status"`
 	Quote  struct {
 		AmountOut     string `json:"amountOut"`
@@ -92,7 +92,7 @@ var _ = Describe("Integrator fees", Ordered, func() {
 		Eventually(statusOf("/v2/tokens?chain-id="+origin.caip2, apiKey)).WithTimeout(10 * time.Second).Should(Equal(http.StatusOK))
 	})
 
-	create := func(body string) (string, feeRecord) {
+	create := func(body string) (string, walletRecord) {
 		GinkgoHelper()
 		var r response
 		Eventually(func() int {
@@ -103,16 +103,16 @@ var _ = Describe("Integrator fees", Ordered, func() {
 			ID string `json:"id"`
 		}
 		Expect(json.Unmarshal([]byte(r.Body), &rec)).To(Succeed())
-		return rec.ID, readFeeRecord(rec.ID, apiKey)
+		return rec.ID, readRecord(rec.ID, apiKey)
 	}
-	run := func(id, status string) feeRecord {
+	run := func(id, status string) walletRecord {
 		GinkgoHelper()
 		Eventually(func() string {
 			mine(4, origin, dest)
 			Expect(solver.Step(context.Background())).To(Succeed())
-			return readFeeRecord(id, apiKey).Status
+			return readRecord(id, apiKey).Status
 		}).WithTimeout(30 * time.Second).WithPolling(300 * time.Millisecond).Should(Equal(status))
-		return readFeeRecord(id, apiKey)
+		return readRecord(id, apiKey)
 	}
 	owed := func(token common.Address) *big.Int {
 		GinkgoHelper()
@@ -179,7 +179,8 @@ var _ = Describe("Integrator fees", Ordered, func() {
 		DeferCleanup(func() { solver.Quote = filler.AtMinimum })
 		head, err := origin.dev.Backend.Client().HeaderByNumber(context.Background(), nil)
 		Expect(err).NotTo(HaveOccurred())
-		deadline := time.Unix(max(time.Now().Unix(), int64(head.Time)), 0).Add(time.Minute).UTC() //nolint:gosec // a block time
+		// Ten minutes: the chain makes blocks, each a second later, while viem waits for receipts.
+		deadline := time.Unix(max(time.Now().Unix(), int64(head.Time)), 0).Add(10 * time.Minute).UTC() //nolint:gosec // a block time
 		id, rec := create(fmt.Sprintf(`{"from":%q,"to":%q,"asset":%q,"amount":"10","fee":{"bps":100},"deadline":%q}`,
 			origin.caip2+":"+origin.address.Hex(), dest.caip2+":"+dest.address.Hex(), origin.caip2+":"+origin.token.Hex(), deadline.Format(time.RFC3339)))
 		Expect(rec.Quote.IntegratorFee).NotTo(BeNil())
@@ -213,11 +214,11 @@ var _ = Describe("Integrator fees", Ordered, func() {
 	})
 })
 
-func readFeeRecord(id, key string) feeRecord {
+func readRecord(id, key string) walletRecord {
 	GinkgoHelper()
 	r := get("/v2/transfers/"+id, key)
 	Expect(r.StatusCode).To(Equal(http.StatusOK), r.Body)
-	var rec feeRecord
+	var rec walletRecord
 	Expect(json.Unmarshal([]byte(r.Body), &rec)).To(Succeed())
 	return rec
 }
@@ -247,7 +248,9 @@ func sendCallsWithViem(w *watchedChain, calls json.RawMessage) {
 	Expect(cmd.Start()).To(Succeed())
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	tick := time.NewTicker(20 * time.Millisecond)
+	// A block every 100 ms: each moves the chain's clock a second, so fewer keep it near the wall
+	// clock the service's deadlines come from.
+	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for waiting := true; waiting; {
 		select {
