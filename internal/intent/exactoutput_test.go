@@ -115,7 +115,7 @@ func TestExactOutputRoundsTheInputUp(t *testing.T) {
 func TestExactOutputRefusals(t *testing.T) {
 	svc := newTestService(t, func(c *Config) {
 		c.ChainData = fakeChainData{gasPrice: gwei(20), balances: map[string]*big.Int{
-			"eip155:1:" + usdcMainnet: big.NewInt(3_000_000_000), // 3,000 USDC
+			"eip155:1:" + usdcMainnet:    big.NewInt(3_000_000_000), // 3,000 USDC
 			"eip155:1:" + registryNative: new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil),
 		}}
 	})
