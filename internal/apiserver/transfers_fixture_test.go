@@ -118,6 +118,8 @@ type transferConfig struct {
 	feed *IntentFeed
 	// keys, when set, is the key index in place of the harness's fake.
 	keys KeyIndex
+	// chainData, when set, is what the service reads of the chains (static defaults otherwise).
+	chainData intent.ChainData
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -180,7 +182,7 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	if cfg.quotes != nil {
 		quotes = cfg.quotes(quotes)
 	}
-	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes, TypedPricesOnLive: true})
+	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes, TypedPricesOnLive: true, ChainData: cfg.chainData})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,8 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 	rec.Auction = AuctionOf(obj.Spec)
 	rec.RefundHash = obj.Status.RefundHash
 	if q := obj.Spec.Quote; q != nil {
-		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
+		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps),
+			TradeType: intent.TradeType(q.TradeType), AmountIn: q.AmountIn}
 		if g := q.GasOnArrival; g != nil {
 			rec.Quote.GasOnArrival = &intent.GasOnArrivalQuote{Amount: g.Amount, Symbol: g.Symbol, Cost: g.Cost, CostSymbol: g.CostSymbol}
 			if rec.Fill != nil {
@@ -246,5 +247,6 @@ func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
 	if r.GasOnArrival != nil {
 		out.GasOnArrival = &intent.GasOnArrival{Amount: r.GasOnArrival.Amount}
 	}
+	out.TradeType, out.MaxAmountIn = r.TradeType, r.MaxAmountIn
 	return out
 }
