@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/transferintent/transfer-intent-service/internal/chain/settlement"
 )
 
 // exactOut is an exact-output swap on Ethereum: amount of tokenOut arrives at alice.
@@ -230,5 +232,39 @@ func TestExactOutputTransferIsATransfer(t *testing.T) {
 	}
 	if plan.Type != TypeTransfer || plan.Amount.String() != "12500000" || plan.TradeType != "" {
 		t.Fatalf("plan %+v", plan)
+	}
+}
+
+// A gasless exact output: the user's Permit2 signature permits exactly the escrow, which is the
+// order's input.
+func TestExactOutputGasless(t *testing.T) {
+	svc := gasOnArrivalService(t)
+	r := bridgeWithGas("100", "0.001")
+	r.TradeType, r.Execution = string(TradeExactOutput), string(ExecutionGasless)
+	plan, err := svc.Prepare(context.Background(), "acme", mustParse(t, r), testNonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Valid || plan.Gasless == nil || plan.MinAmountOut.String() != "100000000" {
+		t.Fatalf("valid %v errors %v gasless %+v min %s", plan.Valid, plan.Errors, plan.Gasless, plan.MinAmountOut)
+	}
+	order, err := settlement.OrderOfOpenData(common.FromHex(plan.Tx.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := settlement.Gasless(order, unixSeconds(plan.Gasless.OpenDeadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed, err := settlement.PermitTypedData(g, plan.Gasless.Permit2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	permitted, _ := typed.Message["permitted"].(map[string]any)
+	if order.AmountIn.Cmp(plan.Amount) != 0 || permitted == nil || permitted["amount"] != plan.Amount.String() {
+		t.Fatalf("order amountIn %s, permitted %v; want the escrow %s", order.AmountIn, typed.Message["permitted"], plan.Amount)
+	}
+	if plan.Amount.Cmp(EscrowOf(plan.AmountInQuoted, DefaultSlippageBps)) != 0 || plan.GasOnArrivalCost == nil {
+		t.Fatalf("escrow %s for needed %s, gas on arrival cost %v", plan.Amount, plan.AmountInQuoted, plan.GasOnArrivalCost)
 	}
 }
