@@ -268,3 +268,13 @@ func TestExactOutputGasless(t *testing.T) {
 		t.Fatalf("escrow %s for needed %s, gas on arrival cost %v", plan.Amount, plan.AmountInQuoted, plan.GasOnArrivalCost)
 	}
 }
+
+// The route's limits apply to the escrow of an exact output: 422 on amount, the escrow named.
+func TestExactOutputLimitsApplyToTheEscrow(t *testing.T) {
+	svc := newTestService(t, nil)
+	_, err := svc.Simulate(context.Background(), "acme", mustParse(t, exactOut(usdcMainnet, wethMainnet, "0.000001", "")))
+	p := asProblem(t, err)
+	if p.Kind != KindValidationFailed || p.Field != "amount" || p.Details["symbol"] != "USDC" || !contains([]string{p.Detail}, "the exact output's escrow") {
+		t.Fatalf("an exact output of dust: %v %+v; want validation-failed on amount naming the escrow in USDC", err, p.Details)
+	}
+}

@@ -41,14 +41,18 @@ func (s *Service) checkLimits(plan Plan) error {
 	}
 	limits := plan.Limits()
 	requested := FormatAmount(plan.Amount, plan.TokenIn.Decimals)
+	what := "amount"
+	if plan.TradeType == TradeExactOutput {
+		what = "the exact output's escrow" // the request's amount is the output
+	}
 	var p *Problem
 	switch {
 	case plan.Amount.Cmp(plan.MinAmountIn) < 0:
-		p = validationFailed("amount", "amount %s %s is below this route's minimum of %s %s: the fees (gas, protocol and solver) would take more than %s of it",
-			requested, limits.Symbol, limits.MinAmount, limits.Symbol, shareText(s.feeShare))
+		p = validationFailed("amount", "%s %s %s is below this route's minimum of %s %s: the fees (gas, protocol and solver) would take more than %s of it",
+			what, requested, limits.Symbol, limits.MinAmount, limits.Symbol, shareText(s.feeShare))
 	case plan.MaxAmountIn != nil && plan.Amount.Cmp(plan.MaxAmountIn) > 0:
-		p = validationFailed("amount", "amount %s %s is above this route's maximum of %s %s, the most its fillers declare they fill",
-			requested, limits.Symbol, limits.MaxAmount, limits.Symbol)
+		p = validationFailed("amount", "%s %s %s is above this route's maximum of %s %s, the most its fillers declare they fill",
+			what, requested, limits.Symbol, limits.MaxAmount, limits.Symbol)
 	default:
 		return nil
 	}
