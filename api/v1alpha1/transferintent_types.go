@@ -220,6 +220,16 @@ type TransferRequest struct {
 	// swap's or bridge's output (the order's native drop).
 	// +optional
 	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
+	// tradeType is exactOutput when amount is what must arrive (in display units of the output
+	// token); absent: exactInput, amount is what the user gives up.
+	// +optional
+	// +kubebuilder:validation:Enum=exactInput;exactOutput
+	TradeType string `json:"tradeType,omitempty"`
+	// maxAmountIn is an exact output's bound on its escrow, in display units of the input token.
+	// +optional
+	// +kubebuilder:validation:MaxLength=100
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+	MaxAmountIn string `json:"maxAmountIn,omitempty"`
 	// fee is the integrator fee the request set, within its Account's fee policy (absent: the
 	// policy's default applies, which the quote's integratorFee shows).
 	// +optional
@@ -354,6 +364,16 @@ type IntentQuote struct {
 	// integratorFee is the Account's integrator fee the order carries, when it has one.
 	// +optional
 	IntegratorFee *IntentIntegratorFee `json:"integratorFee,omitempty"`
+	// tradeType is exactInput or exactOutput (then amountOut = minAmountOut is the exact amount
+	// the recipient receives); absent on intents created before trade types: exactInput.
+	// +optional
+	// +kubebuilder:validation:Enum=exactInput;exactOutput
+	TradeType string `json:"tradeType,omitempty"`
+	// amountIn is what the order escrows, in display units of the input token: what the user
+	// gives up (for an exact output, the input quoted for it).
+	// +optional
+	// +kubebuilder:validation:MaxLength=100
+	AmountIn string `json:"amountIn,omitempty"`
 }
 
 // IntentAuction is a swap's or bridge's market terms as its order encodes them: the Dutch decay of

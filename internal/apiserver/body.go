@@ -25,7 +25,7 @@ import (
 // the order a problem lists them; createOnlyFields are the create's terms (OpenAPI
 // CreateTransferRequest), refused on a simulation.
 var (
-	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution", "gasOnArrival", "fee"}
+	transferRequestFields = []string{"from", "to", "asset", "amount", "deadline", "callData", "slippageBps", "execution", "gasOnArrival", "fee", "tradeType", "maxAmountIn"}
 	createOnlyFields      = []string{"simulationId", "minAmountOut"}
 )
 
@@ -135,9 +135,9 @@ func decodeTransferRequest(body []byte, create bool) (intent.Request, *intent.Pr
 	}
 	for _, name := range names {
 		if !slices.Contains(known, name) {
-			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival and fee", name)
+			detail := fmt.Sprintf("unknown field %q: a transfer request has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival, fee, tradeType and maxAmountIn", name)
 			if create {
-				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival, fee, simulationId and minAmountOut", name)
+				detail = fmt.Sprintf("unknown field %q: a create has only from, to, asset, amount, deadline, callData, slippageBps, execution, gasOnArrival, fee, tradeType, maxAmountIn, simulationId and minAmountOut", name)
 			} else if slices.Contains(createOnlyFields, name) {
 				detail = fmt.Sprintf("%s belongs to a create (POST /v2/transfers), not to a simulation", name)
 			}
@@ -206,6 +206,10 @@ func stringField(req *intent.Request, name string) *string {
 		return &req.MinAmountOut
 	case "execution":
 		return &req.Execution
+	case "tradeType":
+		return &req.TradeType
+	case "maxAmountIn":
+		return &req.MaxAmountIn
 	}
 	panic("apiserver: no string member " + name + " in a transfer request") // the field lists and this switch disagree
 }

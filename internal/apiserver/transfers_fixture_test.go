@@ -120,6 +120,8 @@ type transferConfig struct {
 	keys KeyIndex
 	// feePolicies, when set, are the accounts' integrator fee policies.
 	feePolicies intent.FeePolicies
+	// chainData, when set, is what the service reads of the chains (static defaults otherwise).
+	chainData intent.ChainData
 }
 
 func newTransferHarness(t testing.TB, configure ...func(*transferConfig)) *transferHarness {
@@ -182,7 +184,8 @@ func (h *transferHarness) serve(t testing.TB, cfg transferConfig) {
 	if cfg.quotes != nil {
 		quotes = cfg.quotes(quotes)
 	}
-	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes, TypedPricesOnLive: true, FeePolicies: cfg.feePolicies})
+	svc, err := intent.NewService(intent.Config{Catalog: h.catalog, Clock: h.clock, Quotes: quotes, TypedPricesOnLive: true, ChainData: cfg.chainData,
+		FeePolicies: cfg.feePolicies})
 	if err != nil {
 		t.Fatal(err)
 	}

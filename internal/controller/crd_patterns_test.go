@@ -46,6 +46,7 @@ var goPatterns = map[string]*regexp.Regexp{
 	"TransferIntent spec.auction.exclusiveFiller":       hexAddressPattern,
 	"TransferIntent spec.gasless.nonce":                 uint256DecimalPattern,
 	"TransferIntent spec.request.gasOnArrival.amount":   decimalPattern,
+	"TransferIntent spec.request.maxAmountIn":           decimalPattern,
 	"WebhookEndpoint spec.secretRef.key":                secretKeyPattern,
 	"Filler spec.routes[].fromChainId":                  caip2Pattern,
 	"Filler spec.routes[].toChainId":                    caip2Pattern,

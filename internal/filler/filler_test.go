@@ -142,3 +142,40 @@ func TestAnOrderFilledByAnotherFillerIsLeft(t *testing.T) {
 		t.Errorf("the other filler sent %d transactions; want none", n)
 	}
 }
+
+// An exact output's order (start = minimum = the exact amount, exclusive to its winner without
+// override) is filled by paying exactly the amount; a filler whose price, valuing the escrow,
+// does not reach the amount (the escrow does not cover its cost) leaves it for good; another
+// filler waits out the exclusivity.
+func TestAnExactOutputIsFilledWithExactlyTheAmount(t *testing.T) {
+	c := newGaslessChain(t, 1338)
+	key, other := newTestKey(t), newTestKey(t)
+	me := crypto.PubkeyToAddress(key.PublicKey)
+	c.dev.Mint(t, c.token, me, big.NewInt(10_000_000))
+	c.dev.Mint(t, c.token, crypto.PubkeyToAddress(other.PublicKey), big.NewInt(10_000_000))
+	// The filler delivers 2 base units of output per base unit of escrow.
+	atRate := func(o settlement.Order) (*big.Int, bool) { return new(big.Int).Mul(o.AmountIn, big.NewInt(2)), true }
+	f := &Filler{Key: key, Quote: atRate, Log: logr.Discard(), Chains: map[uint64]*Chain{1338: c.filler}}
+	head, err := c.filler.Client.HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := big.NewInt(1_000_001)
+	order := func(escrow int64, exclusive common.Address) settlement.Order {
+		return settlement.Order{OriginChainId: big.NewInt(1337), DestinationChainId: big.NewInt(1338), DestinationSettler: c.settlement,
+			TokenOut: c.token, AmountIn: big.NewInt(escrow), StartAmountOut: exact, MinAmountOut: exact,
+			DecayStart: head.Time + 30, DecayEnd: head.Time + 30, ExclusiveFiller: exclusive, ExclusivityDeadline: head.Time + 30,
+			ExclusivityOverrideBps: new(big.Int), Deadline: head.Time + 3600}
+	}
+	if _, amount, err := f.worth(t.Context(), order(500_001, me)); err != nil || amount.Cmp(exact) != 0 {
+		t.Errorf("an escrow that covers the exact output: %v, %v; want it filled with exactly %s", amount, err, exact)
+	}
+	var skipped skip
+	if _, _, err := f.worth(t.Context(), order(500_000, me)); !errors.As(err, &skipped) {
+		t.Errorf("an escrow one base unit short of the filler's cost: %v; want it left for good", err)
+	}
+	g := &Filler{Key: other, Quote: atRate, Log: logr.Discard(), Chains: map[uint64]*Chain{1338: c.filler}}
+	if _, _, err := g.worth(t.Context(), order(500_001, me)); err == nil || errors.As(err, &skipped) {
+		t.Errorf("another filler during the exclusivity: %v; want a retry once it ends", err)
+	}
+}

@@ -38,6 +38,11 @@ type quoteRequest struct {
 	ToChainID    uint64 `json:"toChainId"`
 	TokenOut     string `json:"tokenOut"`
 	MinAmountOut string `json:"minAmountOut"`
+	// TradeType exactOutput asks the input the filler takes to deliver exactly AmountOut, at
+	// most AmountIn (what the order escrows at most).
+	TradeType string `json:"tradeType"`
+	AmountIn  string `json:"amountIn"`
+	AmountOut string `json:"amountOut"`
 	// NativeDropAmount is the order's gas on arrival (wei), which the filler would pay besides.
 	NativeDropAmount string `json:"nativeDropAmount"`
 }
@@ -45,8 +50,10 @@ type quoteRequest struct {
 // quoteAnswer is the filler's quote.
 type quoteAnswer struct {
 	RequestID string `json:"requestId"`
-	AmountOut string `json:"amountOut"`
-	Filler    string `json:"filler"`
+	AmountOut string `json:"amountOut,omitempty"`
+	// AmountIn answers an exact output: the input asked.
+	AmountIn string `json:"amountIn,omitempty"`
+	Filler   string `json:"filler"`
 }
 
 // quoteBodyLimit bounds a request body: the service's requests are a few hundred bytes.
@@ -79,15 +86,24 @@ func (q *QuoteEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not a request for a quote", http.StatusBadRequest)
 		return
 	}
+	exactOutput := req.TradeType == "exactOutput"
+	if exactOutput {
+		req.MinAmountOut = req.AmountOut // the exact output is the floor
+	}
 	amount, ok := q.quote(r.Context(), req)
+	if ok && exactOutput {
+		amount, ok = askIn(req, amount)
+	}
 	if !ok {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	ans := quoteAnswer{RequestID: req.RequestID, AmountOut: amount.String(), Filler: crypto.PubkeyToAddress(q.Filler.Key.PublicKey).Hex()}
+	if exactOutput {
+		ans.AmountIn, ans.AmountOut = amount.String(), ""
+	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(quoteAnswer{
-		RequestID: req.RequestID, AmountOut: amount.String(), Filler: crypto.PubkeyToAddress(q.Filler.Key.PublicKey).Hex(),
-	})
+	_ = json.NewEncoder(w).Encode(ans)
 }
 
 // quote is the filler's price for the request's order, when it serves the destination chain,
@@ -123,4 +139,21 @@ func (q *QuoteEndpoint) quote(ctx context.Context, req quoteRequest) (*big.Int, 
 		return nil, false
 	}
 	return price, true
+}
+
+// askIn is the filler's price model inverted for an exact output: it would deliver price for the
+// most input the order escrows (req.AmountIn), so to deliver exactly the amount it asks that
+// input scaled by amount / price, rounded up. A filler at its minimum (AtMinimum) asks the whole
+// escrow; one with a premium of bps asks the escrow less that premium.
+func askIn(req quoteRequest, price *big.Int) (*big.Int, bool) {
+	most, okIn := new(big.Int).SetString(req.AmountIn, 10)
+	exact, okOut := new(big.Int).SetString(req.AmountOut, 10)
+	if !okIn || !okOut || most.Sign() <= 0 || exact.Sign() <= 0 || price.Sign() <= 0 {
+		return nil, false
+	}
+	ask, rem := new(big.Int).QuoRem(new(big.Int).Mul(most, exact), price, new(big.Int))
+	if rem.Sign() > 0 {
+		ask.Add(ask, big.NewInt(1))
+	}
+	return ask, ask.Cmp(most) <= 0
 }

@@ -56,6 +56,11 @@ type MarketQuery struct {
 	// FeeAmount is the order's integrator fee in base units of the input token, which the filler
 	// is not paid (it receives AmountIn less it); nil: none.
 	FeeAmount *big.Int
+	// TradeType exactOutput asks the fillers for the input they take to deliver Floor exactly
+	// (the exact output): the lowest input wins, AmountIn (the feed-priced escrow) is the most
+	// taken, and MinAmountIn (QuoteFloorIn) the least: an ask below it is refused as a lie.
+	TradeType   TradeType
+	MinAmountIn *big.Int
 }
 
 // MarketAnswer is what came of a request for quotes.
@@ -67,6 +72,8 @@ type MarketAnswer struct {
 	Winner        string
 	WinnerAddress common.Address
 	AmountOut     *big.Int
+	// AmountIn is the winner's ask of an exact output: the input it takes to deliver the output.
+	AmountIn *big.Int
 }
 
 // MarketTerms are the order's price terms: its Dutch decay and exclusivity, which the settlement
@@ -85,6 +92,9 @@ type MarketTerms struct {
 	// and Quotes are the request's counts.
 	Winner        string
 	Asked, Quotes int
+	// AmountIn is an exact output's escrow: the winner's ask, or the feed-priced escrow; nil
+	// for an exact input, whose escrow is its amount.
+	AmountIn *big.Int
 }
 
 // AuctionConfig tunes the market terms; zero fields take the defaults.
@@ -121,6 +131,13 @@ type Auction struct {
 	FillersAsked int `json:"fillersAsked"`
 }
 
+// QuoteFloorIn is the lowest ask a filler may win an exact output with, for an order whose feeds
+// say needed is the input: MaxQuoteAboveFeedBps better than the feeds (needed / 1.1), rounded up.
+// An ask further below is no offer but a lie (or a bug) that would win every request and fade.
+func QuoteFloorIn(needed *big.Int) *big.Int {
+	return ceil(new(big.Rat).SetFrac(new(big.Int).Mul(needed, big.NewInt(BpsDenominator)), big.NewInt(BpsDenominator+MaxQuoteAboveFeedBps)))
+}
+
 // QuoteCeiling is the highest quote a filler may win with for an order whose feed output is
 // feedOut: MaxQuoteAboveFeedBps above it, rounded down.
 func QuoteCeiling(feedOut *big.Int) *big.Int {
@@ -134,6 +151,9 @@ func QuoteCeiling(feedOut *big.Int) *big.Int {
 // decays to the floor from now. The decay ends by the order's deadline, and the exclusivity takes
 // at most half of the time left to it, so that a winner that fades leaves the others time to fill.
 func (c AuctionConfig) marketTerms(plan Plan, ans MarketAnswer, now time.Time) *MarketTerms {
+	if plan.TradeType == TradeExactOutput {
+		return c.exactOutputTerms(plan, ans, now)
+	}
 	t := &MarketTerms{Asked: ans.Asked, Quotes: ans.Quotes, StartAmountOut: new(big.Int).Set(plan.AmountOut)}
 	start := now
 	if ans.Winner != "" && ans.AmountOut != nil && ans.AmountOut.Cmp(plan.MinAmountOut) >= 0 &&
@@ -153,6 +173,30 @@ func (c AuctionConfig) marketTerms(plan Plan, ans MarketAnswer, now time.Time) *
 		// The feed's output is below the floor only when the floor is the client's: never ask a
 		// filler for less than the order accepts.
 		t.StartAmountOut.Set(plan.MinAmountOut)
+	}
+	return t
+}
+
+// exactOutputTerms are the market terms of an exact output: the output does not decay (start =
+// minimum = the exact amount), and the order escrows plan.Amount (the feed-priced escrow) or the
+// winner's ask, when one at most that and at least QuoteFloorIn won (AmountIn). The winner holds
+// an exclusivity without override: another filler filling during it would have to pay more than
+// the exact amount (ExclusivityLib), so none may, as Across' exclusiveRelayer.
+func (c AuctionConfig) exactOutputTerms(plan Plan, ans MarketAnswer, now time.Time) *MarketTerms {
+	t := &MarketTerms{Asked: ans.Asked, Quotes: ans.Quotes, StartAmountOut: new(big.Int).Set(plan.MinAmountOut),
+		AmountIn: new(big.Int).Set(plan.Amount)}
+	start := now
+	if ans.Winner != "" && ans.AmountIn != nil && ans.AmountIn.Cmp(plan.Amount) <= 0 &&
+		(plan.AmountInQuoted == nil || ans.AmountIn.Cmp(QuoteFloorIn(plan.AmountInQuoted)) >= 0) {
+		start = now.Add(min(c.exclusivity(), plan.Deadline.Sub(now)/2))
+		t.AmountIn.Set(ans.AmountIn)
+		t.ExclusiveFiller, t.Winner = ans.WinnerAddress, ans.Winner
+	}
+	deadline := unixSeconds(plan.Deadline)
+	t.DecayStart = min(unixSeconds(start), deadline)
+	t.DecayEnd = t.DecayStart
+	if t.ExclusiveFiller != (common.Address{}) {
+		t.ExclusivityDeadline = t.DecayStart
 	}
 	return t
 }
@@ -183,13 +227,20 @@ func (s *Service) setMarketTerms(ctx context.Context, plan *Plan, r resolved, fi
 	case firm != nil:
 		ans = firm.marketAnswer()
 	case s.auction.Market != nil && len(plan.Errors) == 0:
-		ans = s.auction.Market.Quote(ctx, MarketQuery{
+		q := MarketQuery{
 			From: r.from, To: r.to, TokenIn: r.tokenIn.Token, TokenOut: r.tokenOut.Token,
 			AmountIn: plan.Amount, Floor: plan.MinAmountOut, Ceiling: QuoteCeiling(plan.AmountOut), Deadline: plan.Deadline,
-			NativeDrop: plan.NativeDrop, FeeAmount: plan.integratorFeeAmount(),
-		})
+			NativeDrop: plan.NativeDrop, TradeType: TradeExactInput, FeeAmount: plan.integratorFeeAmount(),
+		}
+		if plan.TradeType == TradeExactOutput {
+			q.TradeType, q.Ceiling, q.MinAmountIn = TradeExactOutput, nil, QuoteFloorIn(plan.AmountInQuoted)
+		}
+		ans = s.auction.Market.Quote(ctx, q)
 	}
 	plan.Market = s.auction.marketTerms(*plan, ans, now)
+	if plan.Market.AmountIn != nil {
+		plan.Amount = plan.Market.AmountIn
+	}
 }
 
 // Auction is the plan's market terms as the API shows them; nil for a transfer or an order

@@ -47,6 +47,10 @@ type SimulatedQuote struct {
 	// MinAmountIn is the route's limits.minAmount in base units of the input token; empty for a
 	// transfer and for simulations kept before limits existed.
 	MinAmountIn string `json:"minAmountIn,omitempty"`
+	// AmountIn is an exact output's escrow and AmountInQuoted the input the feeds said was needed,
+	// base units of the input token; empty for an exact input (its escrow is the request's amount).
+	AmountIn       string `json:"amountIn,omitempty"`
+	AmountInQuoted string `json:"amountInQuoted,omitempty"`
 	// Market is the simulation's request for quotes, which a create with its simulationId keeps
 	// (its winner's quote is firm until expiresAt); absent when nobody was asked.
 	Market *SimulatedMarket `json:"market,omitempty"`
@@ -61,6 +65,8 @@ type SimulatedMarket struct {
 	Winner        string `json:"winner,omitempty"`
 	WinnerAddress string `json:"winnerAddress,omitempty"`
 	AmountOut     string `json:"amountOut,omitempty"`
+	// AmountIn is the winner's ask of an exact output, in base units of the input token.
+	AmountIn string `json:"amountIn,omitempty"`
 }
 
 // SimulatedFee is a simulation's integrator fee: Amount in base units of the input token.
@@ -100,6 +106,9 @@ func (q SimulatedQuote) marketAnswer() MarketAnswer {
 	amount, ok := new(big.Int).SetString(m.AmountOut, 10)
 	if m.Winner != "" && ok && common.IsHexAddress(m.WinnerAddress) {
 		ans.Winner, ans.WinnerAddress, ans.AmountOut = m.Winner, common.HexToAddress(m.WinnerAddress), amount
+		if in, ok := new(big.Int).SetString(m.AmountIn, 10); ok {
+			ans.AmountIn = in
+		}
 	}
 	return ans
 }
@@ -211,8 +220,12 @@ func QuoteRequestHash(account string, p Parsed, amount *big.Int) string {
 
 // simulatedQuote is the record a simulation keeps.
 func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
+	amount := plan.Amount
+	if plan.TradeType == TradeExactOutput {
+		amount = plan.AmountOut // the request's amount is the exact output
+	}
 	q := SimulatedQuote{
-		ID: id, Account: account, RequestHash: QuoteRequestHash(account, p, plan.Amount),
+		ID: id, Account: account, RequestHash: QuoteRequestHash(account, p, amount),
 		ExpiresAt: plan.QuoteExpiresAt, ResolvedPath: plan.ResolvedPath, Fees: plan.Fees, SlippageBps: plan.SlippageBps,
 	}
 	if plan.AmountOut != nil && plan.MinAmountOut != nil {
@@ -225,10 +238,16 @@ func simulatedQuote(id, account string, p Parsed, plan Plan) SimulatedQuote {
 		q.GasOnArrivalCost = plan.GasOnArrivalCost.String()
 	}
 	q.IntegratorFee = simulatedFee(plan.IntegratorFee)
+	if plan.TradeType == TradeExactOutput && plan.MinAmountOut != nil && plan.AmountInQuoted != nil {
+		q.AmountIn, q.AmountInQuoted = plan.Amount.String(), plan.AmountInQuoted.String()
+	}
 	if t := plan.Market; t != nil && (t.Asked > 0 || t.Winner != "") {
 		q.Market = &SimulatedMarket{Asked: t.Asked, Quotes: t.Quotes}
 		if t.Winner != "" {
 			q.Market.Winner, q.Market.WinnerAddress, q.Market.AmountOut = t.Winner, t.ExclusiveFiller.Hex(), t.StartAmountOut.String()
+			if t.AmountIn != nil {
+				q.Market.AmountIn = t.AmountIn.String()
+			}
 		}
 	}
 	return q
@@ -258,7 +277,7 @@ func (s *Service) firmQuote(ctx context.Context, account string, p Parsed, amoun
 	}
 	if q.RequestHash != QuoteRequestHash(account, p, amount) {
 		return SimulatedQuote{}, &Problem{Kind: KindQuoteMismatch, Field: "simulationId", Detail: fmt.Sprintf(
-			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData, execution, gasOnArrival, fee and slippageBps must be the same); "+
+			"the request differs from the one simulation %s quoted (from, to, asset, amount, deadline, callData, execution, gasOnArrival, fee, tradeType, maxAmountIn and slippageBps must be the same); "+
 				"send the simulated request unchanged, or simulate this one", q.ID)}
 	}
 	return q, nil
@@ -276,6 +295,15 @@ func applyFirmQuote(plan *Plan, q SimulatedQuote) (bool, error) {
 		return false, fmt.Errorf("simulation %s holds malformed amounts %q, %q", q.ID, q.AmountOut, q.MinAmountOut)
 	}
 	plan.AmountOut, plan.MinAmountOut, plan.SlippageBps = out, minimum, q.SlippageBps
+	if plan.TradeType == TradeExactOutput {
+		// The request (its hash) names the same exact output; the escrow is the simulation's.
+		escrow, okIn := new(big.Int).SetString(q.AmountIn, 10)
+		needed, okNeeded := new(big.Int).SetString(q.AmountInQuoted, 10)
+		if !okIn || !okNeeded {
+			return false, fmt.Errorf("simulation %s holds no escrow of its exact output", q.ID)
+		}
+		plan.Amount, plan.AmountInQuoted = escrow, needed
+	}
 	if plan.NativeDrop != nil {
 		// The request (its hash) names the same drop; its cost is the simulation's.
 		cost, ok := new(big.Int).SetString(q.GasOnArrivalCost, 10)

@@ -52,8 +52,9 @@ type IntegratorFeeQuote struct {
 }
 
 // integratorFee is the fee the request's order carries under the account's policy: nil when it
-// carries none (no policy and no fee asked, a zero fee, or a transfer without a fee asked).
-// Refusals are 422 fee-not-allowed (a fee on a transfer, on an account without a policy, above
+// carries none (no policy and no fee asked, a zero fee, a transfer or an exact output without a
+// fee asked).
+// Refusals are 422 fee-not-allowed (a fee on a transfer or an exact output, on an account without a policy, above
 // the policy's maxBps, on an origin chain the policy names no recipient on) and
 // fee-recipient-not-allowed (a recipient the policy does not list for the origin chain).
 func (s *Service) integratorFee(account string, p Parsed, r resolved) (*IntegratorFee, error) {
@@ -65,6 +66,14 @@ func (s *Service) integratorFee(account string, p Parsed, r resolved) (*Integrat
 	if p.Type() == TypeTransfer {
 		if asked {
 			return nil, newProblem(KindFeeNotAllowed, "fee", "a transfer carries no integrator fee: it has no order for the settlement contract to take the fee from (fees are for swaps and bridges)")
+		}
+		return nil, nil
+	}
+	if p.ExactOutput {
+		// Not yet: the escrow of an exact output is quoted from its output (or a filler's ask),
+		// and a fee of the escrow would have to be priced into that inversion.
+		if asked {
+			return nil, newProblem(KindFeeNotAllowed, "fee", "an exact output (tradeType exactOutput) carries no integrator fee yet: set the fee on an exact input")
 		}
 		return nil, nil
 	}

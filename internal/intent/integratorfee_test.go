@@ -80,6 +80,7 @@ func TestAFeeOutsideTheAccountsPolicyIsRefused(t *testing.T) {
 		"a chain without recipients":      {"acme", fromBase, KindFeeNotAllowed, "fee"},
 		"a transfer":                      {"acme", transfer, KindFeeNotAllowed, "fee"},
 		"a recipient alone, no policy":    {"plain", bridgeWithFee(&RequestFee{Recipient: bob}), KindFeeNotAllowed, "fee"},
+		"an exact output":                 {"acme", exactOutputWithFee(), KindFeeNotAllowed, "fee"},
 		"the most, to a stranger address": {"acme", bridgeWithFee(&RequestFee{Bps: bps(100), Recipient: alice}), KindFeeRecipientNotAllowed, "fee.recipient"},
 	} {
 		_, err := svc.Prepare(context.Background(), tt.account, mustParse(t, tt.req), testNonce)
@@ -222,5 +223,22 @@ func TestTheMarketIsToldOfTheIntegratorFee(t *testing.T) {
 	}
 	if market.asked() != 1 || market.queries[0].FeeAmount == nil || market.queries[0].FeeAmount.Int64() != 300_000 {
 		t.Errorf("the market was asked %+v; want one query with the fee, 300000", market.queries)
+	}
+}
+
+// exactOutputWithFee is a bridge that must deliver exactly 99 USDC, with a fee.
+func exactOutputWithFee() Request {
+	r := bridgeWithFee(&RequestFee{Bps: bps(10)})
+	r.Amount, r.TradeType = "99", string(TradeExactOutput)
+	return r
+}
+
+// The policy's default does not apply to an exact output (its escrow is quoted from the output).
+func TestAnExactOutputCarriesNoDefaultFee(t *testing.T) {
+	r := exactOutputWithFee()
+	r.Fee = nil
+	plan, err := feeService(t).Prepare(context.Background(), "acme", mustParse(t, r), testNonce)
+	if err != nil || plan.IntegratorFee != nil {
+		t.Errorf("an exact output of an account with a default fee: %v, fee %+v; want no fee", err, plan.IntegratorFee)
 	}
 }

@@ -36,19 +36,23 @@ func (p Plan) Limits() *Limits {
 // route takes. The details carry the limits (minAmount, maxAmount when declared), the symbol and
 // the requested amount, in display units.
 func (s *Service) checkLimits(plan Plan) error {
-	if plan.MinAmountIn == nil {
+	if plan.MinAmountIn == nil || (plan.TradeType == TradeExactOutput && plan.MinAmountOut == nil) {
 		return nil
 	}
 	limits := plan.Limits()
 	requested := FormatAmount(plan.Amount, plan.TokenIn.Decimals)
+	what := "amount"
+	if plan.TradeType == TradeExactOutput {
+		what = "the exact output's escrow" // the request's amount is the output
+	}
 	var p *Problem
 	switch {
 	case plan.Amount.Cmp(plan.MinAmountIn) < 0:
-		p = validationFailed("amount", "amount %s %s is below this route's minimum of %s %s: the fees (gas, protocol and solver) would take more than %s of it",
-			requested, limits.Symbol, limits.MinAmount, limits.Symbol, shareText(s.feeShare))
+		p = validationFailed("amount", "%s %s %s is below this route's minimum of %s %s: the fees (gas, protocol and solver) would take more than %s of it",
+			what, requested, limits.Symbol, limits.MinAmount, limits.Symbol, shareText(s.feeShare))
 	case plan.MaxAmountIn != nil && plan.Amount.Cmp(plan.MaxAmountIn) > 0:
-		p = validationFailed("amount", "amount %s %s is above this route's maximum of %s %s, the most its fillers declare they fill",
-			requested, limits.Symbol, limits.MaxAmount, limits.Symbol)
+		p = validationFailed("amount", "%s %s %s is above this route's maximum of %s %s, the most its fillers declare they fill",
+			what, requested, limits.Symbol, limits.MaxAmount, limits.Symbol)
 	default:
 		return nil
 	}
@@ -80,4 +84,25 @@ func keepFirmMinimum(plan *Plan, q SimulatedQuote) error {
 	}
 	plan.MinAmountIn = minimum
 	return nil
+}
+
+// checkMaxAmountIn refuses an exact output whose escrow (the input quoted, slippage included, or
+// the winning filler's ask) is above the request's maxAmountIn: 422 validation-failed on
+// maxAmountIn, with the escrow required and the bound in display units of the input token.
+func checkMaxAmountIn(plan Plan, p Parsed, r resolved) error {
+	if plan.TradeType != TradeExactOutput || p.MaxAmountIn == "" {
+		return nil
+	}
+	most, err := ParseAmount(p.MaxAmountIn, r.tokenIn.Decimals)
+	if err != nil {
+		return validationFailed("maxAmountIn", "maxAmountIn %q for %s (%d decimals): %v", p.MaxAmountIn, r.tokenIn.Symbol, r.tokenIn.Decimals, err)
+	}
+	if plan.MinAmountOut == nil || plan.Amount.Cmp(most) <= 0 {
+		return nil // an order without a quote is valid:false already
+	}
+	required := FormatAmount(plan.Amount, r.tokenIn.Decimals)
+	pr := validationFailed("maxAmountIn", "the exact output of %s %s needs an escrow of %s %s, above maxAmountIn %s %s",
+		FormatAmount(plan.MinAmountOut, r.tokenOut.Decimals), r.tokenOut.Symbol, required, r.tokenIn.Symbol, p.MaxAmountIn, r.tokenIn.Symbol)
+	pr.Details = map[string]any{"required": required, "maxAmountIn": FormatAmount(most, r.tokenIn.Decimals), "symbol": r.tokenIn.Symbol}
+	return pr
 }

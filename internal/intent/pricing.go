@@ -11,8 +11,9 @@ import (
 
 // price reads the chain once (balances, fees, the estimate of the transaction), then fills
 // GasUnits and Fees, checks the balances it learnt, and adds the warnings of each step.
-func (s *Service) price(ctx context.Context, r resolved, plan *Plan, callData []byte) error {
-	needs := balanceNeeds(r, plan.Gasless != nil)
+func (s *Service) price(ctx context.Context, r resolved, plan *Plan, p Parsed) error {
+	callData := p.CallData
+	needs := balanceNeeds(r, plan.Gasless != nil, amountField(p))
 	assets := pricedAssets(r, s.fees.For(plan.ResolvedPath))
 	q := ChainQuery{Holder: r.fromAddr, Tx: plan.Tx, Amount: plan.Amount, Kind: plan.Type, Feeds: feedAddresses(assets)}
 	for _, n := range needs {
@@ -113,12 +114,23 @@ func (s *Service) gasUnits(r resolved, plan *Plan, state ChainState, callData []
 type balanceNeed struct {
 	tok   token
 	field string
+	// amount: the need is the order's input (plan.Amount), besides any gas.
+	amount bool
+}
+
+// amountField is the request field that sets what the user gives up: amount, or for an exact
+// output with a maxAmountIn, maxAmountIn (the amount is then the output).
+func amountField(p Parsed) string {
+	if p.ExactOutput && p.MaxAmountIn != "" && p.Type() != TypeTransfer {
+		return "maxAmountIn"
+	}
+	return "amount"
 }
 
 // balanceNeeds are the asset and, when the asset is an ERC-20, the native token that pays gas
-// (unless a filler pays it: gasless).
-func balanceNeeds(r resolved, gasless bool) []balanceNeed {
-	needs := []balanceNeed{{tok: r.tokenIn, field: "amount"}}
+// (unless a filler pays it: gasless). field names the request's field of the amount given up.
+func balanceNeeds(r resolved, gasless bool, field string) []balanceNeed {
+	needs := []balanceNeed{{tok: r.tokenIn, field: field, amount: true}}
 	if !r.tokenIn.native && !gasless {
 		needs = append(needs, balanceNeed{tok: nativeToken(r.from), field: "from"})
 	}
@@ -135,7 +147,7 @@ func checkBalances(r resolved, plan *Plan, state ChainState, needs []balanceNeed
 		if n.tok.native && gasWei != nil {
 			need.Set(gasWei)
 		}
-		if n.field == "amount" {
+		if n.amount {
 			need.Add(need, plan.Amount)
 		}
 		bal := state.Balances[n.tok.Address]

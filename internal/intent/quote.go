@@ -31,6 +31,13 @@ type Quote struct {
 	// IntegratorFee is the Account's integrator fee the order carries, apart from the service's
 	// fees (estimatedFees), which AmountOut already has taken off; nil without one.
 	IntegratorFee *IntegratorFeeQuote `json:"integratorFee,omitempty"`
+	// TradeType is the request's: exactInput, or exactOutput (AmountOut and MinAmountOut are
+	// then the exact amount the recipient receives, and AmountIn the input quoted for it).
+	TradeType TradeType `json:"tradeType,omitempty"`
+	// AmountIn is what the order escrows, in display units of the input token: the request's
+	// amount for an exact input; for an exact output the input needed raised by the slippage
+	// tolerance, or the winning filler's ask. The user gives up exactly this.
+	AmountIn string `json:"amountIn,omitempty"`
 }
 
 // quoteOrder fills the plan's output amounts. A transfer delivers exactly its amount. An order
@@ -45,6 +52,10 @@ func quoteOrder(plan *Plan, r resolved, fee StepFee, slippageBps int) {
 	}
 	if !r.hasTokenOut {
 		return // no route: checkRoute has refused the bridge
+	}
+	if plan.TradeType == TradeExactOutput {
+		quoteExactOutput(plan, r, fee, slippageBps)
+		return
 	}
 	rate, err := conversionRate(r.tokenIn, r.tokenOut)
 	if err != nil {
@@ -83,6 +94,48 @@ func quoteOrder(plan *Plan, r resolved, fee StepFee, slippageBps int) {
 	}
 }
 
+// quoteExactOutput is quoteOrder inverted, for an exact output (plan.AmountOut, set by Prepare):
+// the input needed is the least whose forward quote delivers the output, the percentage fees
+// and the gas on arrival's cost included,
+//
+//	needed = ceil((amountOut / rate + gasOnArrivalCost) / (1 - (protocol + solver) bps)),
+//
+// rounded up, so that the recipient never receives less than asked and a filler pricing at the
+// feeds is never short. The slippage tolerance applies to the input: the order escrows needed
+// raised by slippageBps (rounded up), so that a filler can still fill when the price moves by that
+// much. The output does not move: amountOut = minAmountOut = the exact amount. plan.Amount is the
+// escrow, which every later step (the order, the balance, the allowance, the limits, the fees)
+// reads as the order's input.
+func quoteExactOutput(plan *Plan, r resolved, fee StepFee, slippageBps int) {
+	exact := plan.AmountOut
+	plan.Amount = new(big.Int) // an order that cannot be priced escrows nothing
+	rate, err := conversionRate(r.tokenIn, r.tokenOut)
+	if err != nil {
+		plan.Errors = append(plan.Errors, err.Error())
+		return
+	}
+	gross := new(big.Rat).Quo(new(big.Rat).SetInt(exact), rate)
+	if plan.NativeDrop != nil {
+		cost, err := GasOnArrivalCost(r.toNative, r.tokenIn, plan.NativeDrop)
+		if err != nil {
+			plan.Errors = append(plan.Errors, err.Error())
+			return
+		}
+		plan.GasOnArrivalCost = cost
+		gross.Add(gross, new(big.Rat).SetInt(cost))
+	}
+	needed := ceil(gross.Mul(gross, big.NewRat(BpsDenominator, int64(BpsDenominator-fee.ProtocolBps-fee.SolverBps))))
+	plan.AmountInQuoted = needed
+	plan.Amount = EscrowOf(needed, slippageBps)
+	plan.MinAmountOut = new(big.Int).Set(exact)
+}
+
+// EscrowOf is what an exact output's order escrows for the input needed: needed raised by the
+// slippage tolerance, rounded up.
+func EscrowOf(needed *big.Int, slippageBps int) *big.Int {
+	return ceil(new(big.Rat).SetFrac(new(big.Int).Mul(needed, big.NewInt(int64(BpsDenominator+slippageBps))), big.NewInt(BpsDenominator)))
+}
+
 // conversionRate is base units of tokenOut per base unit of tokenIn.
 func conversionRate(in, out token) (*big.Rat, error) {
 	scale := new(big.Rat).SetFrac(pow10(int(out.Decimals)), pow10(int(in.Decimals)))
@@ -116,5 +169,15 @@ func (p Plan) Quote() *Quote {
 		SlippageBps:   p.SlippageBps,
 		GasOnArrival:  p.gasOnArrivalQuote(),
 		IntegratorFee: p.integratorFeeQuote(),
+		TradeType:     p.tradeType(),
+		AmountIn:      FormatAmount(p.Amount, p.TokenIn.Decimals),
 	}
+}
+
+// tradeType is the plan's trade type, exactInput when unset.
+func (p Plan) tradeType() TradeType {
+	if p.TradeType == "" {
+		return TradeExactInput
+	}
+	return p.TradeType
 }

@@ -44,7 +44,24 @@ type Request struct {
 	// Fee is the integrator fee the request sets, within its Account's fee policy; nil: the
 	// policy's default.
 	Fee *RequestFee `json:"fee,omitempty"`
+	// TradeType is "exactInput" (the default: amount is what the user gives up) or "exactOutput"
+	// (amount is what must arrive, in display units of the output token).
+	TradeType string `json:"tradeType,omitempty"`
+	// MaxAmountIn (exactOutput only) is the most the user agrees to escrow, in display units of
+	// the input token: a quote needing more is refused.
+	MaxAmountIn string `json:"maxAmountIn,omitempty"`
 }
+
+// TradeType is which side of a swap or bridge the request fixes, as Across and Relay name it.
+type TradeType string
+
+// The trade types a request chooses from.
+const (
+	// TradeExactInput: amount is given up, the output is quoted (the default).
+	TradeExactInput TradeType = "exactInput"
+	// TradeExactOutput: amount arrives exactly, the input is quoted and escrowed.
+	TradeExactOutput TradeType = "exactOutput"
+)
 
 // GasOnArrival is the request's gasOnArrival: Amount in display units of the destination chain's
 // native token ("0.002" ETH).
@@ -173,6 +190,19 @@ type Parsed struct {
 	// Account's fee policy.
 	FeeBps       *int
 	FeeRecipient string
+	// ExactOutput is the request's tradeType exactOutput: Amount is in display units of the
+	// output token and must arrive exactly. MaxAmountIn is its maxAmountIn in canonical form
+	// (empty: none).
+	ExactOutput bool
+	MaxAmountIn string
+}
+
+// TradeType is the request's trade type; exactInput unless it asked for exactOutput.
+func (p Parsed) TradeType() TradeType {
+	if p.ExactOutput {
+		return TradeExactOutput
+	}
+	return TradeExactInput
 }
 
 // Slippage is the request's slippage tolerance, or DefaultSlippageBps.
@@ -234,6 +264,9 @@ func ParseRequest(r Request) (Parsed, error) {
 			return Parsed{}, err
 		}
 	}
+	if err := p.parseTradeType(r); err != nil {
+		return Parsed{}, err
+	}
 	return p, nil
 }
 
@@ -257,6 +290,29 @@ func (p *Parsed) parseFee(f RequestFee) error {
 			return badRequest("fee.recipient", "fee.recipient %s fails its EIP-55 checksum (a mistyped address?)", f.Recipient)
 		}
 		p.FeeRecipient = addr.Hex()
+	}
+	return nil
+}
+
+// parseTradeType reads tradeType and maxAmountIn: maxAmountIn is the bound of an exact output's
+// input, and means nothing for an exact input, whose input is the amount itself.
+func (p *Parsed) parseTradeType(r Request) error {
+	switch TradeType(r.TradeType) {
+	case "", TradeExactInput:
+	case TradeExactOutput:
+		p.ExactOutput = true
+	default:
+		return badRequest("tradeType", "tradeType must be exactInput or exactOutput")
+	}
+	if r.MaxAmountIn == "" {
+		return nil
+	}
+	if !p.ExactOutput {
+		return badRequest("maxAmountIn", "maxAmountIn bounds the input of tradeType exactOutput; with exactInput the amount is the input")
+	}
+	var err error
+	if p.MaxAmountIn, err = canonicalDecimal(r.MaxAmountIn); err != nil {
+		return badRequest("maxAmountIn", "maxAmountIn must be a decimal string of the input token, such as \"12.5\": %v", err)
 	}
 	return nil
 }
@@ -365,6 +421,10 @@ func (p Parsed) Request() Request {
 			v := *p.FeeBps
 			r.Fee.Bps = &v
 		}
+	}
+	if p.ExactOutput {
+		// exactInput stays implicit, so requests stored before trade types read back unchanged.
+		r.TradeType, r.MaxAmountIn = string(TradeExactOutput), p.MaxAmountIn
 	}
 	return r
 }

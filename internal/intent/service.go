@@ -166,6 +166,12 @@ type Plan struct {
 	// order accepts (both Amount for a transfer). MinAmountOut is nil when the pair has no quote.
 	AmountOut, MinAmountOut *big.Int
 	SlippageBps             int
+	// TradeType is exactOutput for a swap or bridge whose request fixed the output: AmountOut =
+	// MinAmountOut is then the request's amount, Amount the escrow quoted for it, and
+	// AmountInQuoted the input the feeds say is needed (before the slippage tolerance). Empty:
+	// exactInput.
+	TradeType      TradeType
+	AmountInQuoted *big.Int
 	// NativeDrop is the gas on arrival in base units of the destination chain's native token
 	// (the order's nativeDropAmount), and GasOnArrivalCost its cost in base units of TokenIn,
 	// which AmountOut has taken off; both nil when the request asked for none.
@@ -369,7 +375,12 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if err != nil {
 		return Plan{}, err
 	}
-	amount, err := parseAmountField(p.Amount, r.tokenIn)
+	exactOut := p.ExactOutput && p.Type() != TypeTransfer
+	amountToken := r.tokenIn
+	if exactOut && r.hasTokenOut {
+		amountToken = r.tokenOut // without one, checkRoute refuses the bridge below
+	}
+	amount, err := parseAmountField(p.Amount, amountToken)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -401,6 +412,10 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	plan := s.newPlan(p, r, amount, nonce, now)
 	plan.NativeDrop = drop
 	plan.setIntegratorFee(fee)
+	if exactOut {
+		// The input is quoted (quoteOrder, or the firm simulation's) from the exact output.
+		plan.TradeType, plan.AmountOut, plan.Amount = TradeExactOutput, amount, new(big.Int)
+	}
 	if err := r.checkRoute(&plan); err != nil {
 		return Plan{}, err
 	}
@@ -434,6 +449,9 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 		quoteOrder(&plan, r, s.fees.For(plan.ResolvedPath), p.Slippage())
 	}
 	s.setMarketTerms(ctx, &plan, r, firm, now)
+	if err := checkMaxAmountIn(plan, p, r); err != nil {
+		return Plan{}, err
+	}
 	if plan.OrderID, err = OrderID(r.orderInputs(account, plan, nonce)); err != nil {
 		return Plan{}, err
 	}
@@ -443,7 +461,7 @@ func (s *Service) Prepare(ctx context.Context, account string, p Parsed, nonce [
 	if plan.Tx, err = r.buildTx(account, plan, p.CallData); err != nil {
 		return Plan{}, err
 	}
-	if err := s.price(ctx, r, &plan, p.CallData); err != nil {
+	if err := s.price(ctx, r, &plan, p); err != nil {
 		return Plan{}, err
 	}
 	if firm != nil {

@@ -82,6 +82,7 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 			spec.Request.Fee.Bps = &v
 		}
 	}
+	spec.Request.TradeType, spec.Request.MaxAmountIn = req.TradeType, req.MaxAmountIn
 	if g := d.Plan.Gasless; g != nil {
 		spec.Request.Execution = v1alpha1.ExecutionGasless
 		spec.Gasless = &v1alpha1.GaslessTerms{Permit2: g.Permit2.Hex(), Nonce: g.Nonce.String(), OpenDeadline: metav1.NewTime(g.OpenDeadline)}
@@ -90,7 +91,8 @@ func NewObject(d Draft) (*v1alpha1.TransferIntent, error) {
 	}
 	if q := d.Plan.Quote(); q != nil {
 		spec.Quote = &v1alpha1.IntentQuote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut,
-			SlippageBps: int32(q.SlippageBps)} //nolint:gosec // at most MaxSlippageBps
+			SlippageBps: int32(q.SlippageBps), //nolint:gosec // at most MaxSlippageBps
+			TradeType:   string(q.TradeType), AmountIn: q.AmountIn}
 		if g := q.GasOnArrival; g != nil {
 			spec.Quote.GasOnArrival = &v1alpha1.IntentGasOnArrival{Amount: g.Amount, Symbol: g.Symbol, Cost: g.Cost, CostSymbol: g.CostSymbol}
 		}

@@ -25,7 +25,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"filler"}),
 		quotes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_rfq_quotes_total",
-			Help: "Fillers asked (or skipped) for quotes, by filler and outcome (ok, no_quote, timeout, error, too_large, bad_json, below_floor, above_ceiling, wrong_request, wrong_filler, busy, breaker_open, fading).",
+			Help: "Fillers asked (or skipped) for quotes, by filler and outcome (ok, no_quote, timeout, error, too_large, bad_json, below_floor, above_ceiling, above_max_in, below_min_in, wrong_request, wrong_filler, busy, breaker_open, fading).",
 		}, []string{"filler", "outcome"}),
 		wins: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tis_rfq_wins_total",

@@ -77,6 +77,12 @@ const (
 	// OutcomeAboveCeiling: a quote above Request.Ceiling, far above any price: a lie or a bug,
 	// which would otherwise win every request.
 	OutcomeAboveCeiling Outcome = "above_ceiling"
+	// OutcomeAboveMaxIn: a valid ask of an exact output above the input the order escrows at
+	// most (Request.AmountIn), as OutcomeBelowFloor is for an exact input.
+	OutcomeAboveMaxIn Outcome = "above_max_in"
+	// OutcomeBelowMinIn: an ask of an exact output below Request.MinAmountIn, far below any
+	// price: a lie or a bug, as OutcomeAboveCeiling is for an exact input.
+	OutcomeBelowMinIn Outcome = "below_min_in"
 	// OutcomeWrongRequest: the quote names another requestId than the request's.
 	OutcomeWrongRequest Outcome = "wrong_request"
 	// OutcomeWrongFiller: the quote names another filler address than the Filler's payout address
@@ -99,7 +105,7 @@ func (o Outcome) Asked() bool {
 // answer as a quote endpoint must. A 204, a quote below the floor and a valid quote are answers.
 func (o Outcome) failure() bool {
 	switch o {
-	case OutcomeTimeout, OutcomeError, OutcomeTooLarge, OutcomeBadJSON, OutcomeWrongRequest, OutcomeWrongFiller, OutcomeAboveCeiling:
+	case OutcomeTimeout, OutcomeError, OutcomeTooLarge, OutcomeBadJSON, OutcomeWrongRequest, OutcomeWrongFiller, OutcomeAboveCeiling, OutcomeBelowMinIn:
 		return true
 	}
 	return false
@@ -136,9 +142,18 @@ type Request struct {
 	// TokenIn and TokenOut are CAIP-10 token addresses on the origin and destination chains.
 	TokenIn  string `json:"tokenIn"`
 	TokenOut string `json:"tokenOut"`
-	// AmountIn is the input in base units, a decimal string.
+	// TradeType is exactInput (the filler quotes the output it delivers for AmountIn) or
+	// exactOutput (the filler asks the input it takes to deliver exactly AmountOut); Ask sets
+	// exactInput when empty.
+	TradeType string `json:"tradeType"`
+	// AmountIn is the input in base units, a decimal string: for an exact output, the most the
+	// order escrows (an ask above it is refused).
 	AmountIn string `json:"amountIn"`
-	// MinAmountOut is the floor, in base units of TokenOut; Ask sets it from its floor argument.
+	// AmountOut is an exact output's output, in base units of TokenOut: what the fill delivers,
+	// exactly. Ask sets it from its floor argument; absent for an exact input.
+	AmountOut string `json:"amountOut,omitempty"`
+	// MinAmountOut is the floor, in base units of TokenOut; Ask sets it from its floor argument
+	// (an exact output's floor is its exact amount).
 	MinAmountOut string `json:"minAmountOut"`
 	// RecipientChainID is the CAIP-2 chain the recipient is paid on (the destination chain).
 	RecipientChainID string `json:"recipientChainId"`
@@ -156,12 +171,30 @@ type Request struct {
 	// Ceiling is the highest quote taken, in base units of TokenOut (nil: none). It is not sent:
 	// it is derived from the service's own price, which a filler is not told.
 	Ceiling *big.Int `json:"-"`
+	// MinAmountIn is the lowest ask of an exact output taken (nil: none); not sent, as Ceiling.
+	MinAmountIn *big.Int `json:"-"`
+}
+
+// The trade types of a Request.
+const (
+	TradeExactInput  = "exactInput"
+	TradeExactOutput = "exactOutput"
+)
+
+// bounds are what an answer is checked against: an exact input's floor and ceiling of the output,
+// or an exact output's least and most input.
+type bounds struct {
+	exactOutput    bool
+	floor, ceiling *big.Int
+	minIn, maxIn   *big.Int
 }
 
 // quote is a filler's answer, read strictly.
 type quote struct {
 	RequestID string `json:"requestId"`
-	AmountOut string `json:"amountOut"`
+	// AmountOut answers an exact input, AmountIn an exact output.
+	AmountOut string `json:"amountOut,omitempty"`
+	AmountIn  string `json:"amountIn,omitempty"`
 	// Filler is optional; when present it must be the Filler's payout address.
 	Filler string `json:"filler,omitempty"`
 }
@@ -172,6 +205,8 @@ type Quote struct {
 	Outcome Outcome
 	// AmountOut is the quoted output (OutcomeOK and OutcomeBelowFloor); nil otherwise.
 	AmountOut *big.Int
+	// AmountIn is an exact output's ask (OutcomeOK and OutcomeAboveMaxIn); nil otherwise.
+	AmountIn *big.Int
 	// Latency is from the start of the request for quotes to the answer (0 when not asked; the
 	// deadline for a timeout).
 	Latency time.Duration
@@ -186,8 +221,9 @@ type Result struct {
 	RequestID string
 	// Quotes holds one entry per filler asked or skipped, in the order of the fillers given.
 	Quotes []Quote
-	// Winner is the best OutcomeOK quote: the highest AmountOut, and of equal amounts the one that
-	// arrived first. Nil when no filler quoted at or above the floor.
+	// Winner is the best OutcomeOK quote: the highest AmountOut (for an exact output, the lowest
+	// AmountIn), and of equal amounts the one that arrived first. Nil when no filler quoted at or
+	// above the floor (at or below the most input).
 	Winner *Quote
 	// Took is how long Ask took.
 	Took time.Duration
@@ -294,6 +330,15 @@ func (m *Market) Ask(ctx context.Context, fillers []Filler, req Request, floor *
 		floor = new(big.Int)
 	}
 	req.MinAmountOut = floor.String()
+	b := bounds{floor: floor, ceiling: req.Ceiling}
+	switch req.TradeType {
+	case "":
+		req.TradeType = TradeExactInput
+	case TradeExactOutput:
+		b.exactOutput, b.ceiling, b.minIn = true, nil, req.MinAmountIn
+		b.maxIn, _ = new(big.Int).SetString(req.AmountIn, 10)
+		req.AmountOut = floor.String()
+	}
 	req.QuoteDeadline = start.Add(m.opts.Deadline).UTC().Truncate(time.Millisecond)
 	req.Deadline = req.Deadline.UTC()
 	res := Result{RequestID: req.RequestID, Quotes: make([]Quote, len(fillers))}
@@ -324,7 +369,7 @@ func (m *Market) Ask(ctx context.Context, fillers []Filler, req Request, floor *
 		pending++
 		go func() {
 			defer state.release()
-			q := m.askOne(ctx, f, req.RequestID, body, floor, req.Ceiling, start, began)
+			q := m.askOne(ctx, f, req.RequestID, body, b, start, began)
 			answers <- answer{i, q}
 		}()
 	}
@@ -364,8 +409,7 @@ func (m *Market) Ask(ctx context.Context, fillers []Filler, req Request, floor *
 		if q.Outcome.Asked() {
 			m.record(q.Filler, q.Outcome, q.Latency)
 		}
-		if q.Outcome == OutcomeOK && (res.Winner == nil || q.AmountOut.Cmp(res.Winner.AmountOut) > 0 ||
-			(q.AmountOut.Cmp(res.Winner.AmountOut) == 0 && q.arrival < res.Winner.arrival)) {
+		if q.Outcome == OutcomeOK && (res.Winner == nil || better(q, res.Winner, b.exactOutput)) {
 			res.Winner = q
 		}
 	}
@@ -375,6 +419,16 @@ func (m *Market) Ask(ctx context.Context, fillers []Filler, req Request, floor *
 	}
 	res.Took = time.Since(began)
 	return res
+}
+
+// better says whether q beats the winner so far w: more output, or for an exact output less
+// input; of equal amounts, the one that arrived first.
+func better(q, w *Quote, exactOutput bool) bool {
+	c := q.AmountOut.Cmp(w.AmountOut)
+	if exactOutput {
+		c = w.AmountIn.Cmp(q.AmountIn)
+	}
+	return c > 0 || (c == 0 && q.arrival < w.arrival)
 }
 
 // RecordWin tells the Market's fade tracking (Options.Fades) that the winner of a request for
@@ -407,14 +461,19 @@ func (m *Market) admit(s *fillerState, name string, now time.Time) Outcome {
 }
 
 // askOne makes one signed POST and reads its answer.
-func (m *Market) askOne(ctx context.Context, f Filler, requestID string, body []byte, floor, ceiling *big.Int, start time.Time, began time.Time) Quote {
+func (m *Market) askOne(ctx context.Context, f Filler, requestID string, body []byte, b bounds, start time.Time, began time.Time) Quote {
 	q := Quote{Filler: f.Name, Payout: f.Payout}
-	outcome, amount := m.post(ctx, f, requestID, body, floor, ceiling, start)
-	q.Outcome, q.AmountOut, q.Latency = outcome, amount, time.Since(began)
+	outcome, amount := m.post(ctx, f, requestID, body, b, start)
+	q.Outcome, q.Latency = outcome, time.Since(began)
+	if b.exactOutput {
+		q.AmountIn = amount
+	} else {
+		q.AmountOut = amount
+	}
 	return q
 }
 
-func (m *Market) post(ctx context.Context, f Filler, requestID string, body []byte, floor, ceiling *big.Int, now time.Time) (Outcome, *big.Int) {
+func (m *Market) post(ctx context.Context, f Filler, requestID string, body []byte, b bounds, now time.Time) (Outcome, *big.Int) {
 	if err := ssrf.CheckURL(f.URL, m.opts.AllowLoopback); err != nil {
 		return OutcomeError, nil
 	}
@@ -465,19 +524,32 @@ func (m *Market) post(ctx context.Context, f Filler, requestID string, body []by
 	if ans.RequestID != requestID {
 		return OutcomeWrongRequest, nil
 	}
-	amount, ok := parseUint256(ans.AmountOut)
-	if !ok {
-		return OutcomeBadJSON, nil
+	answer, other := ans.AmountOut, ans.AmountIn
+	if b.exactOutput {
+		answer, other = ans.AmountIn, ans.AmountOut
+	}
+	amount, ok := parseUint256(answer)
+	if !ok || other != "" {
+		return OutcomeBadJSON, nil // an exact input is answered with amountOut, an exact output with amountIn
 	}
 	if ans.Filler != "" {
 		if !common.IsHexAddress(ans.Filler) || !strings.HasPrefix(ans.Filler, "0x") || common.HexToAddress(ans.Filler) != f.Payout {
 			return OutcomeWrongFiller, nil
 		}
 	}
-	if amount.Cmp(floor) < 0 {
+	if b.exactOutput {
+		switch {
+		case b.maxIn == nil || amount.Cmp(b.maxIn) > 0:
+			return OutcomeAboveMaxIn, amount
+		case b.minIn != nil && amount.Cmp(b.minIn) < 0, amount.Sign() == 0:
+			return OutcomeBelowMinIn, nil
+		}
+		return OutcomeOK, amount
+	}
+	if amount.Cmp(b.floor) < 0 {
 		return OutcomeBelowFloor, amount
 	}
-	if ceiling != nil && amount.Cmp(ceiling) > 0 {
+	if b.ceiling != nil && amount.Cmp(b.ceiling) > 0 {
 		return OutcomeAboveCeiling, nil
 	}
 	return OutcomeOK, amount
@@ -522,8 +594,10 @@ func (r Result) String() string {
 	for _, q := range r.Quotes {
 		fmt.Fprintf(&b, " %s=%s", q.Filler, q.Outcome)
 	}
-	if r.Winner != nil {
-		fmt.Fprintf(&b, " winner=%s(%s)", r.Winner.Filler, r.Winner.AmountOut)
+	if w := r.Winner; w != nil && w.AmountIn != nil {
+		fmt.Fprintf(&b, " winner=%s(in %s)", w.Filler, w.AmountIn)
+	} else if w != nil {
+		fmt.Fprintf(&b, " winner=%s(%s)", w.Filler, w.AmountOut)
 	}
 	return b.String()
 }

@@ -285,7 +285,7 @@ func TestRequestsAreSignedAndNameOnlyTheOrder(t *testing.T) {
 	a, b := good(t, "a", "995000"), good(t, "b", "1000000")
 	res := newMarket(Options{}).Ask(context.Background(), fillersOf(a, b), order, floor)
 	want := []string{"amountIn", "deadline", "fromChain", "fromChainId", "minAmountOut", "quoteDeadline",
-		"recipientChainId", "requestId", "toChain", "toChainId", "tokenIn", "tokenOut"}
+		"recipientChainId", "requestId", "toChain", "toChainId", "tokenIn", "tokenOut", "tradeType"}
 	for _, e := range []*endpoint{a, b} {
 		e.mu.Lock()
 		body, head := e.bodies[0], e.heads[0]
@@ -533,5 +533,58 @@ func TestAQuoteAboveTheCeilingDoesNotWin(t *testing.T) {
 	res = m.Ask(context.Background(), fillersOf(liar, honest), req, floor)
 	if res.Winner == nil || res.Winner.Filler != "honest" {
 		t.Fatalf("winner %+v, want honest (%s)", res.Winner, res)
+	}
+}
+
+// asking answers an exact output's ask amountIn for the request it is given, from payout.
+func asking(name string, amountIn string) func(t testing.TB) *endpoint {
+	return func(t testing.TB) *endpoint {
+		var e *endpoint
+		e = serve(t, name, func(w http.ResponseWriter, _ *http.Request, req Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"requestId":%q,"amountIn":%q,"filler":%q}`, req.RequestID, amountIn, e.filler.Payout.Hex())
+		})
+		return e
+	}
+}
+
+// An exact output asks the fillers for the input they take to deliver exactly the amount: the
+// request says so, the lowest ask at most the escrow wins, an ask above it does not (an answer,
+// as a quote below the floor is), one below the least input is a lie (a failure), and an answer
+// with amountOut is no answer to an exact output.
+func TestTheLowestAskOfAnExactOutputWins(t *testing.T) {
+	req := order
+	req.TradeType, req.AmountIn, req.MinAmountIn = TradeExactOutput, "1010000", big.NewInt(900_000)
+	exact := big.NewInt(1_000_000)
+	low, high, above := asking("low", "1001000")(t), asking("high", "1009999")(t), asking("above", "1010001")(t)
+	liar, atMax := asking("liar", "899999")(t), asking("at-max", "1010000")(t)
+	output := good(t, "output", "1000000")
+	m := newMarket(Options{})
+	res := m.Ask(context.Background(), fillersOf(high, above, low, liar, atMax, output), req, exact)
+	if w := res.Winner; w == nil || w.Filler != "low" || w.AmountIn.String() != "1001000" || w.AmountOut != nil || w.Payout != low.filler.Payout {
+		t.Fatalf("winner %+v, want low asking 1001000 (%s)", res.Winner, res)
+	}
+	want := map[string]Outcome{"low": OutcomeOK, "high": OutcomeOK, "at-max": OutcomeOK, "above": OutcomeAboveMaxIn,
+		"liar": OutcomeBelowMinIn, "output": OutcomeBadJSON}
+	for name, o := range outcomes(res) {
+		if o != want[name] {
+			t.Errorf("%s: %s, want %s", name, o, want[name])
+		}
+	}
+	if OutcomeAboveMaxIn.failure() || !OutcomeBelowMinIn.failure() {
+		t.Errorf("above_max_in is an answer, below_min_in a failure")
+	}
+	low.mu.Lock()
+	body := low.bodies[0]
+	low.mu.Unlock()
+	var fields map[string]any
+	if err := json.Unmarshal(body, &fields); err != nil {
+		t.Fatal(err)
+	}
+	if fields["tradeType"] != "exactOutput" || fields["amountOut"] != "1000000" || fields["minAmountOut"] != "1000000" || fields["amountIn"] != "1010000" {
+		t.Errorf("the request %s; want tradeType exactOutput, amountOut = minAmountOut = 1000000, amountIn 1010000", body)
+	}
+	if res = m.Ask(context.Background(), fillersOf(above), req, exact); res.Winner != nil {
+		t.Errorf("an ask above the escrow won: %s", res)
 	}
 }

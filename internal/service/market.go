@@ -131,6 +131,10 @@ func (m marketQuotes) Quote(ctx context.Context, q intent.MarketQuery) intent.Ma
 	if q.FeeAmount != nil {
 		req.FeeAmount = q.FeeAmount.String()
 	}
+	if q.TradeType == intent.TradeExactOutput {
+		// The fillers ask the input they take for exactly the floor; AmountIn is the most escrowed.
+		req.TradeType, req.MinAmountIn = rfq.TradeExactOutput, q.MinAmountIn
+	}
 	res := m.market.Ask(ctx, fillers, req, q.Floor)
 	m.log.V(1).Info("request for quotes", "result", res.String())
 	ans := intent.MarketAnswer{}
@@ -143,7 +147,7 @@ func (m marketQuotes) Quote(ctx context.Context, q intent.MarketQuery) intent.Ma
 		}
 	}
 	if w := res.Winner; w != nil {
-		ans.Winner, ans.WinnerAddress, ans.AmountOut = w.Filler, w.Payout, w.AmountOut
+		ans.Winner, ans.WinnerAddress, ans.AmountOut, ans.AmountIn = w.Filler, w.Payout, w.AmountOut, w.AmountIn
 	}
 	return ans
 }

@@ -172,7 +172,8 @@ func Of(obj *v1alpha1.TransferIntent, chains Chains, now time.Time) Record {
 	rec.Auction = AuctionOf(obj.Spec)
 	rec.RefundHash = obj.Status.RefundHash
 	if q := obj.Spec.Quote; q != nil {
-		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps)}
+		rec.Quote = &intent.Quote{AmountOut: q.AmountOut, MinAmountOut: q.MinAmountOut, SlippageBps: int(q.SlippageBps),
+			TradeType: intent.TradeType(q.TradeType), AmountIn: q.AmountIn}
 		if g := q.GasOnArrival; g != nil {
 			rec.Quote.GasOnArrival = &intent.GasOnArrivalQuote{Amount: g.Amount, Symbol: g.Symbol, Cost: g.Cost, CostSymbol: g.CostSymbol}
 			if rec.Fill != nil {
@@ -275,6 +276,7 @@ func RequestFromSpec(r v1alpha1.TransferRequest) intent.Request {
 			out.Fee.Bps = &bps
 		}
 	}
+	out.TradeType, out.MaxAmountIn = r.TradeType, r.MaxAmountIn
 	return out
 }
 

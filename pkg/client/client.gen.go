@@ -218,6 +218,24 @@ func (e RefundState) Valid() bool {
 	}
 }
 
+// Defines values for TradeType.
+const (
+	ExactInput  TradeType = "exactInput"
+	ExactOutput TradeType = "exactOutput"
+)
+
+// Valid indicates whether the value is a known member of the TradeType enum.
+func (e TradeType) Valid() bool {
+	switch e {
+	case ExactInput:
+		return true
+	case ExactOutput:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TransferType.
 const (
 	Bridge   TransferType = "bridge"
@@ -1960,6 +1978,9 @@ type CreateTransferRequest struct {
 	// GasOnArrival Extension, swaps and bridges only. An amount of the destination chain's native token to arrive with the output, so that a recipient holding none can spend it (Relay's `topupGas`, Across's `gasTopUp`). The order carries it as its `nativeDropAmount`, and the filler pays it to the recipient with the fill. It is paid out of the output: `amount` is still what the user gives up, and the quote's `amountOut` is less by its cost (`quote.gasOnArrival.cost`). Refused with 422 `validation-failed` (`details.field` `gasOnArrival`) on a transfer and towards a chain that does not offer it (its Chain sets no `maxGasOnArrival`; `details.chainId`), and (`details.field` `gasOnArrival.amount`) for zero, more fraction digits than the native token's decimals, or more than the chain's bound (`details.maxGasOnArrival`, `details.symbol`). Part of the request a firm quote is held to.
 	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
 
+	// MaxAmountIn Extension, `tradeType` `exactOutput` only (400 otherwise). The most the user agrees to escrow, in display units of the input token: a quote whose `amountIn` is above it is refused with 422 `validation-failed` (`details.field` `maxAmountIn`, `details.required`, `details.maxAmountIn`). With it, a balance short of the escrow is refused on `maxAmountIn` (`details.required`, `details.available`); without it, on `amount`. Part of the request a firm quote is held to.
+	MaxAmountIn *MaxAmountIn `json:"maxAmountIn,omitempty"`
+
 	// MinAmountOut Extension. The least output, in the output token's display units, the client accepts: an order whose minimum would be lower is refused with 422 `min-amount-out`.
 	MinAmountOut *DecimalString `json:"minAmountOut,omitempty"`
 
@@ -1971,6 +1992,9 @@ type CreateTransferRequest struct {
 	//
 	// Examples: eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48
 	To Caip10AccountId `json:"to"`
+
+	// TradeType Extension. Which side of a swap or bridge `amount` fixes, as Across and Relay name it. `exactInput` (the default when absent): `amount` is what the user gives up, and the quote's `amountOut` what it buys. `exactOutput`: `amount` is what must arrive, in display units of the OUTPUT token; the quote's `amountOut` and `minAmountOut` are exactly it (the order's output does not decay), and `quote.amountIn` is what the order escrows: the input the price feeds say is needed (the exact-input quote inverted, rounded up) raised by `slippageBps`, or the winning filler's ask when a filler answered the request for quotes with a lower one. The user gives up exactly that escrow; the filler keeps what its delivery did not cost it (docs/decisions.md, "Exact output"). A transfer delivers its amount exactly either way. Part of the request a firm quote is held to.
+	TradeType *TradeType `json:"tradeType,omitempty"`
 }
 
 // CreateTransferRequest_Asset defines model for CreateTransferRequest.Asset.
@@ -2208,13 +2232,19 @@ type HexData = string
 type IntegratorFeeQuote struct {
 	// Amount The fee in display units of the input token.
 	Amount DecimalString `json:"amount"`
-	Bps    int           `json:"bps"`
+
+	// AmountIn What the order escrows, in the input token's display units: the request's `amount` for an exact input; for an exact output the input needed raised by `slippageBps`, or the winning filler's ask. The user gives up exactly this, never more.
+	AmountIn *DecimalString `json:"amountIn,omitempty"`
+	Bps      int            `json:"bps"`
 
 	// Recipient 0x-prefixed 20-byte hex address.
 	Recipient EvmAddress `json:"recipient"`
 
 	// Symbol The input token's symbol.
 	Symbol string `json:"symbol"`
+
+	// TradeType Extension. Which side of a swap or bridge `amount` fixes, as Across and Relay name it. `exactInput` (the default when absent): `amount` is what the user gives up, and the quote's `amountOut` what it buys. `exactOutput`: `amount` is what must arrive, in display units of the OUTPUT token; the quote's `amountOut` and `minAmountOut` are exactly it (the order's output does not decay), and `quote.amountIn` is what the order escrows: the input the price feeds say is needed (the exact-input quote inverted, rounded up) raised by `slippageBps`, or the winning filler's ask when a filler answered the request for quotes with a lower one. The user gives up exactly that escrow; the filler keeps what its delivery did not cost it (docs/decisions.md, "Exact output"). A transfer delivers its amount exactly either way. Part of the request a firm quote is held to.
+	TradeType *TradeType `json:"tradeType,omitempty"`
 }
 
 // IntegratorFeeRequest Extension, swaps and bridges only. The integrator fee of the order, within the fee policy of the key's Account (`spec.fees`: `defaultBps`, `maxBps` and per origin chain the allowed recipients, managed from Git); absent, the policy's `defaultBps` applies (0x's `swapFeeBps` and `swapFeeRecipient`, LI.FI's `fee`, Relay's `appFees`). The fee is `bps` of `amount`, rounded down, in the input token: the order carries it as `feeAmount` and `feeRecipient`, and the settlement contract credits it to the recipient when the order is paid out (a bridge's settle, a swap's fill; the recipient claims it with `claimFees`), never on a refund, which returns the whole amount. `amount` is what the user gives up, fee included; the quote's `amountOut` is less by it (`quote.integratorFee`). Refused with 422 `fee-not-allowed` (above `maxBps`, no policy, no recipient on the origin chain, a transfer) or `fee-recipient-not-allowed`; malformed members are 400. Part of the request a firm quote is held to.
@@ -2260,6 +2290,9 @@ type Limits struct {
 	// Symbol The symbol of the asset given up.
 	Symbol string `json:"symbol"`
 }
+
+// MaxAmountIn Extension, `tradeType` `exactOutput` only (400 otherwise). The most the user agrees to escrow, in display units of the input token: a quote whose `amountIn` is above it is refused with 422 `validation-failed` (`details.field` `maxAmountIn`, `details.required`, `details.maxAmountIn`). With it, a balance short of the escrow is refused on `maxAmountIn` (`details.required`, `details.available`); without it, on `amount`. Part of the request a firm quote is held to.
+type MaxAmountIn = DecimalString
 
 // OpenAPIDocument An OpenAPI 3.1 document.
 type OpenAPIDocument struct {
@@ -2491,6 +2524,9 @@ type TokenDefinition struct {
 	Symbol string `json:"symbol"`
 }
 
+// TradeType Extension. Which side of a swap or bridge `amount` fixes, as Across and Relay name it. `exactInput` (the default when absent): `amount` is what the user gives up, and the quote's `amountOut` what it buys. `exactOutput`: `amount` is what must arrive, in display units of the OUTPUT token; the quote's `amountOut` and `minAmountOut` are exactly it (the order's output does not decay), and `quote.amountIn` is what the order escrows: the input the price feeds say is needed (the exact-input quote inverted, rounded up) raised by `slippageBps`, or the winning filler's ask when a filler answered the request for quotes with a lower one. The user gives up exactly that escrow; the filler keeps what its delivery did not cost it (docs/decisions.md, "Exact output"). A transfer delivers its amount exactly either way. Part of the request a firm quote is held to.
+type TradeType string
+
 // TransactionPayload A transaction ready for submission.
 type TransactionPayload struct {
 	// ChainId Numeric EIP-155 chain ID (unlike the CAIP-2 strings elsewhere).
@@ -2624,11 +2660,17 @@ type TransferRequest struct {
 	// GasOnArrival Extension, swaps and bridges only. An amount of the destination chain's native token to arrive with the output, so that a recipient holding none can spend it (Relay's `topupGas`, Across's `gasTopUp`). The order carries it as its `nativeDropAmount`, and the filler pays it to the recipient with the fill. It is paid out of the output: `amount` is still what the user gives up, and the quote's `amountOut` is less by its cost (`quote.gasOnArrival.cost`). Refused with 422 `validation-failed` (`details.field` `gasOnArrival`) on a transfer and towards a chain that does not offer it (its Chain sets no `maxGasOnArrival`; `details.chainId`), and (`details.field` `gasOnArrival.amount`) for zero, more fraction digits than the native token's decimals, or more than the chain's bound (`details.maxGasOnArrival`, `details.symbol`). Part of the request a firm quote is held to.
 	GasOnArrival *GasOnArrival `json:"gasOnArrival,omitempty"`
 
+	// MaxAmountIn Extension, `tradeType` `exactOutput` only (400 otherwise). The most the user agrees to escrow, in display units of the input token: a quote whose `amountIn` is above it is refused with 422 `validation-failed` (`details.field` `maxAmountIn`, `details.required`, `details.maxAmountIn`). With it, a balance short of the escrow is refused on `maxAmountIn` (`details.required`, `details.available`); without it, on `amount`. Part of the request a firm quote is held to.
+	MaxAmountIn *MaxAmountIn `json:"maxAmountIn,omitempty"`
+
 	// SlippageBps Extension. The tolerance below the quoted output that a swap or bridge order accepts, in basis points; 50 (0.5%) when absent. The order's `minAmountOut` is the quote less this tolerance, and the settlement contract refuses any fill below it. Ignored by transfers.
 	SlippageBps *int `json:"slippageBps,omitempty"`
 
 	// To Destination account and chain (CAIP-10).
 	To Caip10AccountId `json:"to"`
+
+	// TradeType Extension. Which side of a swap or bridge `amount` fixes, as Across and Relay name it. `exactInput` (the default when absent): `amount` is what the user gives up, and the quote's `amountOut` what it buys. `exactOutput`: `amount` is what must arrive, in display units of the OUTPUT token; the quote's `amountOut` and `minAmountOut` are exactly it (the order's output does not decay), and `quote.amountIn` is what the order escrows: the input the price feeds say is needed (the exact-input quote inverted, rounded up) raised by `slippageBps`, or the winning filler's ask when a filler answered the request for quotes with a lower one. The user gives up exactly that escrow; the filler keeps what its delivery did not cost it (docs/decisions.md, "Exact output"). A transfer delivers its amount exactly either way. Part of the request a firm quote is held to.
+	TradeType *TradeType `json:"tradeType,omitempty"`
 }
 
 // TransferRequest_Asset The token to move (CAIP-10 address of its contract); the object form is used for swaps.

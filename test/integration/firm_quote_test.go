@@ -203,7 +203,8 @@ var _ = Describe("Firm quotes with prices from the chain's feeds", Ordered, func
 		Expect(price(sim, "TUSD")).To(And(HaveField("USD", "1"), HaveField("Source", intent.PriceSourceFeed)))
 		Expect(sim.EstimatedFees).To(Equal(expectedFees(sim, "3000", "1")))
 		// 30 TUSD at 1 / 3000 less 35 bps of fees; less 50 bps of slippage.
-		Expect(*sim.Quote).To(Equal(intent.Quote{AmountOut: "0.009965", MinAmountOut: "0.009915175", SlippageBps: intent.DefaultSlippageBps}))
+		Expect(*sim.Quote).To(Equal(intent.Quote{AmountOut: "0.009965", MinAmountOut: "0.009915175", SlippageBps: intent.DefaultSlippageBps,
+			TradeType: intent.TradeExactInput, AmountIn: amount}))
 		Expect(time.Until(sim.ExpiresAt)).To(BeNumerically("~", quoteTTL, time.Second), "the suite's --quote-ttl")
 
 		By("moving ETH/USD to double and TUSD/USD to half on the chain, and TUSD's typed price to half")
@@ -236,13 +237,15 @@ var _ = Describe("Firm quotes with prices from the chain's feeds", Ordered, func
 		Expect(got.Tx.Data).To(Equal(firm.Tx.Data))
 		Expect(storedQuote(firm.ID)).To(HaveValue(Equal(v1alpha1.IntentQuote{
 			AmountOut: sim.Quote.AmountOut, MinAmountOut: sim.Quote.MinAmountOut, SlippageBps: int32(sim.Quote.SlippageBps), //nolint:gosec // at most 1000
+			TradeType: string(intent.TradeExactInput), AmountIn: amount,
 		})), "spec.quote")
 
 		By("creating without it: a fresh quote at the new typed price, and its own minimum in open()")
 		r, fresh := create()
 		Expect(r.StatusCode).To(Equal(http.StatusCreated), r.Body)
 		// 30 TUSD at 0.5 / 3000: half the ETH.
-		Expect(fresh.Quote).To(HaveValue(Equal(intent.Quote{AmountOut: "0.0049825", MinAmountOut: "0.0049575875", SlippageBps: intent.DefaultSlippageBps})))
+		Expect(fresh.Quote).To(HaveValue(Equal(intent.Quote{AmountOut: "0.0049825", MinAmountOut: "0.0049575875", SlippageBps: intent.DefaultSlippageBps,
+			TradeType: intent.TradeExactInput, AmountIn: amount})))
 		Expect(encodedOrder(fresh).MinAmountOut).To(Equal(wei(fresh.Quote.MinAmountOut)))
 		Expect(encodedOrder(fresh).MinAmountOut).NotTo(Equal(order.MinAmountOut))
 
