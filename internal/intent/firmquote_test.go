@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -308,4 +311,71 @@ func TestSimulationIDIsChecked(t *testing.T) {
 	if p := asProblem(t, err); p.Kind != KindBadRequest || p.Field != "simulationId" {
 		t.Fatalf("%+v, want bad-request on simulationId", p)
 	}
+}
+
+// A large store is sharded: it holds exactly its bound in all, finds every entry it holds, drops
+// the oldest of a shard first, and is safe for concurrent puts and gets.
+func TestMemoryQuotesShardedBound(t *testing.T) {
+	clk := clocktesting.NewFakePassiveClock(fixedNow)
+	const bound = 5000
+	m := NewMemoryQuotes(bound, clk)
+	if len(m.shards) != quoteShards {
+		t.Fatalf("%d shards, want %d", len(m.shards), quoteShards)
+	}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 2 * bound {
+				id := fmt.Sprintf("sim_%d_%d", w, i)
+				_ = m.Put(ctx, quoteAt(id, fixedNow.Add(time.Minute)))
+				_, _, _ = m.Get(ctx, id)
+			}
+		})
+	}
+	wg.Wait()
+	if m.Len() != bound {
+		t.Fatalf("%d entries, want the bound %d", m.Len(), bound)
+	}
+	held := 0
+	for w := range 4 {
+		for i := range 2 * bound {
+			if _, found, _ := m.Get(ctx, fmt.Sprintf("sim_%d_%d", w, i)); found {
+				held++
+			}
+		}
+	}
+	if held != bound {
+		t.Fatalf("%d entries found, want %d", held, bound)
+	}
+	// One shard past its share drops its own oldest.
+	sh := &m.shards[0]
+	oldest := sh.head.q.ID
+	for i := 0; ; i++ {
+		id := fmt.Sprintf("new_%d", i)
+		if m.shard(id) == sh {
+			_ = m.Put(ctx, quoteAt(id, fixedNow.Add(time.Minute)))
+			break
+		}
+	}
+	if _, found, _ := m.Get(ctx, oldest); found {
+		t.Fatal("the shard's oldest entry was not dropped at its share of the bound")
+	}
+	if m.Len() != bound {
+		t.Fatalf("%d entries, want the bound %d", m.Len(), bound)
+	}
+}
+
+// BenchmarkMemoryQuotesPut puts from parallel goroutines, as concurrent simulations do.
+func BenchmarkMemoryQuotesPut(b *testing.B) {
+	m := NewMemoryQuotes(DefaultMaxQuotes, nil)
+	ctx := context.Background()
+	expires := time.Now().Add(time.Hour)
+	var n atomic.Int64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_ = m.Put(ctx, SimulatedQuote{ID: "sim_" + strconv.FormatInt(n.Add(1), 10), ExpiresAt: expires})
+		}
+	})
 }
