@@ -112,9 +112,15 @@ type quoteShard struct {
 	_          [64]byte // keep the shards' locks off one another's cache lines
 }
 
-// quoteNode is one entry of a shard's list, allocated before the lock is taken.
+// quoteNode is one entry of a shard's list, allocated before the lock is taken. The quote is
+// kept as its JSON (the form the shared store keeps in Redis): bytes the collector does not scan,
+// where the quote itself is a dozen objects of strings and slices. Under load the store holds
+// tens of thousands of quotes, most of the live heap, and marking them made each collection's
+// mark phase 75–150 ms long (docs/capacity.md, "The simulation's tail").
 type quoteNode struct {
-	q          SimulatedQuote
+	id         string
+	expiresAt  time.Time
+	value      []byte
 	prev, next *quoteNode
 }
 
@@ -163,12 +169,16 @@ func (m *MemoryQuotes) Put(_ context.Context, q SimulatedQuote) error {
 		m.shard(q.ID).lockedSweep(now)
 		return nil
 	}
-	node := &quoteNode{q: q} // allocated outside the lock
+	value, err := json.Marshal(q)
+	if err != nil {
+		return fmt.Errorf("encoding the quote: %w", err)
+	}
+	node := &quoteNode{id: q.ID, expiresAt: q.ExpiresAt, value: value} // made outside the lock
 	sh := m.shard(q.ID)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	sh.sweep(now)
-	if old, ok := sh.byID[q.ID]; ok {
+	if old, ok := sh.byID[node.id]; ok {
 		sh.remove(old)
 	}
 	for sh.n >= sh.max {
@@ -180,18 +190,30 @@ func (m *MemoryQuotes) Put(_ context.Context, q SimulatedQuote) error {
 
 // Get returns the live simulation with the id.
 func (m *MemoryQuotes) Get(_ context.Context, id string) (SimulatedQuote, bool, error) {
-	sh := m.shard(id)
+	value, ok := m.shard(id).get(id, m.clock.Now())
+	if !ok {
+		return SimulatedQuote{}, false, nil
+	}
+	var q SimulatedQuote // decoded outside the lock
+	if err := json.Unmarshal(value, &q); err != nil {
+		return SimulatedQuote{}, false, fmt.Errorf("decoding the quote: %w", err)
+	}
+	return q, true, nil
+}
+
+// get returns the JSON of the live entry id; an expired one is dropped.
+func (sh *quoteShard) get(id string, now time.Time) ([]byte, bool) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	e, ok := sh.byID[id]
 	if !ok {
-		return SimulatedQuote{}, false, nil
+		return nil, false
 	}
-	if !m.clock.Now().Before(e.q.ExpiresAt) {
+	if !now.Before(e.expiresAt) {
 		sh.remove(e)
-		return SimulatedQuote{}, false, nil
+		return nil, false
 	}
-	return e.q, true, nil
+	return e.value, true
 }
 
 // Len is the number of entries held, expired ones not yet swept included.
@@ -214,7 +236,7 @@ func (sh *quoteShard) lockedSweep(now time.Time) {
 
 // sweep drops the expired entries at the front.
 func (sh *quoteShard) sweep(now time.Time) {
-	for sh.head != nil && !now.Before(sh.head.q.ExpiresAt) {
+	for sh.head != nil && !now.Before(sh.head.expiresAt) {
 		sh.remove(sh.head)
 	}
 }
@@ -228,11 +250,11 @@ func (sh *quoteShard) pushBack(e *quoteNode) {
 	}
 	sh.tail = e
 	sh.n++
-	sh.byID[e.q.ID] = e
+	sh.byID[e.id] = e
 }
 
 func (sh *quoteShard) remove(e *quoteNode) {
-	delete(sh.byID, e.q.ID)
+	delete(sh.byID, e.id)
 	if e.prev != nil {
 		e.prev.next = e.next
 	} else {

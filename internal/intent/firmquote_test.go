@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -350,7 +351,7 @@ func TestMemoryQuotesShardedBound(t *testing.T) {
 	}
 	// One shard past its share drops its own oldest.
 	sh := &m.shards[0]
-	oldest := sh.head.q.ID
+	oldest := sh.head.id
 	for i := 0; ; i++ {
 		id := fmt.Sprintf("new_%d", i)
 		if m.shard(id) == sh {
@@ -378,4 +379,25 @@ func BenchmarkMemoryQuotesPut(b *testing.B) {
 			_ = m.Put(ctx, SimulatedQuote{ID: "sim_" + strconv.FormatInt(n.Add(1), 10), ExpiresAt: expires})
 		}
 	})
+}
+
+// The store keeps a quote as its JSON: what Get returns is what was put, every field.
+func TestMemoryQuotesReturnWhatWasPut(t *testing.T) {
+	m := NewMemoryQuotes(10, clocktesting.NewFakePassiveClock(fixedNow))
+	q := SimulatedQuote{
+		ID: "sim_full", Account: "alice", RequestHash: "abc", ExpiresAt: fixedNow.Add(time.Minute).UTC(),
+		ResolvedPath: []Step{StepTransfer}, Fees: Fees{GasUSD: "0.01", ProtocolFeeBps: 5, SolverFeeBps: 3, TotalUSD: "0.02"}, AmountOut: "123", MinAmountOut: "120", SlippageBps: 50,
+		GasOnArrivalCost: "7", MinAmountIn: "1000",
+		Market: &SimulatedMarket{Asked: 3, Quotes: 2, Winner: "f1", WinnerAddress: "0x01", AmountOut: "125"},
+	}
+	if err := m.Put(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := m.Get(context.Background(), q.ID)
+	if err != nil || !found {
+		t.Fatalf("found %v, err %v", found, err)
+	}
+	if !reflect.DeepEqual(got, q) {
+		t.Fatalf("got %+v, want %+v", got, q)
+	}
 }
