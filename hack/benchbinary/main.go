@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -61,6 +62,11 @@ type config struct {
 	logPath     string
 	wrk         string
 	managerArgs string
+	// only: the requests to measure ("tokens", "simulate"; empty: both).
+	only string
+	// profileDir: after the measured rounds, one more round of the manager during which its CPU
+	// profile and execution trace are written there (needs the manager's pprof, -pprof).
+	profileDir, pprofAddr string
 	// api, kubeconfig, namespace and account: a running service to measure instead (-api).
 	api, kubeconfig, namespace, account string
 }
@@ -75,6 +81,9 @@ func main() {
 	flag.StringVar(&c.logPath, "log", "", "Where the manager writes its log (default: a temporary file).")
 	flag.StringVar(&c.wrk, "wrk", "wrk", "The wrk binary (hack/wrk.sh installs it).")
 	flag.StringVar(&c.managerArgs, "manager-args", "", "Extra flags for the manager, space-separated (e.g. --access-log=false to measure the log's cost).")
+	flag.StringVar(&c.only, "only", "", "Measure only this request: tokens or simulate (default both).")
+	flag.StringVar(&c.profileDir, "profile-dir", "", "After the measured rounds, run one more round of the manager and write its CPU profile (<request>.cpu) and execution trace (<request>.trace) here.")
+	flag.StringVar(&c.pprofAddr, "pprof", "127.0.0.1:6061", "With -profile-dir: the manager's pprof address (passed as --pprof-bind-address when it is started here).")
 	flag.StringVar(&c.api, "api", "", "Measure the service already serving at this URL (e.g. make run's http://127.0.0.1:8080) instead of starting one.")
 	flag.StringVar(&c.kubeconfig, "api-kubeconfig", ".local/kubeconfig", "With -api: the kubeconfig of its cluster, to create the keys.")
 	flag.StringVar(&c.namespace, "namespace", "default", "With -api: the service's namespace.")
@@ -153,7 +162,17 @@ func run(c config) error {
 func compareAll(c config, api string, keys []string) error {
 	tokens := request{method: http.MethodGet, path: "/v2/tokens"}
 	simulate := request{method: http.MethodPost, path: "/v2/transfers/simulate", body: simulateBody}
+	// Every key must be served before the load: the manager learns them from its watch, one
+	// reconcile each, and a key it does not know yet is answered 403.
+	for _, k := range keys {
+		if _, _, _, err := fetchUntilStable(api, tokens, k); err != nil {
+			return err
+		}
+	}
 	for _, r := range []request{tokens, simulate} {
+		if c.only != "" && c.only != r.name() {
+			continue
+		}
 		if err := compare(c, api, r, keys); err != nil {
 			return err
 		}
@@ -258,6 +277,12 @@ func applyFile(ctx context.Context, kube client.Client, path string) error {
 			continue
 		}
 		obj.SetNamespace(namespace)
+		if obj.GetKind() == "Account" {
+			// An Account holds 25 keys unless it says more; the load uses keys of its own.
+			if err := unstructured.SetNestedField(obj.Object, int64(keys+8), "spec", "maxApiKeys"); err != nil {
+				return err
+			}
+		}
 		if err := kube.Create(ctx, &obj); err != nil {
 			return fmt.Errorf("%s: creating %s %s: %w", path, obj.GetKind(), obj.GetName(), err)
 		}
@@ -278,6 +303,9 @@ func startManager(c config, kubeconfig string) (string, func(), error) {
 	}
 	args := append([]string{"--kubeconfig", kubeconfig, "--namespace", namespace, "--api-bind-address", api,
 		"--health-probe-bind-address", probe, "--metrics-bind-address", "0"}, strings.Fields(c.managerArgs)...)
+	if c.profileDir != "" {
+		args = append(args, "--pprof-bind-address", c.pprofAddr)
+	}
 	cmd := exec.Command(c.manager, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
@@ -310,6 +338,14 @@ type request struct {
 	method, path, body string
 }
 
+// name is what -only and the profiles call r.
+func (r request) name() string {
+	if r.body != "" {
+		return "simulate"
+	}
+	return "tokens"
+}
+
 // compare measures r against the manager and against a bare server answering r's bytes.
 func compare(c config, api string, r request, keys []string) error {
 	status, contentType, body, err := fetchUntilStable(api, r, keys[0])
@@ -337,6 +373,8 @@ func compare(c config, api string, r request, keys []string) error {
 	fmt.Printf("%s %s (%d bytes, status %d), wrk -t%d -c%d -d%s, %d keys, %d rounds\n",
 		r.method, r.path, len(body), status, c.threads, c.connections, c.duration, len(keys), c.rounds)
 	var bestBare, bestFull wrkResult
+	var bareP50, bareP99, fullP50, fullP99 []time.Duration
+	var roundRatios []string
 	for i := range c.rounds {
 		b, err := runWrk(c, script, "http://"+bare.Addr().String()+r.path)
 		if err != nil {
@@ -351,10 +389,80 @@ func compare(c config, api string, r request, keys []string) error {
 			return fmt.Errorf("the manager answered %d non-2xx and %d errors", f.non2xx, f.errors)
 		}
 		bestBare, bestFull = best(bestBare, b), best(bestFull, f)
+		bareP50, bareP99 = append(bareP50, b.p50), append(bareP99, b.p99)
+		fullP50, fullP99 = append(fullP50, f.p50), append(fullP99, f.p99)
+		roundRatios = append(roundRatios, fmt.Sprintf("%.2f", ratio(f.p99, b.p99)))
 	}
-	fmt.Printf("  ratio binary/bare = %.2f (requests/s %.0f / %.0f); p99 %s / %s\n\n",
+	fmt.Printf("  ratio binary/bare = %.2f (requests/s %.0f / %.0f); p99 %s / %s\n",
 		bestFull.rps/bestBare.rps, bestFull.rps, bestBare.rps, bestFull.p99, bestBare.p99)
+	// The tail, per round against the bare round just before it, and the medians of the rounds.
+	fmt.Printf("  p50 binary/bare median %.2f (%s / %s); p99 binary/bare median %.2f (%s / %s), per round %s\n",
+		ratio(median(fullP50), median(bareP50)), median(fullP50), median(bareP50),
+		ratio(median(fullP99), median(bareP99)), median(fullP99), median(bareP99), strings.Join(roundRatios, ", "))
+	if c.profileDir != "" {
+		if err := profileRound(c, script, api, r); err != nil {
+			return err
+		}
+	}
+	fmt.Println()
 	return nil
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// profileRound loads the manager once more while taking its CPU profile and execution trace
+// (over the round but its first and last second), outside the measured rounds.
+func profileRound(c config, script, api string, r request) error {
+	secs := max(int(c.duration.Seconds())-2, 1)
+	base := "http://" + c.pprofAddr + "/debug/pprof/"
+	errs := make(chan error, 2)
+	for _, p := range []struct{ url, file string }{
+		{fmt.Sprintf("%sprofile?seconds=%d", base, secs), r.name() + ".cpu"},
+		{fmt.Sprintf("%strace?seconds=%d", base, secs), r.name() + ".trace"},
+	} {
+		go func() {
+			time.Sleep(time.Second)
+			errs <- download(p.url, filepath.Join(c.profileDir, p.file))
+		}()
+	}
+	f, err := runWrk(c, script, api+r.path)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  profiled round %s (profile and trace in %s)\n", f, c.profileDir)
+	return errors.Join(<-errs, <-errs)
+}
+
+func download(url, path string) error {
+	resp, err := http.Get(url) //nolint:gosec,noctx // the manager's loopback pprof, for a benchmark
+	if err != nil {
+		return err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // fetchUntilStable asks once the answer is what the load will meet: the manager's read models

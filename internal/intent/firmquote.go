@@ -1,7 +1,6 @@
 package intent
 
 import (
-	"container/list"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -121,15 +120,46 @@ type QuoteStore interface {
 	Get(ctx context.Context, id string) (SimulatedQuote, bool, error)
 }
 
-// MemoryQuotes is a replica's own QuoteStore: bounded, expired entries dropped. Entries are kept
-// in the order they were put, which is the order they expire in (one TTL for all), so the sweep
-// stops at the first live entry. Safe for concurrent use.
+// MemoryQuotes is a replica's own QuoteStore: bounded, expired entries dropped. A large store is
+// split into quoteShards shards by id, each with its own lock and an equal share of the bound:
+// every simulation puts its quote, and one lock for the whole store made a queue of the requests
+// in flight whenever its holder was stopped (a collection's assist or stop-the-world, the kernel
+// running another thread): 47 ms waits under load (docs/capacity.md, "The simulation's tail").
+// Within a shard, entries are kept in the order they were put, which is the order they expire in
+// (one TTL for all), so the sweep stops at the first live entry, and past its share the shard drops
+// its oldest. Safe for concurrent use.
 type MemoryQuotes struct {
-	mu    sync.Mutex
-	clock clock.PassiveClock
-	max   int
-	byID  map[string]*list.Element
-	order *list.List // of SimulatedQuote, oldest first
+	clock  clock.PassiveClock
+	shards []quoteShard
+}
+
+// quoteShards is how many shards a store of at least minShardedQuotes entries has; a smaller
+// store (tests) has one, so that its bound and order are exact.
+const (
+	quoteShards      = 16
+	minShardedQuotes = 1024
+)
+
+type quoteShard struct {
+	mu   sync.Mutex
+	max  int
+	byID map[string]*quoteNode
+	// head and tail of the entries, oldest first.
+	head, tail *quoteNode
+	n          int
+	_          [64]byte // keep the shards' locks off one another's cache lines
+}
+
+// quoteNode is one entry of a shard's list, allocated before the lock is taken. The quote is
+// kept as its JSON (the form the shared store keeps in Redis): bytes the collector does not scan,
+// where the quote itself is a dozen objects of strings and slices. Under load the store holds
+// tens of thousands of quotes, most of the live heap, and marking them made each collection's
+// mark phase 75–150 ms long (docs/capacity.md, "The simulation's tail").
+type quoteNode struct {
+	id         string
+	expiresAt  time.Time
+	value      []byte
+	prev, next *quoteNode
 }
 
 // NewMemoryQuotes keeps at most maxEntries (DefaultMaxQuotes when not positive), expiring them
@@ -141,61 +171,140 @@ func NewMemoryQuotes(maxEntries int, clk clock.PassiveClock) *MemoryQuotes {
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
-	return &MemoryQuotes{clock: clk, max: maxEntries, byID: map[string]*list.Element{}, order: list.New()}
+	n := 1
+	if maxEntries >= minShardedQuotes {
+		n = quoteShards
+	}
+	m := &MemoryQuotes{clock: clk, shards: make([]quoteShard, n)}
+	for i := range m.shards {
+		// The shares add up to maxEntries: the first maxEntries%n shards hold one more.
+		m.shards[i].max = maxEntries / n
+		if i < maxEntries%n {
+			m.shards[i].max++
+		}
+		m.shards[i].byID = map[string]*quoteNode{}
+	}
+	return m
+}
+
+// shard is the shard of id (FNV-1a of the id).
+func (m *MemoryQuotes) shard(id string) *quoteShard {
+	if len(m.shards) == 1 {
+		return &m.shards[0]
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(id); i++ {
+		h ^= uint32(id[i])
+		h *= 16777619
+	}
+	return &m.shards[h%uint32(len(m.shards))]
 }
 
 // Put keeps q until its ExpiresAt; an already expired q is not kept.
 func (m *MemoryQuotes) Put(_ context.Context, q SimulatedQuote) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	now := m.clock.Now()
-	m.sweep(now)
 	if !now.Before(q.ExpiresAt) {
+		m.shard(q.ID).lockedSweep(now)
 		return nil
 	}
-	if e, ok := m.byID[q.ID]; ok {
-		m.order.Remove(e)
+	value, err := json.Marshal(q)
+	if err != nil {
+		return fmt.Errorf("encoding the quote: %w", err)
 	}
-	for m.order.Len() >= m.max {
-		m.remove(m.order.Front())
+	node := &quoteNode{id: q.ID, expiresAt: q.ExpiresAt, value: value} // made outside the lock
+	sh := m.shard(q.ID)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.sweep(now)
+	if old, ok := sh.byID[node.id]; ok {
+		sh.remove(old)
 	}
-	m.byID[q.ID] = m.order.PushBack(q)
+	for sh.n >= sh.max {
+		sh.remove(sh.head)
+	}
+	sh.pushBack(node)
 	return nil
 }
 
 // Get returns the live simulation with the id.
 func (m *MemoryQuotes) Get(_ context.Context, id string) (SimulatedQuote, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.byID[id]
+	value, ok := m.shard(id).get(id, m.clock.Now())
 	if !ok {
 		return SimulatedQuote{}, false, nil
 	}
-	q := e.Value.(SimulatedQuote)
-	if !m.clock.Now().Before(q.ExpiresAt) {
-		m.remove(e)
-		return SimulatedQuote{}, false, nil
+	var q SimulatedQuote // decoded outside the lock
+	if err := json.Unmarshal(value, &q); err != nil {
+		return SimulatedQuote{}, false, fmt.Errorf("decoding the quote: %w", err)
 	}
 	return q, true, nil
 }
 
+// get returns the JSON of the live entry id; an expired one is dropped.
+func (sh *quoteShard) get(id string, now time.Time) ([]byte, bool) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e, ok := sh.byID[id]
+	if !ok {
+		return nil, false
+	}
+	if !now.Before(e.expiresAt) {
+		sh.remove(e)
+		return nil, false
+	}
+	return e.value, true
+}
+
 // Len is the number of entries held, expired ones not yet swept included.
 func (m *MemoryQuotes) Len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.order.Len()
+	n := 0
+	for i := range m.shards {
+		sh := &m.shards[i]
+		sh.mu.Lock()
+		n += sh.n
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+func (sh *quoteShard) lockedSweep(now time.Time) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.sweep(now)
 }
 
 // sweep drops the expired entries at the front.
-func (m *MemoryQuotes) sweep(now time.Time) {
-	for e := m.order.Front(); e != nil && !now.Before(e.Value.(SimulatedQuote).ExpiresAt); e = m.order.Front() {
-		m.remove(e)
+func (sh *quoteShard) sweep(now time.Time) {
+	for sh.head != nil && !now.Before(sh.head.expiresAt) {
+		sh.remove(sh.head)
 	}
 }
 
-func (m *MemoryQuotes) remove(e *list.Element) {
-	delete(m.byID, e.Value.(SimulatedQuote).ID)
-	m.order.Remove(e)
+func (sh *quoteShard) pushBack(e *quoteNode) {
+	e.prev, e.next = sh.tail, nil
+	if sh.tail != nil {
+		sh.tail.next = e
+	} else {
+		sh.head = e
+	}
+	sh.tail = e
+	sh.n++
+	sh.byID[e.id] = e
+}
+
+func (sh *quoteShard) remove(e *quoteNode) {
+	delete(sh.byID, e.id)
+	if e.prev != nil {
+		e.prev.next = e.next
+	} else {
+		sh.head = e.next
+	}
+	if e.next != nil {
+		e.next.prev = e.prev
+	} else {
+		sh.tail = e.prev
+	}
+	e.prev, e.next = nil, nil
+	sh.n--
 }
 
 // QuoteRequestHash is the canonical hash of what a quote was made for: the account and the

@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -307,5 +311,93 @@ func TestSimulationIDIsChecked(t *testing.T) {
 	_, err := ParseRequest(r)
 	if p := asProblem(t, err); p.Kind != KindBadRequest || p.Field != "simulationId" {
 		t.Fatalf("%+v, want bad-request on simulationId", p)
+	}
+}
+
+// A large store is sharded: it holds exactly its bound in all, finds every entry it holds, drops
+// the oldest of a shard first, and is safe for concurrent puts and gets.
+func TestMemoryQuotesShardedBound(t *testing.T) {
+	clk := clocktesting.NewFakePassiveClock(fixedNow)
+	const bound = 5000
+	m := NewMemoryQuotes(bound, clk)
+	if len(m.shards) != quoteShards {
+		t.Fatalf("%d shards, want %d", len(m.shards), quoteShards)
+	}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 2 * bound {
+				id := fmt.Sprintf("sim_%d_%d", w, i)
+				_ = m.Put(ctx, quoteAt(id, fixedNow.Add(time.Minute)))
+				_, _, _ = m.Get(ctx, id)
+			}
+		})
+	}
+	wg.Wait()
+	if m.Len() != bound {
+		t.Fatalf("%d entries, want the bound %d", m.Len(), bound)
+	}
+	held := 0
+	for w := range 4 {
+		for i := range 2 * bound {
+			if _, found, _ := m.Get(ctx, fmt.Sprintf("sim_%d_%d", w, i)); found {
+				held++
+			}
+		}
+	}
+	if held != bound {
+		t.Fatalf("%d entries found, want %d", held, bound)
+	}
+	// One shard past its share drops its own oldest.
+	sh := &m.shards[0]
+	oldest := sh.head.id
+	for i := 0; ; i++ {
+		id := fmt.Sprintf("new_%d", i)
+		if m.shard(id) == sh {
+			_ = m.Put(ctx, quoteAt(id, fixedNow.Add(time.Minute)))
+			break
+		}
+	}
+	if _, found, _ := m.Get(ctx, oldest); found {
+		t.Fatal("the shard's oldest entry was not dropped at its share of the bound")
+	}
+	if m.Len() != bound {
+		t.Fatalf("%d entries, want the bound %d", m.Len(), bound)
+	}
+}
+
+// BenchmarkMemoryQuotesPut puts from parallel goroutines, as concurrent simulations do.
+func BenchmarkMemoryQuotesPut(b *testing.B) {
+	m := NewMemoryQuotes(DefaultMaxQuotes, nil)
+	ctx := context.Background()
+	expires := time.Now().Add(time.Hour)
+	var n atomic.Int64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_ = m.Put(ctx, SimulatedQuote{ID: "sim_" + strconv.FormatInt(n.Add(1), 10), ExpiresAt: expires})
+		}
+	})
+}
+
+// The store keeps a quote as its JSON: what Get returns is what was put, every field.
+func TestMemoryQuotesReturnWhatWasPut(t *testing.T) {
+	m := NewMemoryQuotes(10, clocktesting.NewFakePassiveClock(fixedNow))
+	q := SimulatedQuote{
+		ID: "sim_full", Account: "alice", RequestHash: "abc", ExpiresAt: fixedNow.Add(time.Minute).UTC(),
+		ResolvedPath: []Step{StepTransfer}, Fees: Fees{GasUSD: "0.01", ProtocolFeeBps: 5, SolverFeeBps: 3, TotalUSD: "0.02"}, AmountOut: "123", MinAmountOut: "120", SlippageBps: 50,
+		GasOnArrivalCost: "7", MinAmountIn: "1000",
+		Market: &SimulatedMarket{Asked: 3, Quotes: 2, Winner: "f1", WinnerAddress: "0x01", AmountOut: "125"},
+	}
+	if err := m.Put(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := m.Get(context.Background(), q.ID)
+	if err != nil || !found {
+		t.Fatalf("found %v, err %v", found, err)
+	}
+	if !reflect.DeepEqual(got, q) {
+		t.Fatalf("got %+v, want %+v", got, q)
 	}
 }
