@@ -2232,19 +2232,13 @@ type HexData = string
 type IntegratorFeeQuote struct {
 	// Amount The fee in display units of the input token.
 	Amount DecimalString `json:"amount"`
-
-	// AmountIn What the order escrows, in the input token's display units: the request's `amount` for an exact input; for an exact output the input needed raised by `slippageBps`, or the winning filler's ask. The user gives up exactly this, never more.
-	AmountIn *DecimalString `json:"amountIn,omitempty"`
-	Bps      int            `json:"bps"`
+	Bps    int           `json:"bps"`
 
 	// Recipient 0x-prefixed 20-byte hex address.
 	Recipient EvmAddress `json:"recipient"`
 
 	// Symbol The input token's symbol.
 	Symbol string `json:"symbol"`
-
-	// TradeType Extension. Which side of a swap or bridge `amount` fixes, as Across and Relay name it. `exactInput` (the default when absent): `amount` is what the user gives up, and the quote's `amountOut` what it buys. `exactOutput`: `amount` is what must arrive, in display units of the OUTPUT token; the quote's `amountOut` and `minAmountOut` are exactly it (the order's output does not decay), and `quote.amountIn` is what the order escrows: the input the price feeds say is needed (the exact-input quote inverted, rounded up) raised by `slippageBps`, or the winning filler's ask when a filler answered the request for quotes with a lower one. The user gives up exactly that escrow; the filler keeps what its delivery did not cost it (docs/decisions.md, "Exact output"). A transfer delivers its amount exactly either way. Part of the request a firm quote is held to.
-	TradeType *TradeType `json:"tradeType,omitempty"`
 }
 
 // IntegratorFeeRequest Extension, swaps and bridges only. The integrator fee of the order, within the fee policy of the key's Account (`spec.fees`: `defaultBps`, `maxBps` and per origin chain the allowed recipients, managed from Git); absent, the policy's `defaultBps` applies (0x's `swapFeeBps` and `swapFeeRecipient`, LI.FI's `fee`, Relay's `appFees`). The fee is `bps` of `amount`, rounded down, in the input token: the order carries it as `feeAmount` and `feeRecipient`, and the settlement contract credits it to the recipient when the order is paid out (a bridge's settle, a swap's fill; the recipient claims it with `claimFees`), never on a refund, which returns the whole amount. `amount` is what the user gives up, fee included; the quote's `amountOut` is less by it (`quote.integratorFee`). Refused with 422 `fee-not-allowed` (above `maxBps`, no policy, no recipient on the origin chain, a transfer) or `fee-recipient-not-allowed`; malformed members are 400. Part of the request a firm quote is held to.
@@ -2383,6 +2377,9 @@ type Problem struct {
 
 // Quote Extension, swaps and bridges only. What the order promises the recipient, in the output token's display units: the input at the tokens' USD prices (one for one between tokens of one symbol) less the protocol and solver fees, and the minimum the settlement contract lets a filler deliver.
 type Quote struct {
+	// AmountIn What the order escrows, in the input token's display units: the request's `amount` for an exact input; for an exact output the input needed raised by `slippageBps`, or the winning filler's ask. The user gives up exactly this, never more.
+	AmountIn *DecimalString `json:"amountIn,omitempty"`
+
 	// AmountOut A non-negative decimal number as a string, never in exponent form.
 	//
 	// Examples: 12.5, 0.0042
@@ -2399,6 +2396,9 @@ type Quote struct {
 	// Examples: 12.5, 0.0042
 	MinAmountOut DecimalString `json:"minAmountOut"`
 	SlippageBps  int           `json:"slippageBps"`
+
+	// TradeType Extension. Which side of a swap or bridge `amount` fixes, as Across and Relay name it. `exactInput` (the default when absent): `amount` is what the user gives up, and the quote's `amountOut` what it buys. `exactOutput`: `amount` is what must arrive, in display units of the OUTPUT token; the quote's `amountOut` and `minAmountOut` are exactly it (the order's output does not decay), and `quote.amountIn` is what the order escrows: the input the price feeds say is needed (the exact-input quote inverted, rounded up) raised by `slippageBps`, or the winning filler's ask when a filler answered the request for quotes with a lower one. The user gives up exactly that escrow; the filler keeps what its delivery did not cost it (docs/decisions.md, "Exact output"). A transfer delivers its amount exactly either way. Part of the request a firm quote is held to.
+	TradeType *TradeType `json:"tradeType,omitempty"`
 }
 
 // Refund Swaps and bridges whose order was opened and not filled: where the return of the escrow to its user stands, decided when the record is read. `waiting`: the deadline passed unfilled and the settlement contract accepts the refund from `availableAt` (absent when the contract's refund delay is not known). `available`: the contract accepts it now (past the deadline plus its refund delay, or earlier because the guardian allowed it), and `transaction` is the refund, ready to send from any account: the escrow only ever goes back to the order's user. `sent`: a refund is on chain (`hash`), not final; the intent stays `submitted`. `final`: the refund is final, the intent `failed` with `failure.code` `refunded`. Absent before the deadline (the order may still be filled, unless the guardian allowed its refund), once filled, and for transfers.
