@@ -826,7 +826,7 @@ func testIntent() *v1alpha1.TransferIntent {
 // cluster's ticker makes one a second) to hold it.
 func sendValue(t *testing.T, c *devchain.Chain, to common.Address, wei *big.Int) *types.Receipt {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	eth, err := ethclient.Dial(c.URL)
 	if err != nil {
